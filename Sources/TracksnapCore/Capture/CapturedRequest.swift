@@ -1,0 +1,54 @@
+/// One HTTP request an app sent, as tracksnap captured it.
+///
+/// The same value is a line of an NDJSON capture file, an element of the capture server's
+/// arrays, and what `tracksnap validate --capture` reads.
+public struct CapturedRequest: Sendable, Hashable {
+    public struct Header: Sendable, Hashable {
+        public var name: String
+        public var value: String
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The request body with its content encoding (gzip, deflate) already undone.
+    public enum Body: Sendable, Hashable {
+        /// A body that is valid UTF-8.
+        case text(String)
+        /// Any other body, base64-encoded.
+        case base64(String)
+    }
+
+    /// An identifier unique within its capture (the NDJSON `id`, a HAR entry's index).
+    public var id: String
+    /// When it was captured, as an RFC 3339 timestamp, if known.
+    public var time: String?
+    public var method: String
+    /// The absolute URL, query included.
+    public var url: String
+    /// Headers in the order they were sent; names keep their case.
+    public var headers: [Header]
+    public var body: Body?
+    /// The capture session it belongs to, if any.
+    public var session: String?
+
+    public init(
+        id: String, time: String? = nil, method: String, url: String, headers: [Header] = [],
+        body: Body? = nil, session: String? = nil
+    ) {
+        self.id = id
+        self.time = time
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.session = session
+    }
+
+    /// The first header with this name, compared case-insensitively.
+    public func header(_ name: String) -> String? {
+        let lowered = name.lowercased()
+        return headers.first { $0.name.lowercased() == lowered }?.value
+    }
+}

@@ -1,0 +1,80 @@
+import TracksnapCore
+
+/// One difference between a snapshot and the captured traffic.
+public struct Finding: Sendable, Hashable {
+    /// What kind of difference it is; the raw value is the code reports print.
+    public enum Code: String, Sendable, Hashable, CaseIterable {
+        /// An expected entry that nothing captured matched.
+        case missingEvent = "missing_event"
+        /// Captured traffic that passed the filter and matched no expected entry.
+        case unexpectedEvent = "unexpected_event"
+        /// A literal that differs from the captured value.
+        case valueMismatch = "value_mismatch"
+        /// A `$regex` the captured value does not match.
+        case patternMismatch = "pattern_mismatch"
+        /// A value of another JSON type than expected (or than `$type` asks for).
+        case typeMismatch = "type_mismatch"
+        /// An expected key that the captured value lacks.
+        case missingKey = "missing_key"
+        /// A key the captured value has that a strict object or `$absent` forbids.
+        case unexpectedKey = "unexpected_key"
+        /// An entry captured, but not where `order: strict` expects it.
+        case orderMismatch = "order_mismatch"
+        /// An entry captured more (or fewer) times than expected, or an array of another length.
+        case countMismatch = "count_mismatch"
+    }
+
+    public enum Severity: String, Sendable, Hashable {
+        case error, warning
+    }
+
+    public var code: Code
+    public var severity: Severity
+    /// The JSON Pointer of the expectation in the snapshot file (`/requests/0/parameters/ev`).
+    public var path: String
+    /// The JSON Pointer of the expected entry this finding belongs to (`/requests/0`); nil for
+    /// unexpected traffic.
+    public var entry: String?
+    /// Where `path` stands in the snapshot file.
+    public var location: SourceLocation?
+    /// The expected literal, or the matcher as it is written (`{"$regex": "o-[0-9]+"}`).
+    public var expected: JSONValue?
+    /// The captured value, if there was one.
+    public var actual: JSONValue?
+    public var message: String
+    /// The captured request the actual value came from.
+    public var request: RequestReference?
+
+    public init(
+        code: Code, severity: Severity = .error, path: String, entry: String? = nil,
+        location: SourceLocation? = nil, expected: JSONValue? = nil, actual: JSONValue? = nil,
+        message: String, request: RequestReference? = nil
+    ) {
+        self.code = code
+        self.severity = severity
+        self.path = path
+        self.entry = entry
+        self.location = location
+        self.expected = expected
+        self.actual = actual
+        self.message = message
+        self.request = request
+    }
+}
+
+/// Which captured request a finding speaks of.
+public struct RequestReference: Sendable, Hashable {
+    /// The request's id in its capture.
+    public var id: String
+    /// Its 0-based position in the capture, before filtering.
+    public var index: Int
+    public var method: String
+    public var url: String
+
+    public init(id: String, index: Int, method: String, url: String) {
+        self.id = id
+        self.index = index
+        self.method = method
+        self.url = url
+    }
+}

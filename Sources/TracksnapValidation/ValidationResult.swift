@@ -1,0 +1,63 @@
+import TracksnapCore
+
+/// The outcome of validating one snapshot file against captured traffic.
+public struct SnapshotResult: Sendable, Hashable {
+    /// The snapshot file, as the user named it.
+    public var file: String
+    /// The snapshot's `name`, or its file name without extension.
+    public var name: String
+    /// The validator profile used.
+    public var profile: String
+    /// How each expected entry fared, in snapshot order.
+    public var entries: [EntryResult]
+    /// Every finding, in snapshot order; unexpected traffic last, in capture order.
+    public var findings: [Finding]
+    /// How many captured requests passed the profile's filter.
+    public var selected: Int
+    /// How many captured requests there were in all.
+    public var captured: Int
+
+    public init(
+        file: String, name: String, profile: String, entries: [EntryResult], findings: [Finding],
+        selected: Int, captured: Int
+    ) {
+        self.file = file
+        self.name = name
+        self.profile = profile
+        self.entries = entries
+        self.findings = findings
+        self.selected = selected
+        self.captured = captured
+    }
+
+    public var passed: Bool { !findings.contains { $0.severity == .error } }
+}
+
+/// How one expected entry of a snapshot fared.
+public struct EntryResult: Sendable, Hashable {
+    public enum Status: String, Sendable, Hashable {
+        /// Paired with a captured request and no field differs.
+        case matched
+        /// Paired with a captured request, with field differences (a near miss).
+        case mismatched
+        /// Nothing captured was paired with it.
+        case missing
+    }
+
+    /// The entry's JSON Pointer (`/requests/2`).
+    public var path: String
+    public var location: SourceLocation?
+    /// A short human name: `GET https://api.example.com/track` or `segment Order Completed`.
+    public var summary: String
+    public var status: Status
+    /// The captured request it was paired with.
+    public var request: RequestReference?
+
+    public init(path: String, location: SourceLocation?, summary: String, status: Status, request: RequestReference?) {
+        self.path = path
+        self.location = location
+        self.summary = summary
+        self.status = status
+        self.request = request
+    }
+}
