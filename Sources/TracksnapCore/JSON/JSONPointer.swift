@@ -1,3 +1,5 @@
+import Foundation
+
 /// JSON Pointer (RFC 6901) helpers.
 public enum JSONPointer {
     /// Appends one reference token, escaping `~` and `/`.
@@ -6,7 +8,7 @@ public enum JSONPointer {
     /// JSONPointer.appending("/requests/0", "a/b")  // "/requests/0/a~1b"
     /// ```
     public static func appending(_ pointer: String, _ token: String) -> String {
-        pointer + "/" + token.replacingOccurrences("~", with: "~0").replacingOccurrences("/", with: "~1")
+        pointer + "/" + token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
     public static func appending(_ pointer: String, _ index: Int) -> String {
@@ -17,15 +19,7 @@ public enum JSONPointer {
     public static func tokens(_ pointer: String) -> [String] {
         guard !pointer.isEmpty else { return [] }
         return pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
-            String($0).replacingOccurrences("~1", with: "/").replacingOccurrences("~0", with: "~")
+            String($0).replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
         }
-    }
-}
-
-extension String {
-    /// `replacingOccurrences(of:with:)` without Foundation.
-    func replacingOccurrences(_ target: String, with replacement: String) -> String {
-        guard contains(target) else { return self }
-        return split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

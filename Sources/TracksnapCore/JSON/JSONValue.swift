@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON value as tracksnap reads and writes it.
 ///
 /// Numbers keep the text they were written with, so that `12.50` in a snapshot is shown as

@@ -1,0 +1,4 @@
+import Testing
+@testable import Patterns
+
+@Test func placeholder() {}

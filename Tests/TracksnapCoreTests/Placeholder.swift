@@ -1,0 +1,4 @@
+import Testing
+@testable import TracksnapCore
+
+@Test func placeholder() {}

@@ -1,0 +1,4 @@
+import Testing
+@testable import TracksnapReports
+
+@Test func placeholder() {}

@@ -1,0 +1,4 @@
+import Testing
+@testable import TracksnapValidation
+
+@Test func placeholder() {}
