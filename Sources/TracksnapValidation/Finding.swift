@@ -3,26 +3,7 @@ import TracksnapCore
 /// One difference between a snapshot and the captured traffic.
 public struct Finding: Sendable, Hashable {
     /// What kind of difference it is; the raw value is the code reports print.
-    public enum Code: String, Sendable, Hashable, CaseIterable {
-        /// An expected entry that nothing captured matched.
-        case missingEvent = "missing_event"
-        /// Captured traffic that passed the filter and matched no expected entry.
-        case unexpectedEvent = "unexpected_event"
-        /// A literal that differs from the captured value.
-        case valueMismatch = "value_mismatch"
-        /// A `$regex` the captured value does not match.
-        case patternMismatch = "pattern_mismatch"
-        /// A value of another JSON type than expected (or than `$type` asks for).
-        case typeMismatch = "type_mismatch"
-        /// An expected key that the captured value lacks.
-        case missingKey = "missing_key"
-        /// A key the captured value has that a strict object or `$absent` forbids.
-        case unexpectedKey = "unexpected_key"
-        /// An entry captured, but not where `order: strict` expects it.
-        case orderMismatch = "order_mismatch"
-        /// An entry captured more (or fewer) times than expected, or an array of another length.
-        case countMismatch = "count_mismatch"
-    }
+    public typealias Code = FindingCode
 
     public enum Severity: String, Sendable, Hashable {
         case error, warning

@@ -1,0 +1,88 @@
+/// Selects the captured requests a validator looks at: the analytics traffic.
+///
+/// Built-in filters read with dot syntax; a type of your own can be registered under a name
+/// that a profile's filter refers to as `{"custom": "name"}`.
+/// ```swift
+/// let filter: any RequestFilter = .all(.host("api.segment.io"), .path(regex: "/v1/.*"))
+/// FilterRegistry.register("internal-only", MyFilter())
+/// ```
+public protocol RequestFilter: Sendable {
+    /// Whether the request is analytics traffic this filter selects.
+    func accepts(_ request: CapturedRequest) -> Bool
+}
+
+/// Compares one field of a request (host, path, method, URL without query, or a header) with a matcher.
+public struct FieldFilter: RequestFilter {
+    public enum Field: Sendable, Hashable {
+        case host, path, method, url
+        case header(String)
+    }
+
+    public let field: Field
+    public let matcher: Matcher
+
+    public init(_ field: Field, _ matcher: Matcher) {
+        self.field = field
+        self.matcher = matcher
+    }
+
+    public func accepts(_ request: CapturedRequest) -> Bool {
+        let value: String? =
+            switch field {
+            case .host: request.host
+            case .path: request.path
+            case .method: request.method
+            case .url: request.urlWithoutQuery
+            case .header(let name): request.header(name)
+            }
+        return matcher.accepts(value.map(JSONValue.string))
+    }
+}
+
+/// Accepts a request when every filter does (and when there are none).
+public struct AllFilter: RequestFilter {
+    public let filters: [any RequestFilter]
+    public init(_ filters: [any RequestFilter]) { self.filters = filters }
+    public func accepts(_ request: CapturedRequest) -> Bool { filters.allSatisfy { $0.accepts(request) } }
+}
+
+/// Accepts a request when at least one filter does.
+public struct AnyFilter: RequestFilter {
+    public let filters: [any RequestFilter]
+    public init(_ filters: [any RequestFilter]) { self.filters = filters }
+    public func accepts(_ request: CapturedRequest) -> Bool { filters.contains { $0.accepts(request) } }
+}
+
+/// Accepts a request when the filter it wraps does not.
+public struct NotFilter: RequestFilter {
+    public let filter: any RequestFilter
+    public init(_ filter: any RequestFilter) { self.filter = filter }
+    public func accepts(_ request: CapturedRequest) -> Bool { !filter.accepts(request) }
+}
+
+extension RequestFilter where Self == FieldFilter {
+    /// Requests to this host.
+    public static func host(_ host: String) -> FieldFilter { FieldFilter(.host, .literal(.string(host))) }
+    /// Requests whose URL path is this.
+    public static func path(_ path: String) -> FieldFilter { FieldFilter(.path, .literal(.string(path))) }
+    /// Requests whose URL path matches a PCRE2 pattern.
+    public static func path(regex: String) throws -> FieldFilter { FieldFilter(.path, .regex(try .cached(regex))) }
+    /// Requests with this method.
+    public static func method(_ method: String) -> FieldFilter { FieldFilter(.method, .literal(.string(method))) }
+    /// Requests whose URL without its query matches a PCRE2 pattern.
+    public static func url(regex: String) throws -> FieldFilter { FieldFilter(.url, .regex(try .cached(regex))) }
+}
+
+extension RequestFilter where Self == AllFilter {
+    public static func all(_ filters: any RequestFilter...) -> AllFilter { AllFilter(filters) }
+    /// Every request.
+    public static var everything: AllFilter { AllFilter([]) }
+}
+
+extension RequestFilter where Self == AnyFilter {
+    public static func any(_ filters: any RequestFilter...) -> AnyFilter { AnyFilter(filters) }
+}
+
+extension RequestFilter where Self == NotFilter {
+    public static func not(_ filter: any RequestFilter) -> NotFilter { NotFilter(filter) }
+}

@@ -1,0 +1,102 @@
+import Patterns
+
+/// Turns the JSON of a snapshot (or a profile's filter) into matchers, collecting every problem.
+struct MatcherParser {
+    let document: JSONDocument
+    /// Every string is a Szimpla pattern that also accepts its literal value.
+    var szimpla = false
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(document: JSONDocument, szimpla: Bool = false) {
+        self.document = document
+        self.szimpla = szimpla
+    }
+
+    static let matcherKeys = ["$regex", "$type", "$any", "$absent", "$literal"]
+
+    mutating func error(_ pointer: String, _ message: String) {
+        diagnostics.append(Diagnostic(.error, file: document.file, path: pointer, location: document.locations[pointer], message: message))
+    }
+
+    mutating func warning(_ pointer: String, _ message: String) {
+        diagnostics.append(Diagnostic(.warning, file: document.file, path: pointer, location: document.locations[pointer], message: message))
+    }
+
+    /// - Parameter lowercaseKeys: look keys up lower-cased (HTTP headers).
+    mutating func matcher(_ value: JSONValue, at pointer: String, lowercaseKeys: Bool = false) -> Matcher {
+        switch value {
+        case .object(let members):
+            if let special = members.keys.first(where: { $0.hasPrefix("$") }) {
+                return operatorMatcher(members, special: special, at: pointer)
+            }
+            let parsed = members.keys.sorted().map { key in
+                Matcher.Member(
+                    key: lowercaseKeys ? key.lowercased() : key, token: key,
+                    matcher: matcher(members[key]!, at: JSONPointer.appending(pointer, key)))
+            }
+            return .object(parsed, strict: nil)
+        case .array(let items):
+            return .array(items.enumerated().map { matcher($1, at: JSONPointer.appending(pointer, $0)) })
+        case .string(let string):
+            if szimpla { return .szimpla(string, try? Pattern.cached(string)) }
+            if Self.looksLikePattern(string) {
+                warning(pointer, "\"\(string)\" is compared literally but looks like a pattern; write {\"$regex\": \"\(string)\"} if a pattern was meant")
+            }
+            return .literal(value)
+        default:
+            return .literal(value)
+        }
+    }
+
+    private mutating func operatorMatcher(_ members: [String: JSONValue], special: String, at pointer: String) -> Matcher {
+        let keyPointer = JSONPointer.appending(pointer, special)
+        guard members.count == 1 else {
+            error(pointer, "a matcher object holds exactly one key, here \(members.keys.sorted().joined(separator: ", ")); use {\"$literal\": …} for data whose keys begin with $")
+            return .any
+        }
+        let argument = members[special]!
+        switch special {
+        case "$regex":
+            guard case .string(let source) = argument else {
+                error(keyPointer, "$regex takes a string, not \(argument.typeName)")
+                return .any
+            }
+            if !Self.hasMetacharacter(source) {
+                warning(keyPointer, "$regex \"\(source)\" has no metacharacter: a plain literal says the same")
+            }
+            do {
+                return .regex(try Pattern.cached(source))
+            } catch {
+                self.error(keyPointer, error.description)
+                return .any
+            }
+        case "$type":
+            guard let name = argument.stringValue, let type = Matcher.ValueType(rawValue: name) else {
+                error(keyPointer, "$type takes one of \(Matcher.ValueType.allCases.map(\.rawValue).joined(separator: ", "))")
+                return .any
+            }
+            return .type(type)
+        case "$any", "$absent":
+            guard argument == .bool(true) else {
+                error(keyPointer, "\(special) takes true")
+                return .any
+            }
+            return special == "$any" ? .any : .absent
+        case "$literal":
+            return .exact(argument)
+        default:
+            error(keyPointer, "unknown matcher \(special): use one of \(Self.matcherKeys.joined(separator: ", ")), or {\"$literal\": …} for data whose keys begin with $")
+            return .any
+        }
+    }
+
+    static func hasMetacharacter(_ source: String) -> Bool {
+        source.contains { "\\^$.|?*+()[]{}".contains($0) }
+    }
+
+    /// A literal string that a person probably meant as a pattern: `[0-9]+`, `.*`, `\d`.
+    static func looksLikePattern(_ string: String) -> Bool {
+        let hints = [".*", ".+", "\\d", "\\w", "\\s", "\\.", "[0-9]", "[a-z]", "[A-Z]", "]+", "]*", "]{", "(?:", "\\/"]
+        return hints.contains { string.contains($0) } || (string.hasPrefix("^") && string.hasSuffix("$") && string.count > 2)
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+
+/// A validator profile (`Validators/NAME.json`): which traffic to look at and how to compare it.
+///
+/// ```json
+/// { "name": "shop", "filter": { "host": "collect.shop.example", "not": { "path": "/health" } },
+///   "order": "strict", "unexpected": "fail", "ignore": ["/parameters/cb", "sentAt"] }
+/// ```
+public struct Profile: Sendable {
+    public var name: String
+    /// The file it was read from; nil for the built-in default.
+    public var file: String?
+    public var description: String?
+    public var filter: any RequestFilter
+    public var order: Order
+    public var unexpected: UnexpectedPolicy
+    /// Objects must not have keys the snapshot does not list.
+    public var strict: Bool
+    public var ignore: IgnoreRules
+    /// Severity by finding code; codes not listed are errors.
+    public var severities: [FindingCode: Diagnostic.Severity]
+    /// The registered `Validator` that runs this profile (`snapshot`, the built-in, by default).
+    public var validator: String
+
+    public init(
+        name: String, file: String? = nil, description: String? = nil, filter: any RequestFilter = .everything,
+        order: Order = .strict, unexpected: UnexpectedPolicy = .fail, strict: Bool = false,
+        ignore: IgnoreRules = IgnoreRules(), severities: [FindingCode: Diagnostic.Severity] = [:], validator: String = "snapshot"
+    ) {
+        self.name = name
+        self.file = file
+        self.description = description
+        self.filter = filter
+        self.order = order
+        self.unexpected = unexpected
+        self.strict = strict
+        self.ignore = ignore
+        self.severities = severities
+        self.validator = validator
+    }
+
+    /// The profile used when neither the snapshot nor the command line names one and
+    /// `Validators/default.json` does not exist: every request, strict order, extras fail.
+    public static let builtInDefault = Profile(name: "default")
+
+    static let keys = ["$schema", "name", "description", "filter", "order", "unexpected", "strict", "ignore", "severity", "validator"]
+
+    /// Finds a profile by name in a directory (`Validators/NAME.json`), or reads it from a path.
+    ///
+    /// A reference containing `/` or ending in `.json` is a path. The name `default` falls back
+    /// to `builtInDefault` when the directory has no `default.json`.
+    /// - Throws: `InputError` for a missing profile (listing those available) or a bad one.
+    public static func load(_ reference: String, directory: String = "Validators") throws(InputError) -> Profile {
+        let isPath = reference.contains("/") || reference.hasSuffix(".json")
+        let path = isPath ? reference : (directory as NSString).appendingPathComponent(reference + ".json")
+        if !isPath, !FileManager.default.fileExists(atPath: path) {
+            if reference == "default" { return builtInDefault }
+            let available = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+                .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+            throw InputError(
+                file: path,
+                message: "no validator profile \"\(reference)\"" + (available.isEmpty ? " (and no profiles in \(directory)/)" : "; available: \(available.joined(separator: ", "))"))
+        }
+        return try parse(document: JSONDocument.load(path: path))
+    }
+
+    /// Builds a profile from an already parsed document.
+    public static func parse(document: JSONDocument) throws(InputError) -> Profile {
+        var parser = MatcherParser(document: document)
+        let profile = ProfileReader.read(document, &parser)
+        let errors = parser.diagnostics.filter { $0.severity == .error }
+        guard errors.isEmpty, let profile else { throw InputError(errors) }
+        return profile
+    }
+}
+
+private enum ProfileReader {
+    static func read(_ document: JSONDocument, _ parser: inout MatcherParser) -> Profile? {
+        guard let top = document.value.objectValue else {
+            parser.error("", "a profile is a JSON object, not \(document.value.typeName)")
+            return nil
+        }
+        for key in top.keys.sorted() where !Profile.keys.contains(key) {
+            parser.error("/" + key, "unknown key \"\(key)\"; a profile has \(Profile.keys.joined(separator: ", "))")
+        }
+        var profile = Profile(name: URL(fileURLWithPath: document.file).deletingPathExtension().lastPathComponent, file: document.file)
+        if let name = top["name"]?.stringValue { profile.name = name }
+        profile.description = top["description"]?.stringValue
+        if let filter = top["filter"] { profile.filter = self.filter(filter, at: "/filter", &parser) }
+        if let value = top["order"] {
+            guard let order = value.stringValue.flatMap(Order.init) else {
+                parser.error("/order", "\"order\" must be \"strict\" or \"any\"")
+                return nil
+            }
+            profile.order = order
+        }
+        if let value = top["unexpected"] {
+            guard let policy = value.stringValue.flatMap(UnexpectedPolicy.init) else {
+                parser.error("/unexpected", "\"unexpected\" must be \"fail\" or \"allow\"")
+                return nil
+            }
+            profile.unexpected = policy
+        }
+        if let value = top["strict"] {
+            guard let strict = value.boolValue else {
+                parser.error("/strict", "\"strict\" must be true or false")
+                return nil
+            }
+            profile.strict = strict
+        }
+        if let value = top["ignore"] {
+            let rules = value.arrayValue?.compactMap(\.stringValue)
+            guard let rules, rules.count == value.arrayValue?.count else {
+                parser.error("/ignore", "\"ignore\" is an array of strings: JSON Pointers relative to an entry (\"/parameters/cb\") or key names (\"sentAt\")")
+                return nil
+            }
+            profile.ignore = IgnoreRules(rules)
+        }
+        if let value = top["severity"] {
+            guard let object = value.objectValue else {
+                parser.error("/severity", "\"severity\" maps finding codes to \"error\" or \"warning\"")
+                return nil
+            }
+            for (code, level) in object {
+                guard let findingCode = FindingCode(rawValue: code), let severity = level.stringValue.flatMap(Diagnostic.Severity.init) else {
+                    parser.error(JSONPointer.appending("/severity", code), "\"\(code)\": expected a finding code (\(FindingCode.allCases.map(\.rawValue).joined(separator: ", "))) mapped to \"error\" or \"warning\"")
+                    continue
+                }
+                profile.severities[findingCode] = severity
+            }
+        }
+        if let value = top["validator"] {
+            guard let name = value.stringValue else {
+                parser.error("/validator", "\"validator\" names a registered validator")
+                return nil
+            }
+            profile.validator = name
+        }
+        return profile
+    }
+
+    static let filterKeys = ["host", "path", "method", "url", "header", "all", "any", "not", "custom"]
+
+    /// A filter object: each key one condition, all of which must hold.
+    static func filter(_ value: JSONValue, at pointer: String, _ parser: inout MatcherParser) -> any RequestFilter {
+        guard let object = value.objectValue else {
+            parser.error(pointer, "a filter is an object with \(filterKeys.joined(separator: ", "))")
+            return .everything
+        }
+        var filters: [any RequestFilter] = []
+        for key in object.keys.sorted() {
+            let keyPointer = JSONPointer.appending(pointer, key)
+            let argument = object[key]!
+            switch key {
+            case "host": filters.append(FieldFilter(.host, parser.matcher(argument, at: keyPointer)))
+            case "path": filters.append(FieldFilter(.path, parser.matcher(argument, at: keyPointer)))
+            case "method": filters.append(FieldFilter(.method, parser.matcher(argument, at: keyPointer)))
+            case "url": filters.append(FieldFilter(.url, parser.matcher(argument, at: keyPointer)))
+            case "header":
+                guard let headers = argument.objectValue else {
+                    parser.error(keyPointer, "\"header\" maps header names to values or matchers")
+                    continue
+                }
+                for name in headers.keys.sorted() {
+                    filters.append(FieldFilter(.header(name), parser.matcher(headers[name]!, at: JSONPointer.appending(keyPointer, name))))
+                }
+            case "all", "any":
+                guard let items = argument.arrayValue else {
+                    parser.error(keyPointer, "\"\(key)\" takes an array of filters")
+                    continue
+                }
+                let parts = items.enumerated().map { filter($1, at: JSONPointer.appending(keyPointer, $0), &parser) }
+                filters.append(key == "all" ? AllFilter(parts) as any RequestFilter : AnyFilter(parts))
+            case "not":
+                filters.append(NotFilter(filter(argument, at: keyPointer, &parser)))
+            case "custom":
+                guard let name = argument.stringValue, let custom = FilterRegistry.filter(named: name) else {
+                    parser.error(keyPointer, "no filter is registered as \(argument.serialized()); register it with FilterRegistry.register before loading the profile")
+                    continue
+                }
+                filters.append(custom)
+            default:
+                parser.error(keyPointer, "unknown filter key \"\(key)\"; use \(filterKeys.joined(separator: ", "))")
+            }
+        }
+        return filters.count == 1 ? filters[0] : AllFilter(filters)
+    }
+}

@@ -1,0 +1,272 @@
+import Foundation
+import Patterns
+
+/// Whether expected entries must appear in the captured order.
+public enum Order: String, Sendable, Hashable, CaseIterable {
+    case strict, any
+}
+
+/// What to do with captured traffic that passes the filter but matches no expected entry.
+public enum UnexpectedPolicy: String, Sendable, Hashable, CaseIterable {
+    case fail, allow
+}
+
+/// A snapshot file: what traffic a product team expects.
+///
+/// ```swift
+/// let snapshot = try Snapshot.load(path: "Snapshots/checkout.json")
+/// snapshot.requests.count  // expected requests, in file order
+/// ```
+public struct Snapshot: Sendable {
+    public enum Format: String, Sendable { case tracksnap, szimpla }
+
+    /// The file, as the user named it.
+    public var file: String
+    public var format: Format
+    /// The `name`, or the file name without extension.
+    public var name: String
+    /// The profile (`Validators/NAME.json`) the snapshot asks for.
+    public var validator: String?
+    public var order: Order?
+    public var unexpected: UnexpectedPolicy?
+    /// Objects must not have keys the snapshot does not list.
+    public var strict: Bool?
+    public var requests: [ExpectedEntry]
+    public var events: [ExpectedEntry]
+    /// Where every value stands in the file.
+    public var locations: [String: SourceLocation]
+    /// Warnings found while reading (a literal that looks like a pattern…).
+    public var warnings: [Diagnostic]
+
+    /// Every expected entry, requests first.
+    public var entries: [ExpectedEntry] { requests + events }
+
+    /// Reads and checks a snapshot file.
+    /// - Throws: `InputError` with every error in the file, each with its line and column.
+    public static func load(path: String) throws(InputError) -> Snapshot {
+        try parse(document: JSONDocument.load(path: path))
+    }
+
+    /// Builds a snapshot from an already parsed document.
+    public static func parse(document: JSONDocument) throws(InputError) -> Snapshot {
+        var reader = SnapshotReader(document: document)
+        let snapshot = reader.read()
+        let errors = reader.parser.diagnostics.filter { $0.severity == .error }
+        guard errors.isEmpty, let snapshot else { throw InputError(errors) }
+        return snapshot
+    }
+}
+
+/// One expected request or event of a snapshot.
+public struct ExpectedEntry: Sendable {
+    public enum Kind: String, Sendable { case request, event }
+
+    public var kind: Kind
+    /// Its JSON Pointer in the snapshot (`/requests/2`).
+    public var path: String
+    /// An object matcher over the entry's fields (`method`, `url`, `parameters`… or `vendor`, `name`…).
+    public var matcher: Matcher
+
+    public init(kind: Kind, path: String, matcher: Matcher) {
+        self.kind = kind
+        self.path = path
+        self.matcher = matcher
+    }
+
+    /// The fields that say which request or event this is, used to pair entries before comparing.
+    public static func identityKeys(_ kind: Kind) -> Set<String> {
+        kind == .request ? ["method", "url"] : ["vendor", "type", "name"]
+    }
+
+    /// The allowed fields of an entry.
+    public static func fields(_ kind: Kind) -> [String] {
+        kind == .request ? ["method", "url", "parameters", "headers", "body"] : ["vendor", "type", "name", "properties", "context"]
+    }
+
+    /// `GET https://api.example.com/track` or `segment track Order Completed`: how reports name it.
+    public var summary: String {
+        guard case .object(let members, _) = matcher else { return path }
+        func text(_ key: String) -> String? {
+            guard let member = members.first(where: { $0.key == key }) else { return nil }
+            switch member.matcher {
+            case .literal(let value), .exact(let value): return value.scalarText
+            case .regex(let pattern): return "/\(pattern.source)/"
+            case .szimpla(let string, _): return string
+            default: return member.matcher.json.serialized()
+            }
+        }
+        let keys = kind == .request ? ["method", "url"] : ["vendor", "type", "name"]
+        let parts = keys.compactMap(text)
+        return parts.isEmpty ? path : parts.joined(separator: " ")
+    }
+}
+
+extension JSONDocument {
+    /// Reads and parses a JSON file.
+    /// - Throws: `InputError` for a missing or unreadable file, or malformed JSON (with line and column).
+    public static func load(path: String) throws(InputError) -> JSONDocument {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw InputError(file: path, message: "no such file")
+        }
+        guard !isDirectory.boolValue else { throw InputError(file: path, message: "is a directory, not a JSON file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw InputError(file: path, message: "cannot be read (check its permissions)")
+        }
+        do {
+            return try JSONDocument.parse(data, file: path)
+        } catch {
+            throw InputError(error)
+        }
+    }
+}
+
+/// Reads the top level of a snapshot document in either format.
+private struct SnapshotReader {
+    let document: JSONDocument
+    var parser: MatcherParser
+
+    init(document: JSONDocument) {
+        self.document = document
+        self.parser = MatcherParser(document: document)
+    }
+
+    static let topLevelKeys = ["$schema", "name", "description", "validator", "order", "unexpected", "strict", "requests", "events"]
+
+    mutating func read() -> Snapshot? {
+        let defaultName = URL(fileURLWithPath: document.file).deletingPathExtension().lastPathComponent
+        switch document.value {
+        case .array(let items):
+            parser.szimpla = true
+            let requests = items.enumerated().compactMap { index, item in
+                szimplaEntry(item, at: JSONPointer.appending("", index))
+            }
+            return Snapshot(
+                file: document.file, format: .szimpla, name: defaultName, validator: nil, order: nil, unexpected: nil,
+                strict: nil, requests: requests, events: [], locations: document.locations, warnings: [])
+        case .object(let top):
+            for key in top.keys.sorted() where !Self.topLevelKeys.contains(key) {
+                parser.error(JSONPointer.appending("", key), "unknown key \"\(key)\"; a snapshot has \(Self.topLevelKeys.joined(separator: ", "))")
+            }
+            let snapshot = Snapshot(
+                file: document.file, format: .tracksnap,
+                name: string(top, "name") ?? defaultName,
+                validator: string(top, "validator"),
+                order: enumValue(top, "order"),
+                unexpected: enumValue(top, "unexpected"),
+                strict: bool(top, "strict"),
+                requests: entries(top, .request),
+                events: entries(top, .event),
+                locations: document.locations,
+                warnings: [])
+            return snapshot.with(warnings: parser.diagnostics.filter { $0.severity == .warning })
+        default:
+            parser.error("", "a snapshot is a JSON object with \"requests\" or \"events\" (or a Szimpla array), not \(document.value.typeName)")
+            return nil
+        }
+    }
+
+    private mutating func string(_ top: [String: JSONValue], _ key: String) -> String? {
+        guard let value = top[key] else { return nil }
+        guard let string = value.stringValue else {
+            parser.error(JSONPointer.appending("", key), "\"\(key)\" must be a string")
+            return nil
+        }
+        return string
+    }
+
+    private mutating func bool(_ top: [String: JSONValue], _ key: String) -> Bool? {
+        guard let value = top[key] else { return nil }
+        guard let bool = value.boolValue else {
+            parser.error(JSONPointer.appending("", key), "\"\(key)\" must be true or false")
+            return nil
+        }
+        return bool
+    }
+
+    private mutating func enumValue<E: RawRepresentable & CaseIterable>(_ top: [String: JSONValue], _ key: String) -> E?
+    where E.RawValue == String {
+        guard let text = string(top, key) else { return nil }
+        guard let value = E(rawValue: text) else {
+            parser.error(JSONPointer.appending("", key), "\"\(key)\" must be one of \(E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), not \"\(text)\"")
+            return nil
+        }
+        return value
+    }
+
+    private mutating func entries(_ top: [String: JSONValue], _ kind: ExpectedEntry.Kind) -> [ExpectedEntry] {
+        let key = kind == .request ? "requests" : "events"
+        guard let value = top[key] else { return [] }
+        guard let items = value.arrayValue else {
+            parser.error(JSONPointer.appending("", key), "\"\(key)\" must be an array")
+            return []
+        }
+        let fields = ExpectedEntry.fields(kind)
+        return items.enumerated().compactMap { index, item in
+            let pointer = JSONPointer.appending(JSONPointer.appending("", key), index)
+            guard let object = item.objectValue else {
+                parser.error(pointer, "each of \"\(key)\" is an object, not \(item.typeName)")
+                return nil
+            }
+            var members: [Matcher.Member] = []
+            for field in object.keys.sorted() {
+                let fieldPointer = JSONPointer.appending(pointer, field)
+                guard fields.contains(field) || field == "description" else {
+                    parser.error(fieldPointer, "unknown field \"\(field)\" in an expected \(kind.rawValue); use \(fields.joined(separator: ", "))")
+                    continue
+                }
+                if field == "description" { continue }
+                let matcher = parser.matcher(object[field]!, at: fieldPointer, lowercaseKeys: field == "headers")
+                members.append(Matcher.Member(key: field, matcher: matcher))
+            }
+            return ExpectedEntry(kind: kind, path: pointer, matcher: .object(members, strict: nil))
+        }
+    }
+
+    /// A Szimpla entry: `{url, parameters, body}`, whose url carries the query.
+    private mutating func szimplaEntry(_ item: JSONValue, at pointer: String) -> ExpectedEntry? {
+        guard let object = item.objectValue else {
+            parser.error(pointer, "each Szimpla entry is an object with \"url\", not \(item.typeName)")
+            return nil
+        }
+        var members: [Matcher.Member] = []
+        var parameters: [Matcher.Member] = []
+        for key in object.keys.sorted() {
+            let keyPointer = JSONPointer.appending(pointer, key)
+            let value = object[key]!
+            switch key {
+            case "url":
+                guard let url = value.stringValue else {
+                    parser.error(keyPointer, "\"url\" must be a string")
+                    continue
+                }
+                let parts = url.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+                let base = String(parts[0])
+                members.append(Matcher.Member(key: "url", matcher: .szimpla(base, try? Pattern.cached(base))))
+                if parts.count > 1 {
+                    for item in QueryString.parse(String(parts[1])) {
+                        parameters.append(Matcher.Member(key: item.name, token: item.name, matcher: .szimpla(item.value, try? Pattern.cached(item.value))))
+                    }
+                }
+            case "parameters":
+                if case .object(let explicit, _) = parser.matcher(value, at: keyPointer) { parameters += explicit }
+            case "body":
+                members.append(Matcher.Member(key: "body", matcher: parser.matcher(value, at: keyPointer)))
+            case "method":
+                members.append(Matcher.Member(key: "method", matcher: parser.matcher(value, at: keyPointer)))
+            default:
+                parser.error(keyPointer, "unknown key \"\(key)\" in a Szimpla entry; it has url, parameters, body")
+            }
+        }
+        if !parameters.isEmpty { members.append(Matcher.Member(key: "parameters", matcher: .object(parameters, strict: nil))) }
+        return ExpectedEntry(kind: .request, path: pointer, matcher: .object(members, strict: nil))
+    }
+}
+
+extension Snapshot {
+    fileprivate func with(warnings: [Diagnostic]) -> Snapshot {
+        var copy = self
+        copy.warnings = warnings
+        return copy
+    }
+}

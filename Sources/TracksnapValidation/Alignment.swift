@@ -1,0 +1,263 @@
+import TracksnapCore
+
+/// Pairs expected entries with captured values before their fields are compared.
+///
+/// Strict order: the longest sequence of exact matches in order (Hunt–Szymanski over hashed
+/// candidates), then, between those anchors, a sequence alignment that pairs near misses, so an
+/// extra or missing event costs one finding instead of shifting every later comparison.
+/// Any order: exact matches by hash, then an optimal assignment (least total mismatch) of what is
+/// left. Both then explain what stays unpaired: an exact match found elsewhere is out of order,
+/// an extra copy of a matched entry is a count mismatch.
+struct Alignment {
+    var pairs: [(expected: Int, actual: Int)] = []
+    var missing: [Int] = []
+    var unexpected: [Int] = []
+    /// Exact matches captured out of the expected order.
+    var outOfOrder: [(expected: Int, actual: Int)] = []
+    /// Captured values that repeat an expected entry already matched.
+    var duplicates: [(expected: Int, actual: Int)] = []
+}
+
+/// Prices pairings for `Alignment`, caching each comparison.
+final class Aligner {
+    /// A pairing costing more than this is not a near miss unless the identity (method and URL,
+    /// or vendor and name) matches.
+    static let nearMissThreshold = 0.5
+    /// Above this many cells a gap or residual is paired greedily rather than optimally.
+    static let exactLimit = 250_000
+
+    private let expected: [ExpectedEntry]
+    private let actual: [JSONValue]
+    private let identities: [Matcher]
+    private let index: CandidateIndex
+    private let ignore: IgnoreRules
+    private let strictObjects: Bool
+    private var costs: [Int: Double] = [:]
+    private var identityCache: [Int: Bool] = [:]
+
+    init(expected: [ExpectedEntry], actual: [JSONValue], ignore: IgnoreRules, strictObjects: Bool) {
+        self.expected = expected
+        self.actual = actual
+        self.ignore = ignore
+        self.strictObjects = strictObjects
+        self.identities = expected.map { entry in
+            guard case .object(let members, _) = entry.matcher else { return entry.matcher }
+            let keys = ExpectedEntry.identityKeys(entry.kind)
+            return .object(members.filter { keys.contains($0.key) }, strict: false)
+        }
+        self.index = CandidateIndex(expected: expected.map(\.matcher), actual: actual, ignore: ignore)
+    }
+
+    /// 0 for an exact match, up to 1 when nothing matches.
+    func cost(_ e: Int, _ a: Int) -> Double {
+        let key = e &* actual.count &+ a
+        if let cached = costs[key] { return cached }
+        var comparator = Comparator(ignore: ignore, strictObjects: strictObjects, explain: false, entry: "")
+        comparator.compareEntry(expected[e].matcher, actual[a])
+        costs[key] = comparator.cost
+        return comparator.cost
+    }
+
+    func isExact(_ e: Int, _ a: Int) -> Bool { cost(e, a) == 0 }
+
+    /// Whether the two may be paired as a near miss.
+    func mayPair(_ e: Int, _ a: Int) -> Bool {
+        let key = e &* actual.count &+ a
+        let sameIdentity = identityCache[key] ?? {
+            let result = identities[e].accepts(actual[a])
+            identityCache[key] = result
+            return result
+        }()
+        return sameIdentity || cost(e, a) <= Self.nearMissThreshold
+    }
+
+    func align(order: Order) -> Alignment {
+        var alignment = order == .strict ? alignStrict() : alignAny()
+        explainLeftovers(&alignment, order: order)
+        alignment.pairs.sort { $0.expected < $1.expected }
+        return alignment
+    }
+
+    // MARK: strict order
+
+    private func alignStrict() -> Alignment {
+        var alignment = Alignment()
+        var previous = (expected: -1, actual: -1)
+        for anchor in exactAnchors() + [(expected.count, actual.count)] {
+            pairGap(expected: (previous.expected + 1)..<anchor.0, actual: (previous.actual + 1)..<anchor.1, into: &alignment)
+            if anchor.0 < expected.count { alignment.pairs.append((anchor.0, anchor.1)) }
+            previous = (anchor.0, anchor.1)
+        }
+        return alignment
+    }
+
+    /// The longest in-order chain of exact matches (Hunt–Szymanski: a longest increasing
+    /// subsequence over the candidate pairs).
+    private func exactAnchors() -> [(Int, Int)] {
+        var tails: [Int] = []  // tails[k]: smallest actual index ending a chain of length k+1
+        var tailNodes: [Int] = []
+        var nodes: [(e: Int, a: Int, previous: Int)] = []
+        for e in expected.indices {
+            for a in index.candidates(forExpected: e).reversed() where isExact(e, a) {
+                var low = 0, high = tails.count
+                while low < high {
+                    let mid = (low + high) / 2
+                    if tails[mid] < a { low = mid + 1 } else { high = mid }
+                }
+                nodes.append((e, a, low > 0 ? tailNodes[low - 1] : -1))
+                if low == tails.count {
+                    tails.append(a)
+                    tailNodes.append(nodes.count - 1)
+                } else {
+                    tails[low] = a
+                    tailNodes[low] = nodes.count - 1
+                }
+            }
+        }
+        var chain: [(Int, Int)] = []
+        var node = tailNodes.last ?? -1
+        while node >= 0 {
+            chain.append((nodes[node].e, nodes[node].a))
+            node = nodes[node].previous
+        }
+        return chain.reversed()
+    }
+
+    /// Pairs near misses between two anchors by a sequence alignment (each unpaired side costs ½).
+    private func pairGap(expected es: Range<Int>, actual as_: Range<Int>, into alignment: inout Alignment) {
+        if es.isEmpty || as_.isEmpty {
+            alignment.missing += es
+            alignment.unexpected += as_
+            return
+        }
+        guard es.count * as_.count <= Self.exactLimit else {
+            pairGreedily(Array(es), Array(as_), inOrder: true, into: &alignment)
+            return
+        }
+        let rows = es.count, cols = as_.count
+        var table = [Double](repeating: 0, count: (rows + 1) * (cols + 1))
+        func at(_ i: Int, _ j: Int) -> Int { i * (cols + 1) + j }
+        for i in 0...rows { table[at(i, 0)] = Double(i) / 2 }
+        for j in 0...cols { table[at(0, j)] = Double(j) / 2 }
+        for i in 1...rows {
+            for j in 1...cols {
+                var best = min(table[at(i - 1, j)], table[at(i, j - 1)]) + 0.5
+                let e = es.lowerBound + i - 1, a = as_.lowerBound + j - 1
+                if mayPair(e, a) { best = min(best, table[at(i - 1, j - 1)] + cost(e, a)) }
+                table[at(i, j)] = best
+            }
+        }
+        var i = rows, j = cols
+        var pairs: [(Int, Int)] = []
+        while i > 0 || j > 0 {
+            let e = es.lowerBound + i - 1, a = as_.lowerBound + j - 1
+            if i > 0, j > 0, mayPair(e, a), table[at(i, j)] == table[at(i - 1, j - 1)] + cost(e, a) {
+                pairs.append((e, a))
+                i -= 1
+                j -= 1
+            } else if i > 0, table[at(i, j)] == table[at(i - 1, j)] + 0.5 {
+                alignment.missing.append(e)
+                i -= 1
+            } else {
+                alignment.unexpected.append(a)
+                j -= 1
+            }
+        }
+        alignment.pairs += pairs.reversed()
+    }
+
+    // MARK: any order
+
+    private func alignAny() -> Alignment {
+        var alignment = Alignment()
+        var used = [Bool](repeating: false, count: actual.count)
+        var paired = [Bool](repeating: false, count: expected.count)
+        // The most constrained entries first, so a pattern does not take what only a literal fits.
+        let byConstraint = expected.indices.map { ($0, index.candidates(forExpected: $0)) }.sorted { $0.1.count < $1.1.count }
+        for (e, candidates) in byConstraint {
+            if let a = candidates.first(where: { !used[$0] && isExact(e, $0) }) {
+                used[a] = true
+                paired[e] = true
+                alignment.pairs.append((e, a))
+            }
+        }
+        let restE = expected.indices.filter { !paired[$0] }
+        let restA = actual.indices.filter { !used[$0] }
+        if restE.isEmpty || restA.isEmpty || restE.count * restA.count > Self.exactLimit {
+            pairGreedily(restE, restA, inOrder: false, into: &alignment)
+            return alignment
+        }
+        let flipped = restE.count > restA.count
+        let rows = flipped ? restA : restE, cols = flipped ? restE : restA
+        let assignment = Assignment.minimumCost(rows: rows.count, columns: cols.count) { r, c in
+            let (e, a) = flipped ? (cols[c], rows[r]) : (rows[r], cols[c])
+            return mayPair(e, a) ? cost(e, a) : 1
+        }
+        var pairedE = Set<Int>(), pairedA = Set<Int>()
+        for (r, c) in assignment.enumerated() {
+            let (e, a) = flipped ? (cols[c], rows[r]) : (rows[r], cols[c])
+            guard mayPair(e, a), cost(e, a) < 1 else { continue }
+            alignment.pairs.append((e, a))
+            pairedE.insert(e)
+            pairedA.insert(a)
+        }
+        alignment.missing += restE.filter { !pairedE.contains($0) }
+        alignment.unexpected += restA.filter { !pairedA.contains($0) }
+        return alignment
+    }
+
+    /// For inputs too large to pair optimally: each entry takes the cheapest pairable value among
+    /// the next few (in order) or any few (any order) still free.
+    private func pairGreedily(_ es: [Int], _ as_: [Int], inOrder: Bool, into alignment: inout Alignment) {
+        let window = 64
+        var used = Set<Int>()
+        var start = 0
+        for e in es {
+            var best: (position: Int, cost: Double)?
+            var looked = 0
+            var position = start
+            while position < as_.count, looked < window {
+                defer { position += 1 }
+                guard !used.contains(as_[position]) else { continue }
+                looked += 1
+                let a = as_[position]
+                if mayPair(e, a), cost(e, a) < (best?.cost ?? 1) { best = (position, cost(e, a)) }
+            }
+            if let best {
+                used.insert(as_[best.position])
+                alignment.pairs.append((e, as_[best.position]))
+                if inOrder { start = best.position + 1 }
+            } else {
+                alignment.missing.append(e)
+            }
+        }
+        alignment.unexpected += as_.filter { !used.contains($0) }
+    }
+
+    // MARK: leftovers
+
+    private func explainLeftovers(_ alignment: inout Alignment, order: Order) {
+        var unexpected = Set(alignment.unexpected)
+        if order == .strict {
+            var stillMissing: [Int] = []
+            for e in alignment.missing {
+                if let a = index.candidates(forExpected: e).first(where: { unexpected.contains($0) && isExact(e, $0) }) {
+                    unexpected.remove(a)
+                    alignment.outOfOrder.append((e, a))
+                } else {
+                    stillMissing.append(e)
+                }
+            }
+            alignment.missing = stillMissing
+        }
+        let matched = Set(alignment.pairs.filter { isExact($0.expected, $0.actual) }.map(\.expected) + alignment.outOfOrder.map(\.expected))
+        for a in unexpected.sorted() {
+            if let e = index.candidates(forActual: a).first(where: { matched.contains($0) && isExact($0, a) }) {
+                unexpected.remove(a)
+                alignment.duplicates.append((e, a))
+            }
+        }
+        alignment.missing.sort()
+        alignment.unexpected = unexpected.sorted()
+    }
+}

@@ -1,0 +1,130 @@
+import TracksnapCore
+
+/// Compares one expected entry with one captured value and explains every difference.
+///
+/// With `explain` off it only counts checks and failures, which is what alignment needs to
+/// price a pairing; with it on it also writes the findings.
+struct Comparator {
+    let ignore: IgnoreRules
+    let strictObjects: Bool
+    let explain: Bool
+    let entry: String
+    var findings: [Finding] = []
+    private(set) var checks = 0
+    private(set) var failures = 0
+    private var tokens: [String] = []
+
+    init(ignore: IgnoreRules, strictObjects: Bool, explain: Bool, entry: String) {
+        self.ignore = ignore
+        self.strictObjects = strictObjects
+        self.explain = explain
+        self.entry = entry
+    }
+
+    /// 0 when everything matched, 1 when nothing did.
+    var cost: Double { checks == 0 ? 0 : Double(failures) / Double(checks) }
+
+    mutating func compareEntry(_ matcher: Matcher, _ actual: JSONValue) {
+        compare(matcher, actual, pointer: entry, lenient: false)
+    }
+
+    private mutating func fail(_ code: FindingCode, _ pointer: String, _ expected: JSONValue?, _ actual: JSONValue?, _ message: (String) -> String) {
+        failures += 1
+        guard explain else { return }
+        findings.append(Finding(code: code, path: pointer, entry: entry, expected: expected, actual: actual, message: message(here)))
+    }
+
+    private var here: String { tokens.isEmpty ? "the entry" : tokens.joined(separator: ".") }
+
+    private mutating func compare(_ matcher: Matcher, _ actual: JSONValue?, pointer: String, lenient: Bool) {
+        checks += 1
+        switch matcher {
+        case .absent:
+            if let actual { fail(.unexpectedKey, pointer, matcher.json, actual, { "\($0) must be absent" }) }
+            return
+        case .any:
+            if actual == nil { fail(.missingKey, pointer, matcher.json, nil, { "\($0) is missing" }) }
+            return
+        default: break
+        }
+        guard let actual else {
+            fail(.missingKey, pointer, matcher.json, nil, { "\($0) is missing" })
+            return
+        }
+        switch matcher {
+        case .literal(let expected), .exact(let expected):
+            let lenientHere: Bool = if case .literal = matcher { lenient } else { false }
+            guard !Matcher.literalEquals(expected, actual, lenient: lenientHere) else { return }
+            let sameType = expected.typeName == actual.typeName || (lenientHere && actual.typeName == "string")
+            if sameType {
+                fail(.valueMismatch, pointer, expected, actual, { "\($0) differs" })
+            } else {
+                fail(.typeMismatch, pointer, expected, actual, { "\($0) is \(actual.typeName), expected \(expected.typeName)" })
+            }
+        case .regex(let pattern):
+            guard let text = actual.scalarText else {
+                fail(.typeMismatch, pointer, matcher.json, actual, { "\($0) is \(actual.typeName); a pattern matches strings, numbers and booleans" })
+                return
+            }
+            do {
+                if try !pattern.matches(text) {
+                    fail(.patternMismatch, pointer, matcher.json, actual, { "\($0) does not match the pattern" })
+                }
+            } catch {
+                fail(.patternMismatch, pointer, matcher.json, actual, { "\($0): \(error.description)" })
+            }
+        case .szimpla(let string, let pattern):
+            guard let text = actual.scalarText else {
+                fail(.typeMismatch, pointer, matcher.json, actual, { "\($0) is \(actual.typeName), expected a string" })
+                return
+            }
+            if text != string, ((try? pattern?.matches(text)) ?? false) != true {
+                fail(.patternMismatch, pointer, matcher.json, actual, { "\($0) neither equals nor matches the expected value" })
+            }
+        case .type(let type):
+            if !type.accepts(actual) {
+                fail(.typeMismatch, pointer, matcher.json, actual, { "\($0) is \(actual.typeName), expected \(type.rawValue)" })
+            }
+        case .object(let members, let strict):
+            guard let object = actual.objectValue else {
+                fail(.typeMismatch, pointer, matcher.json, actual, { "\($0) is \(actual.typeName), expected an object" })
+                return
+            }
+            for member in members {
+                tokens.append(member.token)
+                defer { tokens.removeLast() }
+                if !ignore.isEmpty, ignore.ignores(tokens) { continue }
+                // Parameters and headers are strings on the wire: `12` in a snapshot means "12".
+                let childLenient = lenient || (tokens.count == 1 && (member.key == "parameters" || member.key == "headers"))
+                compare(member.matcher, object[member.key], pointer: explain ? JSONPointer.appending(pointer, member.token) : "", lenient: childLenient)
+            }
+            // Strictness applies inside an entry, never to the entry's own fields or to headers.
+            if strict ?? (strictObjects && !tokens.isEmpty && tokens.first != "headers") {
+                let known = Set(members.map(\.key))
+                for key in object.keys.sorted() where !known.contains(key) {
+                    tokens.append(key)
+                    defer { tokens.removeLast() }
+                    if !ignore.isEmpty, ignore.ignores(tokens) { continue }
+                    checks += 1
+                    fail(.unexpectedKey, explain ? JSONPointer.appending(pointer, key) : "", nil, object[key], { "\($0) is not expected (strict object)" })
+                }
+            }
+        case .array(let items):
+            guard let array = actual.arrayValue else {
+                fail(.typeMismatch, pointer, matcher.json, actual, { "\($0) is \(actual.typeName), expected an array" })
+                return
+            }
+            for (index, item) in items.enumerated() {
+                tokens.append(String(index))
+                defer { tokens.removeLast() }
+                if !ignore.isEmpty, ignore.ignores(tokens) { continue }
+                compare(item, index < array.count ? array[index] : nil, pointer: explain ? JSONPointer.appending(pointer, index) : "", lenient: lenient)
+            }
+            if array.count != items.count {
+                fail(.countMismatch, pointer, .number(items.count), .number(array.count), { "\($0) has \(array.count) elements, expected \(items.count)" })
+            }
+        case .absent, .any:
+            break
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import TracksnapCore
+
+extension CapturedRequest {
+    /// The request as the JSON object a snapshot's `requests` entry is compared with:
+    /// `method`, `url` (without the query), `parameters` (query, then form body; a repeated
+    /// name becomes an array), `headers` (lower-cased names; repeated ones joined by `, `),
+    /// and `body` (parsed JSON when it is JSON, otherwise its text).
+    public var validationView: JSONValue {
+        var view: [String: JSONValue] = ["method": .string(method), "url": .string(urlWithoutQuery)]
+        var parameters: [String: JSONValue] = [:]
+        for item in self.parameters {
+            switch parameters[item.name] {
+            case nil: parameters[item.name] = .string(item.value)
+            case .array(let values)?: parameters[item.name] = .array(values + [.string(item.value)])
+            case let first?: parameters[item.name] = .array([first, .string(item.value)])
+            }
+        }
+        view["parameters"] = .object(parameters)
+        var headers: [String: String] = [:]
+        for header in self.headers {
+            let name = header.name.lowercased()
+            headers[name] = headers[name].map { $0 + ", " + header.value } ?? header.value
+        }
+        view["headers"] = .object(headers.mapValues(JSONValue.string))
+        if let text = bodyText, !text.isEmpty {
+            view["body"] = Self.jsonBody(text) ?? .string(text)
+        }
+        return .object(view)
+    }
+
+    private static func jsonBody(_ text: String) -> JSONValue? {
+        guard let first = text.utf8.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+        else { return nil }
+        return try? JSONDocument.parse(Array(text.utf8), file: "body", trackLocations: false).value
+    }
+}

@@ -1,0 +1,29 @@
+import TracksnapCore
+
+/// Loads snapshots and profiles from files and validates captured traffic against them.
+public enum Validation {
+    /// Validates captured requests against a snapshot file.
+    ///
+    /// ```swift
+    /// let requests = try CaptureFile.read(path: "capture.har")
+    /// let result = try Validation.validate(snapshotAt: "Snapshots/checkout.json", requests: requests)
+    /// result.passed
+    /// ```
+    /// - Parameters:
+    ///   - path: the snapshot file.
+    ///   - requests: everything captured, in order.
+    ///   - profileReference: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
+    ///   - directory: where profile names are looked up.
+    /// - Throws: `InputError` for a bad snapshot, a missing or bad profile, or an unknown validator.
+    public static func validate(
+        snapshotAt path: String, requests: [CapturedRequest], profile profileReference: String? = nil,
+        directory: String = "Validators"
+    ) throws(InputError) -> SnapshotResult {
+        let snapshot = try Snapshot.load(path: path)
+        let profile = try Profile.load(profileReference ?? snapshot.validator ?? "default", directory: directory)
+        guard let validator = ValidatorRegistry.validator(named: profile.validator) else {
+            throw InputError(file: profile.file ?? path, message: "no validator is registered as \"\(profile.validator)\"")
+        }
+        return validator.validate(snapshot, requests: requests, profile: profile)
+    }
+}
