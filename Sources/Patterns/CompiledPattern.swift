@@ -1,0 +1,105 @@
+import CPCRE2
+
+/// The compiled form of a pattern, owning PCRE2's `pcre2_code`.
+///
+/// `@unchecked Sendable` is safe because the only state is set in `init` and never changed:
+/// a `pcre2_code` is immutable once `pcre2_compile` and `pcre2_jit_compile` have returned,
+/// and PCRE2 documents it as safe to match from many threads at once, as long as each thread
+/// brings its own match data and JIT stack (which `MatchScratch` provides per thread).
+final class CompiledPattern: @unchecked Sendable {
+    let source: String
+    let options: Pattern.Options
+    private let code: OpaquePointer
+    /// Whether `pcre2_jit_compile` succeeded; if not, the interpreter runs the same code.
+    let isJITCompiled: Bool
+
+    init(source: String, options: Pattern.Options) throws(PatternError) {
+        // UCP makes \d, \w, \s, \b and [[:alpha:]] follow Unicode as NSRegularExpression and
+        // Swift's Regex do; the URL workload measured no cost for it with the JIT (see the
+        // pattern benchmark), and it only slows classes like \w on non-ASCII text.
+        // \C could split a UTF-8 character and is of no use on text: refuse it.
+        var compileOptions = cpcre2_utf | cpcre2_ucp | cpcre2_never_backslash_c
+        if options.contains(.caseInsensitive) { compileOptions |= cpcre2_caseless }
+        // Anchoring at compile time, not match time: JIT-compiled code ignores ANCHORED and
+        // ENDANCHORED passed to the match, falling back to the slower interpreter.
+        if !options.contains(.search) { compileOptions |= cpcre2_anchored | cpcre2_endanchored }
+
+        var errorCode: Int32 = 0
+        var errorOffset = 0
+        let compiled = withUTF8Bytes(of: source) { bytes, count in
+            pcre2_compile_8(bytes, count, compileOptions, &errorCode, &errorOffset, nil)
+        }
+        guard let compiled else {
+            throw PatternError(
+                kind: .compile, pattern: source, offset: errorOffset,
+                message: pcre2ErrorMessage(errorCode))
+        }
+        self.source = source
+        self.options = options
+        self.code = compiled
+        // A failure here (no JIT on this CPU, or a pattern too large for it) is not an error:
+        // pcre2_match interprets the same code.
+        self.isJITCompiled = pcre2_jit_compile_8(compiled, cpcre2_jit_complete) == 0
+    }
+
+    deinit {
+        pcre2_code_free_8(code)
+    }
+
+    func matches(_ subject: String) throws(PatternError) -> Bool {
+        let result = MatchScratch.withCurrent { scratch -> Int32 in
+            guard let scratch else { return cpcre2_error_nomemory }
+            return withUTF8Bytes(of: subject) { bytes, count in
+                if isJITCompiled {
+                    return pcre2_jit_match_8(
+                        code, bytes, count, 0, 0, scratch.matchData, scratch.matchContext)
+                }
+                // Swift strings are always valid UTF-8: PCRE2 need not check them again.
+                return pcre2_match_8(
+                    code, bytes, count, 0, cpcre2_no_utf_check, scratch.matchData,
+                    scratch.matchContext)
+            }
+        }
+        // A non-negative result is a match (0 only says the ovector was too small for the
+        // captures, which are not needed).
+        if result >= 0 { return true }
+        if result == cpcre2_error_nomatch { return false }
+        throw matchError(result)
+    }
+
+    private func matchError(_ code: Int32) -> PatternError {
+        let kind: PatternError.Kind =
+            switch code {
+            case cpcre2_error_matchlimit: .matchLimit
+            case cpcre2_error_depthlimit, cpcre2_error_heaplimit, cpcre2_error_jit_stacklimit:
+                .depthLimit
+            default: .other
+            }
+        return PatternError(kind: kind, pattern: source, offset: nil, message: pcre2ErrorMessage(code))
+    }
+}
+
+/// PCRE2's text for an error code, compile-time or match-time.
+func pcre2ErrorMessage(_ code: Int32) -> String {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { buffer in
+        guard let base = buffer.baseAddress else { return "PCRE2 error \(code)" }
+        let length = pcre2_get_error_message_8(code, base, buffer.count)
+        guard length >= 0 else { return "PCRE2 error \(code)" }
+        return String(decoding: UnsafeBufferPointer(start: base, count: Int(length)), as: UTF8.self)
+    }
+}
+
+/// Calls `body` with the UTF-8 bytes of `string`, without copying a native string.
+///
+/// The pointer is never null, even for an empty string: PCRE2 before 10.43 rejects a null
+/// subject or pattern whatever its length.
+func withUTF8Bytes<Result>(
+    of string: String, _ body: (UnsafePointer<UInt8>, Int) -> Result
+) -> Result {
+    var string = string
+    return string.withUTF8 { buffer in
+        if let base = buffer.baseAddress { return body(base, buffer.count) }
+        var empty: UInt8 = 0
+        return withUnsafePointer(to: &empty) { body($0, 0) }
+    }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import Patterns
-
-@Test func placeholder() {}
