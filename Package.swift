@@ -36,7 +36,7 @@ let package = Package(
             dependencies: ["Patterns", "TracksnapCore", "TracksnapValidation"]
         ),
         .testTarget(name: "PatternsTests", dependencies: ["Patterns"]),
-        .testTarget(name: "TracksnapCoreTests", dependencies: ["TracksnapCore"]),
+        .testTarget(name: "TracksnapCoreTests", dependencies: ["TracksnapCore"], exclude: ["Fixtures"]),
         .testTarget(name: "TracksnapValidationTests", dependencies: ["TracksnapValidation", "TracksnapCore"]),
         .testTarget(name: "TracksnapReportsTests", dependencies: ["TracksnapReports", "TracksnapValidation", "TracksnapCore"]),
         .testTarget(name: "TracksnapCLITests", dependencies: ["TracksnapCLI"]),

@@ -18,6 +18,11 @@ struct MatcherParser {
         diagnostics.append(Diagnostic(.error, file: document.file, path: pointer, location: document.locations[pointer], message: message))
     }
 
+    /// An error about a key itself (unknown, misspelt): points at the key rather than its value.
+    mutating func keyError(_ pointer: String, _ message: String) {
+        diagnostics.append(Diagnostic(.error, file: document.file, path: pointer, location: document.keyLocations[pointer] ?? document.locations[pointer], message: message))
+    }
+
     mutating func warning(_ pointer: String, _ message: String) {
         diagnostics.append(Diagnostic(.warning, file: document.file, path: pointer, location: document.locations[pointer], message: message))
     }
@@ -85,7 +90,7 @@ struct MatcherParser {
         case "$literal":
             return .exact(argument)
         default:
-            error(keyPointer, "unknown matcher \(special): use one of \(Self.matcherKeys.joined(separator: ", ")), or {\"$literal\": …} for data whose keys begin with $")
+            keyError(keyPointer, "unknown matcher \(special): use one of \(Self.matcherKeys.joined(separator: ", ")), or {\"$literal\": …} for data whose keys begin with $")
             return .any
         }
     }

@@ -81,7 +81,7 @@ private enum ProfileReader {
             return nil
         }
         for key in top.keys.sorted() where !Profile.keys.contains(key) {
-            parser.error("/" + key, "unknown key \"\(key)\"; a profile has \(Profile.keys.joined(separator: ", "))")
+            parser.keyError("/" + key, "unknown key \"\(key)\"; a profile has \(Profile.keys.joined(separator: ", "))")
         }
         var profile = Profile(name: URL(fileURLWithPath: document.file).deletingPathExtension().lastPathComponent, file: document.file)
         if let name = top["name"]?.stringValue { profile.name = name }
@@ -180,7 +180,7 @@ private enum ProfileReader {
                 }
                 filters.append(custom)
             default:
-                parser.error(keyPointer, "unknown filter key \"\(key)\"; use \(filterKeys.joined(separator: ", "))")
+                parser.keyError(keyPointer, "unknown filter key \"\(key)\"; use \(filterKeys.joined(separator: ", "))")
             }
         }
         return filters.count == 1 ? filters[0] : AllFilter(filters)

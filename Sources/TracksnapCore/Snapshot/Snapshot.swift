@@ -47,6 +47,18 @@ public struct Snapshot: Sendable {
         try parse(document: JSONDocument.load(path: path))
     }
 
+    /// Reads a snapshot from the bytes of a file.
+    /// - Throws: `InputError` for malformed JSON or any error in the snapshot.
+    public static func parse(_ bytes: some Collection<UInt8>, file: String) throws(InputError) -> Snapshot {
+        let document: JSONDocument
+        do {
+            document = try JSONDocument.parse(bytes, file: file)
+        } catch {
+            throw InputError(error)
+        }
+        return try parse(document: document)
+    }
+
     /// Builds a snapshot from an already parsed document.
     public static func parse(document: JSONDocument) throws(InputError) -> Snapshot {
         var reader = SnapshotReader(document: document)
@@ -125,6 +137,8 @@ extension JSONDocument {
 private struct SnapshotReader {
     let document: JSONDocument
     var parser: MatcherParser
+    /// Values with no place of their own stand where they came from (a Szimpla URL's query items).
+    var derivedLocations: [String: SourceLocation] = [:]
 
     init(document: JSONDocument) {
         self.document = document
@@ -143,10 +157,11 @@ private struct SnapshotReader {
             }
             return Snapshot(
                 file: document.file, format: .szimpla, name: defaultName, validator: nil, order: nil, unexpected: nil,
-                strict: nil, requests: requests, events: [], locations: document.locations, warnings: [])
+                strict: nil, requests: requests, events: [],
+                locations: document.locations.merging(derivedLocations) { original, _ in original }, warnings: [])
         case .object(let top):
             for key in top.keys.sorted() where !Self.topLevelKeys.contains(key) {
-                parser.error(JSONPointer.appending("", key), "unknown key \"\(key)\"; a snapshot has \(Self.topLevelKeys.joined(separator: ", "))")
+                parser.keyError(JSONPointer.appending("", key), "unknown key \"\(key)\"; a snapshot has \(Self.topLevelKeys.joined(separator: ", "))")
             }
             let snapshot = Snapshot(
                 file: document.file, format: .tracksnap,
@@ -212,7 +227,7 @@ private struct SnapshotReader {
             for field in object.keys.sorted() {
                 let fieldPointer = JSONPointer.appending(pointer, field)
                 guard fields.contains(field) || field == "description" else {
-                    parser.error(fieldPointer, "unknown field \"\(field)\" in an expected \(kind.rawValue); use \(fields.joined(separator: ", "))")
+                    parser.keyError(fieldPointer, "unknown field \"\(field)\" in an expected \(kind.rawValue); use \(fields.joined(separator: ", "))")
                     continue
                 }
                 if field == "description" { continue }
@@ -245,17 +260,20 @@ private struct SnapshotReader {
                 members.append(Matcher.Member(key: "url", matcher: .szimpla(base, try? Pattern.cached(base))))
                 if parts.count > 1 {
                     for item in QueryString.parse(String(parts[1])) {
+                        derivedLocations[JSONPointer.appending(JSONPointer.appending(pointer, "parameters"), item.name)] = document.locations[keyPointer]
                         parameters.append(Matcher.Member(key: item.name, token: item.name, matcher: .szimpla(item.value, try? Pattern.cached(item.value))))
                     }
                 }
             case "parameters":
                 if case .object(let explicit, _) = parser.matcher(value, at: keyPointer) { parameters += explicit }
             case "body":
+                // Szimpla writes `"body": null` for "no body to compare".
+                if value == .null { continue }
                 members.append(Matcher.Member(key: "body", matcher: parser.matcher(value, at: keyPointer)))
             case "method":
                 members.append(Matcher.Member(key: "method", matcher: parser.matcher(value, at: keyPointer)))
             default:
-                parser.error(keyPointer, "unknown key \"\(key)\" in a Szimpla entry; it has url, parameters, body")
+                parser.keyError(keyPointer, "unknown key \"\(key)\" in a Szimpla entry; it has url, parameters, body")
             }
         }
         if !parameters.isEmpty { members.append(Matcher.Member(key: "parameters", matcher: .object(parameters, strict: nil))) }

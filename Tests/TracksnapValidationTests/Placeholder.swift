@@ -1,4 +1,0 @@
-import Testing
-@testable import TracksnapValidation
-
-@Test func placeholder() {}

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import TracksnapCore
+import TracksnapValidation
+
+@Suite("Profiles: filters, policies and extension points")
+struct ProfileTests {
+    private func profile(_ text: String) throws -> Profile {
+        try Profile.parse(document: JSONDocument.parse(Array(text.utf8), file: "Validators/test.json"))
+    }
+
+    @Test("a filter selects traffic by host, path, method, URL and header, composed with all, any and not")
+    func filters() throws {
+        let p = try profile(#"""
+            {"filter": {"any": [{"host": "api.segment.io"}, {"path": {"$regex": "/g/collect"}, "method": "POST"}],
+                        "not": {"header": {"X-Debug": "1"}}}}
+            """#)
+        #expect(p.filter.accepts(get("https://api.segment.io/v1/t")))
+        #expect(p.filter.accepts(CapturedRequest(id: "1", method: "POST", url: "https://www.google-analytics.com/g/collect?v=2")))
+        #expect(!p.filter.accepts(get("https://www.google-analytics.com/g/collect?v=2")))
+        #expect(!p.filter.accepts(get("https://api.segment.io/v1/t", headers: ["x-debug": "1"])))
+        #expect(!p.filter.accepts(get("https://example.com/")))
+    }
+
+    @Test("filtered-out traffic is never unexpected")
+    func filteredTraffic() throws {
+        let s = try screens(["home"])
+        var p = Profile.builtInDefault
+        p.filter = .host("t.example.com")
+        let result = validate(s, [get("https://cdn.example.com/logo.png", id: 0), get("https://t.example.com/track?ev=home", id: 1)], profile: p)
+        #expect(result.passed)
+        #expect(result.selected == 1)
+        #expect(result.captured == 2)
+    }
+
+    @Test("a profile's severity turns a code into a warning that does not fail")
+    func severity() throws {
+        let p = try profile(#"{"severity": {"unexpected_event": "warning"}}"#)
+        let result = validate(try screens(["home"]), screenRequests(["home", "extra"]), profile: p)
+        #expect(result.codes == [.unexpectedEvent])
+        #expect(result.passed)
+    }
+
+    @Test("a bad profile names the key and what it takes", arguments: [
+        (#"{"fliter": {}}"#, "unknown key \"fliter\""),
+        (#"{"filter": {"hots": "a"}}"#, "unknown filter key \"hots\""),
+        (#"{"order": 1}"#, "\"order\" must be"),
+        (#"{"severity": {"oops": "error"}}"#, "expected a finding code"),
+        (#"{"filter": {"custom": "nobody"}}"#, "no filter is registered"),
+    ])
+    func badProfile(text: String, message: String) throws {
+        let error = try #require(throws: InputError.self) { try profile(text) }
+        #expect(error.description.contains(message), "\(error)")
+    }
+
+    @Test("a profile name that does not exist lists the ones that do")
+    func unknownProfile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tracksnap-profiles-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("{}".utf8).write(to: directory.appendingPathComponent("segment.json"))
+        let error = try #require(throws: InputError.self) { try Profile.load("segmnet", directory: directory.path) }
+        #expect(error.description.contains("available: segment"))
+        #expect(try Profile.load("default", directory: directory.path).name == "default")
+    }
+
+    @Test("a user's own filter and validator are used by the profile that names them")
+    func registry() throws {
+        struct OnlyPosts: RequestFilter {
+            func accepts(_ request: CapturedRequest) -> Bool { request.method == "POST" }
+        }
+        struct CountOnly: Validator {
+            func validate(_ snapshot: Snapshot, requests: [CapturedRequest], profile: Profile) -> SnapshotResult {
+                let selected = requests.filter(profile.filter.accepts)
+                let findings = selected.count == snapshot.requests.count ? [] : [Finding(code: .countMismatch, path: "/requests", message: "count")]
+                return SnapshotResult(file: snapshot.file, name: snapshot.name, profile: profile.name, entries: [], findings: findings, selected: selected.count, captured: requests.count)
+            }
+        }
+        FilterRegistry.register("only-posts", OnlyPosts())
+        ValidatorRegistry.register("count-only", CountOnly())
+        let p = try profile(#"{"filter": {"custom": "only-posts"}, "validator": "count-only"}"#)
+        let validator = try #require(ValidatorRegistry.validator(named: p.validator))
+        let s = try screens(["a"])
+        #expect(validator.validate(s, requests: [get("https://t.example.com/track?ev=zzz"), post("https://t.example.com/x", json: "{}")], profile: p).passed)
+        #expect(!validator.validate(s, requests: [get("https://t.example.com/track?ev=a")], profile: p).passed)
+    }
+
+    @Test("a captured secret never appears in a finding")
+    func secretsRedacted() throws {
+        let s = try snapshot(#"{"requests": [{"url": "https://t.example.com/v1/batch", "headers": {"Authorization": "Basic expected"}, "body": {"writeKey": "wk-expected", "event": "x"}}]}"#)
+        var request = post("https://t.example.com/v1/batch", json: #"{"writeKey": "wk-SECRET", "event": "x"}"#)
+        request.headers.append(.init(name: "Authorization", value: "Basic SECRET"))
+        let result = validate(s, [request])
+        #expect(result.findings.count == 2)
+        for finding in result.findings {
+            #expect(finding.actual == Secrets.placeholder)
+        }
+    }
+}

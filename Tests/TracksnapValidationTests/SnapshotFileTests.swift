@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import TracksnapCore
+import TracksnapValidation
+
+@Suite("Snapshot files: formats, locations and bad input")
+struct SnapshotFileTests {
+    @Test("a finding names the JSON Pointer and the line and column of the value in the file")
+    func findingLocation() throws {
+        let text = """
+            {
+              "name": "checkout",
+              "requests": [
+                {
+                  "method": "GET",
+                  "url": "https://t.example.com/track",
+                  "parameters": {
+                    "marcheta": "blue"
+                  }
+                }
+              ]
+            }
+            """
+        let result = validate(try snapshot(text), [get("https://t.example.com/track?marcheta=red")])
+        let finding = try #require(result.findings.first)
+        #expect(finding.path == "/requests/0/parameters/marcheta")
+        #expect(finding.location == SourceLocation(line: 8, column: 21))
+        #expect(result.name == "checkout")
+    }
+
+    @Test("Szimpla's format: every string is a pattern that also accepts itself, the URL carries the query")
+    func szimpla() throws {
+        let s = try snapshot(#"""
+            [
+              {"url": "https://api.example.com/tracks/[0-9]+?ev=screen_view&screen=Home", "parameters": {"ts": "[0-9]+"}, "body": null},
+              {"url": "https://api.example.com/a.b?x=1(2"}
+            ]
+            """#)
+        #expect(s.format == .szimpla)
+        let captured = [
+            get("https://api.example.com/tracks/42?ev=screen_view&screen=Home&ts=1700000000", id: 0),
+            get("https://api.example.com/a.b?x=1(2", id: 1),
+        ]
+        #expect(validate(s, captured).findings.isEmpty)
+        let wrong = validate(s, [get("https://api.example.com/tracks/42?ev=screen_view&screen=Cart&ts=1", id: 0), captured[1]])
+        #expect(wrong.codes == [.patternMismatch])
+        #expect(wrong.findings[0].path == "/0/parameters/screen")
+        #expect(wrong.findings[0].location == SourceLocation(line: 2, column: 12))
+    }
+
+    @Test("bad snapshots are rejected with every problem, each with its place", arguments: [
+        (#"{"requests": [{"url": {"$regex": "a(b"}}]}"#, "missing closing parenthesis", 1, 34),
+        (#"{"requests": [{"url": {"$regexp": "a"}}]}"#, "unknown matcher $regexp", 1, 24),
+        (#"{"requests": [{"urll": "a"}]}"#, "unknown field \"urll\"", 1, 16),
+        (#"{"order": "sorted"}"#, "\"order\" must be one of", 1, 11),
+        (#"{"requests": [{"url": {"$type": "text"}}]}"#, "$type takes one of", 1, 33),
+        (#"{"requests": [{"url": {"$regex": "a", "x": 1}}]}"#, "exactly one key", 1, 23),
+        ("{\n  \"requests\": [\n    {\"url\": \"a\",}\n  ]\n}", "trailing comma", 3, 16),
+    ])
+    func badSnapshot(text: String, message: String, line: Int, column: Int) throws {
+        let error = try #require(throws: InputError.self) { try snapshot(text) }
+        let diagnostic = try #require(error.diagnostics.first)
+        #expect(diagnostic.message.contains(message), "\(diagnostic.message)")
+        #expect(diagnostic.location == SourceLocation(line: line, column: column))
+        #expect(diagnostic.file == "Snapshots/test.json")
+    }
+
+    @Test("an invalid pattern names the pattern, PCRE2's offset and its message")
+    func invalidPattern() throws {
+        let error = try #require(throws: InputError.self) { try snapshot(#"{"requests": [{"url": {"$regex": "o-[0-9"}}]}"#) }
+        let message = try #require(error.diagnostics.first?.message)
+        #expect(message.contains("\"o-[0-9\""))
+        #expect(message.contains("offset 6"))
+        #expect(message.contains("missing terminating ]"))
+    }
+
+    @Test("all errors of a file are reported together")
+    func everyError() throws {
+        let error = try #require(throws: InputError.self) {
+            try snapshot(#"{"requests": [{"url": {"$regex": "("}}, {"method": {"$nope": 1}}], "extra": 1}"#)
+        }
+        #expect(error.diagnostics.count == 3)
+    }
+
+    @Test("a missing snapshot file is an input error naming it")
+    func missingFile() throws {
+        let error = try #require(throws: InputError.self) { try Snapshot.load(path: "/nonexistent/x.json") }
+        #expect(error.description == "/nonexistent/x.json: error: no such file")
+    }
+}
