@@ -45,7 +45,7 @@ struct SnapshotFileTests {
         let wrong = validate(s, [get("https://api.example.com/tracks/42?ev=screen_view&screen=Cart&ts=1", id: 0), captured[1]])
         #expect(wrong.codes == [.patternMismatch])
         #expect(wrong.findings[0].path == "/0/parameters/screen")
-        #expect(wrong.findings[0].location == SourceLocation(line: 2, column: 12))
+        #expect(wrong.findings[0].location == SourceLocation(line: 2, column: 11))
     }
 
     @Test("bad snapshots are rejected with every problem, each with its place", arguments: [
