@@ -31,12 +31,13 @@ struct GitHubAnnotations {
             properties += [("line", String(location.line)), ("col", String(location.column))]
         }
         properties.append(("title", "tracksnap " + finding.code.rawValue))
-        var message = finding.message
+        // Control characters would reach the log viewer, which interprets ANSI sequences.
+        var message = VisibleText.inline(finding.message)
         let shown = VisibleText.pair(finding.expected, finding.actual)
         if let expected = shown.expected { message += "\nexpected: " + expected }
         if let actual = shown.actual { message += "\nactual:   " + actual }
         if let request = finding.request {
-            message += "\ncaptured #\(request.index): \(request.method) \(request.url)"
+            message += "\ncaptured #\(request.index): " + VisibleText.inline("\(request.method) \(request.url)")
         }
         return WorkflowCommand(name: finding.severity == .error ? "error" : "warning", properties: properties, message: message)
     }
