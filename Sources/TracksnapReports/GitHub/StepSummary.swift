@@ -1,0 +1,70 @@
+import TracksnapValidation
+
+/// A Markdown summary of a run: a table of snapshots, then each snapshot's findings as a table.
+struct StepSummary {
+    let options: ReportOptions
+
+    func render(_ results: [SnapshotResult]) -> String {
+        let failed = results.filter { !$0.passed }.count
+        var lines: [String] = []
+        lines.append(failed == 0
+            ? "## tracksnap: \(plural(results.count, "snapshot")) passed"
+            : "## tracksnap: \(failed) of \(plural(results.count, "snapshot")) failed")
+        lines.append("")
+        if !results.isEmpty {
+            lines.append("| Status | Snapshot | File | Expected | Captured | Findings |")
+            lines.append("|---|---|---|--:|--:|--:|")
+            for result in results {
+                let cells = [
+                    status(result), Markdown.text(result.name), Markdown.code(result.file),
+                    String(result.entries.count), String(result.selected), String(result.findings.count),
+                ]
+                lines.append("| " + cells.joined(separator: " | ") + " |")
+            }
+        }
+        for result in results where !result.findings.isEmpty {
+            lines += ["", "### \(status(result)) \(Markdown.text(result.name))", ""]
+            lines.append("| Code | Path | Line | Expected | Actual |")
+            lines.append("|---|---|--:|---|---|")
+            for finding in result.findings {
+                lines.append("| " + row(finding, in: result).joined(separator: " | ") + " |")
+            }
+            if let command = options.acceptCommand(for: result) {
+                lines += ["", "To accept the new result: " + Markdown.code(command)]
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func status(_ result: SnapshotResult) -> String {
+        if !result.passed { return "❌ failed" }
+        return result.findings.isEmpty ? "✅ passed" : "⚠️ passed"
+    }
+
+    private func row(_ finding: Finding, in result: SnapshotResult) -> [String] {
+        let code = Markdown.code(finding.code.rawValue) + (finding.severity == .warning ? " (warning)" : "")
+        let line = finding.location.map { String($0.line) } ?? "—"
+        let shown = VisibleText.pair(finding.expected, finding.actual)
+        var expected = shown.expected.map(Markdown.code) ?? "—"
+        var actual = shown.actual.map(Markdown.code) ?? "—"
+        switch finding.code {
+        case .missingEvent where shown.expected == nil:
+            if let summary = result.entries.first(where: { $0.path == finding.entry })?.summary {
+                expected = Markdown.text(summary)
+            }
+            actual = "*nothing captured*"
+        case .unexpectedEvent where shown.actual == nil:
+            if let request = finding.request {
+                actual = Markdown.text("#\(request.index) \(request.method) ") + Markdown.code(VisibleText.line(request.url, limit: 80))
+            }
+        case .missingKey where shown.actual == nil:
+            actual = "*absent*"
+        case .unexpectedKey where shown.expected == nil:
+            expected = "*absent*"
+        default:
+            break
+        }
+        let path = finding.path.isEmpty ? "—" : Markdown.code(finding.path)
+        return [code, path, line, expected, actual]
+    }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import TracksnapReports
-
-@Test func placeholder() {}
