@@ -66,11 +66,21 @@ public struct Profile: Sendable {
 
     /// Builds a profile from an already parsed document.
     public static func parse(document: JSONDocument) throws(InputError) -> Profile {
-        var parser = MatcherParser(document: document)
-        let profile = ProfileReader.read(document, &parser)
-        let errors = parser.diagnostics.filter { $0.severity == .error }
+        let (profile, diagnostics) = read(document)
+        let errors = diagnostics.filter { $0.severity == .error }
         guard errors.isEmpty, let profile else { throw InputError(errors) }
         return profile
+    }
+
+    /// Every error and warning in a profile document, for `tracksnap lint`.
+    public static func lint(document: JSONDocument) -> [Diagnostic] {
+        read(document).1 + document.duplicateKeyWarnings
+    }
+
+    private static func read(_ document: JSONDocument) -> (Profile?, [Diagnostic]) {
+        var parser = MatcherParser(document: document)
+        let profile = ProfileReader.read(document, &parser)
+        return (profile, parser.diagnostics)
     }
 }
 

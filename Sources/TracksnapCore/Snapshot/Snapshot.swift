@@ -61,11 +61,21 @@ public struct Snapshot: Sendable {
 
     /// Builds a snapshot from an already parsed document.
     public static func parse(document: JSONDocument) throws(InputError) -> Snapshot {
-        var reader = SnapshotReader(document: document)
-        let snapshot = reader.read()
-        let errors = reader.parser.diagnostics.filter { $0.severity == .error }
+        let (snapshot, diagnostics) = read(document)
+        let errors = diagnostics.filter { $0.severity == .error }
         guard errors.isEmpty, let snapshot else { throw InputError(errors) }
         return snapshot
+    }
+
+    /// Every error and warning in a snapshot document, for `tracksnap lint`.
+    public static func lint(document: JSONDocument) -> [Diagnostic] {
+        read(document).1 + document.duplicateKeyWarnings
+    }
+
+    private static func read(_ document: JSONDocument) -> (Snapshot?, [Diagnostic]) {
+        var reader = SnapshotReader(document: document)
+        let snapshot = reader.read()
+        return (snapshot, reader.parser.diagnostics)
     }
 }
 
@@ -114,6 +124,14 @@ public struct ExpectedEntry: Sendable {
 }
 
 extension JSONDocument {
+    /// A warning for each key written twice in one object: JSON keeps the last, silently.
+    var duplicateKeyWarnings: [Diagnostic] {
+        duplicateKeys.map { pointer in
+            Diagnostic(.warning, file: file, path: pointer, location: keyLocations[pointer] ?? locations[pointer],
+                       message: "key \"\(JSONPointer.tokens(pointer).last ?? "")\" appears twice in one object; the last one wins")
+        }
+    }
+
     /// Reads and parses a JSON file.
     /// - Throws: `InputError` for a missing or unreadable file, or malformed JSON (with line and column).
     public static func load(path: String) throws(InputError) -> JSONDocument {

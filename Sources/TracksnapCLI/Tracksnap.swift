@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+
+@main
+struct Tracksnap: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tracksnap",
+        abstract: "Check that an app sends the analytics events it should.",
+        discussion: """
+            Exit codes: 0 every snapshot passed (or lint found no error), 1 mismatches (or lint \
+            errors), 2 bad input or usage.
+            """,
+        version: "0.1.0",
+        subcommands: [Validate.self, Lint.self]
+    )
+
+    /// Argument parser's own usage errors exit 64; tracksnap promises 2 for every bad input.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            let message = fullMessage(for: error)
+            if !message.isEmpty { Terminal.error(message) }
+            Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
+        }
+    }
+}
+
+/// The exit codes tracksnap promises.
+enum Exit {
+    static let passed = ExitCode(0)
+    static let mismatches = ExitCode(1)
+    static let badInput = ExitCode(2)
+}
