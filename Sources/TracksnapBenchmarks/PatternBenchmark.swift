@@ -79,14 +79,17 @@ func runPatternBenchmark() {
 
     let reference = timings[0].verdicts
     let matching = reference.filter { $0 }.count
-    print("Pattern benchmark: \(sources.count) URL patterns × \(subjects.count) URLs",
-          "= \(matchesPerPass) full matches a pass, \(matching) of them matching")
-    print(pad("engine", 38) + pad("ns/match", 12, right: true) + pad("passes", 8, right: true)
-          + pad("mismatches", 12, right: true))
+    print(
+        "Pattern benchmark: \(sources.count) URL patterns × \(subjects.count) URLs",
+        "= \(matchesPerPass) full matches a pass, \(matching) of them matching")
+    print(
+        pad("engine", 38) + pad("ns/match", 12, right: true) + pad("passes", 8, right: true)
+            + pad("mismatches", 12, right: true))
     for timing in timings {
         let mismatches = zip(reference, timing.verdicts).filter { $0 != $1 }.count
-        print(pad(timing.name, 38) + pad(format(timing.nanosecondsPerMatch), 12, right: true)
-              + pad("\(timing.passes)", 8, right: true) + pad("\(mismatches)", 12, right: true))
+        print(
+            pad(timing.name, 38) + pad(format(timing.nanosecondsPerMatch), 12, right: true)
+                + pad("\(timing.passes)", 8, right: true) + pad("\(mismatches)", 12, right: true))
     }
     let pattern = timings[0].nanosecondsPerMatch
     print("NSRegularExpression / Pattern: \(format(timings[2].nanosecondsPerMatch / pattern))x")
@@ -146,15 +149,21 @@ private enum PatternWorkload {
             String((0..<length).map { _ in pick(Array("0123456789abcdef")) })
         }
         func number() -> String { String(random.next() % 1_000_000) }
-        func host() -> String { pick(["cdn", "api", "events", "eu-1", "t"]) + "." + pick(["acme", "shop", "news"]) }
+        func host() -> String {
+            pick(["cdn", "api", "events", "eu-1", "t"]) + "." + pick(["acme", "shop", "news"])
+        }
         let makers: [() -> String] = [
             { "https://www.google-analytics.com/g/collect" },
             { "https://\(pick(["www", "region1"])).google-analytics.com/mp/collect" },
             { "https://api.segment.io/v1/\(pick(["batch", "track", "page", "identify", "screen"]))" },
             { "https://\(host()).io/tracks/\(number())" },
-            { "https://api\(pick(["", "-js"])).mixpanel.com/\(pick(["track", "engage", "import"]))\(pick(["", "/"]))" },
+            {
+                "https://api\(pick(["", "-js"])).mixpanel.com/\(pick(["track", "engage", "import"]))\(pick(["", "/"]))"
+            },
             { "https://api\(pick(["", "2"])).amplitude.com/\(pick(["2/httpapi", "batch"]))" },
-            { "https://\(pick(["acme", "collector-1"])).snowplowanalytics.com/com.snowplowanalytics.snowplow/tp2" },
+            {
+                "https://\(pick(["acme", "collector-1"])).snowplowanalytics.com/com.snowplowanalytics.snowplow/tp2"
+            },
             { "https://\(pick(["eu", "us", "app"])).posthog.com/\(pick(["e", "batch", "capture"]))/" },
             { "https://www.facebook.com/tr\(pick(["", "/"]))" },
             {

@@ -23,8 +23,12 @@ struct PatternInterpreterTests {
             Case(pattern: #"\d+"#, subject: "٣٤", options: []),
             Case(pattern: ".", subject: "😀", options: []),
             Case(pattern: "", subject: "", options: []),
-            Case(pattern: #"https://[a-z0-9.-]+/tracks/[0-9]+"#, subject: "https://t.acme.io/tracks/12", options: []),
-            Case(pattern: #"https://[a-z0-9.-]+/tracks/[0-9]+"#, subject: "https://t.acme.io/tracks/12x", options: []),
+            Case(
+                pattern: #"https://[a-z0-9.-]+/tracks/[0-9]+"#, subject: "https://t.acme.io/tracks/12",
+                options: []),
+            Case(
+                pattern: #"https://[a-z0-9.-]+/tracks/[0-9]+"#, subject: "https://t.acme.io/tracks/12x",
+                options: []),
         ])
     func agrees(_ c: Case) throws {
         let interpreted = try CompiledPattern(source: c.pattern, options: c.options, jit: false)
