@@ -123,4 +123,20 @@ struct TextReportTests {
         #expect(row.contains(shown))
         #expect(row.contains("\"Order Completed\""))
     }
+
+    @Test("findings of an entry the entry list does not name, or of no entry, still get a block")
+    func orphans() {
+        var result = Fixtures.passing
+        result.findings = [
+            Finding(code: .countMismatch, path: "", entry: nil, expected: 3, actual: 4, message: "4 events, 3 expected"),
+            Finding(code: .valueMismatch, path: "/events/9/name", entry: "/events/9", expected: "a", actual: "b", message: "name differs"),
+            Finding(code: .countMismatch, path: "/events/9", entry: "/events/9", message: "captured twice"),
+        ]
+        let lines = ReportFormat.text.render([result]).components(separatedBy: "\n")
+        #expect(lines[1] == "  (snapshot)")
+        #expect(lines[3].hasPrefix("      (snapshot)  3  ") && lines[3].contains("  4  "))
+        #expect(lines[4] == "  /events/9")
+        #expect(lines[6].hasPrefix("      /name  \"a\"  ") && lines[6].contains("\"b\""))
+        #expect(lines[7] == "      (entry): captured twice  count_mismatch")
+    }
 }

@@ -63,7 +63,7 @@ struct TextRenderer {
     }
 
     private func entryLines(_ block: FindingGroups.EntryBlock) -> [String] {
-        var title = "  " + painter(.cyan, block.path)
+        var title = "  " + painter(.cyan, block.path.isEmpty ? "(snapshot)" : VisibleText.inline(block.path))
         if let summary = block.entry?.summary { title += "  " + painter(.bold, VisibleText.inline(summary)) }
         if let line = block.entry?.location?.line { title += "  " + painter(.dim, "(line \(line))") }
         if let request = block.request { title += " ↔ captured #\(request.index)" }
@@ -139,7 +139,7 @@ struct TextRenderer {
 
 /// A finding's path relative to its entry (`/properties/name`), `(entry)` for the entry itself.
 func relativePath(_ path: String, entry: String) -> String {
-    if path == entry { return "(entry)" }
+    if path == entry { return entry.isEmpty ? "(snapshot)" : "(entry)" }
     if !entry.isEmpty, path.hasPrefix(entry + "/") { return VisibleText.inline(String(path.dropFirst(entry.count))) }
     return VisibleText.inline(path)
 }
