@@ -11,7 +11,7 @@ struct TextReportTests {
     @Test("a header line per snapshot says whether it passed and what was expected and captured")
     func headers() {
         #expect(lines.contains("✓ home (Snapshots/home.json) — 1 expected, 1 captured (of 3 requests)"))
-        #expect(lines.contains("✗ checkout (Snapshots/checkout.json) — 3 expected, 4 captured (of 11 requests), 6 findings, 1 warning"))
+        #expect(lines.contains("✗ checkout (Snapshots/checkout.json) — 3 expected, 4 captured (of 11 requests), 7 findings, 1 of them a warning"))
     }
 
     @Test("a near miss names its entry and the captured request it was paired with")
@@ -67,7 +67,7 @@ struct TextReportTests {
     @Test("the summary counts snapshots and findings, and a failed snapshot gets its accept command")
     func summary() throws {
         let summary = try #require(lines.firstIndex { $0.hasPrefix("2 snapshots:") })
-        #expect(lines[summary] == "2 snapshots: 1 passed, 1 failed (7 findings, 1 warning)")
+        #expect(lines[summary] == "2 snapshots: 1 passed, 1 failed (7 findings, 1 of them a warning)")
         #expect(lines[summary - 1].isEmpty)
         #expect(lines[summary + 1] == "To accept the new result: tracksnap accept 'Snapshots/checkout.json'")
         #expect(!plain.contains("tracksnap accept 'Snapshots/home.json'"))
