@@ -81,6 +81,8 @@ struct MatchScratch {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { raw in
             // Runs when a thread that matched exits.
+            // Optional on Glibc, not on Darwin: one spelling for both.
+            let raw: UnsafeMutableRawPointer? = raw
             guard let stored = raw?.assumingMemoryBound(to: MatchScratch.self) else { return }
             stored.pointee.free()
             stored.deinitialize(count: 1)

@@ -60,15 +60,22 @@ struct PatternErrorTests {
     @Test(
         "catastrophic backtracking fails with a limit error instead of hanging",
         arguments: [
-            CatastrophicCase(pattern: "(a+)+$", subject: String(repeating: "a", count: 30) + "b", options: []),
-            CatastrophicCase(pattern: "(a+)+$", subject: String(repeating: "a", count: 30) + "b", options: .search),
-            CatastrophicCase(pattern: "(a|aa)+$", subject: String(repeating: "a", count: 60) + "b", options: []),
-            CatastrophicCase(pattern: "(a|aa)+$", subject: String(repeating: "a", count: 60) + "b", options: .search),
-            // The subject holds the `y` PCRE2 looks for before it starts, so it must backtrack.
-            CatastrophicCase(pattern: "(x+x+)+y", subject: String(repeating: "x", count: 5000) + "y!", options: []),
-            CatastrophicCase(pattern: "(.*a){12}", subject: String(repeating: "a", count: 40) + "b", options: []),
             CatastrophicCase(
-                pattern: #"(?:[a-z]+)+\d"#, subject: String(repeating: "a", count: 40) + "!", options: .caseInsensitive),
+                pattern: "(a+)+$", subject: String(repeating: "a", count: 30) + "b", options: []),
+            CatastrophicCase(
+                pattern: "(a+)+$", subject: String(repeating: "a", count: 30) + "b", options: .search),
+            CatastrophicCase(
+                pattern: "(a|aa)+$", subject: String(repeating: "a", count: 60) + "b", options: []),
+            CatastrophicCase(
+                pattern: "(a|aa)+$", subject: String(repeating: "a", count: 60) + "b", options: .search),
+            // The subject holds the `y` PCRE2 looks for before it starts, so it must backtrack.
+            CatastrophicCase(
+                pattern: "(x+x+)+y", subject: String(repeating: "x", count: 5000) + "y!", options: []),
+            CatastrophicCase(
+                pattern: "(.*a){12}", subject: String(repeating: "a", count: 40) + "b", options: []),
+            CatastrophicCase(
+                pattern: #"(?:[a-z]+)+\d"#, subject: String(repeating: "a", count: 40) + "!",
+                options: .caseInsensitive),
         ])
     func catastrophic(_ c: CatastrophicCase) {
         #expect {

@@ -24,12 +24,15 @@ struct PatternMatchingTests {
             Case(pattern: "o-[0-9]+", subject: "o-", fullMatch: false, search: false),
             Case(pattern: "abc", subject: "abc\n", fullMatch: false, search: true),
             Case(pattern: "abc$", subject: "abc\n", fullMatch: false, search: true),
-            Case(pattern: #"https://api\.segment\.io/v1/(batch|track|page)"#,
-                 subject: "https://api.segment.io/v1/track", fullMatch: true, search: true),
-            Case(pattern: #"https://api\.segment\.io/v1/(batch|track|page)"#,
-                 subject: "https://api.segment.io/v1/trackx", fullMatch: false, search: true),
-            Case(pattern: #"https://api\.segment\.io/v1/(batch|track|page)"#,
-                 subject: "https://api.segment.io/v1/identify", fullMatch: false, search: false),
+            Case(
+                pattern: #"https://api\.segment\.io/v1/(batch|track|page)"#,
+                subject: "https://api.segment.io/v1/track", fullMatch: true, search: true),
+            Case(
+                pattern: #"https://api\.segment\.io/v1/(batch|track|page)"#,
+                subject: "https://api.segment.io/v1/trackx", fullMatch: false, search: true),
+            Case(
+                pattern: #"https://api\.segment\.io/v1/(batch|track|page)"#,
+                subject: "https://api.segment.io/v1/identify", fullMatch: false, search: false),
         ])
     func fullMatchAndSearch(_ c: Case) throws {
         #expect(try Pattern(c.pattern).matches(c.subject) == c.fullMatch)

@@ -15,7 +15,8 @@ struct PatternSharingTests {
                     for i in 0..<125 {
                         let n = task * 125 + i
                         let expected = n % 3 != 0
-                        let subject = expected
+                        let subject =
+                            expected
                             ? "https://host\(n).example.com/tracks/\(n)"
                             : "https://host\(n).example.com/tracks/\(n)x"
                         let searchSubject = expected ? "xxÉ\(n % 10)" : "xxE\(n % 10)"

@@ -129,13 +129,14 @@ struct StepSummaryTests {
         #expect(cells(lines[header + 2]) == ["✅ passed", "home", "`Snapshots/home.json`", "1", "1", "0"])
         #expect(cells(lines[header + 3]) == ["❌ failed", "checkout", "`Snapshots/checkout.json`", "3", "4", "7"])
         let section = try #require(lines.firstIndex(of: "### ❌ failed checkout"))
-        #expect(cells(lines[section + 2]) == ["Code", "Path", "Line", "Expected", "Actual"])
+        #expect(cells(lines[section + 2]) == ["Code", "Path", "Line", "Expected", "Actual", "Message"])
         let rows = lines[(section + 4)...].prefix { $0.hasPrefix("|") }
         #expect(rows.count == Fixtures.checkout.findings.count)
-        #expect(rows.allSatisfy { cells($0).count == 5 })
-        #expect(cells(rows[rows.startIndex]) == ["`value_mismatch`", "`/events/1/name`", "15", "`\"Order Completed\"`", "`\"Order Completed·\"`"])
+        #expect(rows.allSatisfy { cells($0).count == 6 })
+        #expect(cells(rows[rows.startIndex]) == ["`value_mismatch`", "`/events/1/name`", "15", "`\"Order Completed\"`", "`\"Order Completed·\"`", "name differs"])
         #expect(cells(rows[rows.startIndex + 2])[4] == "*absent*")
-        #expect(cells(rows[rows.startIndex + 5])[3...] == ["segment Coupon Applied", "*nothing captured*"])
+        #expect(cells(rows[rows.startIndex + 5])[3..<5] == ["segment Coupon Applied", "*nothing captured*"])
+        #expect(cells(rows[rows.startIndex + 4])[5] == "captured before Checkout Started")
         #expect(markdown.contains("To accept the new result: `tracksnap accept 'Snapshots/checkout.json'`"))
         #expect(ReportFormat.markdown.render([Fixtures.passing, Fixtures.checkout], options: Fixtures.acceptOptions) == markdown)
     }
@@ -145,9 +146,9 @@ struct StepSummaryTests {
         let lines = ReportFormat.githubStepSummary([Fixtures.hostile]).components(separatedBy: "\n")
         let rows = lines.filter { $0.hasPrefix("| `") }
         #expect(rows.count == 3)
-        #expect(rows.allSatisfy { cells($0).count == 5 })
-        #expect(lines.contains("### ❌ failed a\\<\\/failure\\>\\]\\]\\>\\&\"'\\<b\\>\\|\\*x\\*") == false)
+        #expect(rows.allSatisfy { cells($0).count == 6 })
         #expect(lines.contains { $0.hasPrefix("### ❌ failed a\\<") && $0.contains("\\|\\*x\\*") })
+        #expect(cells(rows[2])[5] == "seen twice⟨U+001B⟩\\[2J\\\\nclear screen")
         #expect(cells(rows[0])[4] == "``\"nul⟨U+0000⟩bell⟨U+0007⟩esc⟨U+001B⟩[31m\\|`tick`\"``")
     }
 

@@ -11,7 +11,7 @@ struct TextReportTests {
     @Test("a header line per snapshot says whether it passed and what was expected and captured")
     func headers() {
         #expect(lines.contains("✓ home (Snapshots/home.json) — 1 expected, 1 captured (of 3 requests)"))
-        #expect(lines.contains("✗ checkout (Snapshots/checkout.json) — 3 expected, 4 captured (of 11 requests), 6 findings, 1 warning"))
+        #expect(lines.contains("✗ checkout (Snapshots/checkout.json) — 3 expected, 4 captured (of 11 requests), 7 findings, 1 of them a warning"))
     }
 
     @Test("a near miss names its entry and the captured request it was paired with")
@@ -67,7 +67,7 @@ struct TextReportTests {
     @Test("the summary counts snapshots and findings, and a failed snapshot gets its accept command")
     func summary() throws {
         let summary = try #require(lines.firstIndex { $0.hasPrefix("2 snapshots:") })
-        #expect(lines[summary] == "2 snapshots: 1 passed, 1 failed (7 findings, 1 warning)")
+        #expect(lines[summary] == "2 snapshots: 1 passed, 1 failed (7 findings, 1 of them a warning)")
         #expect(lines[summary - 1].isEmpty)
         #expect(lines[summary + 1] == "To accept the new result: tracksnap accept 'Snapshots/checkout.json'")
         #expect(!plain.contains("tracksnap accept 'Snapshots/home.json'"))
@@ -122,5 +122,21 @@ struct TextReportTests {
         let row = try #require(text.components(separatedBy: "\n").first { $0.contains("/parameters/ev") })
         #expect(row.contains(shown))
         #expect(row.contains("\"Order Completed\""))
+    }
+
+    @Test("findings of an entry the entry list does not name, or of no entry, still get a block")
+    func orphans() {
+        var result = Fixtures.passing
+        result.findings = [
+            Finding(code: .countMismatch, path: "", entry: nil, expected: 3, actual: 4, message: "4 events, 3 expected"),
+            Finding(code: .valueMismatch, path: "/events/9/name", entry: "/events/9", expected: "a", actual: "b", message: "name differs"),
+            Finding(code: .countMismatch, path: "/events/9", entry: "/events/9", message: "captured twice"),
+        ]
+        let lines = ReportFormat.text.render([result]).components(separatedBy: "\n")
+        #expect(lines[1] == "  (snapshot)")
+        #expect(lines[3].hasPrefix("      (snapshot)  3  ") && lines[3].contains("  4  "))
+        #expect(lines[4] == "  /events/9")
+        #expect(lines[6].hasPrefix("      /name  \"a\"  ") && lines[6].contains("\"b\""))
+        #expect(lines[7] == "      (entry): captured twice  count_mismatch")
     }
 }

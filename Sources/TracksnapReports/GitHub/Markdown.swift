@@ -22,11 +22,12 @@ enum Markdown {
         return fence + pad + body + pad + fence
     }
 
-    /// Plain text with every ASCII punctuation character that Markdown or HTML could act on escaped.
+    /// Plain text with the characters that Markdown or HTML could act on inside a table cell escaped.
+    /// (Line-start markers such as `#`, `-` and `+` cannot occur in a cell.)
     static func text(_ text: String) -> String {
         var out = ""
         for character in VisibleText.inline(text) {
-            if "\\`*_{}[]()<>#+-!|~&".contains(character) { out.append("\\") }
+            if "\\`*_[]<>|~&".contains(character) { out.append("\\") }
             out.append(character)
         }
         return out

@@ -17,7 +17,7 @@ extension ReportFormat {
     }
 
     /// A Markdown summary for `$GITHUB_STEP_SUMMARY`: a table of snapshots and their status, then
-    /// each snapshot's findings as a table (code, path, line, expected, actual).
+    /// each snapshot's findings as a table (code, path, line, expected, actual, message).
     ///
     /// ```swift
     /// if let path = environment["GITHUB_STEP_SUMMARY"] {

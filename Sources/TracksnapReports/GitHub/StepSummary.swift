@@ -1,6 +1,7 @@
 import TracksnapValidation
 
-/// A Markdown summary of a run: a table of snapshots, then each snapshot's findings as a table.
+/// A Markdown summary of a run: a table of snapshots, then each snapshot's findings as a table
+/// (code, path, line, expected, actual, message).
 struct StepSummary {
     let options: ReportOptions
 
@@ -24,8 +25,8 @@ struct StepSummary {
         }
         for result in results where !result.findings.isEmpty {
             lines += ["", "### \(status(result)) \(Markdown.text(result.name))", ""]
-            lines.append("| Code | Path | Line | Expected | Actual |")
-            lines.append("|---|---|--:|---|---|")
+            lines.append("| Code | Path | Line | Expected | Actual | Message |")
+            lines.append("|---|---|--:|---|---|---|")
             for finding in result.findings {
                 lines.append("| " + row(finding, in: result).joined(separator: " | ") + " |")
             }
@@ -65,6 +66,7 @@ struct StepSummary {
             break
         }
         let path = finding.path.isEmpty ? "—" : Markdown.code(finding.path)
-        return [code, path, line, expected, actual]
+        let message = finding.message.isEmpty ? "—" : Markdown.text(VisibleText.line(finding.message, limit: 200))
+        return [code, path, line, expected, actual, message]
     }
 }

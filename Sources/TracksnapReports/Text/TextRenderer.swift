@@ -55,15 +55,15 @@ struct TextRenderer {
         let mark = result.passed ? painter(.boldGreen, "✓") : painter(.boldRed, "✗")
         var counts = "\(result.entries.count) expected, \(result.selected) captured"
         if result.captured != result.selected { counts += " (of \(result.captured) requests)" }
-        let warnings = result.findings.filter { $0.severity == .warning }.count
-        let errors = result.findings.count - warnings
-        if errors > 0 { counts += ", " + painter(.red, plural(errors, "finding")) }
-        if warnings > 0 { counts += ", " + painter(.yellow, plural(warnings, "warning")) }
+        if !result.findings.isEmpty {
+            let count = plural(result.findings.count, "finding")
+            counts += ", " + painter(result.passed ? .yellow : .red, count + ofThemWarnings(result.findings))
+        }
         return "\(mark) \(painter(.bold, VisibleText.inline(result.name))) (\(VisibleText.inline(result.file))) — \(counts)"
     }
 
     private func entryLines(_ block: FindingGroups.EntryBlock) -> [String] {
-        var title = "  " + painter(.cyan, block.path)
+        var title = "  " + painter(.cyan, block.path.isEmpty ? "(snapshot)" : VisibleText.inline(block.path))
         if let summary = block.entry?.summary { title += "  " + painter(.bold, VisibleText.inline(summary)) }
         if let line = block.entry?.location?.line { title += "  " + painter(.dim, "(line \(line))") }
         if let request = block.request { title += " ↔ captured #\(request.index)" }
@@ -129,19 +129,28 @@ struct TextRenderer {
     func summary(_ results: [SnapshotResult]) -> String {
         let failed = results.filter { !$0.passed }.count
         let findings = results.reduce(0) { $0 + $1.findings.count }
-        let warnings = results.reduce(0) { $0 + $1.findings.filter { $0.severity == .warning }.count }
-        var text = "\(plural(results.count, "snapshot")): \(results.count - failed) passed, \(failed) failed (\(plural(findings, "finding"))"
-        if warnings > 0 { text += ", \(plural(warnings, "warning"))" }
-        text += ")"
+        let text = "\(plural(results.count, "snapshot")): \(results.count - failed) passed, \(failed) failed"
+            + " (\(plural(findings, "finding"))\(ofThemWarnings(results.flatMap(\.findings))))"
         return painter(failed == 0 ? .green : .boldRed, text)
     }
 }
 
 /// A finding's path relative to its entry (`/properties/name`), `(entry)` for the entry itself.
 func relativePath(_ path: String, entry: String) -> String {
-    if path == entry { return "(entry)" }
+    if path == entry { return entry.isEmpty ? "(snapshot)" : "(entry)" }
     if !entry.isEmpty, path.hasPrefix(entry + "/") { return VisibleText.inline(String(path.dropFirst(entry.count))) }
     return VisibleText.inline(path)
+}
+
+/// `, 1 of them a warning`, `, 2 of them warnings`, or nothing: a total that counts warnings
+/// must say so, since they do not fail a snapshot.
+func ofThemWarnings(_ findings: [Finding]) -> String {
+    let warnings = findings.filter { $0.severity == .warning }.count
+    switch warnings {
+    case 0: return ""
+    case 1: return ", 1 of them a warning"
+    default: return ", \(warnings) of them warnings"
+    }
 }
 
 /// `1 finding`, `2 findings`.
