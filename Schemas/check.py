@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Checks the snapshot and profile JSON Schemas against examples and the repository's own files.
+
+    python3 Schemas/check.py [-v]
+
+- both schemas are valid draft 2020-12 schemas, and the matcher definitions they share are identical;
+- every file under Schemas/examples/valid/ is accepted, every file under Schemas/examples/invalid/ rejected;
+- every *.json under the repository's Snapshots/ and Validators/ is accepted.
+
+A file under a `Validators` directory is a profile, any other a snapshot (as `tracksnap lint` decides).
+The last line is `N passed, M failed`; the exit status is 1 when anything failed. Needs `jsonschema`.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+
+SCHEMAS = Path(__file__).resolve().parent
+ROOT = SCHEMAS.parent
+EXAMPLES = SCHEMAS / "examples"
+# Copied into the profile schema so that each file stands alone in an editor; they must not drift apart.
+SHARED_DEFS = ["order", "unexpected", "matcher", "literalValue", "arrayMatcher", "plainObject",
+               "regexMatcher", "typeMatcher", "anyMatcher", "absentMatcher", "literalMatcher"]
+
+
+def load(path):
+    with open(path, encoding="utf-8") as file:
+        return json.load(file)
+
+
+def main():
+    verbose = "-v" in sys.argv[1:]
+    passed, failed = 0, 0
+
+    def report(ok, what, detail=""):
+        nonlocal passed, failed
+        if ok:
+            passed += 1
+        else:
+            failed += 1
+        if verbose or not ok:
+            print(f"{'ok  ' if ok else 'FAIL'} {what}{': ' + detail if detail else ''}")
+
+    schemas = {}
+    for kind in ("snapshot", "profile"):
+        schema = load(SCHEMAS / f"{kind}.schema.json")
+        try:
+            Draft202012Validator.check_schema(schema)
+            report(True, f"{kind}.schema.json is a valid draft 2020-12 schema")
+        except Exception as error:  # noqa: BLE001 - any failure is reported, not raised
+            report(False, f"{kind}.schema.json is a valid draft 2020-12 schema", str(error).splitlines()[0])
+            continue
+        schemas[kind] = Draft202012Validator(schema)
+
+    if len(schemas) < 2:
+        print(f"{passed} passed, {failed} failed")
+        return 1
+
+    snapshot_defs = schemas["snapshot"].schema["$defs"]
+    profile_defs = schemas["profile"].schema["$defs"]
+    for name in SHARED_DEFS:
+        report(snapshot_defs.get(name) == profile_defs.get(name) is not None,
+               f"$defs/{name} is the same in both schemas")
+
+    def schema_for(path):
+        return schemas["profile"] if "Validators" in path.parts[:-1] else schemas["snapshot"]
+
+    def check(path, expect_valid):
+        label = path.relative_to(ROOT)
+        try:
+            document = load(path)
+        except (OSError, ValueError) as error:
+            report(False, str(label), f"cannot be read as JSON: {error}")
+            return
+        validator = schema_for(path)
+        error = best_match(validator.iter_errors(document))
+        where = "/" + "/".join(str(step) for step in error.absolute_path) if error else ""
+        if expect_valid:
+            report(error is None, f"{label} is accepted", f"{where} {error.message}" if error else "")
+        else:
+            report(error is not None, f"{label} is rejected", f"{where} {error.message}" if error else "accepted")
+
+    for expect_valid, folder in ((True, "valid"), (False, "invalid")):
+        files = sorted((EXAMPLES / folder).rglob("*.json"))
+        report(bool(files), f"examples/{folder} has examples")
+        for path in files:
+            check(path, expect_valid)
+
+    for folder in ("Snapshots", "Validators"):
+        for path in sorted((ROOT / folder).rglob("*.json")):
+            # Pending recordings (`x.new.json`, git-ignored) are drafts awaiting review, not the repository's files.
+            if not path.name.endswith(".new.json"):
+                check(path, True)
+
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
