@@ -1,4 +1,0 @@
-import Testing
-@testable import TracksnapCore
-
-@Test func placeholder() {}
