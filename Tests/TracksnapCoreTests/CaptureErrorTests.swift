@@ -147,11 +147,13 @@ struct CaptureErrorTests {
             == "big.ndjson:1: body: \(size) bytes is over the limit of 1 MiB")
     }
 
-    @Test("deeply nested JSON is an error, not a crash")
+    @Test("JSON nested deeper than 512 levels is an error naming where, not a crash")
     func deepNesting() throws {
         let depth = 100_000
         let text = #"{"log":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}"
         let failure = try #require(error(reading: text, file: "deep.har"))
-        #expect(failure.file == "deep.har")
+        #expect(failure.description == "deep.har:1:519: malformed JSON: nested more than 512 levels deep")
+        let shallow = #"{"log":{"entries":["# + String(repeating: "[", count: 509) + String(repeating: "]", count: 509) + "]}}"
+        #expect(error(reading: shallow, file: "ok.har")?.description == "ok.har: log.entries[0]: expected an object")
     }
 }

@@ -14,6 +14,9 @@ struct JSONSyntaxScanner {
         var message: String
     }
 
+    /// `JSONDecoder`'s own limit, so that what it refuses for depth is reported here.
+    static let maximumDepth = 512
+
     private enum Expect {
         case value, arrayFirst, objectFirst, key, colon, afterValue
     }
@@ -70,6 +73,9 @@ struct JSONSyntaxScanner {
                     index += 1
                     expect = .afterValue
                     continue
+                }
+                if (byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[")) && stack.count == Self.maximumDepth {
+                    return (index, "nested more than \(Self.maximumDepth) levels deep")
                 }
                 switch byte {
                 case UInt8(ascii: "{"):
