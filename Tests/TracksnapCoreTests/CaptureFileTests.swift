@@ -53,6 +53,18 @@ struct CaptureFileTests {
         #expect(requests.first?.url == "https://x.test/a?b=1")
     }
 
+    @Test("a HAR with a BOM and CRLF line ends, as Fiddler writes it")
+    func bomAndCRLF() throws {
+        let text = "\u{FEFF}{\r\n  \"log\": {\r\n    \"entries\": [\r\n      {\"request\": {\"method\": \"GET\", \"url\": \"https://x.test/\"}}\r\n    ]\r\n  }\r\n}\r\n"
+        #expect(CaptureFile.format(of: Data(text.utf8)) == .har)
+        let requests = try CaptureFile.read(data: Data(text.utf8), file: "fiddler.har")
+        #expect(requests.map(\.url) == ["https://x.test/"])
+        let broken = text.replacingOccurrences(of: "\"GET\",", with: "\"GET\"")
+        #expect(throws: CaptureFileError(file: "fiddler.har", line: 4, column: 36, message: "malformed JSON: expected ',' or '}' after an object member, found '\"'")) {
+            try CaptureFile.read(data: Data(broken.utf8), file: "fiddler.har")
+        }
+    }
+
     @Test("the same request reads the same from HAR and from NDJSON")
     func sameRequestBothFormats() throws {
         let har = """

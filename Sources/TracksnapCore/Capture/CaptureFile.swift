@@ -90,7 +90,9 @@ public enum CaptureFile {
     ///   - maximumBodySize: the largest body accepted, in bytes.
     /// - Throws: `CaptureFileError`, as `read(path:)`.
     public static func read(data: Data, file: String, maximumBodySize: Int = defaultMaximumBodySize) throws(CaptureFileError) -> [CapturedRequest] {
-        let bytes = [UInt8](data)
+        var bytes = [UInt8](data)
+        // Fiddler and Windows editors write a BOM, which is not JSON.
+        if bytes.starts(with: utf8BOM) { bytes.removeFirst(utf8BOM.count) }
         guard let format = format(of: bytes) else {
             throw CaptureFileError(file: file, message: "is empty: no requests to read")
         }
