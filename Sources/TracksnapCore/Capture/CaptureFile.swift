@@ -158,9 +158,13 @@ public enum CaptureFile {
     /// Run on every decoding failure, not only on "not valid JSON": `JSONDecoder` checks
     /// lazily and may report a mistyped member before the malformed text behind it.
     static func syntaxError(_ bytes: [UInt8], file: String, line: Int? = nil, columnOffset: Int = 0) -> CaptureFileError? {
-        guard let failure = JSONSyntaxScanner.firstError(in: bytes) else { return nil }
-        return CaptureFileError(
-            file: file, line: line ?? failure.line, column: failure.column + columnOffset,
-            message: "malformed JSON: \(failure.message)")
+        do {
+            _ = try JSONDocument.parse(bytes, file: file, trackLocations: false)
+            return nil
+        } catch {
+            return CaptureFileError(
+                file: file, line: line ?? error.location.line, column: error.location.column + columnOffset,
+                message: "malformed JSON: \(error.message)")
+        }
     }
 }
