@@ -19,7 +19,7 @@ public struct JSONDocument: Sendable {
     /// Empty when the document was parsed without `trackLocations`.
     public let keyLocations: [String: SourceLocation]
     /// The JSON Pointers of object members whose key appears more than once in the same object,
-    /// in the order they were found; the last occurrence is the one kept in `value`.
+    /// sorted; the last occurrence is the one kept in `value` (and in `keyLocations`).
     public let duplicateKeys: [String]
 
     /// - Parameters:
