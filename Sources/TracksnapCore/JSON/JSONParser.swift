@@ -50,8 +50,10 @@ struct JSONParser {
     private var values: [JSONValue] = []
     private var keys: [String] = []
     private var scratch: [UInt8] = []
-    private var locations: [String: SourceLocation] = [:]
-    private var keyLocations: [String: SourceLocation] = [:]
+    // Collected in text order and turned into dictionaries once at the end: growing a dictionary
+    // entry by entry rehashes every pointer at each doubling.
+    private var locations: [(String, SourceLocation)] = []
+    private var keyLocations: [(String, SourceLocation)] = []
     private var duplicateKeys: Set<String> = []
 
     init(bytes: UnsafeBufferPointer<UInt8>, file: String, trackLocations: Bool) {
@@ -82,8 +84,8 @@ struct JSONParser {
         return JSONDocument(
             file: file,
             value: value,
-            locations: locations,
-            keyLocations: keyLocations,
+            locations: Dictionary(locations, uniquingKeysWith: { _, last in last }),
+            keyLocations: Dictionary(keyLocations, uniquingKeysWith: { _, last in last }),
             // Without locations, repeated keys are found as objects close, innermost first: sorting
             // makes the list the same in both modes.
             duplicateKeys: duplicateKeys.sorted()
@@ -97,7 +99,7 @@ struct JSONParser {
         var pointer = ""
         nextValue: while true {
             if trackLocations {
-                locations[pointer] = currentLocation()
+                locations.append((pointer, currentLocation()))
             }
             var value: JSONValue
             switch peek() {
@@ -222,7 +224,7 @@ struct JSONParser {
             }
             throw unexpected(expected: "a string key", context: "in an object")
         }
-        let keyLocation = trackLocations ? currentLocation() : nil
+        let keyLocation = trackLocations ? currentLocation() : SourceLocation(line: 0, column: 0)
         let key = try parseString()
         skipWhitespace()
         guard peek() == UInt8(ascii: ":") else {
@@ -238,14 +240,14 @@ struct JSONParser {
 
         let top = stack.count - 1
         let pointer = JSONPointer.appending(stack[top].pointer, key)
-        keyLocations[pointer] = keyLocation
+        keyLocations.append((pointer, keyLocation))
         if let previous = stack[top].keyIndices.updateValue(values.count, forKey: key) {
             duplicateKeys.insert(pointer)
             if values[previous].hasChildren {
                 // The earlier value's children are gone from the value, so their locations go too.
                 let prefix = pointer + "/"
-                locations = locations.filter { !$0.key.hasPrefix(prefix) }
-                keyLocations = keyLocations.filter { !$0.key.hasPrefix(prefix) }
+                locations.removeAll { $0.0.hasPrefix(prefix) }
+                keyLocations.removeAll { $0.0.hasPrefix(prefix) }
             }
         }
         return pointer
