@@ -3,8 +3,8 @@
 /// ```swift
 /// let document = try JSONDocument.parse(Array(#"{"events": [{"name": "open"}]}"#.utf8), file: "s.json")
 /// document.value["events"]                 // .array([.object(["name": "open"])])
-/// document.locations["/events/0/name"]     // line 1, column 23
-/// document.keyLocations["/events/0/name"]  // line 1, column 15
+/// document.locations["/events/0/name"]     // line 1, column 22
+/// document.keyLocations["/events/0/name"]  // line 1, column 14
 /// ```
 public struct JSONDocument: Sendable {
     /// The file the text came from, as given to the parser (used in messages).
