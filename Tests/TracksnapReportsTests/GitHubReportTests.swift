@@ -42,7 +42,7 @@ struct GitHubReportTests {
         let first = try #require(parsed.first ?? nil)
         #expect(first.name == "error")
         #expect(first.properties == ["file": "Snapshots/checkout.json", "line": "15", "col": "15", "title": "tracksnap value_mismatch"])
-        #expect(first.message == "name differs\nexpected: \"Order Completed\"\nactual:   \"Order Completed·\"\ncaptured #7: POST https://api.segment.io/v1/track")
+        #expect(first.message == "name differs\nexpected: \"Order Completed\"\nactual:   \"Order Completed·\"\ncaptured #8: POST https://api.segment.io/v1/track")
         // The warning comes after every error; an unexpected request has no line of its own.
         #expect(parsed.last??.name == "warning")
         let unexpected = try #require(parsed.first { $0?.properties["title"] == "tracksnap unexpected_event" } ?? nil)

@@ -16,7 +16,7 @@ struct TextReportTests {
 
     @Test("a near miss names its entry and the captured request it was paired with")
     func entryLine() {
-        #expect(lines.contains("  /events/1  segment Order Completed  (line 14) ↔ captured #7"))
+        #expect(lines.contains("  /events/1  segment Order Completed  (line 14) ↔ captured #8"))
     }
 
     @Test("a near miss shows all its differing fields side by side in aligned columns")
@@ -56,12 +56,12 @@ struct TextReportTests {
 
     @Test("entry differences come first, then missing entries, then unexpected traffic")
     func sections() throws {
-        let entry = try #require(lines.firstIndex { $0.contains("↔ captured #7") })
+        let entry = try #require(lines.firstIndex { $0.contains("↔ captured #8") })
         let missing = try #require(lines.firstIndex { $0.hasPrefix("  missing") })
         let unexpected = try #require(lines.firstIndex { $0.hasPrefix("  unexpected") })
         #expect(entry < missing && missing < unexpected)
         #expect(lines[missing + 1] == "    /events/2  segment Coupon Applied  (line 25)")
-        #expect(lines[unexpected + 1] == "    captured #9  POST https://api.segment.io/v1/page  unexpected event segment \"Cart Viewed\"")
+        #expect(lines[unexpected + 1] == "    captured #10  POST https://api.segment.io/v1/page  unexpected event segment \"Cart Viewed\"")
     }
 
     @Test("the summary counts snapshots and findings, and a failed snapshot gets its accept command")

@@ -1,26 +1,170 @@
-/// Reads capture files: HAR 1.2 and tracksnap's NDJSON.
-///
-/// SKELETON: the real readers replace this file.
-public enum CaptureFile {
-    /// Reads a capture file, telling HAR from NDJSON by its contents (a HAR file is one JSON
-    /// object with a `log` member; NDJSON has one request object per line).
-    /// - Throws: `CaptureFileError` naming the file and, where it applies, the line or entry.
-    public static func read(path: String) throws(CaptureFileError) -> [CapturedRequest] {
-        throw CaptureFileError(file: path, message: "not implemented")
-    }
-}
+import Foundation
 
-public struct CaptureFileError: Error, Sendable, CustomStringConvertible {
-    public let file: String
-    public let line: Int?
-    public let message: String
-    public init(file: String, line: Int? = nil, message: String) {
-        self.file = file
-        self.line = line
-        self.message = message
+/// Reads and writes capture files: HAR 1.2 and tracksnap's NDJSON.
+///
+/// ```swift
+/// let requests = try CaptureFile.read(path: "checkout.har")
+/// for request in requests where request.host == "api.segment.io" { print(request.bodyText ?? "") }
+/// ```
+///
+/// The format is told by content, not by the file's extension: a JSON object whose first
+/// member is `log`, or whose first line is a lone `{` (a pretty-printed document), is HAR;
+/// anything else is NDJSON.
+///
+/// **HAR 1.2**, as Chrome, Firefox, Charles and mitmproxy export it: each of
+/// `log.entries[]` is one request, its `id` the entry's 0-based index, its `time` the entry's
+/// `startedDateTime`. Headers keep their order; HTTP/2 pseudo-headers (`:authority`, `:path`…)
+/// are dropped. The body is `postData.text` (base64 when `postData.encoding` is `base64`), or,
+/// when only `postData.params` are given, a form-encoded body rebuilt from them.
+///
+/// **NDJSON**, tracksnap's own format (the server's `--journal`): one JSON object per line,
+/// blank lines allowed, UTF-8, `\n` or `\r\n` line ends.
+///
+/// ```json
+/// {"body":"{\"batch\":[]}","bodyEncoding":"text","headers":[{"name":"Content-Type","value":"application/json"}],"id":"1","method":"POST","session":"s1","time":"2026-11-21T08:00:00.123Z","url":"https://api.segment.io/v1/batch"}
+/// ```
+///
+/// | member | required | meaning |
+/// |---|---|---|
+/// | `method` | yes | the HTTP method |
+/// | `url` | yes | the absolute URL, query included |
+/// | `headers` | no | `[{"name", "value"}]` in the order sent; default none |
+/// | `body` | no | the body, content encoding (gzip) already undone |
+/// | `bodyEncoding` | no | `text` (default) or `base64` |
+/// | `id` | no | a string (or integer) unique in the file; default the 1-based line number |
+/// | `time` | no | RFC 3339 timestamp of the capture |
+/// | `session` | no | the capture session |
+///
+/// Other members are ignored. `ndjsonLine(_:)` writes the members in this sorted order.
+///
+/// In both formats a base64 body whose bytes are valid UTF-8 is read as a `.text` body, and a
+/// body over `defaultMaximumBodySize` bytes is an error.
+public enum CaptureFile {
+    /// The two formats tracksnap reads.
+    public enum Format: String, Sendable, Hashable {
+        case har
+        case ndjson
     }
-    public var description: String {
-        if let line { return "\(file):\(line): \(message)" }
-        return "\(file): \(message)"
+
+    /// The largest body a capture file may hold: 64 MiB.
+    public static let defaultMaximumBodySize = 64 * 1024 * 1024
+
+    /// Reads a capture file, telling HAR from NDJSON by its contents.
+    ///
+    /// ```swift
+    /// let requests = try CaptureFile.read(path: "Tests/Fixtures/chrome.har")
+    /// ```
+    /// - Parameters:
+    ///   - path: the file to read; also the name used in error messages.
+    ///   - maximumBodySize: the largest body accepted, in bytes.
+    /// - Throws: `CaptureFileError` naming the file and, where it applies, the line and the
+    ///   place in the document: no such file, a directory, unreadable, empty, malformed JSON,
+    ///   a missing or mistyped member, a body over the limit.
+    public static func read(path: String, maximumBodySize: Int = defaultMaximumBodySize) throws(CaptureFileError) -> [CapturedRequest] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CaptureFileError(file: path, message: "no such file")
+        }
+        if isDirectory.boolValue {
+            throw CaptureFileError(file: path, message: "is a directory, not a capture file")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = FileManager.default.isReadableFile(atPath: path) ? "\(error.localizedDescription)" : "permission denied"
+            throw CaptureFileError(file: path, message: "cannot be read: \(reason)")
+        }
+        return try read(data: data, file: path, maximumBodySize: maximumBodySize)
+    }
+
+    /// Reads a capture held in memory, telling HAR from NDJSON by its contents.
+    ///
+    /// ```swift
+    /// let line = #"{"method":"GET","url":"https://t.example/p?ev=view"}"#
+    /// let requests = try CaptureFile.read(data: Data(line.utf8), file: "inline")
+    /// ```
+    /// - Parameters:
+    ///   - data: the file's contents.
+    ///   - file: the name used in error messages.
+    ///   - maximumBodySize: the largest body accepted, in bytes.
+    /// - Throws: `CaptureFileError`, as `read(path:)`.
+    public static func read(data: Data, file: String, maximumBodySize: Int = defaultMaximumBodySize) throws(CaptureFileError) -> [CapturedRequest] {
+        var bytes = [UInt8](data)
+        // Fiddler and Windows editors write a BOM, which is not JSON.
+        if bytes.starts(with: utf8BOM) { bytes.removeFirst(utf8BOM.count) }
+        guard let format = format(of: bytes) else {
+            throw CaptureFileError(file: file, message: "is empty: no requests to read")
+        }
+        switch format {
+        case .har: return try readHAR(bytes, file: file, maximumBodySize: maximumBodySize)
+        case .ndjson: return try readNDJSON(bytes, file: file, maximumBodySize: maximumBodySize)
+        }
+    }
+
+    /// The format of a capture by its contents; nil when it holds only whitespace.
+    ///
+    /// ```swift
+    /// CaptureFile.format(of: Data(#"{"log":{"entries":[]}}"#.utf8))  // .har
+    /// ```
+    public static func format(of data: Data) -> Format? {
+        format(of: [UInt8](data))
+    }
+
+    static func format(of bytes: [UInt8]) -> Format? {
+        var index = bytes.starts(with: utf8BOM) ? utf8BOM.count : 0
+        skipWhitespace(bytes, &index)
+        guard index < bytes.count else { return nil }
+        guard bytes[index] == UInt8(ascii: "{") else { return .ndjson }
+        index += 1
+        // A lone `{` on the first line is a pretty-printed document, which NDJSON cannot be.
+        var lineEnd = index
+        while lineEnd < bytes.count && (bytes[lineEnd] == 0x20 || bytes[lineEnd] == 0x09 || bytes[lineEnd] == 0x0D) { lineEnd += 1 }
+        if lineEnd == bytes.count || bytes[lineEnd] == 0x0A { return .har }
+        skipWhitespace(bytes, &index)
+        return bytes[index...].starts(with: #""log""#.utf8) ? .har : .ndjson
+    }
+
+    static let utf8BOM: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    static func skipWhitespace(_ bytes: [UInt8], _ index: inout Int) {
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
+            index += 1
+        }
+    }
+
+    /// Checks a body against the size limit and turns base64 that is UTF-8 into text.
+    static func checkedBody(
+        _ body: CapturedRequest.Body, limit: Int, error: (String) -> CaptureFileError
+    ) throws(CaptureFileError) -> CapturedRequest.Body {
+        let size = body.byteCount
+        if size > limit {
+            throw error("\(size) bytes is over the limit of \(describeSize(limit))")
+        }
+        guard case .base64(let encoded) = body else { return body }
+        guard let normalized = CapturedRequest.Body.fromBase64(encoded) else {
+            throw error("not valid base64")
+        }
+        return normalized
+    }
+
+    private static func describeSize(_ bytes: Int) -> String {
+        bytes % (1024 * 1024) == 0 ? "\(bytes / (1024 * 1024)) MiB" : "\(bytes) bytes"
+    }
+
+    /// A `CaptureFileError` pointing at the first character where `bytes` stop being JSON;
+    /// nil when they are valid JSON.
+    ///
+    /// Run on every decoding failure, not only on "not valid JSON": `JSONDecoder` checks
+    /// lazily and may report a mistyped member before the malformed text behind it.
+    static func syntaxError(_ bytes: [UInt8], file: String, line: Int? = nil, columnOffset: Int = 0) -> CaptureFileError? {
+        do {
+            _ = try JSONDocument.parse(bytes, file: file, trackLocations: false)
+            return nil
+        } catch {
+            return CaptureFileError(
+                file: file, line: line ?? error.location.line, column: error.location.column + columnOffset,
+                message: "malformed JSON: \(error.message)")
+        }
     }
 }

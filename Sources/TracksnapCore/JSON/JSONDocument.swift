@@ -3,8 +3,8 @@
 /// ```swift
 /// let document = try JSONDocument.parse(Array(#"{"events": [{"name": "open"}]}"#.utf8), file: "s.json")
 /// document.value["events"]                 // .array([.object(["name": "open"])])
-/// document.locations["/events/0/name"]     // line 1, column 23
-/// document.keyLocations["/events/0/name"]  // line 1, column 15
+/// document.locations["/events/0/name"]     // line 1, column 22
+/// document.keyLocations["/events/0/name"]  // line 1, column 14
 /// ```
 public struct JSONDocument: Sendable {
     /// The file the text came from, as given to the parser (used in messages).
@@ -19,7 +19,7 @@ public struct JSONDocument: Sendable {
     /// Empty when the document was parsed without `trackLocations`.
     public let keyLocations: [String: SourceLocation]
     /// The JSON Pointers of object members whose key appears more than once in the same object,
-    /// in the order they were found; the last occurrence is the one kept in `value`.
+    /// sorted; the last occurrence is the one kept in `value` (and in `keyLocations`).
     public let duplicateKeys: [String]
 
     /// - Parameters:

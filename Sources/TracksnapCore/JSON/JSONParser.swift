@@ -19,13 +19,19 @@ struct JSONParser {
     }
 
     /// An array or object whose closing bracket has not been read yet.
+    ///
+    /// Its finished elements (and keys) wait on the parser's shared `values` (and `keys`) stacks from
+    /// `valueStart` (`keyStart`) on, so that each container is built once, at its final size.
     private struct Frame {
         var isObject: Bool
         var opening: Mark
+        /// The container's pointer when tracking locations, else `""`.
         var pointer: String
-        var elements: [JSONValue] = []
-        var members: [String: JSONValue] = [:]
-        var key = ""
+        var valueStart: Int
+        var keyStart: Int
+        /// Where each key's value waits in `values`, to notice repeated keys as they are read
+        /// (tracking locations only).
+        var keyIndices: [String: Int] = [:]
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -41,11 +47,14 @@ struct JSONParser {
     private var columnAnchorColumn = 1
 
     private var stack: [Frame] = []
+    private var values: [JSONValue] = []
+    private var keys: [String] = []
     private var scratch: [UInt8] = []
-    private var locations: [String: SourceLocation] = [:]
-    private var keyLocations: [String: SourceLocation] = [:]
-    private var duplicateKeys: [String] = []
-    private var seenDuplicateKeys: Set<String> = []
+    // Collected in text order and turned into dictionaries once at the end: growing a dictionary
+    // entry by entry rehashes every pointer at each doubling.
+    private var locations: [(String, SourceLocation)] = []
+    private var keyLocations: [(String, SourceLocation)] = []
+    private var duplicateKeys: Set<String> = []
 
     init(bytes: UnsafeBufferPointer<UInt8>, file: String, trackLocations: Bool) {
         self.bytes = bytes
@@ -75,9 +84,11 @@ struct JSONParser {
         return JSONDocument(
             file: file,
             value: value,
-            locations: locations,
-            keyLocations: keyLocations,
-            duplicateKeys: duplicateKeys
+            locations: Dictionary(locations, uniquingKeysWith: { _, last in last }),
+            keyLocations: Dictionary(keyLocations, uniquingKeysWith: { _, last in last }),
+            // Without locations, repeated keys are found as objects close, innermost first: sorting
+            // makes the list the same in both modes.
+            duplicateKeys: duplicateKeys.sorted()
         )
     }
 
@@ -88,7 +99,7 @@ struct JSONParser {
         var pointer = ""
         nextValue: while true {
             if trackLocations {
-                locations[pointer] = currentLocation()
+                locations.append((pointer, currentLocation()))
             }
             var value: JSONValue
             switch peek() {
@@ -97,7 +108,8 @@ struct JSONParser {
                 skipWhitespace()
                 if peek() == UInt8(ascii: "}") {
                     position += 1
-                    value = .object(stack.removeLast().members)
+                    stack.removeLast()
+                    value = .object([:])
                 } else {
                     pointer = try beginMember()
                     continue nextValue
@@ -107,7 +119,8 @@ struct JSONParser {
                 skipWhitespace()
                 if peek() == UInt8(ascii: "]") {
                     position += 1
-                    value = .array(stack.removeLast().elements)
+                    stack.removeLast()
+                    value = .array([])
                 } else {
                     if trackLocations { pointer = JSONPointer.appending(pointer, 0) }
                     continue nextValue
@@ -121,12 +134,11 @@ struct JSONParser {
             }
 
             // Hand the finished value to its container, closing every container that ends here.
-            while !stack.isEmpty {
-                let top = stack.count - 1
+            while let frame = stack.last {
+                values.append(value)
                 skipWhitespace()
                 let next = peek()
-                if stack[top].isObject {
-                    stack[top].members[stack[top].key] = value
+                if frame.isObject {
                     if next == UInt8(ascii: ",") {
                         let comma = mark()
                         position += 1
@@ -139,7 +151,7 @@ struct JSONParser {
                     }
                     if next == UInt8(ascii: "}") {
                         position += 1
-                        value = .object(stack.removeLast().members)
+                        value = .object(closeObject())
                         continue
                     }
                     if next == UInt8(ascii: "\"") {
@@ -147,7 +159,6 @@ struct JSONParser {
                     }
                     throw unexpected(expected: "',' or '}'", context: "after an object member")
                 } else {
-                    stack[top].elements.append(value)
                     if next == UInt8(ascii: ",") {
                         let comma = mark()
                         position += 1
@@ -156,13 +167,13 @@ struct JSONParser {
                             throw error("trailing comma: remove the ',' before ']'", at: comma)
                         }
                         if trackLocations {
-                            pointer = JSONPointer.appending(stack[top].pointer, stack[top].elements.count)
+                            pointer = JSONPointer.appending(frame.pointer, values.count - frame.valueStart)
                         }
                         continue nextValue
                     }
                     if next == UInt8(ascii: "]") {
                         position += 1
-                        value = .array(stack.removeLast().elements)
+                        value = .array(closeArray())
                         continue
                     }
                     if startsValue(next), position < bytes.count {
@@ -181,19 +192,39 @@ struct JSONParser {
             throw error("nesting deeper than \(Self.maximumDepth) levels", at: opening)
         }
         position += 1
-        stack.append(Frame(isObject: isObject, opening: opening, pointer: pointer))
+        stack.append(Frame(isObject: isObject, opening: opening, pointer: pointer, valueStart: values.count, keyStart: keys.count))
+    }
+
+    private mutating func closeArray() -> [JSONValue] {
+        let frame = stack.removeLast()
+        let elements = Array(values[frame.valueStart...])
+        values.removeSubrange(frame.valueStart...)
+        return elements
+    }
+
+    private mutating func closeObject() -> [String: JSONValue] {
+        let frame = stack[stack.count - 1]
+        var members = [String: JSONValue](minimumCapacity: values.count - frame.valueStart)
+        for (key, value) in zip(keys[frame.keyStart...], values[frame.valueStart...])
+        where members.updateValue(value, forKey: key) != nil && !trackLocations {
+            // Without locations, repeated keys are noticed here, saving a lookup per member.
+            duplicateKeys.insert(JSONPointer.appending(pointer(depth: stack.count - 1), key))
+        }
+        stack.removeLast()
+        values.removeSubrange(frame.valueStart...)
+        keys.removeSubrange(frame.keyStart...)
+        return members
     }
 
     /// Reads `"key":` in the innermost object and returns the member's pointer (`""` when not tracking).
     private mutating func beginMember() throws(JSONParseError) -> String {
-        let top = stack.count - 1
         guard peek() == UInt8(ascii: "\"") else {
             if isWordByte(peek()) {
                 throw error("object keys must be strings in double quotes", at: mark())
             }
             throw unexpected(expected: "a string key", context: "in an object")
         }
-        let keyLocation = trackLocations ? currentLocation() : nil
+        let keyLocation = trackLocations ? currentLocation() : SourceLocation(line: 0, column: 0)
         let key = try parseString()
         skipWhitespace()
         guard peek() == UInt8(ascii: ":") else {
@@ -204,36 +235,35 @@ struct JSONParser {
         }
         position += 1
         skipWhitespace()
+        keys.append(key)
+        guard trackLocations else { return "" }
 
-        let previous = stack[top].members[key]
-        stack[top].key = key
-        var pointer = ""
-        if trackLocations {
-            pointer = JSONPointer.appending(stack[top].pointer, key)
-            keyLocations[pointer] = keyLocation
-        }
-        if let previous {
-            if !trackLocations { pointer = currentPointer() }
-            if seenDuplicateKeys.insert(pointer).inserted {
-                duplicateKeys.append(pointer)
-            }
-            if trackLocations, previous.hasChildren {
+        let top = stack.count - 1
+        let pointer = JSONPointer.appending(stack[top].pointer, key)
+        keyLocations.append((pointer, keyLocation))
+        if let previous = stack[top].keyIndices.updateValue(values.count, forKey: key) {
+            duplicateKeys.insert(pointer)
+            if values[previous].hasChildren {
                 // The earlier value's children are gone from the value, so their locations go too.
                 let prefix = pointer + "/"
-                locations = locations.filter { !$0.key.hasPrefix(prefix) }
-                keyLocations = keyLocations.filter { !$0.key.hasPrefix(prefix) }
+                locations.removeAll { $0.0.hasPrefix(prefix) }
+                keyLocations.removeAll { $0.0.hasPrefix(prefix) }
             }
         }
         return pointer
     }
 
-    /// The pointer of the value being read, rebuilt from the stack (needed rarely when not tracking).
-    private func currentPointer() -> String {
+    /// The pointer of the container at `depth` in the stack, rebuilt from the stack: needed
+    /// rarely, when not tracking locations.
+    private func pointer(depth: Int) -> String {
         var pointer = ""
-        for frame in stack {
+        for index in 0..<depth {
+            let frame = stack[index]
+            let valueEnd = index + 1 < stack.count ? stack[index + 1].valueStart : values.count
+            let keyEnd = index + 1 < stack.count ? stack[index + 1].keyStart : keys.count
             pointer = frame.isObject
-                ? JSONPointer.appending(pointer, frame.key)
-                : JSONPointer.appending(pointer, frame.elements.count)
+                ? JSONPointer.appending(pointer, keys[keyEnd - 1])
+                : JSONPointer.appending(pointer, valueEnd - frame.valueStart)
         }
         return pointer
     }

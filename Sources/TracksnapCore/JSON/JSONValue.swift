@@ -14,7 +14,15 @@ public enum JSONValue: Sendable, Hashable {
     case object([String: JSONValue])
 
     public static func number(_ value: Int) -> JSONValue { .number(String(value)) }
+    /// A number from a `Double`: integral values without a fraction (`3`, not `3.0`).
+    ///
+    /// ```swift
+    /// JSONValue.number(12.5)  // .number("12.5")
+    /// ```
+    /// JSON has no NaN or infinity: like JavaScript's `JSON.stringify`, they become `null`
+    /// (writing `nan` or `inf` would produce a file no JSON reader accepts).
     public static func number(_ value: Double) -> JSONValue {
+        guard value.isFinite else { return .null }
         if value.rounded() == value, abs(value) < 1e15 { return .number(String(Int64(value))) }
         return .number(String(value))
     }

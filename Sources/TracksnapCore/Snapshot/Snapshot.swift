@@ -277,7 +277,7 @@ private struct SnapshotReader {
                 let base = String(parts[0])
                 members.append(Matcher.Member(key: "url", matcher: .szimpla(base, try? Pattern.cached(base))))
                 if parts.count > 1 {
-                    for item in QueryString.parse(String(parts[1])) {
+                    for item in FormEncoding.pairs(parts[1]) {
                         derivedLocations[JSONPointer.appending(JSONPointer.appending(pointer, "parameters"), item.name)] = document.locations[keyPointer]
                         parameters.append(Matcher.Member(key: item.name, token: item.name, matcher: .szimpla(item.value, try? Pattern.cached(item.value))))
                     }

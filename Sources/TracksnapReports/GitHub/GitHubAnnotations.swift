@@ -37,7 +37,7 @@ struct GitHubAnnotations {
         if let expected = shown.expected { message += "\nexpected: " + expected }
         if let actual = shown.actual { message += "\nactual:   " + actual }
         if let request = finding.request {
-            message += "\ncaptured #\(request.index): " + VisibleText.inline("\(request.method) \(request.url)")
+            message += "\ncaptured #\(request.index + 1): " + VisibleText.inline("\(request.method) \(request.url)")
         }
         return WorkflowCommand(name: finding.severity == .error ? "error" : "warning", properties: properties, message: message)
     }

@@ -56,7 +56,7 @@ struct StepSummary {
             actual = "*nothing captured*"
         case .unexpectedEvent where shown.actual == nil:
             if let request = finding.request {
-                actual = Markdown.text("#\(request.index) \(request.method) ") + Markdown.code(VisibleText.line(request.url, limit: 80))
+                actual = Markdown.text("#\(request.index + 1) \(request.method) ") + Markdown.code(VisibleText.line(request.url, limit: 80))
             }
         case .missingKey where shown.actual == nil:
             actual = "*absent*"

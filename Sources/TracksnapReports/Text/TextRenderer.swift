@@ -66,7 +66,7 @@ struct TextRenderer {
         var title = "  " + painter(.cyan, block.path.isEmpty ? "(snapshot)" : VisibleText.inline(block.path))
         if let summary = block.entry?.summary { title += "  " + painter(.bold, VisibleText.inline(summary)) }
         if let line = block.entry?.location?.line { title += "  " + painter(.dim, "(line \(line))") }
-        if let request = block.request { title += " ↔ captured #\(request.index)" }
+        if let request = block.request { title += " ↔ captured #\(request.index + 1)" }
         var lines = [title]
 
         var table = TextTable()
@@ -107,7 +107,7 @@ struct TextRenderer {
     private func unexpectedLine(_ finding: Finding) -> String {
         var line = ""
         if let request = finding.request {
-            line = "captured #\(request.index)  \(VisibleText.inline(request.method)) \(VisibleText.line(request.url, limit: 100))"
+            line = "captured #\(request.index + 1)  \(VisibleText.inline(request.method)) \(VisibleText.line(request.url, limit: 100))"
         }
         let message = VisibleText.inline(finding.message)
         if !message.isEmpty { line += (line.isEmpty ? "" : "  ") + painter(.dim, message) }

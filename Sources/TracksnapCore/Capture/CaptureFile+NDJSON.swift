@@ -1,0 +1,126 @@
+import Foundation
+
+extension CaptureFile {
+    /// One request as a line of tracksnap's NDJSON: members in sorted order, no newline.
+    ///
+    /// ```swift
+    /// CaptureFile.ndjsonLine(CapturedRequest(id: "1", method: "GET", url: "https://t.example/p?a=1"))
+    /// // {"headers":[],"id":"1","method":"GET","url":"https://t.example/p?a=1"}
+    /// ```
+    /// - Parameter request: the request to write.
+    public static func ndjsonLine(_ request: CapturedRequest) -> String {
+        let record = NDJSONRecord(request)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // A record holds only strings and arrays of strings, which JSONEncoder cannot fail to
+        // encode; the fallback exists only because the API is throwing.
+        guard let data = try? encoder.encode(record) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Requests as a whole NDJSON file: one line each, every line ended by `\n`.
+    ///
+    /// ```swift
+    /// try CaptureFile.ndjson(requests).write(toFile: "capture.ndjson", atomically: true, encoding: .utf8)
+    /// ```
+    /// - Parameter requests: the requests to write, in order.
+    public static func ndjson(_ requests: some Sequence<CapturedRequest>) -> String {
+        var out = ""
+        for request in requests {
+            out += ndjsonLine(request)
+            out += "\n"
+        }
+        return out
+    }
+
+    /// Reads tracksnap's NDJSON; the format is described on `CaptureFile`.
+    /// - Throws: `CaptureFileError` naming the line (and column for malformed JSON).
+    static func readNDJSON(_ bytes: [UInt8], file: String, maximumBodySize: Int) throws(CaptureFileError) -> [CapturedRequest] {
+        let decoder = JSONDecoder()
+        var requests: [CapturedRequest] = []
+        var lineNumber = 0
+        var start = bytes.starts(with: utf8BOM) ? utf8BOM.count : 0
+        while start < bytes.count {
+            lineNumber += 1
+            var end = start
+            while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            let next = end + 1
+            while end > start && (bytes[end - 1] == 0x0D || bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
+            var first = start
+            while first < end && (bytes[first] == 0x20 || bytes[first] == 0x09) { first += 1 }
+            if first < end {
+                let line = Array(bytes[first..<end])
+                requests.append(try ndjsonRequest(
+                    line, decoder: decoder, file: file, lineNumber: lineNumber,
+                    columnOffset: first - start, maximumBodySize: maximumBodySize))
+            }
+            start = next
+        }
+        return requests
+    }
+
+    private static func ndjsonRequest(
+        _ line: [UInt8], decoder: JSONDecoder, file: String, lineNumber: Int, columnOffset: Int, maximumBodySize: Int
+    ) throws(CaptureFileError) -> CapturedRequest {
+        let record: NDJSONRecord
+        do {
+            record = try decoder.decode(NDJSONRecord.self, from: Data(line))
+        } catch let error as DecodingError {
+            if let syntaxError = syntaxError(line, file: file, line: lineNumber, columnOffset: columnOffset) {
+                throw syntaxError
+            }
+            let (place, message) = error.placeAndMessage
+            if case .dataCorrupted = error, place.isEmpty {
+                throw CaptureFileError(file: file, line: lineNumber, message: "malformed JSON: \(message)")
+            }
+            if place.isEmpty {
+                throw CaptureFileError(file: file, line: lineNumber, message: "a request must be a JSON object; \(message)")
+            }
+            throw CaptureFileError(file: file, line: lineNumber, place: place, message: message)
+        } catch {
+            throw CaptureFileError(file: file, line: lineNumber, message: "cannot be decoded: \(error)")
+        }
+
+        var body: CapturedRequest.Body?
+        if let text = record.body {
+            let raw: CapturedRequest.Body
+            switch record.bodyEncoding {
+            case nil, "text": raw = .text(text)
+            case "base64": raw = .base64(text)
+            case let other?:
+                throw CaptureFileError(
+                    file: file, line: lineNumber, place: "bodyEncoding",
+                    message: "unknown encoding \"\(other)\"; expected \"text\" or \"base64\"")
+            }
+            body = try checkedBody(raw, limit: maximumBodySize) { message in
+                CaptureFileError(file: file, line: lineNumber, place: "body", message: message)
+            }
+        }
+        return CapturedRequest(
+            id: record.id?.value ?? String(lineNumber), time: record.time, method: record.method, url: record.url,
+            headers: (record.headers ?? []).map { CapturedRequest.Header(name: $0.name, value: $0.value) },
+            body: body, session: record.session)
+    }
+}
+
+extension NDJSONRecord {
+    init(_ request: CapturedRequest) {
+        id = LenientString(request.id)
+        time = request.time
+        session = request.session
+        method = request.method
+        url = request.url
+        headers = request.headers.map { Header(name: $0.name, value: $0.value) }
+        switch request.body {
+        case .text(let text):
+            body = text
+            bodyEncoding = "text"
+        case .base64(let encoded):
+            body = encoded
+            bodyEncoding = "base64"
+        case nil:
+            body = nil
+            bodyEncoding = nil
+        }
+    }
+}

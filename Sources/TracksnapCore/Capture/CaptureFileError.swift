@@ -1,0 +1,36 @@
+/// A capture file that cannot be read: which file, where in it, and what was wrong.
+///
+/// ```swift
+/// do { _ = try CaptureFile.read(path: "broken.har") }
+/// catch { print(error) }  // broken.har: log.entries[3].request.url: missing
+/// ```
+///
+/// `line` and `column` are 1-based; `place` is the path of the value inside the document
+/// (`log.entries[3].request.url` in a HAR file, `headers[1].value` on an NDJSON line).
+public struct CaptureFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let file: String
+    public let line: Int?
+    public let column: Int?
+    public let place: String?
+    public let message: String
+
+    public init(file: String, line: Int? = nil, column: Int? = nil, place: String? = nil, message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.place = place
+        self.message = message
+    }
+
+    /// `file[:line[:column]]: [place: ]message`, the form editors and CI logs turn into links.
+    public var description: String {
+        var out = file
+        if let line {
+            out += ":\(line)"
+            if let column { out += ":\(column)" }
+        }
+        out += ": "
+        if let place, !place.isEmpty { out += place + ": " }
+        return out + message
+    }
+}

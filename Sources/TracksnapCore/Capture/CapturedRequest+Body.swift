@@ -1,0 +1,89 @@
+import Foundation
+
+extension CapturedRequest {
+    /// The body as text: a text body, or a base64 body whose bytes are valid UTF-8; else nil.
+    ///
+    /// ```swift
+    /// CapturedRequest(id: "1", method: "POST", url: "https://x.test/", body: .base64("aGk=")).bodyText  // "hi"
+    /// ```
+    public var bodyText: String? {
+        switch body {
+        case .text(let text): text
+        case .base64(let encoded): Data(base64Encoded: encoded).flatMap { String(validating: $0, as: UTF8.self) }
+        case nil: nil
+        }
+    }
+
+    /// The body's bytes; nil when there is no body or its base64 is invalid.
+    public var bodyBytes: [UInt8]? {
+        switch body {
+        case .text(let text): Array(text.utf8)
+        case .base64(let encoded): Data(base64Encoded: encoded).map { Array($0) }
+        case nil: nil
+        }
+    }
+
+    /// The `Content-Type` header's media type, lowercased, without parameters.
+    ///
+    /// ```swift
+    /// // Content-Type: Application/JSON; charset=utf-8
+    /// request.mediaType  // "application/json"
+    /// ```
+    public var mediaType: String? {
+        guard let contentType = header("Content-Type") else { return nil }
+        let type = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let trimmed = type.trimmingCharacters(in: .whitespaces).lowercased()
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// The body's form fields, decoded, in order; empty when the body is not a form.
+    ///
+    /// ```swift
+    /// // Content-Type: application/x-www-form-urlencoded, body "v=1&t=event&ea=buy+now"
+    /// request.formItems  // [("v", "1"), ("t", "event"), ("ea", "buy now")]
+    /// ```
+    ///
+    /// A body is a form when its media type is `application/x-www-form-urlencoded`, or when it
+    /// has no media type or `text/plain` and reads as `a=b&c=d` on one line (see
+    /// `FormEncoding.looksLikeForm`): `navigator.sendBeacon` with a string always sends
+    /// `text/plain`, and Universal Analytics and single-event gtag beacons send forms that way.
+    /// JSON, free text and multi-line gtag batches are not forms.
+    public var formItems: [(name: String, value: String)] {
+        guard let text = bodyText, !text.isEmpty else { return [] }
+        switch mediaType {
+        case "application/x-www-form-urlencoded":
+            return FormEncoding.pairs(Substring(text))
+        case nil, "text/plain":
+            return FormEncoding.looksLikeForm(text) ? FormEncoding.pairs(Substring(text)) : []
+        default:
+            return []
+        }
+    }
+
+    /// The query's items, then the form body's, as snapshots compare `parameters`.
+    public var parameters: [(name: String, value: String)] {
+        queryItems + formItems
+    }
+}
+
+extension CapturedRequest.Body {
+    /// A body from base64 text, as `.text` when its bytes are valid UTF-8 so that every
+    /// reader sees the same value whichever encoding the file used; nil when not valid base64.
+    static func fromBase64(_ encoded: String) -> CapturedRequest.Body? {
+        guard let data = Data(base64Encoded: encoded) else { return nil }
+        if let text = String(validating: data, as: UTF8.self) { return .text(text) }
+        return .base64(encoded)
+    }
+
+    /// The size of the body's bytes, without decoding base64.
+    var byteCount: Int {
+        switch self {
+        case .text(let text):
+            return text.utf8.count
+        case .base64(let encoded):
+            let utf8 = encoded.utf8
+            let padding = utf8.reversed().prefix(2).prefix { $0 == UInt8(ascii: "=") }.count
+            return utf8.count / 4 * 3 + max(0, utf8.count % 4 - 1) - padding
+        }
+    }
+}

@@ -1,0 +1,52 @@
+extension CapturedRequest {
+    /// The URL without its query and fragment, as snapshots compare it.
+    ///
+    /// ```swift
+    /// // url: "HTTPS://user:pw@API.Example.com:8443/v1/t?a=1#top"
+    /// request.urlWithoutQuery  // "https://api.example.com:8443/v1/t"
+    /// ```
+    ///
+    /// Scheme and host are lowercased (they are case-insensitive), user info is dropped (it
+    /// would put credentials in snapshots), the port stays as written, the path stays
+    /// percent-encoded as sent, and an empty path is `/`, the path the request line carried.
+    /// A URL without `scheme://` is returned without its query and fragment.
+    public var urlWithoutQuery: String {
+        let parts = URLParts(url)
+        guard let scheme = parts.scheme else { return String(parts.path) }
+        var out = scheme.lowercased() + "://" + parts.host.lowercased()
+        if let port = parts.port { out += ":" + port }
+        return out + parts.path
+    }
+
+    /// The host, lowercased, without user info or port; empty when the URL has none.
+    ///
+    /// ```swift
+    /// // url: "https://API.segment.io/v1/batch"
+    /// request.host  // "api.segment.io"
+    /// ```
+    public var host: String { URLParts(url).host.lowercased() }
+
+    /// The path as sent (still percent-encoded), `/` when the URL has none.
+    ///
+    /// ```swift
+    /// // url: "https://www.google-analytics.com/g/collect?v=2"
+    /// request.path  // "/g/collect"
+    /// ```
+    public var path: String { String(URLParts(url).path) }
+
+    /// The raw query, between `?` and `#`; nil when the URL has no `?`.
+    public var query: String? { URLParts(url).query.map(String.init) }
+
+    /// The query's name/value pairs, percent-decoded, in order, repeated names kept.
+    ///
+    /// ```swift
+    /// // url: "https://t.example/p?ev=view&tag=a+b&tag=c%2Bd"
+    /// request.queryItems  // [("ev", "view"), ("tag", "a b"), ("tag", "c+d")]
+    /// ```
+    ///
+    /// `+` is a space, as `URLSearchParams` reads it; the rules are those of `FormEncoding`.
+    public var queryItems: [(name: String, value: String)] {
+        guard let query = URLParts(url).query else { return [] }
+        return FormEncoding.pairs(query)
+    }
+}
