@@ -198,7 +198,7 @@ private enum PatternWorkload {
 }
 
 /// A small seeded generator, so every run matches the same URLs.
-private struct SplitMix64: RandomNumberGenerator {
+struct SplitMix64: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

@@ -26,9 +26,14 @@ final class Aligner {
     /// Above this many cells a gap or residual is paired greedily rather than optimally.
     static let exactLimit = 250_000
 
+    /// Candidates an entry is tried against in strict order: those nearest its expected place.
+    static let strictWindow = 512
+
     private let expected: [ExpectedEntry]
     private let actual: [JSONValue]
     private let identities: [Matcher]
+    /// Entries with the same matcher share a class, so a comparison is made once per class.
+    private let classOfExpected: [Int]
     private let index: CandidateIndex
     private let ignore: IgnoreRules
     private let strictObjects: Bool
@@ -46,11 +51,17 @@ final class Aligner {
             return .object(members.filter { keys.contains($0.key) }, strict: false)
         }
         self.index = CandidateIndex(expected: expected.map(\.matcher), actual: actual, ignore: ignore)
+        var classes: [Matcher: Int] = [:]
+        self.classOfExpected = expected.map { entry in
+            if let known = classes[entry.matcher] { return known }
+            classes[entry.matcher] = classes.count
+            return classes.count - 1
+        }
     }
 
     /// 0 for an exact match, up to 1 when nothing matches.
     func cost(_ e: Int, _ a: Int) -> Double {
-        let key = e &* actual.count &+ a
+        let key = classOfExpected[e] &* actual.count &+ a
         if let cached = costs[key] { return cached }
         var comparator = Comparator(ignore: ignore, strictObjects: strictObjects, explain: false, entry: "")
         comparator.compareEntry(expected[e].matcher, actual[a])
@@ -97,13 +108,14 @@ final class Aligner {
         var tails: [Int] = []  // tails[k]: smallest actual index ending a chain of length k+1
         var tailNodes: [Int] = []
         var nodes: [(e: Int, a: Int, previous: Int)] = []
+        let scale = Double(actual.count) / Double(max(expected.count, 1))
         for e in expected.indices {
-            for a in index.candidates(forExpected: e).reversed() where isExact(e, a) {
-                var low = 0, high = tails.count
-                while low < high {
-                    let mid = (low + high) / 2
-                    if tails[mid] < a { low = mid + 1 } else { high = mid }
-                }
+            let candidates = index.candidates(forExpected: e)
+            let center = Int(Double(e) * scale)
+            let low = candidates.partitionPoint { $0 < center - Self.strictWindow }
+            let high = candidates.partitionPoint { $0 <= center + Self.strictWindow }
+            for a in candidates[low..<high].reversed() where isExact(e, a) {
+                let low = tails.partitionPoint { $0 < a }
                 nodes.append((e, a, low > 0 ? tailNodes[low - 1] : -1))
                 if low == tails.count {
                     tails.append(a)
@@ -259,5 +271,18 @@ final class Aligner {
         }
         alignment.missing.sort()
         alignment.unexpected = unexpected.sorted()
+    }
+}
+
+extension Array {
+    /// The index of the first element for which `belongs` is false, in an array partitioned so
+    /// that it is true for a prefix (binary search).
+    func partitionPoint(_ belongs: (Element) -> Bool) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if belongs(self[mid]) { low = mid + 1 } else { high = mid }
+        }
+        return low
     }
 }

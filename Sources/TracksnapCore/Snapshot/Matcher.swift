@@ -7,7 +7,7 @@ import Patterns
 /// ```json
 /// { "order_id": { "$regex": "o-[0-9]+" }, "ts": { "$type": "string" }, "debug": { "$absent": true } }
 /// ```
-public indirect enum Matcher: Sendable {
+public indirect enum Matcher: Sendable, Hashable {
     /// A scalar that must be equal (numbers compare by value; in parameters and headers, whose
     /// captured values are always strings, a number or boolean compares by its JSON text).
     case literal(JSONValue)
@@ -29,7 +29,7 @@ public indirect enum Matcher: Sendable {
     case szimpla(String, Pattern?)
 
     /// One member of an object matcher.
-    public struct Member: Sendable {
+    public struct Member: Sendable, Hashable {
         /// The key looked up in the captured value (lower-cased for headers).
         public var key: String
         /// The key as the snapshot file writes it, for JSON Pointers.

@@ -101,7 +101,14 @@ struct MatcherParser {
 
     /// A literal string that a person probably meant as a pattern: `[0-9]+`, `.*`, `\d`.
     static func looksLikePattern(_ string: String) -> Bool {
-        let hints = [".*", ".+", "\\d", "\\w", "\\s", "\\.", "[0-9]", "[a-z]", "[A-Z]", "]+", "]*", "]{", "(?:", "\\/"]
-        return hints.contains { string.contains($0) } || (string.hasPrefix("^") && string.hasSuffix("$") && string.count > 2)
+        let bytes = Array(string.utf8)
+        if bytes.count > 2, bytes.first == UInt8(ascii: "^"), bytes.last == UInt8(ascii: "$") { return true }
+        return patternHints.contains { hint in
+            hint.count <= bytes.count && (0...(bytes.count - hint.count)).contains { bytes[$0..<($0 + hint.count)].elementsEqual(hint) }
+        }
     }
+
+    private static let patternHints: [[UInt8]] = [
+        ".*", ".+", "\\d", "\\w", "\\s", "\\.", "[0-9]", "[a-z]", "[A-Z]", "]+", "]*", "]{", "(?:", "\\/",
+    ].map { Array($0.utf8) }
 }
