@@ -31,13 +31,21 @@ struct DemoTests {
         #expect(lines.contains { $0.contains("3 findings") })
     }
 
+    /// Which snapshot a secrets check runs: the demo's, or one whose finding is about the key.
+    enum SecretCase: String, CaseIterable, Sendable {
+        case demo = "the demo snapshot"
+        case keyMismatch = "a snapshot expecting another write key"
+    }
+
     @Test(
         "no report format shows the shop's write key, even where the finding is about it",
-        arguments: ["text", "json", "junit", "github", "markdown"], [DemoTests.snapshot, "writeKey-mismatch.json"]
+        arguments: ["text", "json", "junit", "github", "markdown"], SecretCase.allCases
     )
-    func secretsStayOut(format: String, snapshot: String) throws {
+    func secretsStayOut(format: String, snapshot: SecretCase) throws {
+        let capture = try String(contentsOf: PackagePaths.root.appending(path: Self.release15), encoding: .utf8)
+        #expect(capture.contains("wk_live_"), "the demo capture carries a live write key to hide")
         try withTemporaryDirectory { directory in
-            // A snapshot expecting another key makes the captured key the "actual" of a finding.
+            // Expecting another key makes the captured key the "actual" of a finding.
             let mismatch = directory.appending(path: "writeKey-mismatch.json")
             try write(
                 """
@@ -53,16 +61,13 @@ struct DemoTests {
                   "validator": "acme-shop"
                 }
                 """, to: mismatch)
-            let path = snapshot == Self.snapshot ? snapshot : mismatch.path
-            let capture = try String(contentsOf: PackagePaths.root.appending(path: Self.release15), encoding: .utf8)
-            #expect(capture.contains("wk_live_"), "the demo capture carries a live write key to hide")
-
+            let path = snapshot == .demo ? Self.snapshot : mismatch.path
             let run = try tracksnap("validate", path, "--capture", Self.release15, "--format", format, "--color", "always")
             #expect(run.status == 1)
             #expect(!run.stdout.isEmpty)
             #expect(!run.stdout.contains("wk_live_"))
             #expect(!run.stderr.contains("wk_live_"))
-            if snapshot != Self.snapshot {
+            if snapshot == .keyMismatch {
                 #expect(run.stdout.contains("[redacted]"))
             }
         }

@@ -147,6 +147,23 @@ struct LintTests {
         }
     }
 
+    @Test("a directory with no JSON file exits 2 and names it, rather than passing on nothing")
+    func nothingToLint() throws {
+        try withTemporaryDirectory { directory in
+            try write("notes\n", to: directory.appending(path: "README.txt"))
+            let named = try tracksnap("lint", directory.path)
+            #expect(named.status == 2)
+            #expect(named.stdout.isEmpty)
+            #expect(named.stderr.contains(directory.path))
+            #expect(named.stderr.contains("no JSON files"))
+
+            let here = try tracksnap("lint", in: directory)
+            #expect(here.status == 2)
+            #expect(here.stdout.isEmpty)
+            #expect(here.stderr.contains("Snapshots"))
+        }
+    }
+
     @Test("a path that does not exist exits 2 and names it")
     func missingPath() throws {
         try withTemporaryDirectory { directory in
