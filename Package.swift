@@ -39,6 +39,6 @@ let package = Package(
         .testTarget(name: "TracksnapCoreTests", dependencies: ["TracksnapCore"], exclude: ["Fixtures"]),
         .testTarget(name: "TracksnapValidationTests", dependencies: ["TracksnapValidation", "TracksnapCore"]),
         .testTarget(name: "TracksnapReportsTests", dependencies: ["TracksnapReports", "TracksnapValidation", "TracksnapCore"]),
-        .testTarget(name: "TracksnapCLITests", dependencies: ["TracksnapCLI"]),
+        .testTarget(name: "TracksnapCLITests", dependencies: ["TracksnapCLI"], exclude: ["Fixtures"]),
     ]
 )

@@ -10,7 +10,7 @@ struct Lint: ParsableCommand {
             message and offset) as errors; a literal that looks like a forgotten pattern, a $regex \
             with no metacharacter and a key written twice as warnings. Files under a Validators \
             directory are profiles; the others are snapshots. Exit 0 with no error, 1 with errors \
-            (or warnings, with --strict), 2 when a path does not exist.
+            (or warnings, with --strict), 2 when a path does not exist or holds no JSON file.
             """
     )
 
@@ -27,6 +27,14 @@ struct Lint: ParsableCommand {
             files = try Terminal.jsonFiles(roots)
         } catch {
             Terminal.error(error.description)
+            throw Exit.badInput
+        }
+        // "0 files checked: 0 errors" would pass a run from the wrong directory.
+        guard !files.isEmpty else {
+            Terminal.error(
+                paths.isEmpty
+                    ? "error: no Snapshots or Validators directory here; run from the project root or name the files to check"
+                    : "\(paths.joined(separator: ", ")): error: no JSON files found")
             throw Exit.badInput
         }
         var errors = 0, warnings = 0

@@ -14,11 +14,14 @@ struct Tracksnap: ParsableCommand {
         subcommands: [Validate.self, Lint.self]
     )
 
-    /// Argument parser's own usage errors exit 64; tracksnap promises 2 for every bad input.
+    /// Argument parser's own usage errors exit 64, and any other error 1; tracksnap promises 1
+    /// only for mismatches and 2 for every bad input.
     static func main() {
         do {
             var command = try parseAsRoot()
             try command.run()
+        } catch let exit as ExitCode {
+            Foundation.exit(exit.rawValue)
         } catch {
             let code = exitCode(for: error)
             if code == .success {
@@ -27,7 +30,7 @@ struct Tracksnap: ParsableCommand {
             }
             let message = fullMessage(for: error)
             if !message.isEmpty { Terminal.error(message) }
-            Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
+            Foundation.exit(Exit.badInput.rawValue)
         }
     }
 }

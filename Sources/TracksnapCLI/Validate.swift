@@ -75,10 +75,18 @@ struct Validate: ParsableCommand {
             }
         }
 
+        // With every snapshot unreadable, an empty report would read as a pass ("passed": true).
+        guard !results.isEmpty else { throw Exit.badInput }
+
         let format = ReportFormat.named(format) ?? .text
         let terminalOptions = ReportOptions(color: Terminal.useColor(color))
         if let output {
-            try Terminal.writeAtomically(format.render(results), to: output)
+            do {
+                try Terminal.writeAtomically(format.render(results), to: output)
+            } catch {
+                Terminal.error("\(output): error: cannot write the report: \(error.localizedDescription)")
+                throw Exit.badInput
+            }
             print(ReportFormat.text.render(results, options: terminalOptions), terminator: "")
         } else {
             print(format.render(results, options: format.name == "text" ? terminalOptions : ReportOptions()), terminator: "")

@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+
+/// A file for `tracksnap lint` and the one diagnostic it must produce.
+struct LintCase: Sendable, CustomTestStringConvertible {
+    let testDescription: String
+    /// Where it is written, relative to the test's directory (a `Validators/` path makes it a profile).
+    var name = "snapshot.json"
+    let text: String
+    let severity: String
+    /// Text the diagnostic holds.
+    let says: [String]
+    /// The text the diagnostic points at: its first occurrence after `after` gives the line and column.
+    let at: String
+    var after = ""
+
+    static let cases: [LintCase] = [
+        LintCase(
+            testDescription: "a literal that looks like a pattern is a warning",
+            text: """
+                {
+                  "requests": [
+                    { "method": "GET", "parameters": { "id": "[0-9]+" }, "url": "https://t.example/p" }
+                  ]
+                }
+                """,
+            severity: "warning", says: [#""[0-9]+""#, "$regex"], at: #""[0-9]+""#),
+        LintCase(
+            testDescription: "a $regex without a metacharacter is a warning",
+            text: """
+                {
+                  "requests": [
+                    { "method": { "$regex": "GET" }, "url": "https://t.example/p" }
+                  ]
+                }
+                """,
+            severity: "warning", says: [#""GET""#, "metacharacter"], at: #""GET""#),
+        LintCase(
+            testDescription: "a key written twice is a warning",
+            text: """
+                {
+                  "name": "first",
+                  "name": "second",
+                  "requests": []
+                }
+                """,
+            severity: "warning", says: [#""name""#, "twice"], at: #""name": "second""#),
+        LintCase(
+            testDescription: "an unknown $ key is an error",
+            text: """
+                {
+                  "requests": [
+                    { "url": { "$regexp": "https://t\\\\.example/.*" } }
+                  ]
+                }
+                """,
+            severity: "error", says: ["$regexp", "$regex"], at: #""$regexp""#),
+        LintCase(
+            testDescription: "an invalid pattern is an error with PCRE2's message and offset",
+            text: """
+                {
+                  "requests": [
+                    { "url": { "$regex": "https://t\\\\.example/[a-z" } }
+                  ]
+                }
+                """,
+            severity: "error", says: [#""https://t\.example/[a-z""#, "offset 23", "missing terminating ] for character class"],
+            at: #""https://t"#),
+        LintCase(
+            testDescription: "malformed JSON is an error at its line and column",
+            text: """
+                {
+                  "requests": [
+                    { "url": "https://t.example/p" ]
+                  ]
+                }
+                """,
+            severity: "error", says: [], at: "]", after: #""https://t.example/p" "#),
+        LintCase(
+            testDescription: "an unknown key in a profile under Validators/ is an error",
+            name: "Validators/shop.json",
+            text: """
+                {
+                  "filtre": { "host": "t.example" },
+                  "name": "shop"
+                }
+                """,
+            severity: "error", says: [#""filtre""#], at: #""filtre""#),
+    ]
+
+    /// `line:column` of the text the diagnostic points at.
+    var place: String? { SourceText(text: text).place(of: at, after: after) }
+}
+
+@Suite("tracksnap lint: snapshot and profile files checked without a capture")
+struct LintTests {
+    @Test("the repository's own Snapshots and Validators lint clean", arguments: [[String](), ["Snapshots", "Validators"]])
+    func shippedFilesAreClean(paths: [String]) throws {
+        let run = try tracksnap(arguments: ["lint", "--strict"] + paths)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let count = ["Snapshots", "Validators"].map { folder in
+            let files = FileManager.default.enumerator(atPath: PackagePaths.root.appending(path: folder).path)?.allObjects as? [String] ?? []
+            return files.filter { $0.hasSuffix(".json") && !$0.hasSuffix(".new.json") }.count
+        }.reduce(0, +)
+        #expect(run.stdout == "\(count) files checked: 0 errors, 0 warnings\n")
+    }
+
+    @Test("each problem is reported at file:line:column, with its severity", arguments: LintCase.cases)
+    func diagnostic(_ lint: LintCase) throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appending(path: lint.name)
+            try write(lint.text, to: file)
+            let place = try #require(lint.place)
+            let run = try tracksnap("lint", file.path)
+            #expect(run.status == (lint.severity == "error" ? 1 : 0), "\(run.stdout)")
+            let lines = run.stdout.split(separator: "\n").map(String.init)
+            let diagnostic = try #require(lines.first, "\(run.stderr)")
+            #expect(diagnostic.hasPrefix("\(file.path):\(place): \(lint.severity): "), "\(diagnostic)")
+            for fragment in lint.says {
+                #expect(diagnostic.contains(fragment), "\(diagnostic) lacks \(fragment)")
+            }
+            #expect(lines.last == "1 file checked: \(lint.severity == "error" ? "1 error, 0 warnings" : "0 errors, 1 warning")")
+        }
+    }
+
+    @Test("--strict turns warnings into a failure: exit 0 without it, 1 with it", arguments: [([String](), Int32(0)), (["--strict"], Int32(1))])
+    func strict(flags: [String], status: Int32) throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appending(path: "snapshot.json")
+            let warning = try #require(LintCase.cases.first { $0.severity == "warning" })
+            try write(warning.text, to: file)
+            let run = try tracksnap(arguments: ["lint"] + flags + [file.path])
+            #expect(run.status == status)
+            #expect(run.stdout.contains("warning"))
+        }
+    }
+
+    @Test("a directory is linted file by file, and the count covers them all")
+    func directory() throws {
+        try withTemporaryDirectory { directory in
+            for lint in LintCase.cases { try write(lint.text, to: directory.appending(path: "\(lint.testDescription.hashValue)/\(lint.name)")) }
+            let run = try tracksnap("lint", directory.path)
+            #expect(run.status == 1)
+            let errors = LintCase.cases.filter { $0.severity == "error" }.count
+            let warnings = LintCase.cases.count - errors
+            #expect(run.stdout.hasSuffix("\(LintCase.cases.count) files checked: \(errors) errors, \(warnings) warnings\n"))
+        }
+    }
+
+    @Test("a directory with no JSON file exits 2 and names it, rather than passing on nothing")
+    func nothingToLint() throws {
+        try withTemporaryDirectory { directory in
+            try write("notes\n", to: directory.appending(path: "README.txt"))
+            let named = try tracksnap("lint", directory.path)
+            #expect(named.status == 2)
+            #expect(named.stdout.isEmpty)
+            #expect(named.stderr.contains(directory.path))
+            #expect(named.stderr.contains("no JSON files"))
+
+            let here = try tracksnap("lint", in: directory)
+            #expect(here.status == 2)
+            #expect(here.stdout.isEmpty)
+            #expect(here.stderr.contains("Snapshots"))
+        }
+    }
+
+    @Test("a path that does not exist exits 2 and names it")
+    func missingPath() throws {
+        try withTemporaryDirectory { directory in
+            let absent = directory.appending(path: "absent").path
+            let run = try tracksnap("lint", absent)
+            #expect(run.status == 2)
+            #expect(run.stdout.isEmpty)
+            #expect(run.stderr.contains(absent))
+        }
+    }
+}
