@@ -51,7 +51,7 @@ private struct Run {
             pairedWith[e] = a
             entryFindings[e].append(finish(Finding(
                 code: .orderMismatch, path: expected[e].path, entry: expected[e].path,
-                message: "\(expected[e].summary) was captured as request #\(references[a].index + 1), out of the expected order"), request: references[a]))
+                message: "captured as request #\(references[a].index + 1), out of the expected order"), request: references[a]))
         }
         var extraCopies: [Int: [Int]] = [:]
         for (e, a) in alignment.duplicates { extraCopies[e, default: []].append(a) }
@@ -61,7 +61,7 @@ private struct Run {
                 entryFindings[e].append(finish(Finding(
                     code: .countMismatch, path: expected[e].path, entry: expected[e].path,
                     expected: .number(1), actual: .number(times),
-                    message: "\(expected[e].summary) was captured \(times) times, expected once (again as request \(copies.map { "#\(references[$0].index + 1)" }.joined(separator: ", ")))"), request: references[copies[0]]))
+                    message: "captured \(times) times, expected once (again as request \(copies.map { "#\(references[$0].index + 1)" }.joined(separator: ", ")))"), request: references[copies[0]]))
             }
             for a in alignment.unexpected {
                 unexpectedFindings.append(finish(Finding(

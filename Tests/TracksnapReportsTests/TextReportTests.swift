@@ -134,9 +134,9 @@ struct TextReportTests {
         ]
         let lines = ReportFormat.text.render([result]).components(separatedBy: "\n")
         #expect(lines[1] == "  (snapshot)")
-        #expect(lines[3].hasPrefix("      (snapshot)  3  ") && lines[3].contains("  4  "))
-        #expect(lines[4] == "  /events/9")
-        #expect(lines[6].hasPrefix("      /name  \"a\"  ") && lines[6].contains("\"b\""))
-        #expect(lines[7] == "      (entry): captured twice  count_mismatch")
+        #expect(lines[2] == "      (snapshot): 4 events, 3 expected  count_mismatch")
+        #expect(lines[3] == "  /events/9")
+        #expect(lines[5].hasPrefix("      /name  \"a\"  ") && lines[5].contains("\"b\""))
+        #expect(lines[6] == "      (entry): captured twice  count_mismatch")
     }
 }

@@ -48,6 +48,13 @@ struct SnapshotFileTests {
         #expect(wrong.findings[0].location == SourceLocation(line: 2, column: 11))
     }
 
+    @Test("a Szimpla query pattern keeps its +, and a recorded + still means a space")
+    func szimplaPlus() throws {
+        let s = try snapshot(#"[{"url": "https://t.example.com/e?ts=[0-9]+&q=red+shoes"}]"#)
+        #expect(validate(s, [get("https://t.example.com/e?ts=1700000000&q=red+shoes")]).findings.isEmpty)
+        #expect(validate(s, [get("https://t.example.com/e?ts=17x&q=red+shoes")]).codes == [.patternMismatch])
+    }
+
     @Test("bad snapshots are rejected with every problem, each with its place", arguments: [
         (#"{"requests": [{"url": {"$regex": "a(b"}}]}"#, "missing closing parenthesis", 1, 34),
         (#"{"requests": [{"url": {"$regexp": "a"}}]}"#, "unknown matcher $regexp", 1, 24),

@@ -277,9 +277,11 @@ private struct SnapshotReader {
                 let base = String(parts[0])
                 members.append(Matcher.Member(key: "url", matcher: .szimpla(base, try? Pattern.cached(base))))
                 if parts.count > 1 {
-                    for item in FormEncoding.pairs(parts[1]) {
+                    // The literal is the decoded value (`+` is a space); the pattern keeps `+` as written.
+                    let patterns = FormEncoding.pairs(Substring(parts[1].replacingOccurrences(of: "+", with: "%2B")))
+                    for (item, pattern) in zip(FormEncoding.pairs(parts[1]), patterns) {
                         derivedLocations[JSONPointer.appending(JSONPointer.appending(pointer, "parameters"), item.name)] = document.locations[keyPointer]
-                        parameters.append(Matcher.Member(key: item.name, token: item.name, matcher: .szimpla(item.value, try? Pattern.cached(item.value))))
+                        parameters.append(Matcher.Member(key: item.name, matcher: .szimpla(item.value, try? Pattern.cached(pattern.value))))
                     }
                 }
             case "parameters":

@@ -75,7 +75,8 @@ struct TextRenderer {
             let field = relativePath(finding.path, entry: block.path)
             let code = tag(for: finding)
             let line = finding.location.map { "line \($0.line)" } ?? ""
-            if finding.expected == nil, finding.actual == nil {
+            // A finding about the entry as a whole (a count, the order) reads best as its message.
+            if finding.expected == nil && finding.actual == nil || finding.path == block.path {
                 notes.append("      \(field): \(VisibleText.inline(finding.message))  " + painter(code.style, code.plain) + (line.isEmpty ? "" : "  " + painter(.dim, line)))
                 continue
             }

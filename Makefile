@@ -1,0 +1,54 @@
+# tracksnap: `make demo` runs the demo, `make test` runs the tests. Each installs what it needs.
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -ec
+SWIFT ?= swift
+TRACKSNAP := .build/debug/tracksnap
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: demo test bench deps build
+
+# PCRE2 is the only system library tracksnap links; pkg-config finds it for SwiftPM.
+deps:
+	@if ! command -v pkg-config >/dev/null || ! pkg-config --exists libpcre2-8; then \
+	  echo "Installing libpcre2-dev and pkg-config (tracksnap's patterns are PCRE2)..."; \
+	  if command -v apt-get >/dev/null; then $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libpcre2-dev pkg-config >/dev/null; \
+	  elif command -v brew >/dev/null; then brew install pcre2 pkg-config; \
+	  else echo "error: install PCRE2 (libpcre2-8) and pkg-config, then run make again" >&2; exit 2; fi; \
+	fi
+
+build: deps
+	@$(SWIFT) build --product tracksnap -q
+
+# The demo: a web shop's checkout, captured from two releases of the app, checked against
+# Snapshots/demo/checkout.json; then a product team's edit to the snapshot.
+demo: build
+	@echo '$$ tracksnap lint Snapshots Validators'
+	@$(TRACKSNAP) lint Snapshots Validators
+	@echo
+	@echo '# Release 1.4 sends what the analytics team expects:'
+	@echo '$$ tracksnap validate Snapshots/demo/checkout.json --capture Snapshots/demo/captures/release-1.4.har'
+	@$(TRACKSNAP) validate Snapshots/demo/checkout.json --capture Snapshots/demo/captures/release-1.4.har
+	@echo
+	@echo '# Release 1.5 renamed an event, dropped a parameter and sends a screen view twice:'
+	@echo '$$ tracksnap validate Snapshots/demo/checkout.json --capture Snapshots/demo/captures/release-1.5.har'
+	@$(TRACKSNAP) validate Snapshots/demo/checkout.json --capture Snapshots/demo/captures/release-1.5.har || test $$? -eq 1
+	@echo
+	@echo '# The product team now wants a coupon on every purchase; release 1.4 does not send one:'
+	@mkdir -p .build/demo
+	@sed 's/^\( *\)"currency": "EUR",/\1"coupon": "WELCOME10",\n&/' Snapshots/demo/checkout.json > .build/demo/checkout.json
+	@echo '$$ tracksnap validate .build/demo/checkout.json --capture Snapshots/demo/captures/release-1.4.har'
+	@$(TRACKSNAP) validate .build/demo/checkout.json --capture Snapshots/demo/captures/release-1.4.har || test $$? -eq 1
+
+# The tests: schema examples, a build that must be free of warnings, then every Swift test.
+test: deps
+	@python3 -c 'import jsonschema' 2>/dev/null || python3 -m pip install -q jsonschema
+	@python3 Schemas/check.py
+	@$(SWIFT) build --build-tests 2>&1 | tee .build-warnings.log | grep -E 'warning:|error:' || true
+	@! grep -q 'warning:' .build-warnings.log || { echo "error: the build has warnings (see above)" >&2; exit 1; }
+	@! grep -q 'error:' .build-warnings.log
+	@rm -f .build-warnings.log
+	@$(SWIFT) test --disable-xctest
+
+# Benchmarks: a release build; figures and ratios to peers measured in the same run.
+bench: deps
+	@$(SWIFT) run -c release -q TracksnapBenchmarks
