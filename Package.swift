@@ -10,9 +10,16 @@ let package = Package(
         .library(name: "TracksnapCore", targets: ["TracksnapCore"]),
         .library(name: "TracksnapValidation", targets: ["TracksnapValidation"]),
         .library(name: "TracksnapReports", targets: ["TracksnapReports"]),
+        .library(name: "TracksnapServer", targets: ["TracksnapServer"]),
+        .library(name: "TracksnapCapture", targets: ["TracksnapCapture"]),
+        .library(name: "TracksnapTesting", targets: ["TracksnapTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(
@@ -24,10 +31,24 @@ let package = Package(
         .target(name: "TracksnapCore", dependencies: ["Patterns"]),
         .target(name: "TracksnapValidation", dependencies: ["TracksnapCore", "Patterns"]),
         .target(name: "TracksnapReports", dependencies: ["TracksnapValidation", "TracksnapCore"]),
+        .target(
+            name: "TracksnapServer",
+            dependencies: [
+                "TracksnapCore", "TracksnapValidation", "TracksnapReports",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(name: "TracksnapCapture", dependencies: ["TracksnapCore"]),
+        .target(name: "TracksnapTesting", dependencies: ["TracksnapCapture", "TracksnapValidation", "TracksnapReports"]),
         .executableTarget(
             name: "TracksnapCLI",
             dependencies: [
-                "TracksnapCore", "TracksnapValidation", "TracksnapReports",
+                "TracksnapCore", "TracksnapValidation", "TracksnapReports", "TracksnapServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -39,6 +60,9 @@ let package = Package(
         .testTarget(name: "TracksnapCoreTests", dependencies: ["TracksnapCore"], exclude: ["Fixtures"]),
         .testTarget(name: "TracksnapValidationTests", dependencies: ["TracksnapValidation", "TracksnapCore"]),
         .testTarget(name: "TracksnapReportsTests", dependencies: ["TracksnapReports", "TracksnapValidation", "TracksnapCore"]),
+        .testTarget(name: "TracksnapServerTests", dependencies: ["TracksnapServer", "TracksnapCapture"]),
+        .testTarget(name: "TracksnapCaptureTests", dependencies: ["TracksnapCapture", "TracksnapServer"]),
+        .testTarget(name: "TracksnapTestingTests", dependencies: ["TracksnapTesting", "TracksnapServer"]),
         .testTarget(name: "TracksnapCLITests", dependencies: ["TracksnapCLI"], exclude: ["Fixtures"]),
     ]
 )
