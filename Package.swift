@@ -27,8 +27,9 @@ let package = Package(
             pkgConfig: "libpcre2-8",
             providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]
         ),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "Patterns", dependencies: ["CPCRE2"]),
-        .target(name: "TracksnapCore", dependencies: ["Patterns"]),
+        .target(name: "TracksnapCore", dependencies: ["Patterns", "CZlib"]),
         .target(name: "TracksnapValidation", dependencies: ["TracksnapCore", "Patterns"]),
         .target(name: "TracksnapReports", dependencies: ["TracksnapValidation", "TracksnapCore"]),
         .target(
