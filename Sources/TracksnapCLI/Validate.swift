@@ -26,7 +26,7 @@ struct Validate: ParsableCommand {
     @Option(help: ArgumentHelp("Where profile names are looked up.", valueName: "dir"))
     var validatorsDir = "Validators"
 
-    @Option(help: ArgumentHelp("text, json, junit, github or markdown.", valueName: "format"))
+    @Option(help: ArgumentHelp("text, json, junit, github, markdown or html.", valueName: "format"))
     var format = "text"
 
     @Option(help: ArgumentHelp("Write the report to this file (the terminal still gets the text report).", valueName: "file"))

@@ -40,7 +40,7 @@ public struct ReportFormat: Sendable {
 
 extension ReportFormat {
     /// Every built-in format, in the order `--help` lists them.
-    public static let all: [ReportFormat] = [.text, .json, .junit, .github, .markdown]
+    public static let all: [ReportFormat] = [.text, .json, .junit, .github, .markdown, .html]
 
     /// The built-in format with this name (`text`, `json`, `junit`, `github`, `markdown`), if any.
     ///

@@ -4,14 +4,14 @@ import Testing
 
 @Suite("report formats")
 struct ReportFormatTests {
-    @Test("a built-in format is found by its name, in any case", arguments: ["text", "json", "junit", "github", "markdown", "JUnit"])
+    @Test("a built-in format is found by its name, in any case", arguments: ["text", "json", "junit", "github", "markdown", "html", "JUnit"])
     func named(name: String) {
         #expect(ReportFormat.named(name)?.name == name.lowercased())
     }
 
     @Test("an unknown name finds nothing")
     func unknown() {
-        #expect(ReportFormat.named("html") == nil)
+        #expect(ReportFormat.named("pdf") == nil)
         #expect(ReportFormat.named("") == nil)
     }
 
