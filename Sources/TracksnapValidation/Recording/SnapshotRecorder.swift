@@ -17,8 +17,15 @@ import TracksnapCore
 /// never as values. Given the existing snapshot, every matcher that still accepts the new
 /// traffic is kept (see `snapshot(from:name:existing:)`).
 public struct SnapshotRecorder: Sendable {
+    /// The filter, ignore and redact rules, and the headers to keep.
     public var profile: Profile
 
+    /// A recorder for one profile.
+    ///
+    /// ```swift
+    /// let recorder = SnapshotRecorder(profile: .builtInDefault)
+    /// ```
+    /// - Parameter profile: the profile whose filter selects the requests recorded.
     public init(profile: Profile) {
         self.profile = profile
     }
