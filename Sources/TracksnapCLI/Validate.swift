@@ -79,23 +79,27 @@ struct Validate: ParsableCommand {
         guard !results.isEmpty else { throw Exit.badInput }
 
         let format = ReportFormat.named(format) ?? .text
-        let terminalOptions = ReportOptions(color: Terminal.useColor(color))
+        let acceptOptions = ReportOptions(acceptCommand: { [capture, validator, validatorsDir] result in
+            AcceptCommand.record(snapshot: result.file, captures: capture, validator: validator, validatorsDir: validatorsDir)
+        })
+        var terminalOptions = acceptOptions
+        terminalOptions.color = Terminal.useColor(color)
         if let output {
             do {
-                try Terminal.writeAtomically(format.render(results), to: output)
+                try Terminal.writeAtomically(format.render(results, options: acceptOptions), to: output)
             } catch {
                 Terminal.error("\(output): error: cannot write the report: \(error.localizedDescription)")
                 throw Exit.badInput
             }
             print(ReportFormat.text.render(results, options: terminalOptions), terminator: "")
         } else {
-            print(format.render(results, options: format.name == "text" ? terminalOptions : ReportOptions()), terminator: "")
+            print(format.render(results, options: format.name == "text" ? terminalOptions : acceptOptions), terminator: "")
         }
         if format.name == "github", let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty,
             let handle = FileHandle(forWritingAtPath: summary)
         {
             handle.seekToEndOfFile()
-            handle.write(Data(ReportFormat.markdown.render(results).utf8))
+            handle.write(Data(ReportFormat.markdown.render(results, options: acceptOptions).utf8))
             try? handle.close()
         }
         if badInput { throw Exit.badInput }

@@ -21,11 +21,16 @@ public struct Profile: Sendable {
     public var severities: [FindingCode: Diagnostic.Severity]
     /// The registered `Validator` that runs this profile (`snapshot`, the built-in, by default).
     public var validator: String
+    /// Header names a recorded snapshot keeps (`"record": {"headers": ["X-Client"]}`); others are left out.
+    public var recordedHeaders: [String]
+    /// Fields replaced by a matcher when recording, on top of `Secrets` (`"redact": ["/body/context/ip", "client_id"]`).
+    public var redact: IgnoreRules
 
     public init(
         name: String, file: String? = nil, description: String? = nil, filter: any RequestFilter = .everything,
         order: Order = .strict, unexpected: UnexpectedPolicy = .fail, strict: Bool = false,
-        ignore: IgnoreRules = IgnoreRules(), severities: [FindingCode: Diagnostic.Severity] = [:], validator: String = "snapshot"
+        ignore: IgnoreRules = IgnoreRules(), severities: [FindingCode: Diagnostic.Severity] = [:], validator: String = "snapshot",
+        recordedHeaders: [String] = [], redact: IgnoreRules = IgnoreRules()
     ) {
         self.name = name
         self.file = file
@@ -37,13 +42,15 @@ public struct Profile: Sendable {
         self.ignore = ignore
         self.severities = severities
         self.validator = validator
+        self.recordedHeaders = recordedHeaders
+        self.redact = redact
     }
 
     /// The profile used when neither the snapshot nor the command line names one and
     /// `Validators/default.json` does not exist: every request, strict order, extras fail.
     public static let builtInDefault = Profile(name: "default")
 
-    static let keys = ["$schema", "name", "description", "filter", "order", "unexpected", "strict", "ignore", "severity", "validator"]
+    static let keys = ["$schema", "name", "description", "filter", "order", "unexpected", "strict", "ignore", "severity", "validator", "record", "redact"]
 
     /// Finds a profile by name in a directory (`Validators/NAME.json`), or reads it from a path.
     ///
@@ -145,6 +152,31 @@ private enum ProfileReader {
                 return nil
             }
             profile.validator = name
+        }
+        if let value = top["record"] {
+            guard let object = value.objectValue else {
+                parser.error("/record", "\"record\" is an object: {\"headers\": [\"X-Client\"]} names the headers a recorded snapshot keeps")
+                return nil
+            }
+            for key in object.keys.sorted() where key != "headers" {
+                parser.keyError(JSONPointer.appending("/record", key), "unknown key \"\(key)\" in \"record\"; it has headers")
+            }
+            if let headers = object["headers"] {
+                let names = headers.arrayValue?.compactMap(\.stringValue)
+                guard let names, names.count == headers.arrayValue?.count else {
+                    parser.error("/record/headers", "\"headers\" is an array of header names")
+                    return nil
+                }
+                profile.recordedHeaders = names
+            }
+        }
+        if let value = top["redact"] {
+            let rules = value.arrayValue?.compactMap(\.stringValue)
+            guard let rules, rules.count == value.arrayValue?.count else {
+                parser.error("/redact", "\"redact\" is an array of strings, as \"ignore\" is: JSON Pointers relative to an entry (\"/body/context/ip\") or key names (\"client_id\")")
+                return nil
+            }
+            profile.redact = IgnoreRules(rules)
         }
         return profile
     }

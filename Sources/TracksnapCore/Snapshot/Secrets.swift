@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which keys hold secrets, so that they are never written to a snapshot or a report.
 public enum Secrets {
     /// Header names that always hold credentials.
@@ -25,5 +27,29 @@ public enum Secrets {
         case .array(let items): .array(items.map(redacted))
         default: value
         }
+    }
+
+    /// The credentials a secret header's value carries, each of which must stay out of files:
+    /// the whole value, a Bearer token, a Basic header's decoded user and password, each cookie's value.
+    ///
+    /// ```swift
+    /// Secrets.credentials(inHeaderValue: "Basic d2s6")  // ["Basic d2s6", "d2s6", "wk"]
+    /// ```
+    public static func credentials(inHeaderValue value: String) -> [String] {
+        var found = [value]
+        let parts = value.split(separator: " ", maxSplits: 1).map(String.init)
+        if parts.count == 2 {
+            let scheme = parts[0].lowercased(), argument = parts[1].trimmingCharacters(in: .whitespaces)
+            found.append(argument)
+            if scheme == "basic", let data = Data(base64Encoded: argument), let decoded = String(data: data, encoding: .utf8) {
+                found.append(decoded)
+                found += decoded.split(separator: ":", maxSplits: 1).map(String.init)
+            }
+        }
+        for cookie in value.split(separator: ";") {
+            let pair = cookie.split(separator: "=", maxSplits: 1)
+            if pair.count == 2 { found.append(pair[1].trimmingCharacters(in: .whitespaces)) }
+        }
+        return found.filter { !$0.isEmpty }
     }
 }

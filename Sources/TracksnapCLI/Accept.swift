@@ -1,0 +1,19 @@
+import ArgumentParser
+import TracksnapCore
+import TracksnapValidation
+
+struct Accept: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Accept pending snapshots: move X.new.json over X.json.",
+        discussion: "Exit 0 when every one was accepted, 2 when one has no pending file."
+    )
+
+    @Argument(help: "Snapshots (X.json or X.new.json), or directories holding pending ones.")
+    var snapshots: [String]
+
+    func run() throws {
+        try PendingAction.apply(to: snapshots) { pending throws(InputError) in
+            "accepted \(try PendingSnapshot.accept(pending))"
+        }
+    }
+}

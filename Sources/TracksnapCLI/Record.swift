@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import TracksnapCore
+import TracksnapValidation
+
+struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a snapshot from captured traffic.",
+        discussion: """
+            Records the requests the profile's filter selects, in capture order, as sorted pretty \
+            JSON written atomically. Secrets (Authorization, Cookie and Proxy-Authorization headers; \
+            keys such as writeKey, api_key, token, secret, password; the profile's "redact" rules) \
+            are written as matchers, never as values. Re-recording keeps every pattern that still \
+            matches. Exit 0 when done (recorded or kept), 2 on bad input.
+            """
+    )
+
+    enum Mode: String, ExpressibleByArgument, CaseIterable {
+        case all, missing, failed
+
+        var recordMode: RecordMode {
+            switch self {
+            case .all: .all
+            case .missing: .missing
+            case .failed: .failed
+            }
+        }
+    }
+
+    @Argument(help: "The snapshot file to write.")
+    var snapshot: String
+
+    @Option(help: ArgumentHelp("A capture file: HAR 1.2 or tracksnap NDJSON (repeat to join several, in order).", valueName: "file"))
+    var capture: [String] = []
+
+    @Option(help: ArgumentHelp("A profile name (Validators/NAME.json) or path; otherwise the snapshot's \"validator\", else default.", valueName: "name|path"))
+    var validator: String?
+
+    @Option(help: ArgumentHelp("Where profile names are looked up.", valueName: "dir"))
+    var validatorsDir = "Validators"
+
+    @Option(help: "all: always; missing: only when the file does not exist; failed: only when validation fails.")
+    var mode: Mode = .all
+
+    @Flag(help: "Write X.new.json beside X.json for review (tracksnap review, accept, reject).")
+    var pending = false
+
+    func validate() throws {
+        guard !capture.isEmpty else { throw ValidationError("--capture FILE is required: the traffic to record (HAR or NDJSON)") }
+        guard !snapshot.hasSuffix(".new.json") else {
+            throw ValidationError("\(snapshot) is a pending file; name the snapshot itself (X.json), with --pending to write X.new.json")
+        }
+    }
+
+    func run() throws {
+        var requests: [CapturedRequest] = []
+        for file in capture {
+            do {
+                requests += try CaptureFile.read(path: file)
+            } catch {
+                Terminal.error(error.description)
+                throw Exit.badInput
+            }
+        }
+        do {
+            var reference = validator
+            if reference == nil, FileManager.default.fileExists(atPath: snapshot) {
+                reference = try Snapshot.load(path: snapshot).validator
+            }
+            let profile = try Profile.load(reference ?? "default", directory: validatorsDir)
+            let outcome = try SnapshotRecorder(profile: profile).record(requests, snapshotAt: snapshot, mode: mode.recordMode, pending: pending)
+            if outcome.recorded {
+                let count = "\(outcome.requests) request\(outcome.requests == 1 ? "" : "s")"
+                print("recorded \(outcome.file): \(count)" + (pending ? " (pending; tracksnap review, accept or reject it)" : ""))
+            } else {
+                print("kept \(outcome.file): \(outcome.reason ?? "nothing to record")")
+            }
+        } catch {
+            Terminal.error(error.description)
+            throw Exit.badInput
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import TracksnapCore
+
+/// Turns one captured request's validation view into the JSON of a snapshot entry: ignored
+/// fields left out, secrets replaced by matchers, `$` keys escaped, every header kept (the
+/// recorder trims them afterwards, so that re-recording can still update headers a person listed).
+struct EntryRecorder {
+    let ignore: IgnoreRules
+    let redact: IgnoreRules
+    /// Captured secret values, so that one copied elsewhere (a write key in a URL, a Basic
+    /// header's key in the body) is not written either.
+    private(set) var secrets: Set<String> = []
+    /// Whether anything under the value being built was redacted or left out.
+    private var changed = false
+
+    /// Shorter captured secrets are not searched for inside other values, nor hidden where they
+    /// stand alone: they would match by chance.
+    static let shortestSearchedSecret = 6
+    static let shortestHiddenSecret = 4
+
+    init(ignore: IgnoreRules, redact: IgnoreRules) {
+        self.ignore = ignore
+        self.redact = redact
+    }
+
+    /// Notes the secrets a request carries; every request of a recording is seen before any
+    /// entry is built, so that a key sent in one request's header is hidden in another's body.
+    mutating func collectSecrets(of request: CapturedRequest, view: JSONValue) {
+        for header in request.headers where isRedacted(["headers", header.name.lowercased()]) {
+            secrets.formUnion(Secrets.credentials(inHeaderValue: header.value))
+        }
+        for (key, value) in view.objectValue ?? [:] { collectSecrets(value, tokens: [key]) }
+    }
+
+    /// The entry for a request, given its `validationView`.
+    mutating func entry(for request: CapturedRequest, view: JSONValue) -> JSONValue {
+        guard var object = view.objectValue else { return view }
+        // A form body is already in `parameters`; its raw text would only repeat it, secrets included.
+        if !request.formItems.isEmpty { object["body"] = nil }
+        if object["parameters"] == .object([:]) { object["parameters"] = nil }
+        var entry: [String: JSONValue] = [:]
+        for key in object.keys {
+            changed = false
+            if let value = object[key] { entry[key] = build(value, tokens: [key]) }
+        }
+        return .object(entry)
+    }
+
+    /// Whether the value at these entry-relative tokens is a secret: a key `Secrets` flags, a
+    /// secret header, or a place the profile's `redact` names.
+    func isRedacted(_ tokens: [String]) -> Bool {
+        guard tokens.count >= 2, let last = tokens.last else { return false }
+        return Secrets.isSecret(last) || redact.ignores(tokens)
+    }
+
+    private mutating func collectSecrets(_ value: JSONValue, tokens: [String]) {
+        if isRedacted(tokens) {
+            collectStrings(value)
+            return
+        }
+        switch value {
+        case .object(let members): for (key, member) in members { collectSecrets(member, tokens: tokens + [key]) }
+        case .array(let items): for (index, item) in items.enumerated() { collectSecrets(item, tokens: tokens + [String(index)]) }
+        default: break
+        }
+    }
+
+    private mutating func collectStrings(_ value: JSONValue) {
+        switch value {
+        case .string(let text): if !text.isEmpty { secrets.insert(text) }
+        case .object(let members): members.values.forEach { collectStrings($0) }
+        case .array(let items): items.forEach { collectStrings($0) }
+        default: break
+        }
+    }
+
+    private mutating func build(_ value: JSONValue, tokens: [String]) -> JSONValue {
+        if isRedacted(tokens) {
+            changed = true
+            return Self.redaction(for: value)
+        }
+        switch value {
+        case .string(let text):
+            return hidingSecrets(in: text)
+        case .array(let items):
+            return .array(items.enumerated().map { index, item in
+                let itemTokens = tokens + [String(index)]
+                // Arrays compare by position: an ignored element keeps its place.
+                if ignore.ignores(itemTokens) {
+                    changed = true
+                    return ["$any": true]
+                }
+                return build(item, tokens: itemTokens)
+            })
+        case .object(let members):
+            let outerChanged = changed
+            changed = false
+            var built: [String: JSONValue] = [:]
+            for (key, member) in members {
+                let memberTokens = tokens + [key]
+                if ignore.ignores(memberTokens) {
+                    changed = true
+                    continue
+                }
+                built[key] = build(member, tokens: memberTokens)
+            }
+            let result: JSONValue
+            if members.keys.contains(where: { $0.hasPrefix("$") }) {
+                // Keys beginning with `$` read as a matcher; only `$literal` holds such data, and
+                // it compares exactly, so it can hold nothing redacted or left out.
+                result = changed ? ["$type": "object"] : ["$literal": value]
+            } else {
+                result = .object(built)
+            }
+            changed = changed || outerChanged
+            return result
+        default:
+            return value
+        }
+    }
+
+    /// `{"$type": "string"}` for a string, `{"$any": true}` for anything else.
+    static func redaction(for value: JSONValue) -> JSONValue {
+        if case .string = value { return ["$type": "string"] }
+        return ["$any": true]
+    }
+
+    /// Whether a recorded value is a matcher that hides a captured value.
+    static func isRedaction(_ value: JSONValue?) -> Bool {
+        value == ["$type": "string"] || value == ["$any": true] || value == ["$type": "object"]
+            || (value?.objectValue?.count == 1 && value?["$regex"] != nil)
+    }
+
+    /// The text itself, or a pattern in which every captured secret it contains stands as `[\s\S]+`.
+    private mutating func hidingSecrets(in text: String) -> JSONValue {
+        let found = secrets.filter { $0.count >= Self.shortestSearchedSecret && text.contains($0) }
+        if text.count >= Self.shortestHiddenSecret, secrets.contains(text) {
+            changed = true
+            return ["$type": "string"]
+        }
+        guard !found.isEmpty else { return .string(text) }
+        changed = true
+        var pieces = [text]
+        for secret in found.sorted(by: { $0.count > $1.count }) {
+            pieces = pieces.flatMap { $0.components(separatedBy: secret) }
+        }
+        return ["$regex": .string(pieces.map(PatternEscaping.escape).joined(separator: "[\\s\\S]+"))]
+    }
+}

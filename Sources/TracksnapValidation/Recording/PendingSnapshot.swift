@@ -1,0 +1,86 @@
+import Foundation
+import TracksnapCore
+
+/// Pending snapshots: a recording written as `X.new.json` beside `X.json` for review, then
+/// accepted (moved over `X.json`) or rejected (deleted).
+///
+/// ```swift
+/// PendingSnapshot.path(for: "Snapshots/checkout.json")  // "Snapshots/checkout.new.json"
+/// try PendingSnapshot.accept("Snapshots/checkout.json")
+/// ```
+public enum PendingSnapshot {
+    static let suffix = ".new.json"
+
+    /// The pending file of a snapshot: `X.new.json` for `X.json` (or for `X.new.json` itself).
+    public static func path(for snapshot: String) -> String {
+        if snapshot.hasSuffix(suffix) { return snapshot }
+        return (snapshot.hasSuffix(".json") ? String(snapshot.dropLast(5)) : snapshot) + suffix
+    }
+
+    /// The snapshot a pending file replaces: `X.json` for `X.new.json` (or for `X.json` itself).
+    public static func snapshotPath(for path: String) -> String {
+        path.hasSuffix(suffix) ? String(path.dropLast(suffix.count)) + ".json" : path
+    }
+
+    /// Moves the pending file over the snapshot, in one step.
+    ///
+    /// - Parameter snapshot: `X.json` or `X.new.json`.
+    /// - Returns: the snapshot's path.
+    /// - Throws: `InputError` when there is no pending file or it cannot be moved.
+    @discardableResult
+    public static func accept(_ snapshot: String) throws(InputError) -> String {
+        let pending = try existingPending(snapshot)
+        let target = snapshotPath(for: pending)
+        try AtomicFile.rename(pending, to: target)
+        return target
+    }
+
+    /// Deletes the pending file.
+    ///
+    /// - Parameter snapshot: `X.json` or `X.new.json`.
+    /// - Returns: the pending file's path.
+    /// - Throws: `InputError` when there is no pending file or it cannot be deleted.
+    @discardableResult
+    public static func reject(_ snapshot: String) throws(InputError) -> String {
+        let pending = try existingPending(snapshot)
+        do {
+            try FileManager.default.removeItem(atPath: pending)
+        } catch {
+            throw InputError(file: pending, message: "cannot be deleted: \(error.localizedDescription)")
+        }
+        return pending
+    }
+
+    /// Every pending file at or under these paths (files as given, directories searched), sorted.
+    ///
+    /// - Throws: `InputError` for a path that does not exist.
+    public static func find(in paths: [String]) throws(InputError) -> [String] {
+        var found: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw InputError(file: path, message: "no such file or directory")
+            }
+            if !isDirectory.boolValue {
+                let pending = self.path(for: path)
+                if FileManager.default.fileExists(atPath: pending) { found.append(pending) }
+                continue
+            }
+            let below = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+                .filter { $0.hasSuffix(suffix) }
+                .sorted()
+                .map { (path as NSString).appendingPathComponent($0) }
+            found += below
+        }
+        var seen = Set<String>()
+        return found.filter { seen.insert($0).inserted }
+    }
+
+    private static func existingPending(_ snapshot: String) throws(InputError) -> String {
+        let pending = path(for: snapshot)
+        guard FileManager.default.fileExists(atPath: pending) else {
+            throw InputError(file: pending, message: "no pending snapshot to review (record one with `tracksnap record \(snapshotPath(for: snapshot)) --pending`)")
+        }
+        return pending
+    }
+}

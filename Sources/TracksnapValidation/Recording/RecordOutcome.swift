@@ -1,0 +1,18 @@
+/// What `SnapshotRecorder.record(_:snapshotAt:mode:pending:)` did.
+public struct RecordOutcome: Sendable, Hashable {
+    /// The file written (`X.json`, or `X.new.json` when pending), or the snapshot left as it was.
+    public var file: String
+    /// Whether a file was written.
+    public var recorded: Bool
+    /// How many requests the recorded snapshot lists (0 when nothing was written).
+    public var requests: Int
+    /// Why nothing was written, for people (`"it exists (--mode missing)"`).
+    public var reason: String?
+
+    public init(file: String, recorded: Bool, requests: Int, reason: String? = nil) {
+        self.file = file
+        self.recorded = recorded
+        self.requests = requests
+        self.reason = reason
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import TracksnapCore
+
+extension SnapshotRecorder {
+    /// Records a snapshot file as a mode asks: the whole record-then-validate step of a test.
+    ///
+    /// ```swift
+    /// let outcome = try recorder.record(requests, snapshotAt: "Snapshots/checkout.json", mode: .failed, pending: true)
+    /// outcome.recorded  // true when validation failed: Snapshots/checkout.new.json awaits review
+    /// ```
+    /// The snapshot's `name` is the existing one's, else the file name. When pending, the file
+    /// written is `X.new.json` (see `PendingSnapshot`) and `X.json` is left as it was.
+    /// - Parameters:
+    ///   - requests: everything captured, in capture order.
+    ///   - path: the snapshot file (`X.json`).
+    ///   - mode: when to record (`.never` writes nothing).
+    ///   - pending: write `X.new.json` for review instead of replacing `X.json`.
+    /// - Throws: `InputError` for an existing snapshot that cannot be read, an unknown validator,
+    ///   or a file that cannot be written.
+    public func record(_ requests: [CapturedRequest], snapshotAt path: String, mode: RecordMode, pending: Bool = false) throws(InputError) -> RecordOutcome {
+        let exists = FileManager.default.fileExists(atPath: path)
+        switch mode {
+        case .never:
+            return RecordOutcome(file: path, recorded: false, requests: 0, reason: "record mode is never")
+        case .missing where exists:
+            return RecordOutcome(file: path, recorded: false, requests: 0, reason: "it exists (mode missing)")
+        case .failed where exists:
+            let snapshot = try Snapshot.load(path: path)
+            guard let validator = ValidatorRegistry.validator(named: profile.validator) else {
+                throw InputError(file: profile.file ?? path, message: "no validator is registered as \"\(profile.validator)\"")
+            }
+            if validator.validate(snapshot, requests: requests, profile: profile).passed {
+                return RecordOutcome(file: path, recorded: false, requests: 0, reason: "it passes (mode failed)")
+            }
+        default:
+            break
+        }
+        let existing = exists ? try JSONDocument.load(path: path) : nil
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let recorded = try snapshot(from: requests, name: name, existing: existing)
+        let target = pending ? PendingSnapshot.path(for: path) : path
+        try write(recorded, to: target)
+        return RecordOutcome(file: target, recorded: true, requests: recorded["requests"]?.arrayValue?.count ?? 0)
+    }
+}
