@@ -1,0 +1,25 @@
+import Foundation
+import TracksnapCore
+
+/// The recorded captures next to these tests (see `Fixtures/*.py` for how each was made).
+enum Fixtures {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    /// The requests of a fixture; an unreadable fixture is an empty list (the tests then fail
+    /// on their expectations rather than crash).
+    static func requests(_ name: String) throws -> [CapturedRequest] {
+        try CaptureFile.read(path: path(name))
+    }
+
+    static func text(_ name: String) throws -> String {
+        try String(contentsOfFile: path(name), encoding: .utf8)
+    }
+
+    /// Every NDJSON fixture in the folder.
+    static var all: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
+            .filter { $0.hasSuffix(".ndjson") }.sorted()
+    }
+}
