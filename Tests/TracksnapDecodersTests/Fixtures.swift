@@ -1,5 +1,6 @@
 import Foundation
 import TracksnapCore
+import TracksnapDecoders
 
 /// The recorded captures next to these tests (see `Fixtures/*.py` for how each was made).
 enum Fixtures {
@@ -7,10 +8,14 @@ enum Fixtures {
 
     static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
-    /// The requests of a fixture; an unreadable fixture is an empty list (the tests then fail
-    /// on their expectations rather than crash).
+    /// The requests of a fixture.
     static func requests(_ name: String) throws -> [CapturedRequest] {
         try CaptureFile.read(path: path(name))
+    }
+
+    /// The events every request of a fixture decodes to, with all built-in decoders.
+    static func events(_ name: String) throws -> [AnalyticsEvent] {
+        try requests(name).flatMap { Decoders.decode($0).events }
     }
 
     static func text(_ name: String) throws -> String {

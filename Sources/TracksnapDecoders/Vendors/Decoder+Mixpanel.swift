@@ -13,8 +13,9 @@ extension Decoder {
     /// Properties: `properties` without `token`; for `engage`/`groups` the operations (`$set`,
     /// `$set_once`, `$add`, `$append`, `$union`, `$remove`, `$unset`, `$delete`). Context: the
     /// rest of the object and the request's other parameters. `token`, `$token`, `api_key` and
-    /// `api_secret` are dropped. Off `*.mixpanel.com`, a `data` parameter or a body of objects with
-    /// `event` (or `$distinct_id`) is required, and PostHog's marks (see `.posthog`) leave the
+    /// `api_secret` are dropped. Off `*.mixpanel.com`, the objects must have `event` and a
+    /// `properties.token` or `properties.distinct_id` (profile updates: `$distinct_id`, `$group_key`
+    /// or `$token`), and PostHog's marks (see `.posthog`) leave the
     /// request to PostHog.
     public static let mixpanel = Decoder(builtIn: "mixpanel", rule: "/track, /import, /engage, /groups with data= (URL-encoded or base64 JSON) or a JSON body; any host") { request throws(DecodeFailure) in
         try Mixpanel.decode(request)
@@ -50,6 +51,7 @@ enum Mixpanel {
             let shaped = items.allSatisfy { item in
                 isProfile ? item["$distinct_id"] != nil || item["$group_key"] != nil || item["$token"] != nil
                     : item["event"]?.stringValue != nil
+                        && (item["properties"]?["token"] != nil || item["properties"]?["distinct_id"] != nil)
             }
             guard shaped, !PostHog.hasMarks(envelope: payload, items: items) else { return nil }
         }
