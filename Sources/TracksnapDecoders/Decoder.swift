@@ -69,10 +69,11 @@ public struct Decoder: Sendable {
         attempt(request)
     }
 
-    /// Every built-in decoder, in the order `Decoders.decode` tries them: the most specific
-    /// paths first, so that `/g/collect` is GA4 before `/collect` can be Universal Analytics.
+    /// Every built-in decoder, in the order `Decoders.decode` tries them. Their claims do not
+    /// overlap (each checks the path, then the host or the body's shape), except on `/track`,
+    /// where PostHog is asked before Mixpanel; the busiest batch formats come first.
     public static let all: [Decoder] = [
-        .ga4, .universalAnalytics, .segment, .rudderstack, .snowplow, .posthog, .mixpanel, .amplitude, .metaPixel,
+        .segment, .rudderstack, .ga4, .universalAnalytics, .posthog, .mixpanel, .amplitude, .snowplow, .metaPixel,
     ]
 
     /// The built-in decoder with this vendor id (`segment`, `universal-analytics`…), or nil.

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TracksnapCore
 import TracksnapDecoders
@@ -56,6 +57,17 @@ struct PropertiesTests {
         #expect(items[0]["color"] == "green")
         #expect(items[0]["price"] == .number("12.5"))
         #expect(items[1]["item_id"] == "sku-7")
+    }
+
+    @Test("GA4 epn values keep their JSON text, are normalised when only Double reads them, else stay text",
+          arguments: [("12.50", JSONValue.number("12.50")), ("-3", .number("-3")), ("1e3", .number("1e3")),
+                      ("+1", .number("1")), (".5", .number("0.5")), ("007", .number("7")), ("abc", .string("abc")),
+                      ("nan", .string("nan")), ("", .string(""))])
+    func epnNumbers(_ text: String, _ expected: JSONValue) {
+        let request = CapturedRequest(
+            id: "1", method: "POST", url: "https://x.example/g/collect?v=2&tid=G-1",
+            body: .text("en=e&epn.v=" + text.replacingOccurrences(of: "+", with: "%2B")))
+        #expect(Decoders.decode(request).events.first?.properties["v"] == expected)
     }
 
     @Test("GA4 Measurement Protocol: params are properties, the request's ids context")

@@ -75,12 +75,41 @@ enum Payload {
         return object
     }
 
-    /// A number as JSON when the text is one (`12.5`, `-3`), else nil.
+    /// A number as JSON when the text is one (`12.5`, `-3`, `1e6` kept as written; `+1`, `.5`
+    /// normalised), else nil.
     static func number(_ text: String) -> JSONValue? {
-        guard !text.isEmpty, let value = Double(text), value.isFinite,
-            text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) })
+        if isJSONNumber(text.utf8) { return .number(text) }
+        guard let value = Double(text), value.isFinite,
+            text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E || $0 == 0x45 || $0 == 0x65 })
         else { return nil }
-        if let value = jsonIfValid(text), case .number = value { return value }
         return .number(value)
+    }
+
+    /// Whether the bytes follow JSON's number grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+    static func isJSONNumber(_ utf8: String.UTF8View) -> Bool {
+        var index = utf8.startIndex
+        func digit() -> Bool { index != utf8.endIndex && utf8[index] >= 0x30 && utf8[index] <= 0x39 }
+        func skip(_ byte: UInt8) -> Bool {
+            guard index != utf8.endIndex, utf8[index] == byte else { return false }
+            index = utf8.index(after: index)
+            return true
+        }
+        func digits() -> Bool {
+            guard digit() else { return false }
+            while digit() { index = utf8.index(after: index) }
+            return true
+        }
+        _ = skip(UInt8(ascii: "-"))
+        if skip(UInt8(ascii: "0")) {
+            if digit() { return false }
+        } else if !digits() {
+            return false
+        }
+        if skip(UInt8(ascii: ".")), !digits() { return false }
+        if skip(UInt8(ascii: "e")) || skip(UInt8(ascii: "E")) {
+            _ = skip(UInt8(ascii: "+")) || skip(UInt8(ascii: "-"))
+            if !digits() { return false }
+        }
+        return index == utf8.endIndex
     }
 }

@@ -18,6 +18,13 @@ extension Decoder {
         guard isBatch || (path.hasSuffix("/collect") && !path.hasSuffix("/g/collect") && !path.hasSuffix("/mp/collect"))
         else { return nil }
         let onGoogle = request.isHost(in: UniversalAnalytics.hosts)
+        // A JSON body (Amplitude's and PostHog's `/batch`, Segment's `/v1/batch`) is no hit:
+        // reject it before splitting a large body into form pairs.
+        if !onGoogle, let first = request.bodyBytes?.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == 0x1F
+        {
+            return nil
+        }
         var hits: [[(name: String, value: String)]]
         if isBatch {
             hits = (request.bodyText ?? "").split(whereSeparator: \.isNewline).map { FormEncoding.pairs($0) }.filter { !$0.isEmpty }
