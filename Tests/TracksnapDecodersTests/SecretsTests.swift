@@ -24,7 +24,7 @@ struct SecretsTests {
         #expect(traffic.contains { $0.contains(key) }, "\(key) should be sent in \(fixture), or the next test proves nothing")
     }
 
-    @Test("no serialized event of any fixture holds any fixture key, nor the Basic auth of one", arguments: Fixtures.all)
+    @Test("no serialized event of any fixture holds a fixture key or a secret member (writeKey, api_key, api_secret)", arguments: Fixtures.all)
     func noSecretInEvents(_ fixture: String) throws {
         let events = try Fixtures.events(fixture)
         #expect(!events.isEmpty)
