@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "tracksnap", targets: ["TracksnapCLI"]),
         .library(name: "Patterns", targets: ["Patterns"]),
         .library(name: "TracksnapCore", targets: ["TracksnapCore"]),
+        .library(name: "TracksnapDecoders", targets: ["TracksnapDecoders"]),
         .library(name: "TracksnapValidation", targets: ["TracksnapValidation"]),
         .library(name: "TracksnapReports", targets: ["TracksnapReports"]),
         .library(name: "TracksnapServer", targets: ["TracksnapServer"]),
@@ -30,6 +31,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "Patterns", dependencies: ["CPCRE2"]),
         .target(name: "TracksnapCore", dependencies: ["Patterns", "CZlib"]),
+        .target(name: "TracksnapDecoders", dependencies: ["TracksnapCore"]),
         .target(name: "TracksnapValidation", dependencies: ["TracksnapCore", "Patterns"]),
         .target(name: "TracksnapReports", dependencies: ["TracksnapValidation", "TracksnapCore"]),
         .target(
@@ -59,6 +61,7 @@ let package = Package(
         ),
         .testTarget(name: "PatternsTests", dependencies: ["Patterns"]),
         .testTarget(name: "TracksnapCoreTests", dependencies: ["TracksnapCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "TracksnapDecodersTests", dependencies: ["TracksnapDecoders"], exclude: ["Fixtures"]),
         .testTarget(name: "TracksnapValidationTests", dependencies: ["TracksnapValidation", "TracksnapCore"]),
         .testTarget(name: "TracksnapReportsTests", dependencies: ["TracksnapReports", "TracksnapValidation", "TracksnapCore"]),
         .testTarget(name: "TracksnapServerTests", dependencies: ["TracksnapServer", "TracksnapCapture"]),

@@ -1,0 +1,87 @@
+import TracksnapCore
+
+/// A strategy that recognises one vendor's traffic and decodes it into events.
+///
+/// Built-ins are static members (`.segment`, `.ga4`…); a custom one is built from two closures.
+///
+/// ```swift
+/// let acme = Decoder(vendor: "acme", rule: "GET /v1/e", matches: { $0.path == "/v1/e" }) { request throws(DecodeError) in
+///     [AnalyticsEvent(vendor: "acme", type: "event", name: request.queryItems.first?.value, request: request.id, index: 0)]
+/// }
+/// Decoders.decode(request, using: [acme] + Decoder.all)
+/// ```
+public struct Decoder: Sendable {
+    /// The vendor id it decodes (`segment`), also its name for `Decoder.named(_:)`.
+    public let vendor: String
+    /// Which traffic it claims, for a person (documentation and `tracksnap` listings).
+    public let rule: String
+    private let attempt: @Sendable (CapturedRequest) -> DecodeResult
+
+    /// A custom decoder.
+    ///
+    /// - Parameters:
+    ///   - vendor: the vendor id.
+    ///   - rule: which traffic it claims, for a person.
+    ///   - matches: whether a request is this vendor's.
+    ///   - decode: the request's events; throws a `DecodeError` with the reason when a claimed
+    ///     request cannot be decoded.
+    public init(
+        vendor: String, rule: String, matches: @escaping @Sendable (CapturedRequest) -> Bool,
+        decode: @escaping @Sendable (CapturedRequest) throws(DecodeError) -> [AnalyticsEvent]
+    ) {
+        self.vendor = vendor
+        self.rule = rule
+        attempt = { request in
+            guard matches(request) else { return .unclaimed }
+            do throws(DecodeError) {
+                return .events(try decode(request))
+            } catch {
+                return .failed(error)
+            }
+        }
+    }
+
+    /// A built-in: the closure returns nil for traffic that is not the vendor's. Matching and
+    /// decoding are one step because on a shared path (`/batch`, `/track`) the body's shape is
+    /// what tells vendors apart, and it should be parsed once.
+    init(
+        builtIn vendor: String, rule: String,
+        _ attempt: @escaping @Sendable (CapturedRequest) throws(DecodeFailure) -> [AnalyticsEvent]?
+    ) {
+        self.vendor = vendor
+        self.rule = rule
+        self.attempt = { request in
+            do throws(DecodeFailure) {
+                guard let events = try attempt(request) else { return .unclaimed }
+                return .events(events)
+            } catch {
+                return .failed(DecodeError(vendor: vendor, request: request.id, reason: error.reason))
+            }
+        }
+    }
+
+    /// Decodes one request with this decoder alone.
+    ///
+    /// ```swift
+    /// Decoder.segment.decode(request)  // .events([…]), .unclaimed or .failed(…)
+    /// ```
+    public func decode(_ request: CapturedRequest) -> DecodeResult {
+        attempt(request)
+    }
+
+    /// Every built-in decoder, in the order `Decoders.decode` tries them. Their claims do not
+    /// overlap (each checks the path, then the host or the body's shape), except on `/track`,
+    /// where PostHog is asked before Mixpanel; the busiest batch formats come first.
+    public static let all: [Decoder] = [
+        .segment, .rudderstack, .ga4, .universalAnalytics, .posthog, .mixpanel, .amplitude, .snowplow, .metaPixel,
+    ]
+
+    /// The built-in decoder with this vendor id (`segment`, `universal-analytics`…), or nil.
+    ///
+    /// ```swift
+    /// Decoder.named("mixpanel")?.rule
+    /// ```
+    public static func named(_ vendor: String) -> Decoder? {
+        all.first { $0.vendor == vendor.lowercased() }
+    }
+}
