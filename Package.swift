@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "Patterns", dependencies: ["CPCRE2"]),
         .target(name: "TracksnapCore", dependencies: ["Patterns", "CZlib"]),
         .target(name: "TracksnapDecoders", dependencies: ["TracksnapCore"]),
-        .target(name: "TracksnapValidation", dependencies: ["TracksnapCore", "Patterns"]),
+        .target(name: "TracksnapValidation", dependencies: ["TracksnapCore", "TracksnapDecoders", "Patterns"]),
         .target(name: "TracksnapReports", dependencies: ["TracksnapValidation", "TracksnapCore"]),
         .target(
             name: "TracksnapServer",

@@ -1,23 +1,67 @@
 import TracksnapCore
+import TracksnapDecoders
 
-/// The built-in validator: filter, align, compare, explain.
+/// The built-in validator: filter, decode, align, compare, explain.
+///
+/// A snapshot without `events` is checked at the HTTP level only. One with `events` has the
+/// selected traffic decoded by the profile's decoders: events are compared with `events`, and
+/// `requests` entries with every selected request, but only requests no decoder claimed count
+/// as unexpected, so a batch is judged by its events. Traffic a decoder recognised but could not
+/// decode is a `decode_error`.
 public struct SnapshotValidator: Validator {
     public init() {}
 
     public func validate(_ snapshot: Snapshot, requests: [CapturedRequest], profile: Profile) -> SnapshotResult {
         let selected = requests.indices.filter { profile.filter.accepts(requests[$0]) }
-        let references = selected.map { i in
-            RequestReference(id: requests[i].id, index: i, method: requests[i].method, url: requests[i].urlWithoutQuery)
-        }
-        let views = selected.map { requests[$0].validationView }
         var run = Run(snapshot: snapshot, profile: profile)
-        run.check(snapshot.requests, against: views, references: references, collection: "/requests")
-        // Events come from decoders; until a profile names one, no captured value is an event.
-        run.check(snapshot.events, against: [], references: [], collection: "/events")
+        var captured: [Captured] = []
+        var events: [Captured] = []
+        let decoders = snapshot.events.isEmpty ? [] : Self.decoders(named: profile.decoders)
+        for i in selected {
+            let request = requests[i]
+            let reference = RequestReference(id: request.id, index: i, method: request.method, url: request.urlWithoutQuery)
+            let decoded = decoders.isEmpty ? .unclaimed : Decoders.decode(request, using: decoders)
+            captured.append(Captured(
+                view: request.validationView, request: reference, reportsUnexpected: decoded == .unclaimed,
+                description: "request #\(i + 1) \(request.method) \(reference.url)"))
+            switch decoded {
+            case .events(let decodedEvents):
+                events += decodedEvents.map { event in
+                    Captured(
+                        view: event.validationView, request: reference, reportsUnexpected: true,
+                        description: "\(event.vendor) \(event.type) \(event.name.map { "\"\($0)\"" } ?? "") (request #\(i + 1), event \(event.index + 1))")
+                }
+            case .failed(let error):
+                run.decodeErrors.append(Finding(
+                    code: .decodeError, path: "/events", location: snapshot.locations["/events"],
+                    message: "request #\(i + 1) \(request.method) \(reference.url): \(error.description)", request: reference))
+            case .unclaimed:
+                break
+            }
+        }
+        run.check(snapshot.requests, against: captured, collection: "/requests")
+        if !snapshot.events.isEmpty { run.check(snapshot.events, against: events, collection: "/events") }
         return SnapshotResult(
             file: snapshot.file, name: snapshot.name, profile: profile.name, entries: run.entries,
-            findings: run.findings + run.unexpectedFindings, selected: selected.count, captured: requests.count)
+            findings: run.findings + run.decodeErrors + run.unexpectedFindings, selected: selected.count, captured: requests.count)
     }
+
+    /// The decoders a profile names (every built-in one when it names none); unknown names are
+    /// reported when the profile is loaded (`Validation.validate`).
+    static func decoders(named names: [String]?) -> [Decoder] {
+        guard let names else { return Decoder.all }
+        return names.compactMap(Decoder.named)
+    }
+}
+
+/// A captured request or decoded event, as alignment and reports see it.
+private struct Captured {
+    var view: JSONValue
+    var request: RequestReference
+    /// False for a request a decoder turned into events: its events speak for it.
+    var reportsUnexpected: Bool
+    /// How a finding about unexpected traffic names it.
+    var description: String
 }
 
 /// One validation in progress: collects entry results and findings.
@@ -27,14 +71,17 @@ private struct Run {
     var entries: [EntryResult] = []
     var findings: [Finding] = []
     var unexpectedFindings: [Finding] = []
+    var decodeErrors: [Finding] = []
 
     init(snapshot: Snapshot, profile: Profile) {
         self.snapshot = snapshot
         self.profile = profile
     }
 
-    mutating func check(_ expected: [ExpectedEntry], against views: [JSONValue], references: [RequestReference], collection: String) {
-        guard !expected.isEmpty || !views.isEmpty else { return }
+    mutating func check(_ expected: [ExpectedEntry], against captured: [Captured], collection: String) {
+        guard !expected.isEmpty || captured.contains(where: \.reportsUnexpected) else { return }
+        let views = captured.map(\.view)
+        let references = captured.map(\.request)
         let strict = snapshot.strict ?? profile.strict
         let aligner = Aligner(expected: expected, actual: views, ignore: profile.ignore, strictObjects: strict)
         let alignment = aligner.align(order: snapshot.order ?? profile.order)
@@ -54,7 +101,7 @@ private struct Run {
                 message: "captured as request #\(references[a].index + 1), out of the expected order"), request: references[a]))
         }
         var extraCopies: [Int: [Int]] = [:]
-        for (e, a) in alignment.duplicates { extraCopies[e, default: []].append(a) }
+        for (e, a) in alignment.duplicates where captured[a].reportsUnexpected { extraCopies[e, default: []].append(a) }
         if (snapshot.unexpected ?? profile.unexpected) == .fail {
             for (e, copies) in extraCopies.sorted(by: { $0.key < $1.key }) {
                 let times = copies.count + 1
@@ -63,10 +110,10 @@ private struct Run {
                     expected: .number(1), actual: .number(times),
                     message: "captured \(times) times, expected once (again as request \(copies.map { "#\(references[$0].index + 1)" }.joined(separator: ", ")))"), request: references[copies[0]]))
             }
-            for a in alignment.unexpected {
+            for a in alignment.unexpected where captured[a].reportsUnexpected {
                 unexpectedFindings.append(finish(Finding(
                     code: .unexpectedEvent, path: collection, actual: Secrets.redacted(Self.shortView(views[a])),
-                    message: "request #\(references[a].index + 1) \(references[a].method) \(references[a].url) matches no expected entry"), request: references[a]))
+                    message: "\(captured[a].description) matches no expected entry"), request: references[a]))
             }
         }
         for e in alignment.missing {

@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapDecoders
 
 /// Loads snapshots and profiles from files and validates captured traffic against them.
 public enum Validation {
@@ -21,6 +22,11 @@ public enum Validation {
     ) throws(InputError) -> SnapshotResult {
         let snapshot = try Snapshot.load(path: path)
         let profile = try Profile.load(profileReference ?? snapshot.validator ?? "default", directory: directory)
+        if let unknown = profile.decoders?.first(where: { Decoder.named($0) == nil }) {
+            throw InputError(
+                file: profile.file ?? path,
+                message: "no decoder \"\(unknown)\"; decoders: \(Decoder.all.map(\.vendor).joined(separator: ", "))")
+        }
         guard let validator = ValidatorRegistry.validator(named: profile.validator) else {
             throw InputError(file: profile.file ?? path, message: "no validator is registered as \"\(profile.validator)\"")
         }

@@ -56,14 +56,17 @@ struct RecordSnapshotTests {
         #expect(entry?["body"] == nil)
     }
 
-    @Test("objects with keys beginning with $ are escaped as $literal so they are not read as matchers")
+    @Test("data keys beginning with $ are written as $$ so they are not read as matchers, and still match as a subset")
     func dollarKeys() throws {
         let requests = [post("https://t.example.com/track", json: #"{"event": "open", "properties": {"$os": "Linux", "plan": "pro"}}"#)]
         try withScratchDirectory { directory in
             let path = directory.appending(path: "s.json").path
             try record(requests, to: path)
-            #expect(try json(at: path).at("/requests/0/body/properties") == ["$literal": ["$os": "Linux", "plan": "pro"]])
+            #expect(try json(at: path).at("/requests/0/body/properties") == ["$$os": "Linux", "plan": "pro"])
             #expect(try validateFile(path, requests).findings.isEmpty)
+            let changed = [post("https://t.example.com/track", json: #"{"event": "open", "properties": {"$os": "Mac", "plan": "pro", "$browser": "x"}}"#)]
+            let findings = try validateFile(path, changed).findings
+            #expect(findings.map(\.path) == ["/requests/0/body/properties/$$os"])
         }
     }
 

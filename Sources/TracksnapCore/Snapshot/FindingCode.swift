@@ -18,4 +18,6 @@ public enum FindingCode: String, Sendable, Hashable, CaseIterable {
     case orderMismatch = "order_mismatch"
     /// An entry captured more (or fewer) times than expected, or an array of another length.
     case countMismatch = "count_mismatch"
+    /// Analytics traffic a decoder recognised but could not decode (the message says why).
+    case decodeError = "decode_error"
 }

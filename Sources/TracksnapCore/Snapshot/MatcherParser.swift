@@ -31,12 +31,14 @@ struct MatcherParser {
     mutating func matcher(_ value: JSONValue, at pointer: String, lowercaseKeys: Bool = false) -> Matcher {
         switch value {
         case .object(let members):
-            if let special = members.keys.first(where: { $0.hasPrefix("$") }) {
+            if let special = members.keys.first(where: { $0.hasPrefix("$") && !$0.hasPrefix("$$") }) {
                 return operatorMatcher(members, special: special, at: pointer)
             }
+            // `$$os` is the data key `$os`: a key beginning with `$` would read as a matcher.
             let parsed = members.keys.sorted().map { key in
-                Matcher.Member(
-                    key: lowercaseKeys ? key.lowercased() : key, token: key,
+                let dataKey = key.hasPrefix("$$") ? String(key.dropFirst()) : key
+                return Matcher.Member(
+                    key: lowercaseKeys ? dataKey.lowercased() : dataKey, token: key,
                     matcher: matcher(members[key]!, at: JSONPointer.appending(pointer, key)))
             }
             return .object(parsed, strict: nil)
@@ -56,7 +58,7 @@ struct MatcherParser {
     private mutating func operatorMatcher(_ members: [String: JSONValue], special: String, at pointer: String) -> Matcher {
         let keyPointer = JSONPointer.appending(pointer, special)
         guard members.count == 1 else {
-            error(pointer, "a matcher object holds exactly one key, here \(members.keys.sorted().joined(separator: ", ")); use {\"$literal\": …} for data whose keys begin with $")
+            error(pointer, "a matcher object holds exactly one key, here \(members.keys.sorted().joined(separator: ", ")); write a data key beginning with $ as $$ (\"$$os\" for \"$os\")")
             return .any
         }
         let argument = members[special]!
@@ -90,7 +92,7 @@ struct MatcherParser {
         case "$literal":
             return .exact(argument)
         default:
-            keyError(keyPointer, "unknown matcher \(special): use one of \(Self.matcherKeys.joined(separator: ", ")), or {\"$literal\": …} for data whose keys begin with $")
+            keyError(keyPointer, "unknown matcher \(special): use one of \(Self.matcherKeys.joined(separator: ", ")), or write a data key beginning with $ as $$ (\"$$\(special.dropFirst())\" for \"\(special)\")")
             return .any
         }
     }

@@ -21,6 +21,9 @@ public struct Profile: Sendable {
     public var severities: [FindingCode: Diagnostic.Severity]
     /// The registered `Validator` that runs this profile (`snapshot`, the built-in, by default).
     public var validator: String
+    /// The vendor decoders (`segment`, `ga4`…) that turn traffic into events when a snapshot
+    /// lists `events`; nil means every built-in decoder.
+    public var decoders: [String]?
     /// Header names a recorded snapshot keeps (`"record": {"headers": ["X-Client"]}`); others are left out.
     public var recordedHeaders: [String]
     /// Fields replaced by a matcher when recording, on top of `Secrets` (`"redact": ["/body/context/ip", "client_id"]`).
@@ -50,7 +53,7 @@ public struct Profile: Sendable {
     /// `Validators/default.json` does not exist: every request, strict order, extras fail.
     public static let builtInDefault = Profile(name: "default")
 
-    static let keys = ["$schema", "name", "description", "filter", "order", "unexpected", "strict", "ignore", "severity", "validator", "record", "redact"]
+    static let keys = ["$schema", "name", "description", "filter", "order", "unexpected", "strict", "ignore", "severity", "validator", "decoders", "record", "redact"]
 
     /// Finds a profile by name in a directory (`Validators/NAME.json`), or reads it from a path.
     ///
@@ -152,6 +155,17 @@ private enum ProfileReader {
                 return nil
             }
             profile.validator = name
+        }
+        if let value = top["decoders"] {
+            let names = value.arrayValue?.compactMap(\.stringValue)
+            if value == "all" {
+                profile.decoders = nil
+            } else if let names, names.count == value.arrayValue?.count {
+                profile.decoders = names
+            } else {
+                parser.error("/decoders", "\"decoders\" is \"all\" or an array of vendor ids (\"segment\", \"ga4\"…)")
+                return nil
+            }
         }
         if let value = top["record"] {
             guard let object = value.objectValue else {

@@ -102,21 +102,19 @@ struct EntryRecorder {
                     changed = true
                     continue
                 }
-                built[key] = build(member, tokens: memberTokens)
-            }
-            let result: JSONValue
-            if members.keys.contains(where: { $0.hasPrefix("$") }) {
-                // Keys beginning with `$` read as a matcher; only `$literal` holds such data, and
-                // it compares exactly, so it can hold nothing redacted or left out.
-                result = changed ? ["$type": "object"] : ["$literal": value]
-            } else {
-                result = .object(built)
+                built[Self.escaped(key)] = build(member, tokens: memberTokens)
             }
             changed = changed || outerChanged
-            return result
+            return .object(built)
         default:
             return value
         }
+    }
+
+    /// A data key as a snapshot writes it: one beginning with `$` (Mixpanel's `$os`) gets another
+    /// `$`, so that it does not read as a matcher.
+    static func escaped(_ key: String) -> String {
+        key.hasPrefix("$") ? "$" + key : key
     }
 
     /// `{"$type": "string"}` for a string, `{"$any": true}` for anything else.

@@ -20,22 +20,20 @@ struct PatternKeeper {
         let recorded = trimmed ?? full
         switch matcher {
         case .object(let members, _):
-            guard let actualObject = actual?.objectValue, let fullObject = full?.objectValue,
-                !fullObject.keys.contains(where: { $0.hasPrefix("$") })
-            else { return keepIfAccepted(matcher, recorded: recorded, full: full, actual: actual, lenient: lenient) }
+            guard let actualObject = actual?.objectValue, let fullObject = full?.objectValue else { return keepIfAccepted(matcher, recorded: recorded, full: full, actual: actual, lenient: lenient) }
             let trimmedObject = trimmed?.objectValue ?? [:]
             var out: [String: JSONValue] = [:]
             for member in members {
                 // Parameters and headers are strings on the wire: `12` in a snapshot means "12".
                 let childLenient = lenient || (tokens.isEmpty && (member.key == "parameters" || member.key == "headers"))
                 if let merged = merge(
-                    member.matcher, full: fullObject[member.key], trimmed: trimmedObject[member.key], actual: actualObject[member.key],
+                    member.matcher, full: fullObject[member.key], trimmed: trimmedObject[EntryRecorder.escaped(member.key)], actual: actualObject[member.key],
                     tokens: tokens + [member.token], lenient: childLenient)
                 {
                     out[member.token] = merged
                 }
             }
-            for (key, value) in trimmedObject where !members.contains(where: { $0.key == key }) {
+            for (key, value) in trimmedObject where !members.contains(where: { EntryRecorder.escaped($0.key) == key }) {
                 out[key] = value
             }
             return .object(out)
