@@ -198,7 +198,9 @@ public final class CaptureStore: Sendable {
                 enum Registration { case answered([CapturedRequest]?), waiting }
                 let registration = state.withLock { state -> Registration in
                     guard var session = state.sessions[id] else { return .answered(nil) }
-                    if session.log.count >= count || state.closed { return .answered(session.log.all) }
+                    // Checked under the lock that `expire` takes: a cancellation either shows
+                    // here or finds the registered waiter.
+                    if session.log.count >= count || state.closed || Task.isCancelled { return .answered(session.log.all) }
                     session.waiters[waiterID] = Waiter(count: count, continuation: continuation, timer: nil)
                     state.sessions[id] = session
                     return .waiting
