@@ -1,0 +1,113 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Synchronization
+import TracksnapServer
+
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Capture analytics traffic: a collector, reverse proxy and forward proxy with a control API.",
+        discussion: """
+            Prints "listening on http://HOST:PORT" first. Without --upstream it answers every request \
+            itself (200 {}); with --upstream URL it forwards there; absolute-form requests and CONNECT \
+            (curl -x, http_proxy) are forwarded to their target. The control API is under \
+            /__tracksnap/. SIGINT or SIGTERM stop it cleanly (exit 0).
+            """
+    )
+
+    @Option(help: ArgumentHelp("The address to bind; anything but loopback needs --token.", valueName: "address"))
+    var host = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("The port; 0 picks a free one.", valueName: "port"))
+    var port = 0
+
+    @Option(help: ArgumentHelp("Forward requests to this URL (reverse proxy) instead of answering them.", valueName: "url"))
+    var upstream: String?
+
+    @Option(help: ArgumentHelp("Append every captured request to this NDJSON file as it arrives.", valueName: "file"))
+    var journal: String?
+
+    @Option(help: ArgumentHelp("Keep at most N requests in memory per list; older ones are dropped and counted.", valueName: "n"))
+    var maxRequests: Int?
+
+    @Option(help: ArgumentHelp("Refuse bodies larger than this with 413.", valueName: "bytes"))
+    var maxBodySize = 16 * 1024 * 1024
+
+    @Option(help: ArgumentHelp("Demand Authorization: Bearer TOKEN on the control API.", valueName: "token"))
+    var token: String?
+
+    @Option(help: ArgumentHelp("Where validate looks up profile names.", valueName: "dir"))
+    var validatorsDir = "Validators"
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        if !CaptureServer.Configuration.isLoopback(host) && (token ?? "").isEmpty {
+            throw ValidationError(
+                "binding to \(host) would let anyone on the network drive the control API; pass --token TOKEN, or bind 127.0.0.1")
+        }
+        if let maxRequests, maxRequests < 1 { throw ValidationError("--max-requests must be at least 1") }
+        guard maxBodySize >= 0 else { throw ValidationError("--max-body-size cannot be negative") }
+        if let upstream {
+            guard let url = URL(string: upstream), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                throw ValidationError("--upstream must be an http:// or https:// URL, not \"\(upstream)\"")
+            }
+        }
+    }
+
+    func run() throws {
+        let configuration = CaptureServer.Configuration(
+            host: host, port: port, upstream: upstream.flatMap { URL(string: $0) }, journalPath: journal,
+            maximumRequests: maxRequests, maximumBodySize: maxBodySize, token: token, validatorsDirectory: validatorsDir)
+        let server: CaptureServer
+        do {
+            server = try CaptureServer(configuration: configuration)
+        } catch {
+            Terminal.error("error: \(error.message)")
+            throw Exit.badInput
+        }
+        let outcome = ServeOutcome()
+        let done = DispatchSemaphore(value: 0)
+        // The handlers stay installed until exit: `signal(…, SIG_IGN)` hands the signals to them.
+        let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                Task {
+                    try? await server.shutdown()
+                    done.signal()
+                }
+            }
+            source.resume()
+            return source
+        }
+        Task {
+            do {
+                let url = try await server.start()
+                // Written straight to the descriptor, unbuffered: tests read this line from a pipe.
+                FileHandle.standardOutput.write(Data("listening on \(url.absoluteString)\n".utf8))
+            } catch {
+                outcome.fail("error: \(error)")
+                try? await server.shutdown()
+                done.signal()
+            }
+        }
+        done.wait()
+        withExtendedLifetime(signals) {}
+        if let failure = outcome.failure {
+            Terminal.error(failure)
+            throw Exit.badInput
+        }
+    }
+}
+
+/// How `serve` ended, set from the task that starts the server.
+private final class ServeOutcome: Sendable {
+    private let message = Mutex<String?>(nil)
+
+    var failure: String? { message.withLock { $0 } }
+
+    func fail(_ text: String) {
+        message.withLock { $0 = text }
+    }
+}
+

@@ -1,0 +1,128 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// The capture server: a collector, reverse proxy and forward proxy for analytics traffic,
+/// with the control API tests drive. `tracksnap serve` is a thin layer over it.
+///
+/// ```swift
+/// let server = try CaptureServer(configuration: .init())
+/// let url = try await server.start()            // http://127.0.0.1:PORT
+/// // … point the app's analytics at `url` …
+/// let captured = server.store.requests()
+/// try await server.shutdown()
+/// ```
+public final class CaptureServer: Sendable {
+    private struct State {
+        var listener: Channel?
+        var connections: [ObjectIdentifier: Channel] = [:]
+        var port: Int?
+        var stopped = false
+    }
+
+    public let configuration: CaptureServer.Configuration
+    /// Everything captured, the sessions and the counters.
+    public let store: CaptureStore
+    private let router: RequestRouter
+    private let state = Mutex(State())
+
+    /// - Parameter configuration: where to listen and how to answer and record.
+    /// - Throws: `CaptureServerError` when the journal cannot be opened or the upstream URL is
+    ///   not an absolute http(s) URL.
+    public init(configuration: CaptureServer.Configuration = Configuration()) throws(CaptureServerError) {
+        if let upstream = configuration.upstream {
+            guard let scheme = upstream.scheme?.lowercased(), scheme == "http" || scheme == "https", upstream.host != nil else {
+                throw CaptureServerError("the upstream must be an http:// or https:// URL with a host, not \"\(upstream.absoluteString)\"")
+            }
+        }
+        guard configuration.maximumBodySize >= 0 else { throw CaptureServerError("the maximum body size cannot be negative") }
+        if let maximum = configuration.maximumRequests, maximum < 1 {
+            throw CaptureServerError("the maximum number of requests must be at least 1")
+        }
+        self.configuration = configuration
+        store = try CaptureStore(maximumRequests: configuration.maximumRequests, journalPath: configuration.journalPath)
+        router = RequestRouter(configuration: configuration, store: store)
+    }
+
+    /// The port listened on, once started.
+    public var port: Int? {
+        state.withLock { $0.port }
+    }
+
+    /// Binds and starts serving.
+    ///
+    /// - Returns: the base URL, `http://HOST:PORT`, with the real port when 0 was asked.
+    /// - Throws: `CaptureServerError` when the address cannot be bound or the server was
+    ///   already started.
+    @discardableResult
+    public func start() async throws -> URL {
+        guard state.withLock({ $0.listener == nil && !$0.stopped }) else {
+            throw CaptureServerError("the server was already started")
+        }
+        let router = self.router
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 512)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.maxMessagesPerRead, value: 16)
+            .childChannelInitializer { [weak self] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try ConnectionHandler.configure(channel, router: router)
+                    self?.track(channel)
+                }
+            }
+        let listener: Channel
+        do {
+            listener = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
+        } catch {
+            throw CaptureServerError("cannot listen on \(configuration.host):\(configuration.port): \(error)")
+        }
+        let port = listener.localAddress?.port ?? configuration.port
+        let stopped = state.withLock { state -> Bool in
+            state.listener = listener
+            state.port = port
+            return state.stopped
+        }
+        if stopped { try? await listener.close() }
+        let host = configuration.host.contains(":") && !configuration.host.hasPrefix("[") ? "[\(configuration.host)]" : configuration.host
+        guard let url = URL(string: "http://\(host):\(port)") else {
+            throw CaptureServerError("cannot form a URL from the host \"\(configuration.host)\"")
+        }
+        return url
+    }
+
+    /// Stops listening, closes open connections, answers every waiting control request,
+    /// and finishes the journal.
+    public func shutdown() async throws {
+        let (listener, connections) = state.withLock { state -> (Channel?, [Channel]) in
+            guard !state.stopped else { return (nil, []) }
+            state.stopped = true
+            let taken = (state.listener, Array(state.connections.values))
+            state.connections = [:]
+            return taken
+        }
+        guard let listener else {
+            store.close()
+            return
+        }
+        try? await listener.close()
+        store.close()
+        for connection in connections { try? await connection.close() }
+    }
+
+    private func track(_ channel: Channel) {
+        let key = ObjectIdentifier(channel)
+        let stopped = state.withLock { state -> Bool in
+            if !state.stopped { state.connections[key] = channel }
+            return state.stopped
+        }
+        if stopped {
+            channel.close(promise: nil)
+            return
+        }
+        channel.closeFuture.whenComplete { [weak self] _ in
+            self?.state.withLock { $0.connections[key] = nil }
+        }
+    }
+}

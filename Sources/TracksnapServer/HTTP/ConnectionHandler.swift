@@ -1,0 +1,193 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// One client connection: gathers each request (refusing bodies over the limit with 413),
+/// hands it to the router, writes the answer, and turns the connection into a tunnel on
+/// `CONNECT`.
+///
+/// ```swift
+/// try ConnectionHandler.configure(channel, router: router)
+/// ```
+final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private enum State {
+        case idle
+        case receiving(HTTPRequestHead, ByteBuffer)
+        /// A body over the limit: 413 was sent; the rest is read and dropped, then the
+        /// connection closes.
+        case discarding
+        case tunnelling
+    }
+
+    private enum Name {
+        static let encoder = "tracksnap.http.encoder"
+        static let decoder = "tracksnap.http.decoder"
+        static let pipelining = "tracksnap.http.pipelining"
+        static let errors = "tracksnap.http.errors"
+        static let handler = "tracksnap.connection"
+    }
+
+    private let router: RequestRouter
+    private var state = State.idle
+
+    private init(router: RequestRouter) {
+        self.router = router
+    }
+
+    /// Sets up a new connection's pipeline. Malformed HTTP gets 400 from NIO's protocol error
+    /// handler; pipelined requests are answered in order by NIO's pipelining handler.
+    static func configure(_ channel: Channel, router: RequestRouter) throws {
+        let operations = channel.pipeline.syncOperations
+        try operations.addHandler(HTTPResponseEncoder(), name: Name.encoder)
+        try operations.addHandler(
+            ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes)), name: Name.decoder)
+        try operations.addHandler(HTTPServerPipelineHandler(), name: Name.pipelining)
+        try operations.addHandler(HTTPServerProtocolErrorHandler(), name: Name.errors)
+        try operations.addHandler(ConnectionHandler(router: router), name: Name.handler)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let part = unwrapInboundIn(data)
+        switch (part, state) {
+        case (_, .tunnelling):
+            return
+        case (.head(let head), _):
+            let limit = router.configuration.maximumBodySize
+            if let length = head.headers.first(name: "Content-Length").flatMap(Int.init), length > limit {
+                reject(context: context, head: head)
+                return
+            }
+            if head.headers.first(name: "Expect")?.lowercased() == "100-continue" {
+                context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
+            }
+            state = .receiving(head, context.channel.allocator.buffer(capacity: 0))
+        case (.body(var chunk), .receiving(let head, var body)):
+            state = .idle  // lets `body` be appended to without copying
+            if body.readableBytes + chunk.readableBytes > router.configuration.maximumBodySize {
+                reject(context: context, head: head)
+                return
+            }
+            body.writeBuffer(&chunk)
+            state = .receiving(head, body)
+        case (.end, .receiving(let head, let body)):
+            state = .idle
+            complete(IncomingRequest(head: head, body: body), context: context)
+        case (.end, .discarding):
+            context.close(promise: nil)
+        case (.body, _), (.end, _):
+            return
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        // Protocol errors were answered with 400 by the handler before this one; anything
+        // else (a reset connection) only ends this connection.
+        context.close(promise: nil)
+    }
+
+    private func reject(context: ChannelHandlerContext, head: HTTPRequestHead) {
+        state = .discarding
+        router.store.countRejected()
+        let limit = router.configuration.maximumBodySize
+        var response = Response.error(.payloadTooLarge, "the body is larger than the limit of \(limit) bytes")
+        response.headers.add(contentsOf: CORS.headers(for: head.headers))
+        // The connection closes once the client has sent the rest: closing now could reset
+        // it while the client still writes, and the client would never read the 413.
+        write(response, for: head, keepAlive: false, closeWhenWritten: false, context: context)
+    }
+
+    private func complete(_ request: IncomingRequest, context: ChannelHandlerContext) {
+        if request.method == .CONNECT {
+            openTunnel(request.head, context: context)
+            return
+        }
+        switch router.reply(to: request) {
+        case .now(let response):
+            write(response, for: request.head, keepAlive: request.head.isKeepAlive, context: context)
+        case .later(let work):
+            let promise = context.eventLoop.makePromise(of: Response.self)
+            promise.completeWithTask(work)
+            promise.futureResult.assumeIsolated().whenSuccess { response in
+                // A client that went away meanwhile makes the write fail, which is harmless.
+                self.write(response, for: request.head, keepAlive: request.head.isKeepAlive, context: context)
+            }
+        }
+    }
+
+    private func write(
+        _ response: Response, for head: HTTPRequestHead, keepAlive: Bool, closeWhenWritten: Bool? = nil,
+        context: ChannelHandlerContext
+    ) {
+        guard context.channel.isActive else { return }
+        var headers = response.headers
+        if !response.keepsContentLength {
+            headers.replaceOrAdd(name: "Content-Length", value: String(response.body.readableBytes))
+        }
+        if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
+        let version = head.version.major == 1 && head.version.minor == 0 ? HTTPVersion.http1_0 : .http1_1
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: response.status, headers: headers))), promise: nil)
+        if head.method != .HEAD && response.body.readableBytes > 0 {
+            context.write(wrapOutboundOut(.body(.byteBuffer(response.body))), promise: nil)
+        }
+        let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        if closeWhenWritten ?? !keepAlive {
+            written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        }
+    }
+
+    // MARK: CONNECT tunnels
+
+    private func openTunnel(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        guard let target = TunnelTarget(head.uri) else {
+            write(.error(.badRequest, "CONNECT needs a host:port target, not \"\(head.uri)\""), for: head, keepAlive: false, context: context)
+            return
+        }
+        router.recordTunnel(head, target: target)
+        state = .tunnelling
+        ClientBootstrap(group: context.eventLoop)
+            .connectTimeout(.seconds(10))
+            .connect(host: target.host, port: target.port)
+            .assumeIsolated()
+            .whenComplete { result in
+                switch result {
+                case .success(let peer):
+                    self.glue(context: context, to: peer)
+                case .failure(let error):
+                    self.write(
+                        .error(.badGateway, "tracksnap could not open a tunnel to \(head.uri): \(error)"), for: head,
+                        keepAlive: false, context: context)
+                }
+            }
+    }
+
+    /// Replaces the HTTP handlers with a glue handler once the tunnel's far end is connected.
+    /// Both channels are on this event loop (the bootstrap used it), so the pipelines can be
+    /// changed synchronously.
+    private func glue(context: ChannelHandlerContext, to peer: Channel) {
+        guard context.channel.isActive else {
+            peer.close(promise: nil)
+            return
+        }
+        let (local, remote) = GlueHandler.matchedPair()
+        do {
+            let operations = context.pipeline.syncOperations
+            // The duplex HTTP handlers go first, so that the raw 200 below reaches the socket.
+            operations.removeHandler(name: Name.errors, promise: nil)
+            operations.removeHandler(name: Name.pipelining, promise: nil)
+            operations.removeHandler(name: Name.encoder, promise: nil)
+            let established = "HTTP/1.1 200 Connection Established\r\n\r\n"
+            context.channel.writeAndFlush(context.channel.allocator.buffer(string: established), promise: nil)
+            try peer.pipeline.syncOperations.addHandler(remote)
+            try operations.addHandler(local)
+            operations.removeHandler(context: context, promise: nil)
+            // Last: bytes the client sent after its CONNECT are forwarded into the glue.
+            operations.removeHandler(name: Name.decoder, promise: nil)
+        } catch {
+            peer.close(promise: nil)
+            context.close(promise: nil)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// A whole HTTP request as received: head and body.
+///
+/// ```swift
+/// let request = IncomingRequest(head: head, body: ByteBuffer(string: "{}"))
+/// request.path  // "/v1/batch"
+/// ```
+struct IncomingRequest: Sendable {
+    var head: HTTPRequestHead
+    var body: ByteBuffer
+
+    var method: HTTPMethod { head.method }
+    var headers: HTTPHeaders { head.headers }
+
+    /// The request target without its query.
+    var path: Substring {
+        let uri = head.uri[...]
+        return uri.firstIndex(of: "?").map { uri[..<$0] } ?? uri
+    }
+
+    /// The query's items (`count=3&timeout=1.5`), `+` and percent escapes undone.
+    var queryItems: [String: String] {
+        guard let mark = head.uri.firstIndex(of: "?") else { return [:] }
+        var items: [String: String] = [:]
+        for pair in head.uri[head.uri.index(after: mark)...].split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (text: Substring) in
+                String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
+            }
+            items[decode(parts[0])] = parts.count > 1 ? decode(parts[1]) : ""
+        }
+        return items
+    }
+
+    /// A CORS preflight: `OPTIONS` with `Access-Control-Request-Method`, which a browser sends
+    /// before a cross-origin request, not the app.
+    var isPreflight: Bool {
+        method == .OPTIONS && headers.contains(name: "Access-Control-Request-Method")
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import TracksnapCore
+
+/// Decides what happens to each request: the control API, or captured traffic answered by the
+/// collector or forwarded (reverse or forward proxy), recorded in every case.
+///
+/// ```swift
+/// switch router.reply(to: request) { case .now(let response): … case .later(let work): … }
+/// ```
+final class RequestRouter: Sendable {
+    let configuration: CaptureServer.Configuration
+    let store: CaptureStore
+    let forwarder: Forwarder
+    private let control: ControlAPI
+    private let collectorResponse: Response
+
+    init(configuration: CaptureServer.Configuration, store: CaptureStore) {
+        self.configuration = configuration
+        self.store = store
+        forwarder = Forwarder()
+        control = ControlAPI(store: store, token: configuration.token, validatorsDirectory: configuration.validatorsDirectory)
+        let answer = configuration.collectorResponse
+        var headers = HTTPHeaders()
+        if let type = answer.contentType { headers.add(name: "Content-Type", value: type) }
+        collectorResponse = Response(
+            status: HTTPResponseStatus(statusCode: answer.status), headers: headers, body: ByteBuffer(string: answer.body))
+    }
+
+    func reply(to request: IncomingRequest) -> Reply {
+        let uri = request.head.uri
+        if uri.hasPrefix(ControlAPI.prefix) && !uri.hasPrefix(SessionRouting.prefix) {
+            if request.isPreflight { return .now(CORS.preflight(for: request.headers)) }
+            return control.reply(to: request)
+        }
+
+        // Absolute-form (`GET http://host/path`, as `curl -x` and `http_proxy` send): forward proxy.
+        if !uri.hasPrefix("/"), uri.contains("://") {
+            if !request.isPreflight { record(request, url: uri, sessionHint: request.headers.first(name: SessionRouting.headerName)) }
+            return .later { [forwarder] in await forwarder.forward(request, to: uri) }
+        }
+
+        var target = uri
+        var sessionHint = request.headers.first(name: SessionRouting.headerName)
+        if let (session, rest) = SessionRouting.split(uri) {
+            sessionHint = session
+            target = rest
+        }
+        if !request.isPreflight {
+            let host = request.headers.first(name: "Host") ?? configuration.host
+            record(request, url: "http://\(host)\(target)", sessionHint: sessionHint)
+        }
+        if let upstream = configuration.upstream {
+            var base = upstream.absoluteString
+            while base.hasSuffix("/") { base.removeLast() }
+            let url = base + target
+            return .later { [forwarder] in await forwarder.forward(request, to: url) }
+        }
+        if request.isPreflight { return .now(CORS.preflight(for: request.headers)) }
+        var response = collectorResponse
+        response.headers.add(contentsOf: CORS.headers(for: request.headers))
+        return .now(response)
+    }
+
+    /// Records a `CONNECT`: method CONNECT, the tunnel's URL, the headers; nothing inside the
+    /// tunnel is visible.
+    func recordTunnel(_ head: HTTPRequestHead, target: TunnelTarget) {
+        store.record(
+            method: "CONNECT", url: target.recordedURL, headers: Self.headers(head.headers),
+            sessionHint: head.headers.first(name: SessionRouting.headerName))
+    }
+
+    private func record(_ request: IncomingRequest, url: String, sessionHint: String?) {
+        store.record(
+            method: request.method.rawValue, url: url, headers: Self.headers(request.headers),
+            body: body(of: request), sessionHint: sessionHint)
+    }
+
+    private static func headers(_ headers: HTTPHeaders) -> [CapturedRequest.Header] {
+        headers.map { CapturedRequest.Header(name: $0.name, value: $0.value) }
+    }
+
+    /// The body with its content encoding undone, as text when it is UTF-8; a body that cannot
+    /// be decoded (corrupt, unknown coding, over 64 MiB inflated) is kept as sent, in base64.
+    private func body(of request: IncomingRequest) -> CapturedRequest.Body? {
+        guard request.body.readableBytes > 0 else { return nil }
+        var bytes = Array(request.body.readableBytesView)
+        if let encoding = request.headers.first(name: "Content-Encoding"),
+            let decoded = try? ContentDecoding.decode(bytes, encoding: encoding, limit: CaptureFile.defaultMaximumBodySize)
+        {
+            bytes = decoded
+        }
+        if let text = String(validating: bytes, as: UTF8.self) { return .text(text) }
+        return .base64(Data(bytes).base64EncodedString())
+    }
+}

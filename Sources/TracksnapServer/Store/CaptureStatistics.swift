@@ -1,0 +1,26 @@
+/// What the capture server has seen since it started; `GET /__tracksnap/health` reports it.
+///
+/// ```swift
+/// let stats = server.store.statistics
+/// stats.captured == stats.stored + stats.dropped  // while nothing was reset
+/// ```
+public struct CaptureStatistics: Sendable, Hashable {
+    /// Requests recorded since the start (a reset does not lower it).
+    public var captured: Int
+    /// Requests dropped from memory to stay within `--max-requests` (still in the journal).
+    public var dropped: Int
+    /// Requests refused with 413 because their body was over `--max-body-size`.
+    public var rejected: Int
+    /// Sessions open now.
+    public var sessions: Int
+    /// Requests held in the global list now.
+    public var stored: Int
+
+    public init(captured: Int = 0, dropped: Int = 0, rejected: Int = 0, sessions: Int = 0, stored: Int = 0) {
+        self.captured = captured
+        self.dropped = dropped
+        self.rejected = rejected
+        self.sessions = sessions
+        self.stored = stored
+    }
+}

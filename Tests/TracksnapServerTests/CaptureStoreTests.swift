@@ -1,0 +1,54 @@
+import Testing
+import TracksnapCore
+import TracksnapServer
+
+@Suite("The capture store")
+struct CaptureStoreTests {
+    @Test("a waiter is resumed by the record that completes its count")
+    func resumedByRecord() async throws {
+        let store = try CaptureStore()
+        let id = store.startSession()
+        async let waited = store.waitForRequests(inSession: id, count: 2, timeout: .seconds(60))
+        store.record(method: "GET", url: "http://t.example/1", sessionHint: nil)
+        store.record(method: "GET", url: "http://t.example/2", sessionHint: nil)
+        #expect(await waited?.map(\.url) == ["http://t.example/1", "http://t.example/2"])
+    }
+
+    @Test("a waiter gets what is there when its session ends, when cancelled, or at once for count 0")
+    func resumedOtherwise() async throws {
+        let store = try CaptureStore()
+        let ended = store.startSession()
+        store.record(method: "GET", url: "http://t.example/a", sessionHint: ended)
+        async let waitedOnEnd = store.waitForRequests(inSession: ended, count: 5, timeout: .seconds(60))
+        // Ending only after the waiter registered is not observable from here; either order
+        // must give the one request.
+        let endedRequests = store.endSession(ended)
+        #expect(endedRequests?.count == 1)
+        let onEnd = await waitedOnEnd
+        #expect(onEnd == nil || onEnd?.count == 1)
+
+        let open = store.startSession()
+        let waiting = Task { await store.waitForRequests(inSession: open, count: 5, timeout: .seconds(60)) }
+        waiting.cancel()
+        #expect(await waiting.value?.isEmpty == true)
+        #expect(await store.waitForRequests(inSession: open, count: 0, timeout: .seconds(60))?.isEmpty == true)
+    }
+
+    @Test("an unknown session is nil, not an empty list")
+    func unknownSession() async throws {
+        let store = try CaptureStore()
+        #expect(store.requests(inSession: "s1") == nil)
+        #expect(await store.waitForRequests(inSession: "s1", count: 1, timeout: .seconds(1)) == nil)
+        #expect(store.endSession("s1") == nil)
+    }
+
+    @Test("ids count up across sessions and resets; a limit drops the oldest")
+    func idsAndLimit() throws {
+        let store = try CaptureStore(maximumRequests: 2)
+        for index in 1...3 { store.record(method: "GET", url: "http://t.example/\(index)", sessionHint: nil) }
+        store.reset()
+        store.record(method: "GET", url: "http://t.example/4", sessionHint: nil)
+        #expect(store.requests().map(\.id) == ["4"])
+        #expect(store.statistics == CaptureStatistics(captured: 4, dropped: 1, rejected: 0, sessions: 0, stored: 1))
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+import TracksnapCore
+import TracksnapServer
+
+@Suite("Proxies")
+struct ProxyTests {
+    @Test("the reverse proxy forwards to the upstream, returns its answer and records the request")
+    func reverseProxy() async throws {
+        let upstreamAnswer = CaptureServer.CollectorResponse(status: 202, contentType: "text/plain", body: "accepted")
+        try await withServer(.init(collectorResponse: upstreamAnswer)) { upstream, upstreamPort in
+            let upstreamURL = try #require(URL(string: "http://127.0.0.1:\(upstreamPort)/base/"))
+            try await withServer(.init(upstream: upstreamURL)) { proxy, port in
+                let id = try await startSession(port)
+                _ = try await startSession(port)  // two sessions: the base URL decides
+                let response = try await RawHTTP.send(
+                    port: port, method: "POST", target: "/__tracksnap/s/\(id)/v1/batch?x=1", host: "api.segment.io",
+                    headers: [("Keep-Alive", "timeout=5"), ("X-Custom", "yes")], body: Array(#"{"batch":[]}"#.utf8))
+                #expect(response.status == 202)
+                #expect(response.text == "accepted")
+                #expect(response.header("Content-Type") == "text/plain")
+
+                let recorded = try #require(proxy.store.requests(inSession: id)?.first)
+                #expect(recorded.url == "http://api.segment.io/v1/batch?x=1")
+                #expect(recorded.body == .text(#"{"batch":[]}"#))
+
+                let forwarded = try #require(upstream.store.requests().first)
+                #expect(forwarded.url == "http://127.0.0.1:\(upstreamPort)/base/v1/batch?x=1")
+                #expect(forwarded.header("X-Custom") == "yes")
+                #expect(forwarded.header("Keep-Alive") == nil)
+                #expect(forwarded.body == .text(#"{"batch":[]}"#))
+            }
+        }
+    }
+
+    @Test("with the upstream down, the client gets 502 and the request is still recorded")
+    func upstreamDown() async throws {
+        let dead = try await closedPort()
+        let upstream = try #require(URL(string: "http://127.0.0.1:\(dead)"))
+        try await withServer(.init(upstream: upstream)) { server, port in
+            let response = try await RawHTTP.send(port: port, method: "POST", target: "/v1/t", body: Array("{}".utf8))
+            #expect(response.status == 502)
+            #expect(try json(response.text)["error"]?.stringValue?.contains("\(dead)") == true)
+            #expect(server.store.requests().map(\.url) == ["http://127.0.0.1:\(port)/v1/t"])
+        }
+    }
+
+    @Test("curl -x: an absolute-form request is forwarded to its target and recorded")
+    func forwardProxy() async throws {
+        try await withServer(.init(collectorResponse: .init(body: #"{"from":"target"}"#))) { target, targetPort in
+            try await withServer { proxy, port in
+                let result = try await curl(
+                    "-x", "http://127.0.0.1:\(port)", "-H", "X-Probe: 1", "--data", "ev=view",
+                    "http://127.0.0.1:\(targetPort)/collect?v=2")
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(result.stdout == #"{"from":"target"}"#)
+                let recorded = try #require(proxy.store.requests().first)
+                #expect(recorded.method == "POST")
+                #expect(recorded.url == "http://127.0.0.1:\(targetPort)/collect?v=2")
+                #expect(recorded.body == .text("ev=view"))
+                let arrived = try #require(target.store.requests().first)
+                #expect(arrived.header("X-Probe") == "1")
+                #expect(arrived.header("Proxy-Connection") == nil)
+            }
+        }
+    }
+
+    @Test("curl -p -x: CONNECT opens a tunnel, recorded with its host and port")
+    func connectTunnelWithCurl() async throws {
+        try await withServer { target, targetPort in
+            try await withServer { proxy, port in
+                let result = try await curl("-p", "-x", "http://127.0.0.1:\(port)", "http://127.0.0.1:\(targetPort)/through?x=1")
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(result.stdout == "{}")
+                let recorded = try #require(proxy.store.requests().first)
+                #expect(recorded.method == "CONNECT")
+                #expect(recorded.url == "https://127.0.0.1:\(targetPort)")
+                #expect(target.store.requests().map(\.url) == ["http://127.0.0.1:\(targetPort)/through?x=1"])
+            }
+        }
+    }
+
+    @Test("a CONNECT tunnel carries raw bytes both ways")
+    func connectTunnelRaw() async throws {
+        try await withServer { target, targetPort in
+            try await withServer { _, port in
+                let response = try await RawHTTP.onDispatch { () throws -> [UInt8] in
+                    let socket = try Socket(port: port, timeout: 10)
+                    defer { socket.close() }
+                    try socket.write(Array("CONNECT 127.0.0.1:\(targetPort) HTTP/1.1\r\nHost: 127.0.0.1:\(targetPort)\r\n\r\n".utf8))
+                    let established = String(decoding: try socket.readHead(), as: UTF8.self)
+                    guard established.hasPrefix("HTTP/1.1 200") else { throw RawHTTP.Failure(description: established) }
+                    try socket.write(Array("GET /raw HTTP/1.1\r\nHost: t.example\r\nConnection: close\r\n\r\n".utf8))
+                    return try socket.readToEnd()
+                }
+                let parsed = try RawHTTP.parse(response)
+                #expect(parsed.status == 200)
+                #expect(parsed.text == "{}")
+                #expect(target.store.requests().map(\.url) == ["http://t.example/raw"])
+            }
+        }
+    }
+
+    @Test("a CONNECT to a closed port gets 502 and is recorded")
+    func connectRefused() async throws {
+        let dead = try await closedPort()
+        try await withServer { server, port in
+            let response = try await RawHTTP.exchange(
+                port: port, Array("CONNECT 127.0.0.1:\(dead) HTTP/1.1\r\nHost: 127.0.0.1:\(dead)\r\n\r\n".utf8))
+            #expect(response.status == 502)
+            #expect(server.store.requests().map(\.method) == ["CONNECT"])
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import TracksnapCore
+
+@Suite("tracksnap serve")
+struct ServeCommandTests {
+    @Test("prints its address first, and SIGTERM exits 0 with the journal complete", arguments: [SIGTERM, SIGINT])
+    func signalStops(signal: Int32) async throws {
+        try await withTemporaryDirectory { directory in
+            let journal = directory.appending(path: "journal.ndjson").path
+            let server = try await ServeProcess.launch(["--journal", journal])
+            for index in 1...3 {
+                _ = try await RawHTTP.send(port: server.port, target: "/e/\(index)")
+            }
+            server.signal(signal)
+            #expect(try await server.waitForExit() == 0)
+            #expect(try CaptureFile.read(path: journal).map(\.id) == ["1", "2", "3"])
+        }
+    }
+
+    @Test("the journal keeps every answered request of a client killed mid-way")
+    func killedClient() async throws {
+        try await withTemporaryDirectory { directory in
+            let journal = directory.appending(path: "journal.ndjson").path
+            let server = try await ServeProcess.launch(["--journal", journal])
+            // A shell loop of curls, killed while it sends; it counts the answers it got.
+            let answered = directory.appending(path: "answered").path
+            let script = """
+                i=0; while [ $i -lt 100000 ]; do curl -s -o /dev/null -d "{\\"i\\":$i}" http://127.0.0.1:\(server.port)/loop/$i && echo $i >> \(answered); i=$((i+1)); done
+                """
+            let client = Process()
+            client.executableURL = URL(fileURLWithPath: "/bin/sh")
+            client.arguments = ["-c", script]
+            try client.run()
+            // Wait for some traffic through the control API, then kill the client.
+            let id = try await startSession(server.port)
+            _ = try await control(server.port, "GET", "sessions/\(id)/requests?count=20&timeout=30")
+            kill(client.processIdentifier, SIGKILL)
+            client.waitUntilExit()
+            let confirmed = try String(contentsOfFile: answered, encoding: .utf8).split(separator: "\n").count
+            let recorded = try CaptureFile.read(path: journal)
+            #expect(confirmed >= 20)
+            // Every answered request is there; at most one more arrived as the client died.
+            #expect(recorded.count >= confirmed && recorded.count <= confirmed + 1)
+            #expect(recorded.prefix(confirmed).map(\.body) == (0..<confirmed).map { .text("{\"i\":\($0)}") })
+            server.signal(SIGTERM)
+            #expect(try await server.waitForExit() == 0)
+        }
+    }
+
+    @Test("binding to a non-loopback address without a token is a usage error")
+    func nonLoopbackNeedsToken() async throws {
+        let executable = try PackagePaths.executable.get()
+        let result = try await run(executable.path, ["serve", "--host", "0.0.0.0"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--token"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test("with --token the control API demands it")
+    func tokenFromTheCommandLine() async throws {
+        let server = try await ServeProcess.launch(["--token", "t0k"])
+        #expect(try await control(server.port, "GET", "health").status == 401)
+        #expect(try await control(server.port, "GET", "health", headers: [("Authorization", "Bearer t0k")]).status == 200)
+        server.signal(SIGTERM)
+        #expect(try await server.waitForExit() == 0)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Where the package, its fixtures and the built `tracksnap` executable are.
+///
+/// ```swift
+/// let demo = PackagePaths.root.appending(path: "Snapshots/demo/checkout.json")
+/// ```
+enum PackagePaths {
+    /// The package root: this file is `Tests/TracksnapCLITests/PackagePaths.swift`.
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()
+        .deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The fixtures written for these tests.
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "Fixtures")
+
+    /// The `tracksnap` executable `swift test` builds beside the test bundle, or why it is not there.
+    static let executable: Result<URL, ExecutableNotFound> = {
+        let candidates = productDirectories.map { $0.appending(path: "tracksnap") }
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            return .failure(ExecutableNotFound(searched: candidates.map(\.path)))
+        }
+        return .success(found)
+    }()
+
+    /// The build products directory, seen from the running test process: on Linux the test
+    /// runner is `.build/debug/<package>PackageTests.xctest`, an executable beside the products;
+    /// on macOS it is a bundle loaded by `xctest`, so the bundle's parent is the directory.
+    private static var productDirectories: [URL] {
+        var directories: [URL] = []
+        if let override = ProcessInfo.processInfo.environment["TRACKSNAP_EXECUTABLE_DIR"] {
+            directories.append(URL(fileURLWithPath: override))
+        }
+        directories += Bundle.allBundles
+            .map(\.bundleURL)
+            .filter { $0.pathExtension == "xctest" }
+            .map { $0.deletingLastPathComponent() }
+        directories.append(Bundle.main.bundleURL)
+        if let first = CommandLine.arguments.first {
+            directories.append(URL(fileURLWithPath: first).resolvingSymlinksInPath().deletingLastPathComponent())
+        }
+        return directories
+    }
+
+    /// The executable is missing: the tests say where they looked and how to build it.
+    struct ExecutableNotFound: Error, CustomStringConvertible {
+        let searched: [String]
+        var description: String {
+            "the tracksnap executable was not found; looked for \(searched.joined(separator: ", ")). "
+                + "Build it with `swift build --product tracksnap`, or set TRACKSNAP_EXECUTABLE_DIR to the directory holding it."
+        }
+    }
+}

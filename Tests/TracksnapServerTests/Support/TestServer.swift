@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import TracksnapCore
+import TracksnapServer
+
+/// Runs `body` against a capture server started on 127.0.0.1 with a free port, and shuts the
+/// server down afterwards, whatever `body` does.
+///
+/// ```swift
+/// try await withServer { server, port in
+///     _ = try await RawHTTP.send(port: port, target: "/e")
+/// }
+/// ```
+func withServer<T>(
+    _ configuration: CaptureServer.Configuration = .init(), _ body: (CaptureServer, Int) async throws -> T
+) async throws -> T {
+    let server = try CaptureServer(configuration: configuration)
+    let url = try await server.start()
+    let port = try #require(url.port)
+    do {
+        let result = try await body(server, port)
+        try await server.shutdown()
+        return result
+    } catch {
+        try? await server.shutdown()
+        throw error
+    }
+}
+
+/// A call to the control API.
+///
+/// ```swift
+/// let session = try await control(port, "POST", "sessions")
+/// ```
+func control(
+    _ port: Int, _ method: String, _ path: String, body: String? = nil, headers: [(String, String)] = []
+) async throws -> RawResponse {
+    var headers = headers
+    if body != nil { headers.append(("Content-Type", "application/json")) }
+    return try await RawHTTP.send(port: port, method: method, target: "/__tracksnap/" + path, headers: headers, body: Array((body ?? "").utf8))
+}
+
+/// Starts a session and returns its id.
+func startSession(_ port: Int, name: String? = nil) async throws -> String {
+    let response = try await control(port, "POST", "sessions", body: name.map { "{\"name\": \"\($0)\"}" })
+    #expect(response.status == 201)
+    return try #require(try json(response.text)["id"]?.stringValue)
+}
+
+/// Parses JSON text with the project's parser.
+func json(_ text: String) throws -> JSONValue {
+    try JSONDocument.parse(Array(text.utf8), file: "response").value
+}
+
+/// Reads a control API array of captured requests: each element is an NDJSON capture line.
+func capturedRequests(_ response: RawResponse) throws -> [CapturedRequest] {
+    let elements = try #require(try json(response.text).arrayValue, "not an array: \(response.text)")
+    if elements.isEmpty { return [] }
+    let lines = elements.map { $0.serialized() }.joined(separator: "\n")
+    return try CaptureFile.read(data: Data(lines.utf8), file: "response")
+}
+
+/// A port nothing listens on: bound by the kernel's choice, then closed.
+func closedPort() async throws -> Int {
+    let server = try CaptureServer(configuration: .init())
+    let url = try await server.start()
+    try await server.shutdown()
+    return try #require(url.port)
+}
+
+/// A fresh directory removed after `body`.
+func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
+    let directory = FileManager.default.temporaryDirectory.appending(path: "tracksnap-server-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    return try await body(directory)
+}
+
