@@ -67,11 +67,11 @@ path="/v1/e?ev=screen_view&screen=Home&sid=s-1a2b3c4d"
 echo "wrk: 2 threads, $CONNECTIONS connections, ${DURATION}s per run, GET $path"
 nginx_rps=$(rps "http://127.0.0.1:$nginx_port$path")
 
-serve --max-requests 100000
+serve
 collector_rps=$(rps "http://127.0.0.1:$port$path")
 stop "$serve_pid"
 
-serve --upstream "http://127.0.0.1:$nginx_port" --max-requests 100000
+serve --upstream "http://127.0.0.1:$nginx_port"
 proxy_rps=$(rps "http://127.0.0.1:$port$path")
 stop "$serve_pid"
 
@@ -96,7 +96,7 @@ memory() {
   stop "$serve_pid"
   echo "$kib $captured"
 }
-read -r unbounded_kib unbounded_health < <(memory --max-requests 0)
+read -r unbounded_kib unbounded_health < <(memory)
 read -r bounded_kib bounded_health < <(memory --max-requests 10000)
 
 ratio() { python3 -c "print(f'{$1 / $2:.2f}x')"; }
@@ -106,5 +106,5 @@ printf '%-44s %12.0f   %s of nginx (target: at least 0.60x)\n' "tracksnap collec
 printf '%-44s %12.0f\n' "mitmdump --mode reverse:, writing flows" "$mitm_rps"
 printf '%-44s %12.0f   %s of mitmdump (target: at least 20x)\n' "tracksnap --upstream, recording" "$proxy_rps" "$(ratio "$proxy_rps" "$mitm_rps")"
 printf '\npeak memory after %s requests\n' "$MILLION"
-printf '%-44s %9.0f MiB   %s\n' "tracksnap, --max-requests 0 (unbounded)" "$(python3 -c "print($unbounded_kib/1024)")" "$unbounded_health"
+printf '%-44s %9.0f MiB   %s\n' "tracksnap, no --max-requests" "$(python3 -c "print($unbounded_kib/1024)")" "$unbounded_health"
 printf '%-44s %9.0f MiB   %s\n' "tracksnap, --max-requests 10000" "$(python3 -c "print($bounded_kib/1024)")" "$bounded_health"
