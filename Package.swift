@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "TracksnapReportsTests", dependencies: ["TracksnapReports", "TracksnapValidation", "TracksnapCore"]),
         .testTarget(name: "TracksnapServerTests", dependencies: ["TracksnapServer", "TracksnapCapture"]),
         .testTarget(name: "TracksnapCaptureTests", dependencies: ["TracksnapCapture", "TracksnapServer"]),
-        .testTarget(name: "TracksnapTestingTests", dependencies: ["TracksnapTesting", "TracksnapServer"]),
+        .testTarget(name: "TracksnapTestingTests", dependencies: ["TracksnapTesting", "TracksnapServer"], exclude: ["Fixtures"]),
         .testTarget(name: "TracksnapCLITests", dependencies: ["TracksnapCLI"], exclude: ["Fixtures"]),
     ]
 )

@@ -1,0 +1,43 @@
+import Foundation
+import TracksnapCore
+
+/// What a capture does with a request once it has recorded it.
+///
+/// ```swift
+/// let capture = CaptureSession.install(on: configuration, mode: .respond())
+/// let stub = CaptureSession.install(on: other, mode: .reply { request in
+///     CaptureResponse(status: request.method == "POST" ? 201 : 200, body: Data(#"{"id":"s1"}"#.utf8))
+/// })
+/// ```
+public enum CaptureMode: Sendable {
+    /// Forwards the request to the network and hands the real response to the app.
+    case passThrough
+    /// Answers every request locally with the same response; by default 200 with `{}`.
+    case respond(
+        status: Int = 200,
+        headers: [String: String] = ["Content-Type": "application/json"],
+        body: Data = Data("{}".utf8))
+    /// Answers each request locally with the response the closure builds from it: a stub server.
+    case reply(@Sendable (CapturedRequest) -> CaptureResponse)
+}
+
+/// A response a capture in `respond` or `reply` mode gives the app.
+///
+/// ```swift
+/// CaptureResponse(status: 201, body: Data(#"{"id":"s1"}"#.utf8))
+/// ```
+public struct CaptureResponse: Sendable, Hashable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: Data
+
+    /// - Parameters:
+    ///   - status: the HTTP status code.
+    ///   - headers: the response headers.
+    ///   - body: the response body.
+    public init(status: Int = 200, headers: [String: String] = ["Content-Type": "application/json"], body: Data = Data("{}".utf8)) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// Where an assertion's snapshot file and profiles are.
+enum SnapshotLocation {
+    /// The snapshot's path: as given when absolute, else relative to the directory of the
+    /// test file that calls the assertion (as swift-snapshot-testing places its snapshots).
+    ///
+    /// ```swift
+    /// SnapshotLocation.resolve("Snapshots/a.json", testFile: "/p/Tests/X/ATests.swift")  // /p/Tests/X/Snapshots/a.json
+    /// ```
+    static func resolve(_ path: String, testFile: String) -> String {
+        if path.hasPrefix("/") { return (path as NSString).standardizingPath }
+        let directory = (testFile as NSString).deletingLastPathComponent
+        return ((directory as NSString).appendingPathComponent(path) as NSString).standardizingPath
+    }
+
+    /// The directory profile names are looked up in: the nearest `Validators` directory in the
+    /// snapshot's directory or above it, else `Validators` in the working directory.
+    static func validatorsDirectory(for snapshot: String) -> String {
+        var directory = (snapshot as NSString).deletingLastPathComponent
+        while !directory.isEmpty {
+            let candidate = (directory as NSString).appendingPathComponent("Validators")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), isDirectory.boolValue {
+                return candidate
+            }
+            let parent = (directory as NSString).deletingLastPathComponent
+            if parent == directory { break }
+            directory = parent
+        }
+        return "Validators"
+    }
+}

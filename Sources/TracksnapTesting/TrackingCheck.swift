@@ -1,0 +1,94 @@
+import Foundation
+import TracksnapCore
+import TracksnapReports
+import TracksnapValidation
+
+/// What `assertTracking` does, apart from reporting: decide, validate or record, and word the
+/// failure. Kept free of the test frameworks so that it can be checked on its own.
+enum TrackingCheck {
+    struct Outcome {
+        /// The validation result, when the snapshot was checked.
+        var result: SnapshotResult?
+        /// The message to fail the test with; nil when it passed.
+        var failure: String?
+    }
+
+    typealias Writer = ([CapturedRequest], String, String?) throws -> Void
+
+    /// - Parameters:
+    ///   - requests: the captured traffic.
+    ///   - snapshot: the snapshot path as the caller wrote it.
+    ///   - validator: the profile the caller named, if any.
+    ///   - record: the caller's record mode, if any.
+    ///   - configuration: the task's configuration (trait, `withTracksnap`).
+    ///   - environment: the process environment (`TRACKSNAP_RECORD`, `CI`).
+    ///   - testFile: the calling test file's path, for relative snapshot paths.
+    ///   - write: writes a snapshot; the recorder's seam.
+    static func run(
+        _ requests: [CapturedRequest], snapshot: String, validator: String?, record: RecordMode?,
+        configuration: TracksnapConfiguration, environment: [String: String], testFile: String,
+        write: Writer = { try writeSnapshot($0, to: $1, profile: $2) }
+    ) -> Outcome {
+        let path = SnapshotLocation.resolve(snapshot, testFile: testFile)
+        let mode: RecordMode
+        do {
+            mode = try RecordMode.resolve(explicit: record, configured: configuration.record, environment: environment)
+        } catch {
+            return Outcome(failure: "tracksnap: \(error)")
+        }
+        let directory = configuration.validatorsDirectory ?? SnapshotLocation.validatorsDirectory(for: path)
+        let profile = validator
+
+        switch RecordDecision(mode: mode, snapshotExists: FileManager.default.fileExists(atPath: path)) {
+        case .failMissing:
+            let why = RecordMode.isCI(environment) && record == nil && configuration.record == nil
+                ? "record mode is `never` because CI is set" : "record mode is `never`"
+            return Outcome(failure: """
+                No snapshot at \(path), and \(why). Record it locally (record mode `missing`, the \
+                default outside CI), check it, and commit it.
+                """)
+        case .record:
+            let verb = FileManager.default.fileExists(atPath: path) ? "Re-recorded" : "Recorded"
+            return Outcome(failure: recording(requests, to: path, profile: profile, mode: mode, verb: verb, write: write))
+        case .validate(let recordOnFailure):
+            let result: SnapshotResult
+            do {
+                result = try Validation.validate(snapshotAt: path, requests: requests, profile: profile, directory: directory)
+            } catch {
+                return Outcome(failure: "tracksnap cannot check \(path):\n\(error)")
+            }
+            if result.passed { return Outcome(result: result) }
+            var message = "Tracking does not match the snapshot \(path):\n\n" + ReportFormat.text.render([result])
+            if recordOnFailure {
+                message += "\n" + recording(requests, to: path, profile: profile, mode: mode, verb: "Re-recorded", write: write)
+            } else {
+                message += "\nTo accept what was captured, run the test again with \(RecordMode.environmentVariable)=failed."
+            }
+            return Outcome(result: result, failure: message)
+        }
+    }
+
+    /// Writes the snapshot and words the outcome; a recording always fails the test, so that
+    /// the new file is looked at before it is committed.
+    private static func recording(
+        _ requests: [CapturedRequest], to path: String, profile: String?, mode: RecordMode, verb: String, write: Writer
+    ) -> String {
+        do {
+            try write(requests, path, profile)
+            return """
+                \(verb) the snapshot \(path) from \(requests.count) captured request\(requests.count == 1 ? "" : "s") \
+                (record mode `\(mode.rawValue)`). Check it, commit it, and run the test again.
+                """
+        } catch {
+            return "Could not record the snapshot \(path) (record mode `\(mode.rawValue)`): \(error)"
+        }
+    }
+
+    /// How many requests to wait for by default: the requests the snapshot expects, one for a
+    /// snapshot of events only (a batch may carry them all), none when it cannot be read.
+    static func expectedCount(at path: String) -> Int {
+        guard let snapshot = try? Snapshot.load(path: path) else { return 0 }
+        if !snapshot.requests.isEmpty { return snapshot.requests.count }
+        return snapshot.events.isEmpty ? 0 : 1
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import Testing
+import TracksnapCapture
+import TracksnapCore
+import TracksnapValidation
+@testable import TracksnapTesting
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("assertTracking fails the running test with the whole diff")
+struct AssertTrackingTests {
+    @Test("traffic that matches passes without an issue and returns the result")
+    func passes() throws {
+        let result = try #require(assertTracking(checkoutRequests(), matches: "Fixtures/Snapshots/checkout.json", record: .never))
+        #expect(result.passed)
+        #expect(result.entries.map(\.status) == [.matched, .matched])
+    }
+
+    @Test("a mismatch records one issue holding the text report: the field, expected, actual, code and line")
+    func mismatchReportsDiff() throws {
+        var result: SnapshotResult?
+        withKnownIssue {
+            result = assertTracking(checkoutRequests(screen: "Basket"), matches: "Fixtures/Snapshots/checkout.json", record: .never)
+        } matching: { issue in
+            let message = text(of: issue)
+            return message.contains("Tracking does not match the snapshot")
+                && message.contains("/parameters/screen")
+                && message.contains("\"Cart\"") && message.contains("\"Basket\"")
+                && message.contains("value_mismatch") && message.contains("line 7")
+                && message.contains("TRACKSNAP_RECORD=failed")
+        }
+        #expect(result?.passed == false)
+    }
+
+    @Test("the issue points at the line of the assertion")
+    func issueLocation() {
+        let line = #line + 2
+        withKnownIssue {
+            assertTracking([], matches: "Fixtures/Snapshots/checkout.json", record: .never)
+        } matching: { issue in
+            issue.sourceLocation?.line == line && issue.sourceLocation?.fileName == "AssertTrackingTests.swift"
+        }
+    }
+
+    @Test("every finding is reported, not the first")
+    func everyFinding() {
+        withKnownIssue {
+            assertTracking([], matches: "Fixtures/Snapshots/checkout.json", record: .never)
+        } matching: { issue in
+            let message = text(of: issue)
+            return message.contains("/requests/0  GET https://collect.example/v1/e  (line 6)")
+                && message.contains("/requests/1  POST https://collect.example/v1/track  (line 8)")
+                && message.contains("2 findings")
+        }
+    }
+
+    @Test("a snapshot path may be absolute")
+    func absolutePath() {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "Fixtures/Snapshots/checkout.json").path
+        #expect(assertTracking(checkoutRequests(), matches: path, record: .never)?.passed == true)
+    }
+
+    @Test("a profile name is found in the nearest Validators directory above the snapshot")
+    func nearestValidators() {
+        let noise = CapturedRequest(id: "9", method: "GET", url: "https://cdn.example/app.js")
+        let result = assertTracking(
+            [noise, CapturedRequest(id: "1", method: "GET", url: "https://collect.example/v1/e?ev=screen_view")],
+            matches: "Fixtures/Snapshots/filtered.json", record: .never)
+        #expect(result?.passed == true)
+        #expect(result?.profile == "collect-only")
+        #expect(result?.selected == 1)
+    }
+
+    @Test("a validator named by the caller overrides the snapshot's")
+    func validatorArgument() {
+        withKnownIssue {
+            assertTracking(checkoutRequests(), matches: "Fixtures/Snapshots/checkout.json", validator: "no-such-profile", record: .never)
+        } matching: { issue in
+            text(of: issue).contains("no validator profile \"no-such-profile\"")
+        }
+    }
+
+    @Test("a malformed snapshot fails the test with the file, line and column, without crashing")
+    func malformedSnapshot() {
+        withKnownIssue {
+            assertTracking(checkoutRequests(), matches: "Fixtures/Snapshots/broken.json", record: .never)
+        } matching: { issue in
+            let message = text(of: issue)
+            return message.contains("tracksnap cannot check") && message.contains("broken.json:4:")
+        }
+    }
+
+    @Test("a missing snapshot in record mode never is a failure that says how to record it")
+    func missingNever() {
+        withKnownIssue {
+            assertTracking(checkoutRequests(), matches: "Fixtures/Snapshots/absent.json", record: .never)
+        } matching: { issue in
+            let message = text(of: issue)
+            return message.contains("No snapshot at") && message.contains("absent.json") && message.contains("record mode is `never`")
+        }
+    }
+
+    @Test("a missing snapshot in record mode missing is recorded; until the recorder is connected that fails clearly")
+    func missingRecords() {
+        withKnownIssue {
+            assertTracking(checkoutRequests(), matches: "Fixtures/Snapshots/absent.json", record: .missing)
+        } matching: { issue in
+            let message = text(of: issue)
+            return message.contains("Could not record the snapshot") && message.contains("recording is not available yet")
+        }
+        #expect(!FileManager.default.fileExists(atPath: fixture("Snapshots/absent.json")))
+    }
+
+    @Test("the trait's record mode applies to the assertions of the test", .tracksnap(record: .never))
+    func traitRecordMode() {
+        #expect(TracksnapConfiguration.current.record == .never)
+        withKnownIssue {
+            assertTracking(checkoutRequests(), matches: "Fixtures/Snapshots/absent.json")
+        } matching: { issue in
+            text(of: issue).contains("record mode is `never`")
+        }
+    }
+
+    @Test("an explicit record argument wins over the trait", .tracksnap(record: .never))
+    func argumentOverTrait() {
+        withKnownIssue {
+            assertTracking(checkoutRequests(), matches: "Fixtures/Snapshots/absent.json", record: .all)
+        } matching: { issue in
+            text(of: issue).contains("record mode `all`")
+        }
+    }
+
+    @Test("withTracksnap sets the mode for a block; the inner setting wins")
+    func withTracksnapNesting() async {
+        withTracksnap(record: .failed) {
+            #expect(TracksnapConfiguration.current.record == .failed)
+            withTracksnap(record: .all) { #expect(TracksnapConfiguration.current.record == .all) }
+            withTracksnap(validatorsDirectory: "V") {
+                #expect(TracksnapConfiguration.current == TracksnapConfiguration(record: .failed, validatorsDirectory: "V"))
+            }
+        }
+        await withTracksnap(record: .never) {
+            await Task.yield()
+            #expect(TracksnapConfiguration.current.record == .never)
+        }
+        #expect(TracksnapConfiguration.current.record == nil)
+    }
+
+    @Test("the async overload waits for an in-process capture's requests, as many as the snapshot expects")
+    func asyncCapture() async throws {
+        let configuration = URLSessionConfiguration.ephemeral
+        let capture = CaptureSession.install(on: configuration, mode: .respond())
+        let session = URLSession(configuration: configuration)
+        var purchase = URLRequest(url: try #require(URL(string: "https://collect.example/v1/track")))
+        purchase.httpMethod = "POST"
+        purchase.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        purchase.httpBody = Data(#"{"event":"purchase","order_id":"o-7","revenue":12.5}"#.utf8)
+        // Sent without awaiting: the assertion itself waits for both requests.
+        let sending = Task {
+            _ = try await session.data(from: try #require(URL(string: "https://collect.example/v1/e?ev=screen_view&screen=Cart")))
+            _ = try await session.data(for: purchase)
+        }
+        let result = await assertTracking(capture, matches: "Fixtures/Snapshots/checkout.json", record: .never)
+        try await sending.value
+        #expect(result?.passed == true)
+    }
+
+    @Test("the async overload reads a server session's requests through the client")
+    func asyncServerSession() async throws {
+        let array = "[" + checkoutRequests().map(CaptureFile.ndjsonLine).joined(separator: ",") + "]"
+        let configuration = URLSessionConfiguration.ephemeral
+        let stub = CaptureSession.install(on: configuration, mode: .reply { _ in CaptureResponse(body: Data(array.utf8)) })
+        let client = TracksnapClient(baseURL: try #require(URL(string: "http://127.0.0.1:8181")), configuration: configuration)
+
+        let result = await assertTracking(client.session(id: "s1"), matches: "Fixtures/Snapshots/checkout.json", record: .never)
+        #expect(result?.passed == true)
+        #expect(stub.requests.first?.url == "http://127.0.0.1:8181/__tracksnap/sessions/s1/requests?count=2&timeout=10")
+    }
+
+    @Test("a control API error fails the test with the server's message")
+    func asyncServerError() async throws {
+        let configuration = URLSessionConfiguration.ephemeral
+        let stub = CaptureSession.install(on: configuration, mode: .respond(status: 404, body: Data(#"{"error":"no session \"s9\""}"#.utf8)))
+        let client = TracksnapClient(baseURL: try #require(URL(string: "http://127.0.0.1:8181")), configuration: configuration)
+        await withKnownIssue {
+            await assertTracking(client.session(id: "s9"), matches: "Fixtures/Snapshots/checkout.json", record: .never)
+        } matching: { issue in
+            text(of: issue).contains("404: no session \"s9\"")
+        }
+        #expect(stub.requests.count == 1)
+    }
+}
+
+func fixture(_ path: String) -> String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "Fixtures").appending(path: path).path
+}
