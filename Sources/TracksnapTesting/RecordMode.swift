@@ -1,6 +1,7 @@
 import Foundation
+import TracksnapValidation
 
-/// When an assertion writes the snapshot from the captured traffic instead of only checking it.
+/// How an assertion picks its `RecordMode` (`missing`, `never`, `all`, `failed`).
 ///
 /// ```swift
 /// assertTracking(requests, matches: "Snapshots/checkout.json", record: .all)
@@ -13,16 +14,7 @@ import Foundation
 /// variable, and otherwise `never` when the `CI` environment variable is set, else `missing`.
 /// A recording fails the test, as a first run of swift-snapshot-testing does, so that a new or
 /// changed snapshot is looked at and committed on purpose.
-public enum RecordMode: String, Sendable, Hashable, CaseIterable {
-    /// Records a snapshot that does not exist yet; checks the others. The default locally.
-    case missing
-    /// Never records: a missing snapshot is a failure. The default when `CI` is set.
-    case never
-    /// Records every snapshot anew, whether or not it matched.
-    case all
-    /// Checks, and records anew only the snapshots that do not match.
-    case failed
-
+extension RecordMode {
     /// The environment variable that sets the mode for a whole run.
     public static let environmentVariable = "TRACKSNAP_RECORD"
 

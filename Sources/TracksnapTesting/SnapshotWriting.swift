@@ -1,26 +1,19 @@
 import TracksnapCore
-
-/// Recording a snapshot is not connected yet: the recorder is built on another branch.
-///
-/// ```swift
-/// do { try writeSnapshot(requests, to: path, profile: nil) }
-/// catch { print(error) }  // recording is not available yet: …
-/// ```
-public struct RecordingUnavailable: Error, Sendable, Hashable, CustomStringConvertible {
-    public var description: String {
-        "recording is not available yet: this build of TracksnapTesting cannot write snapshots; "
-            + "write it by hand, or with `tracksnap record` once it exists"
-    }
-}
+import TracksnapValidation
 
 /// The one place where `assertTracking` writes a snapshot from captured traffic.
 ///
+/// The profile is the one the assertion names, else the existing snapshot's `validator`, else
+/// `default`; its filter, ignore and redaction rules apply, and re-recording keeps the patterns
+/// that still match.
 /// - Parameters:
 ///   - requests: everything captured, in order.
 ///   - path: the snapshot file to write (atomically).
-///   - profile: the validator profile (name or path) whose filter and redactions apply.
-/// - Throws: whatever keeps the snapshot from being written; for now always `RecordingUnavailable`.
-func writeSnapshot(_ requests: [CapturedRequest], to path: String, profile: String?) throws {
-    // Connected to the recorder after the merge of the recording branch.
-    throw RecordingUnavailable()
+///   - profile: the validator profile (name or path) the assertion names, if any.
+///   - directory: where profile names are looked up.
+/// - Throws: `InputError` when the profile or the existing snapshot cannot be read, or the file cannot be written.
+func writeSnapshot(_ requests: [CapturedRequest], to path: String, profile: String?, directory: String) throws {
+    let existing = try? Snapshot.load(path: path)
+    let profile = try Profile.load(profile ?? existing?.validator ?? "default", directory: directory)
+    _ = try SnapshotRecorder(profile: profile).record(requests, snapshotAt: path, mode: .all)
 }

@@ -13,7 +13,7 @@ enum TrackingCheck {
         var failure: String?
     }
 
-    typealias Writer = ([CapturedRequest], String, String?) throws -> Void
+    typealias Writer = (_ requests: [CapturedRequest], _ path: String, _ profile: String?, _ directory: String) throws -> Void
 
     /// - Parameters:
     ///   - requests: the captured traffic.
@@ -27,7 +27,7 @@ enum TrackingCheck {
     static func run(
         _ requests: [CapturedRequest], snapshot: String, validator: String?, record: RecordMode?,
         configuration: TracksnapConfiguration, environment: [String: String], testFile: String,
-        write: Writer = { try writeSnapshot($0, to: $1, profile: $2) }
+        write: Writer = { try writeSnapshot($0, to: $1, profile: $2, directory: $3) }
     ) -> Outcome {
         let path = SnapshotLocation.resolve(snapshot, testFile: testFile)
         let mode: RecordMode
@@ -49,7 +49,7 @@ enum TrackingCheck {
                 """)
         case .record:
             let verb = FileManager.default.fileExists(atPath: path) ? "Re-recorded" : "Recorded"
-            return Outcome(failure: recording(requests, to: path, profile: profile, mode: mode, verb: verb, write: write))
+            return Outcome(failure: recording(requests, to: path, profile: profile, directory: directory, mode: mode, verb: verb, write: write))
         case .validate(let recordOnFailure):
             let result: SnapshotResult
             do {
@@ -60,7 +60,7 @@ enum TrackingCheck {
             if result.passed { return Outcome(result: result) }
             var message = "Tracking does not match the snapshot \(path):\n\n" + ReportFormat.text.render([result])
             if recordOnFailure {
-                message += "\n" + recording(requests, to: path, profile: profile, mode: mode, verb: "Re-recorded", write: write)
+                message += "\n" + recording(requests, to: path, profile: profile, directory: directory, mode: mode, verb: "Re-recorded", write: write)
             } else {
                 message += "\nTo accept what was captured, run the test again with \(RecordMode.environmentVariable)=failed."
             }
@@ -71,10 +71,11 @@ enum TrackingCheck {
     /// Writes the snapshot and words the outcome; a recording always fails the test, so that
     /// the new file is looked at before it is committed.
     private static func recording(
-        _ requests: [CapturedRequest], to path: String, profile: String?, mode: RecordMode, verb: String, write: Writer
+        _ requests: [CapturedRequest], to path: String, profile: String?, directory: String, mode: RecordMode, verb: String,
+        write: Writer
     ) -> String {
         do {
-            try write(requests, path, profile)
+            try write(requests, path, profile, directory)
             return """
                 \(verb) the snapshot \(path) from \(requests.count) captured request\(requests.count == 1 ? "" : "s") \
                 (record mode `\(mode.rawValue)`). Check it, commit it, and run the test again.

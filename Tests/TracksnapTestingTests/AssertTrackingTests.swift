@@ -102,17 +102,6 @@ struct AssertTrackingTests {
         }
     }
 
-    @Test("a missing snapshot in record mode missing is recorded; until the recorder is connected that fails clearly")
-    func missingRecords() {
-        withKnownIssue {
-            assertTracking(checkoutRequests(), matches: "Fixtures/Snapshots/absent.json", record: .missing)
-        } matching: { issue in
-            let message = text(of: issue)
-            return message.contains("Could not record the snapshot") && message.contains("recording is not available yet")
-        }
-        #expect(!FileManager.default.fileExists(atPath: fixture("Snapshots/absent.json")))
-    }
-
     @Test("the trait's record mode applies to the assertions of the test", .tracksnap(record: .never))
     func traitRecordMode() {
         #expect(TracksnapConfiguration.current.record == .never)
@@ -124,9 +113,13 @@ struct AssertTrackingTests {
     }
 
     @Test("an explicit record argument wins over the trait", .tracksnap(record: .never))
-    func argumentOverTrait() {
+    func argumentOverTrait() throws {
+        // Recording writes a file: into a directory of its own, never into the fixtures.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tracksnap-assert-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
         withKnownIssue {
-            assertTracking(checkoutRequests(), matches: "Fixtures/Snapshots/absent.json", record: .all)
+            assertTracking(checkoutRequests(), matches: directory.appendingPathComponent("new.json").path, record: .all)
         } matching: { issue in
             text(of: issue).contains("record mode `all`")
         }
@@ -195,4 +188,27 @@ struct AssertTrackingTests {
 
 func fixture(_ path: String) -> String {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "Fixtures").appending(path: path).path
+}
+
+@Suite("Recording through an assertion")
+struct AssertRecordingTests {
+    @Test("a missing snapshot is recorded (failing the test once), then the same traffic passes")
+    func recordThenPass() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tracksnap-assert-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("checkout.json").path
+        var requests = checkoutRequests()
+        requests[0].headers.append(.init(name: "Authorization", value: "Bearer sk_live_abcdef123456"))
+        withKnownIssue {
+            assertTracking(requests, matches: path, record: .missing)
+        } matching: { issue in
+            text(of: issue).contains("Recorded the snapshot \(path)")
+        }
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(written.contains("\"requests\""))
+        #expect(!written.contains("sk_live_abcdef123456"))
+        let result = try #require(assertTracking(requests, matches: path, record: .never))
+        #expect(result.passed)
+    }
 }

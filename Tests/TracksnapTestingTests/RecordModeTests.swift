@@ -25,7 +25,7 @@ struct RecordModeTests {
         let error = #expect(throws: RecordModeError.self) {
             try RecordMode.resolve(explicit: nil, configured: nil, environment: ["TRACKSNAP_RECORD": "yes"])
         }
-        #expect(error?.description == "TRACKSNAP_RECORD=yes is not a record mode; use one of missing, never, all, failed")
+        #expect(error?.description == "TRACKSNAP_RECORD=yes is not a record mode; use one of missing, all, failed, never")
     }
 
     @Test("what an assertion does for each mode, with and without a snapshot on disk", arguments: [

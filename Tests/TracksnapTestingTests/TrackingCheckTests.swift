@@ -13,9 +13,13 @@ final class WriterSpy: Sendable {
     }
     let calls = Mutex<[Call]>([])
 
-    func write(_ requests: [CapturedRequest], _ path: String, _ profile: String?) throws {
+    func write(_ requests: [CapturedRequest], _ path: String, _ profile: String?, _ directory: String) throws {
         calls.withLock { $0.append(Call(count: requests.count, path: path, profile: profile)) }
     }
+}
+
+struct DiskFull: Error, CustomStringConvertible {
+    var description: String { "no space left on device" }
 }
 
 @Suite("The decision behind an assertion: validate, record, or fail")
@@ -94,15 +98,15 @@ struct TrackingCheckTests {
         let outcome = TrackingCheck.run(
             checkoutRequests(), snapshot: "Fixtures/Snapshots/new.json", validator: nil, record: .all,
             configuration: TracksnapConfiguration(), environment: [:], testFile: testFile
-        ) { _, _, _ in throw RecordingUnavailable() }
+        ) { _, _, _, _ in throw DiskFull() }
         #expect(outcome.failure?.hasPrefix("Could not record the snapshot") == true)
-        #expect(outcome.failure?.contains(RecordingUnavailable().description) == true)
+        #expect(outcome.failure?.contains(DiskFull().description) == true)
     }
 
     @Test("an unreadable TRACKSNAP_RECORD fails the assertion rather than guessing")
     func badEnvironment() {
         let outcome = run(checkoutRequests(), "Fixtures/Snapshots/checkout.json", environment: ["TRACKSNAP_RECORD": "sometimes"])
-        #expect(outcome.failure == "tracksnap: TRACKSNAP_RECORD=sometimes is not a record mode; use one of missing, never, all, failed")
+        #expect(outcome.failure == "tracksnap: TRACKSNAP_RECORD=sometimes is not a record mode; use one of missing, all, failed, never")
     }
 
     @Test("the configured validators directory is where profile names are looked up")

@@ -1,0 +1,3 @@
+// A test imports TracksnapTesting alone: it sees the capture, the record modes and the results.
+@_exported import TracksnapCapture
+@_exported import TracksnapValidation

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TracksnapCapture
+import TracksnapCore
+import TracksnapServer
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The control API client against the real capture server, as a test in another process would
+/// use it: start a session, send traffic, wait, validate, stop.
+@Suite("The client drives a real capture server")
+struct ClientServerTests {
+    private func withServer(_ body: (URL) async throws -> Void) async throws {
+        let server = try CaptureServer(configuration: .init())
+        let url = try await server.start()
+        do {
+            try await body(url)
+        } catch {
+            try await server.shutdown()
+            throw error
+        }
+        try await server.shutdown()
+    }
+
+    private func send(_ url: URL, header: (String, String)? = nil) async throws {
+        var request = URLRequest(url: url)
+        if let header { request.setValue(header.1, forHTTPHeaderField: header.0) }
+        _ = try await URLSession.shared.data(for: request)
+    }
+
+    @Test("start, wait for N, validate and stop: the Szimpla flow over HTTP")
+    func flow() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tracksnap-client-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let snapshot = directory.appendingPathComponent("home.json").path
+        try Data(#"{"requests": [{"method": "GET", "url": {"$regex": "http://127\\.0\\.0\\.1:[0-9]+/v1/e"}, "parameters": {"ev": "home"}}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: snapshot))
+
+        try await withServer { url in
+            let client = TracksnapClient(baseURL: url)
+            let session = try await client.startSession(name: "home")
+            try await send(url.appendingPathComponent("v1/e").appending(queryItems: [URLQueryItem(name: "ev", value: "home")]))
+            let captured = try await session.waitForRequests(count: 1, timeout: .seconds(10))
+            #expect(captured.map(\.method) == ["GET"])
+            let report = try await session.validate(snapshot: snapshot)
+            #expect(report.passed)
+            let stopped = try await session.stop()
+            #expect(stopped.count == 1)
+            await #expect(throws: TracksnapClientError.self) { try await session.requests() }
+        }
+    }
+
+    @Test("two sessions at once: the header and the per-session base URL keep their traffic apart")
+    func isolation() async throws {
+        try await withServer { url in
+            let client = TracksnapClient(baseURL: url)
+            let first = try await client.startSession(name: "a")
+            let second = try await client.startSession(name: "b")
+            try await send(url.appendingPathComponent("v1/e"), header: (TracksnapClient.sessionHeader, first.id))
+            try await send(second.baseURL.appendingPathComponent("v1/e"))
+            try await send(second.baseURL.appendingPathComponent("v1/e"))
+            #expect(try await first.waitForRequests(count: 1, timeout: .seconds(10)).count == 1)
+            let secondRequests = try await second.waitForRequests(count: 2, timeout: .seconds(10))
+            #expect(secondRequests.count == 2)
+            #expect(secondRequests.allSatisfy { !$0.url.contains("__tracksnap") })
+        }
+    }
+
+    @Test("waiting returns what arrived when the deadline passes")
+    func deadline() async throws {
+        try await withServer { url in
+            let session = try await TracksnapClient(baseURL: url).startSession(name: nil)
+            try await send(url.appendingPathComponent("v1/e"))
+            let clock = ContinuousClock()
+            let start = clock.now
+            let captured = try await session.waitForRequests(count: 3, timeout: .milliseconds(300))
+            #expect(captured.count == 1)
+            #expect(clock.now - start >= .milliseconds(250))
+        }
+    }
+}
