@@ -55,14 +55,16 @@ let package = Package(
             name: "TracksnapBenchmarks",
             dependencies: ["Patterns", "TracksnapCore", "TracksnapValidation"]
         ),
+        // What several test targets share: the package's paths, temporary directories, a seeded generator.
+        .target(name: "TracksnapTestSupport", path: "Tests/Support"),
         .testTarget(name: "PatternsTests", dependencies: ["Patterns"]),
-        .testTarget(name: "TracksnapCoreTests", dependencies: ["TracksnapCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "TracksnapDecodersTests", dependencies: ["TracksnapDecoders"], exclude: ["Fixtures"]),
-        .testTarget(name: "TracksnapValidationTests", dependencies: ["TracksnapValidation", "TracksnapCore"]),
+        .testTarget(name: "TracksnapCoreTests", dependencies: ["TracksnapTestSupport", "TracksnapCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "TracksnapDecodersTests", dependencies: ["TracksnapTestSupport", "TracksnapDecoders"], exclude: ["Fixtures"]),
+        .testTarget(name: "TracksnapValidationTests", dependencies: ["TracksnapTestSupport", "TracksnapValidation", "TracksnapCore"]),
         .testTarget(name: "TracksnapReportsTests", dependencies: ["TracksnapReports", "TracksnapValidation", "TracksnapCore"]),
-        .testTarget(name: "TracksnapServerTests", dependencies: ["TracksnapServer", "TracksnapCapture"]),
-        .testTarget(name: "TracksnapCaptureTests", dependencies: ["TracksnapCapture", "TracksnapServer"]),
-        .testTarget(name: "TracksnapTestingTests", dependencies: ["TracksnapTesting", "TracksnapServer"], exclude: ["Fixtures"]),
-        .testTarget(name: "TracksnapCLITests", dependencies: ["TracksnapCLI"], exclude: ["Fixtures"]),
+        .testTarget(name: "TracksnapServerTests", dependencies: ["TracksnapTestSupport", "TracksnapServer", "TracksnapCapture"]),
+        .testTarget(name: "TracksnapCaptureTests", dependencies: ["TracksnapTestSupport", "TracksnapCapture", "TracksnapServer"]),
+        .testTarget(name: "TracksnapTestingTests", dependencies: ["TracksnapTestSupport", "TracksnapTesting", "TracksnapServer"], exclude: ["Fixtures"]),
+        .testTarget(name: "TracksnapCLITests", dependencies: ["TracksnapTestSupport", "TracksnapCLI"], exclude: ["Fixtures"]),
     ]
 )

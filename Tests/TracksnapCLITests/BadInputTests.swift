@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TracksnapTestSupport
 
 /// One way of running `tracksnap` on bad input, and what its error must say.
 struct BadInput: Sendable, CustomTestStringConvertible {

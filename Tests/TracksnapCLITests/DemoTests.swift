@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TracksnapTestSupport
 
 @Suite("The demo: a web shop's releases 1.4 and 1.5 checked against one snapshot")
 struct DemoTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TracksnapTestSupport
 
 @Suite("validate DIRECTORY: every snapshot below it")
 struct DirectoryTests {

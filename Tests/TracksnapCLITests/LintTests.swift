@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TracksnapTestSupport
 
 /// A file for `tracksnap lint` and the one diagnostic it must produce.
 struct LintCase: Sendable, CustomTestStringConvertible {

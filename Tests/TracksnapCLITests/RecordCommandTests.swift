@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TracksnapTestSupport
 
 @Suite("tracksnap record, accept and reject")
 struct RecordCommandTests {

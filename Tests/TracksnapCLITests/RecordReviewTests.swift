@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TracksnapTestSupport
 
 @Suite("tracksnap review, and the accept command a failed validation ends with")
 struct RecordReviewTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TracksnapTestSupport
 
 #if canImport(FoundationXML)
     import FoundationXML

@@ -1,4 +1,5 @@
 import Foundation
+import TracksnapTestSupport
 
 /// A text file read for the places of values in it, to check the lines reports point at.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TracksnapTestSupport
 
 @Suite("Szimpla snapshots and NDJSON captures through the command line")
 struct SzimplaAndNDJSONTests {

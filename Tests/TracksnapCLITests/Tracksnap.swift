@@ -1,4 +1,5 @@
 import Foundation
+import TracksnapTestSupport
 
 /// What a run of `tracksnap` left behind.
 typealias TracksnapRun = (status: Int32, stdout: String, stderr: String)

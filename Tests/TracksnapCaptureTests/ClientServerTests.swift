@@ -3,6 +3,7 @@ import Testing
 import TracksnapCapture
 import TracksnapCore
 import TracksnapServer
+import TracksnapTestSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -32,24 +33,22 @@ struct ClientServerTests {
 
     @Test("start, wait for N, validate and stop: the Szimpla flow over HTTP")
     func flow() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tracksnap-client-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let snapshot = directory.appendingPathComponent("home.json").path
-        try Data(#"{"requests": [{"method": "GET", "url": {"$regex": "http://127\\.0\\.0\\.1:[0-9]+/v1/e"}, "parameters": {"ev": "home"}}]}"#.utf8)
-            .write(to: URL(fileURLWithPath: snapshot))
+        try await withTemporaryDirectory { directory in
+            let snapshot = directory.appending(path: "home.json").path
+            try write(#"{"requests": [{"method": "GET", "url": {"$regex": "http://127\\.0\\.0\\.1:[0-9]+/v1/e"}, "parameters": {"ev": "home"}}]}"#, to: URL(fileURLWithPath: snapshot))
 
-        try await withServer { url in
-            let client = TracksnapClient(baseURL: url)
-            let session = try await client.startSession(name: "home")
-            try await send(url.appendingPathComponent("v1/e").appending(queryItems: [URLQueryItem(name: "ev", value: "home")]))
-            let captured = try await session.waitForRequests(count: 1, timeout: .seconds(10))
-            #expect(captured.map(\.method) == ["GET"])
-            let report = try await session.validate(snapshot: snapshot)
-            #expect(report.passed)
-            let stopped = try await session.stop()
-            #expect(stopped.count == 1)
-            await #expect(throws: TracksnapClientError.self) { try await session.requests() }
+            try await withServer { url in
+                let client = TracksnapClient(baseURL: url)
+                let session = try await client.startSession(name: "home")
+                try await send(url.appendingPathComponent("v1/e").appending(queryItems: [URLQueryItem(name: "ev", value: "home")]))
+                let captured = try await session.waitForRequests(count: 1, timeout: .seconds(10))
+                #expect(captured.map(\.method) == ["GET"])
+                let report = try await session.validate(snapshot: snapshot)
+                #expect(report.passed)
+                let stopped = try await session.stop()
+                #expect(stopped.count == 1)
+                await #expect(throws: TracksnapClientError.self) { try await session.requests() }
+            }
         }
     }
 

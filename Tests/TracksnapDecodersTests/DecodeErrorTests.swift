@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TracksnapCore
 import TracksnapDecoders
+import TracksnapTestSupport
 
 /// A request a vendor claims but cannot decode, and the reason it must give.
 struct BrokenRequest: Sendable, CustomTestStringConvertible {
@@ -73,7 +74,7 @@ struct DecodeErrorTests {
             "https://www.google-analytics.com/mp/collect", "https://www.google-analytics.com/g/collect",
             "https://www.google-analytics.com/batch", "https://www.facebook.com/tr", "https://hosted.rudderlabs.com/v1/batch",
         ]
-        var generator = SplitMix(seed: 42)
+        var generator = SeededGenerator(seed: 42)
         for url in urls {
             for length in [0, 1, 2, 17, 300] {
                 var bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
@@ -86,15 +87,3 @@ struct DecodeErrorTests {
     }
 }
 
-/// A small deterministic generator for the garbage bodies.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

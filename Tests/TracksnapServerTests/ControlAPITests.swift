@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TracksnapCore
 import TracksnapServer
+import TracksnapTestSupport
 
 @Suite("The control API")
 struct ControlAPITests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TracksnapCore
 import TracksnapServer
+import TracksnapTestSupport
 
 @Suite("Robustness and limits")
 struct RobustnessTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TracksnapCore
+import TracksnapTestSupport
 
 @Suite("tracksnap serve")
 struct ServeCommandTests {

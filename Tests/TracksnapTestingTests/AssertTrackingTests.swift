@@ -4,6 +4,7 @@ import TracksnapCapture
 import TracksnapCore
 import TracksnapValidation
 @testable import TracksnapTesting
+import TracksnapTestSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -115,13 +116,12 @@ struct AssertTrackingTests {
     @Test("an explicit record argument wins over the trait", .tracksnap(record: .never))
     func argumentOverTrait() throws {
         // Recording writes a file: into a directory of its own, never into the fixtures.
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tracksnap-assert-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        withKnownIssue {
-            assertTracking(checkoutRequests(), matches: directory.appendingPathComponent("new.json").path, record: .all)
-        } matching: { issue in
-            text(of: issue).contains("record mode `all`")
+        try withTemporaryDirectory { directory in
+            withKnownIssue {
+                assertTracking(checkoutRequests(), matches: directory.appending(path: "new.json").path, record: .all)
+            } matching: { issue in
+                text(of: issue).contains("record mode `all`")
+            }
         }
     }
 
@@ -194,21 +194,20 @@ func fixture(_ path: String) -> String {
 struct AssertRecordingTests {
     @Test("a missing snapshot is recorded (failing the test once), then the same traffic passes")
     func recordThenPass() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tracksnap-assert-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("checkout.json").path
-        var requests = checkoutRequests()
-        requests[0].headers.append(.init(name: "Authorization", value: "Bearer sk_live_abcdef123456"))
-        withKnownIssue {
-            assertTracking(requests, matches: path, record: .missing)
-        } matching: { issue in
-            text(of: issue).contains("Recorded the snapshot \(path)")
+        try withTemporaryDirectory { directory in
+            let path = directory.appending(path: "checkout.json").path
+            var requests = checkoutRequests()
+            requests[0].headers.append(.init(name: "Authorization", value: "Bearer sk_live_abcdef123456"))
+            withKnownIssue {
+                assertTracking(requests, matches: path, record: .missing)
+            } matching: { issue in
+                text(of: issue).contains("Recorded the snapshot \(path)")
+            }
+            let written = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(written.contains("\"requests\""))
+            #expect(!written.contains("sk_live_abcdef123456"))
+            let result = try #require(assertTracking(requests, matches: path, record: .never))
+            #expect(result.passed)
         }
-        let written = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(written.contains("\"requests\""))
-        #expect(!written.contains("sk_live_abcdef123456"))
-        let result = try #require(assertTracking(requests, matches: path, record: .never))
-        #expect(result.passed)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TracksnapCore
 import TracksnapValidation
+import TracksnapTestSupport
 
 @Suite("Profiles: filters, policies and extension points")
 struct ProfileTests {
@@ -55,13 +56,12 @@ struct ProfileTests {
 
     @Test("a profile name that does not exist lists the ones that do")
     func unknownProfile() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tracksnap-profiles-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try Data("{}".utf8).write(to: directory.appendingPathComponent("segment.json"))
-        let error = try #require(throws: InputError.self) { try Profile.load("segmnet", directory: directory.path) }
-        #expect(error.description.contains("available: segment"))
-        #expect(try Profile.load("default", directory: directory.path).name == "default")
+        try withTemporaryDirectory { directory in
+            try write("{}", to: directory.appending(path: "segment.json"))
+            let error = try #require(throws: InputError.self) { try Profile.load("segmnet", directory: directory.path) }
+            #expect(error.description.contains("available: segment"))
+            #expect(try Profile.load("default", directory: directory.path).name == "default")
+        }
     }
 
     @Test("a user's own filter and validator are used by the profile that names them")

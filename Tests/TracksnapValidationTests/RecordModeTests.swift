@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TracksnapCore
 import TracksnapValidation
+import TracksnapTestSupport
 
 @Suite("Record modes and pending snapshots")
 struct RecordModeTests {
@@ -11,7 +12,7 @@ struct RecordModeTests {
         (RecordMode.missing, false, true), (.missing, true, false), (.all, false, true), (.all, true, true), (.never, false, false), (.never, true, false),
     ])
     func modes(mode: RecordMode, exists: Bool, records: Bool) throws {
-        try withScratchDirectory { directory in
+        try withTemporaryDirectory { directory in
             let path = directory.appending(path: "s.json").path
             if exists { try record(screenRequests(["old"]), to: path) }
             let outcome = try recorder.record(screenRequests(["home", "cart"]), snapshotAt: path, mode: mode)
@@ -28,7 +29,7 @@ struct RecordModeTests {
 
     @Test("failed records only when validation against the existing snapshot fails")
     func failedMode() throws {
-        try withScratchDirectory { directory in
+        try withTemporaryDirectory { directory in
             let path = directory.appending(path: "s.json").path
             try record(screenRequests(["home"]), to: path)
             let before = try String(contentsOfFile: path, encoding: .utf8)
@@ -42,7 +43,7 @@ struct RecordModeTests {
 
     @Test("pending writes X.new.json beside X.json; accept moves it over, reject deletes it")
     func pendingAcceptReject() throws {
-        try withScratchDirectory { directory in
+        try withTemporaryDirectory { directory in
             let path = directory.appending(path: "s.json").path
             let original = try record(screenRequests(["home"]), to: path)
             let outcome = try recorder.record(screenRequests(["home", "cart"]), snapshotAt: path, mode: .all, pending: true)

@@ -2,12 +2,13 @@ import Foundation
 import Testing
 import TracksnapCore
 import TracksnapValidation
+import TracksnapTestSupport
 
 @Suite("Re-recording keeps the patterns that still match")
 struct RecordReRecordTests {
     /// Writes a snapshot, re-records it from the requests, and returns the new JSON.
     private func rerecord(_ existing: String, _ requests: [CapturedRequest], profile: Profile = .builtInDefault) throws -> JSONValue {
-        try withScratchDirectory { directory in
+        try withTemporaryDirectory { directory in
             let path = directory.appending(path: "s.json").path
             try Data(existing.utf8).write(to: URL(fileURLWithPath: path))
             try record(requests, profile: profile, to: path, existing: true)
@@ -99,7 +100,7 @@ struct RecordReRecordTests {
 
     @Test("an existing file that is not a valid snapshot is an error, not overwritten")
     func invalidExisting() throws {
-        try withScratchDirectory { directory in
+        try withTemporaryDirectory { directory in
             let path = directory.appending(path: "bad.json").path
             try Data(#"{"requests": [{"url": {"$regexp": "x"}}]}"#.utf8).write(to: URL(fileURLWithPath: path))
             #expect(throws: InputError.self) { try record([get("https://t.example.com/")], to: path, existing: true) }

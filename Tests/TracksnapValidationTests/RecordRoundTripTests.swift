@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TracksnapCore
 import TracksnapValidation
+import TracksnapTestSupport
 
 @Suite("A recorded snapshot validates against the capture it came from")
 struct RecordRoundTripTests {
@@ -29,7 +30,7 @@ struct RecordRoundTripTests {
     func captureFiles(_ testCase: Case) throws {
         let requests = try CaptureFile.read(path: packageRoot.appending(path: testCase.capture).path)
         let profile = try Profile.load(packageRoot.appending(path: testCase.profile).path)
-        try withScratchDirectory { directory in
+        try withTemporaryDirectory { directory in
             let path = directory.appending(path: "recorded.json").path
             let text = try record(requests, profile: profile, to: path)
             let result = try validateFile(path, requests, profile: profile)
@@ -72,7 +73,7 @@ struct RecordRoundTripTests {
     func generated(order: String) throws {
         let requests = Self.generatedCapture()
         let profile = try recordingProfile(#"{"order": "\#(order)", "record": {"headers": ["Authorization", "Content-Type"]}}"#)
-        try withScratchDirectory { directory in
+        try withTemporaryDirectory { directory in
             let path = directory.appending(path: "generated.json").path
             let text = try record(requests, profile: profile, to: path)
             let result = try validateFile(path, requests, profile: profile)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TracksnapCore
 import TracksnapValidation
+import TracksnapTestSupport
 
 @Suite("Recording never writes secrets")
 struct RecordSecretsTests {
@@ -23,7 +24,7 @@ struct RecordSecretsTests {
     @Test("secret headers, JSON keys at any depth and query keys become matchers, even when the profile records those headers")
     func everywhere() throws {
         let profile = try recordingProfile(#"{"record": {"headers": ["Authorization", "Cookie", "Proxy-Authorization", "X-Api-Key", "Content-Type"]}}"#)
-        try withScratchDirectory { directory in
+        try withTemporaryDirectory { directory in
             let path = directory.appending(path: "segment.json").path
             let text = try record([Self.segment], profile: profile, to: path)
             for secret in Self.secrets { #expect(!text.contains(secret), "\(secret) was written") }
@@ -46,7 +47,7 @@ struct RecordSecretsTests {
     @Test("secret form fields become matchers and the form's raw text is not written")
     func formSecrets() throws {
         let request = form("https://t.example.com/collect", "t=event&client_secret=cs_FORM_8899&password=pw_FORM_0000")
-        try withScratchDirectory { directory in
+        try withTemporaryDirectory { directory in
             let path = directory.appending(path: "form.json").path
             let text = try record([request], to: path)
             #expect(!text.contains("cs_FORM_8899") && !text.contains("pw_FORM_0000"))
@@ -62,7 +63,7 @@ struct RecordSecretsTests {
                             headers: [.init(name: "Authorization", value: "Bearer wk_COPIED_123456")]),
             CapturedRequest(id: "2", method: "POST", url: "https://t.example.com/log", body: .text("sent with wk_COPIED_123456 (retry)")),
         ]
-        try withScratchDirectory { directory in
+        try withTemporaryDirectory { directory in
             let path = directory.appending(path: "copied.json").path
             let text = try record(requests, to: path)
             #expect(!text.contains("wk_COPIED_123456"))
@@ -82,7 +83,7 @@ struct RecordSecretsTests {
     func redactRules(rules: String, pointer: String) throws {
         let profile = try recordingProfile(#"{"redact": \#(rules)}"#)
         let request = post("https://t.example.com/track?uid=u-PRIVATE-1", json: #"{"client_id": "c-PRIVATE-2", "context": {"ip": "203.0.113.7"}}"#)
-        try withScratchDirectory { directory in
+        try withTemporaryDirectory { directory in
             let path = directory.appending(path: "redact.json").path
             try record([request], profile: profile, to: path)
             #expect(try json(at: path).at(pointer) == ["$type": "string"])

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TracksnapCore
 import TracksnapValidation
+import TracksnapTestSupport
 
 @Suite("Recording a snapshot from captured traffic")
 struct RecordSnapshotTests {
@@ -59,7 +60,7 @@ struct RecordSnapshotTests {
     @Test("data keys beginning with $ are written as $$ so they are not read as matchers, and still match as a subset")
     func dollarKeys() throws {
         let requests = [post("https://t.example.com/track", json: #"{"event": "open", "properties": {"$os": "Linux", "plan": "pro"}}"#)]
-        try withScratchDirectory { directory in
+        try withTemporaryDirectory { directory in
             let path = directory.appending(path: "s.json").path
             try record(requests, to: path)
             #expect(try json(at: path).at("/requests/0/body/properties") == ["$$os": "Linux", "plan": "pro"])
@@ -76,7 +77,7 @@ struct RecordSnapshotTests {
             post("https://t.example.com/batch", json: #"{"z": 1, "a": {"y": true, "b": null}, "token": "tok_123456", "e": {}}"#, id: 1),
             get("https://t.example.com/track?b=2&a=1", id: 2),
         ]
-        try withScratchDirectory { directory in
+        try withTemporaryDirectory { directory in
             let first = directory.appending(path: "a.json").path, second = directory.appending(path: "b.json").path
             let text = try record(requests, to: first)
             #expect(try record(requests, to: second) == text)
@@ -94,7 +95,7 @@ struct RecordSnapshotTests {
 
     @Test("writing is atomic: no temporary file is left, an existing file is replaced whole, missing directories are made")
     func atomicWrite() throws {
-        try withScratchDirectory { directory in
+        try withTemporaryDirectory { directory in
             let path = directory.appending(path: "nested/deeper/s.json").path
             try record([get("https://t.example.com/a")], to: path)
             try record([get("https://t.example.com/b")], to: path)
@@ -106,7 +107,7 @@ struct RecordSnapshotTests {
 
     @Test("writing into a path that cannot hold a file fails with an error naming it, leaving nothing behind")
     func unwritable() throws {
-        try withScratchDirectory { directory in
+        try withTemporaryDirectory { directory in
             let blocker = directory.appending(path: "file")
             try Data("x".utf8).write(to: blocker)
             let recorder = SnapshotRecorder(profile: .builtInDefault)

@@ -5,14 +5,6 @@ import TracksnapValidation
 /// The package root: this file is `Tests/TracksnapValidationTests/RecordSupport.swift`.
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-/// A fresh directory for one test's files, removed afterwards.
-func withScratchDirectory<T>(_ body: (URL) throws -> T) throws -> T {
-    let directory = FileManager.default.temporaryDirectory.appending(path: "tracksnap-record-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    return try body(directory)
-}
-
 /// A profile from JSON text.
 func recordingProfile(_ text: String) throws -> Profile {
     try Profile.parse(document: JSONDocument.parse(Array(text.utf8), file: "Validators/test.json"))

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TracksnapTestSupport
 
 /// What a finished child process left behind.
 struct ProcessResult: Sendable {

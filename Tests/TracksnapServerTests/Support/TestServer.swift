@@ -68,11 +68,4 @@ func closedPort() async throws -> Int {
     return try #require(url.port)
 }
 
-/// A fresh directory removed after `body`.
-func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
-    let directory = FileManager.default.temporaryDirectory.appending(path: "tracksnap-server-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    return try await body(directory)
-}
 

@@ -5,18 +5,15 @@ import Foundation
 /// ```swift
 /// let demo = PackagePaths.root.appending(path: "Snapshots/demo/checkout.json")
 /// ```
-enum PackagePaths {
-    /// The package root: this file is `Tests/TracksnapCLITests/PackagePaths.swift`.
-    static let root = URL(fileURLWithPath: #filePath)
+public enum PackagePaths {
+    /// The package root: this file is `Tests/Support/PackagePaths.swift`.
+    public static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()
         .deletingLastPathComponent()
         .deletingLastPathComponent()
-
-    /// The fixtures written for these tests.
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "Fixtures")
 
     /// The `tracksnap` executable `swift test` builds beside the test bundle, or why it is not there.
-    static let executable: Result<URL, ExecutableNotFound> = {
+    public static let executable: Result<URL, ExecutableNotFound> = {
         let candidates = productDirectories.map { $0.appending(path: "tracksnap") }
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
             return .failure(ExecutableNotFound(searched: candidates.map(\.path)))
@@ -44,9 +41,9 @@ enum PackagePaths {
     }
 
     /// The executable is missing: the tests say where they looked and how to build it.
-    struct ExecutableNotFound: Error, CustomStringConvertible {
+    public struct ExecutableNotFound: Error, CustomStringConvertible {
         let searched: [String]
-        var description: String {
+        public var description: String {
             "the tracksnap executable was not found; looked for \(searched.joined(separator: ", ")). "
                 + "Build it with `swift build --product tracksnap`, or set TRACKSNAP_EXECUTABLE_DIR to the directory holding it."
         }

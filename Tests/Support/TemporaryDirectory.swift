@@ -10,8 +10,8 @@ import Foundation
 ///
 /// - Parameter body: Receives the directory's URL.
 /// - Throws: What `body` throws, or the error creating the directory.
-func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
-    let directory = FileManager.default.temporaryDirectory.appending(path: "tracksnap-cli-tests-\(UUID().uuidString)")
+public func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
+    let directory = FileManager.default.temporaryDirectory.appending(path: "tracksnap-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     return try body(directory)
@@ -27,7 +27,15 @@ func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
 ///   - text: The file's whole contents.
 ///   - url: Where to write it.
 /// - Throws: The file system's error.
-func write(_ text: String, to url: URL) throws {
+public func write(_ text: String, to url: URL) throws {
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     try Data(text.utf8).write(to: url)
+}
+
+/// The same for an async body.
+public func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
+    let directory = FileManager.default.temporaryDirectory.appending(path: "tracksnap-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    return try await body(directory)
 }
