@@ -57,7 +57,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "TracksnapBenchmarks",
-            dependencies: ["Patterns", "TracksnapCore", "TracksnapValidation"]
+            dependencies: ["Patterns", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation"]
         ),
         .testTarget(name: "PatternsTests", dependencies: ["Patterns"]),
         .testTarget(name: "TracksnapCoreTests", dependencies: ["TracksnapCore"], exclude: ["Fixtures"]),
