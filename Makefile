@@ -5,7 +5,7 @@ SWIFT ?= swift
 TRACKSNAP := .build/debug/tracksnap
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test bench deps build
+.PHONY: demo test bench deps build sdk-venv
 
 # PCRE2 and zlib are the system libraries tracksnap links; pkg-config finds them for SwiftPM.
 deps:
@@ -39,10 +39,30 @@ demo: build
 	@echo '$$ tracksnap validate .build/demo/checkout.json --capture Snapshots/demo/captures/release-1.4.har'
 	@$(TRACKSNAP) validate .build/demo/checkout.json --capture Snapshots/demo/captures/release-1.4.har || test $$? -eq 1
 
+# The analytics SDKs the end-to-end tests run against `tracksnap serve`, at the versions the decoder
+# fixtures were recorded with, in their own venv. Installed only when one is missing or at another
+# version; when PyPI cannot be reached this fails, it does not skip the tests.
+SDK_VENV := .build/sdk-venv
+SDK_PACKAGES := segment-analytics-python==2.4.0 rudder-sdk-python==2.1.9 mixpanel==5.4.1 \
+                amplitude-analytics==1.3.0 snowplow-tracker==1.1.0 posthog==7.91.1
+SDK_CHECK := import sys, importlib.metadata as m; \
+  have = {d.metadata["Name"].lower(): d.version for d in m.distributions()}; \
+  sys.exit(any(have.get(n.lower()) != v for n, v in (p.split("==") for p in sys.argv[1:])))
+sdk-venv:
+	@if ! [ -x $(SDK_VENV)/bin/python ]; then \
+	  python3 -m venv $(SDK_VENV) 2>/dev/null || { \
+	    echo "Installing python3-venv (the SDK tests' venv)..."; \
+	    $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-venv >/dev/null && python3 -m venv $(SDK_VENV); }; \
+	fi
+	@$(SDK_VENV)/bin/python -c '$(SDK_CHECK)' $(SDK_PACKAGES) || { \
+	  echo "Installing the analytics SDKs the end-to-end tests run: $(SDK_PACKAGES)"; \
+	  $(SDK_VENV)/bin/python -m pip install -q --disable-pip-version-check $(SDK_PACKAGES) \
+	    || { echo "error: pip could not install the SDKs into $(SDK_VENV) (is PyPI reachable?)" >&2; exit 2; }; }
+
 # The tests: schema examples, a build free of warnings in this package's own code (dependencies'
-# warnings are theirs), then every Swift test.
+# warnings are theirs), then every Swift test (the SDK end-to-end tests need `sdk-venv`).
 OWN_WARNINGS := ^$(CURDIR)/(Sources|Tests)/.*warning:|warning: 'tracksnap'
-test: deps
+test: deps sdk-venv
 	@python3 -c 'import jsonschema' 2>/dev/null || python3 -m pip install -q jsonschema
 	@python3 Schemas/check.py
 	@$(SWIFT) build --build-tests 2>&1 | tee .build-warnings.log | grep -E "error:|$(OWN_WARNINGS)" || true

@@ -53,7 +53,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "TracksnapBenchmarks",
-            dependencies: ["Patterns", "TracksnapCore", "TracksnapValidation"]
+            dependencies: ["Patterns", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation"]
         ),
         // What several test targets share: the package's paths, temporary directories, a seeded generator.
         .target(name: "TracksnapTestSupport", path: "Tests/Support"),

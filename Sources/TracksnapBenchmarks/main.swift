@@ -3,3 +3,4 @@
 let arguments = Set(CommandLine.arguments.dropFirst())
 if arguments.isEmpty || arguments.contains("patterns") { runPatternBenchmark() }
 if arguments.isEmpty || arguments.contains("validation") { runValidationBenchmark() }
+if arguments.isEmpty || arguments.contains("decoding") { runDecodingBenchmark() }

@@ -8,7 +8,9 @@ struct Record: ParsableCommand {
         abstract: "Write a snapshot from captured traffic.",
         discussion: """
             Records the requests the profile's filter selects, in capture order, as sorted pretty \
-            JSON written atomically. Secrets (Authorization, Cookie and Proxy-Authorization headers; \
+            JSON written atomically; through a profile with "decoders", the events decoded from \
+            them, plus the requests no decoder claimed (a request a decoder cannot decode stops \
+            recording with exit 2). Secrets (Authorization, Cookie and Proxy-Authorization headers; \
             keys such as writeKey, api_key, token, secret, password; the profile's "redact" rules) \
             are written as matchers, never as values. Re-recording keeps every pattern that still \
             matches. Exit 0 when done (recorded or kept), 2 on bad input.
@@ -70,7 +72,11 @@ struct Record: ParsableCommand {
             let profile = try Profile.load(reference ?? "default", directory: validatorsDir)
             let outcome = try SnapshotRecorder(profile: profile).record(requests, snapshotAt: snapshot, mode: mode.recordMode, pending: pending)
             if outcome.recorded {
-                let count = "\(outcome.requests) request\(outcome.requests == 1 ? "" : "s")"
+                let requests = "\(outcome.requests) request\(outcome.requests == 1 ? "" : "s")"
+                // An event-level snapshot names its events, and its requests only when some were not decoded.
+                let count = outcome.events.map { events in
+                    "\(events) event\(events == 1 ? "" : "s")" + (outcome.requests > 0 ? ", " + requests : "")
+                } ?? requests
                 print("recorded \(outcome.file): \(count)" + (pending ? " (pending; tracksnap review, accept or reject it)" : ""))
             } else {
                 print("kept \(outcome.file): \(outcome.reason ?? "nothing to record")")

@@ -176,7 +176,6 @@ struct CaptureSessionTests {
         let requests = await capture.waitForRequests(count: 2, timeout: .milliseconds(200))
         #expect(requests.count == 1)
         #expect(clock.now - started >= .milliseconds(200))
-        #expect(clock.now - started < .seconds(5))
     }
 
     @Test("a cancelled wait returns at once")

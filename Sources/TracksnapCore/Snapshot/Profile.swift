@@ -24,6 +24,13 @@ public struct Profile: Sendable {
     /// The vendor decoders (`segment`, `ga4`…) that turn traffic into events when a snapshot
     /// lists `events`; nil means every built-in decoder.
     public var decoders: [String]?
+    /// Whether the profile has a `decoders` key: `tracksnap record` then writes `events`
+    /// (decoded traffic) rather than the requests that carried them.
+    public var recordsEvents = false
+    /// The context fields a recorded event keeps, as dotted paths into its `context`
+    /// (`"record": {"context": ["page.path", "library.name"]}`); none by default, since
+    /// context is mostly ids, timestamps and library versions.
+    public var recordedContext: [String] = []
     /// Header names a recorded snapshot keeps (`"record": {"headers": ["X-Client"]}`); others are left out.
     public var recordedHeaders: [String]
     /// Fields replaced by a matcher when recording, on top of `Secrets` (`"redact": ["/body/context/ip", "client_id"]`).
@@ -166,14 +173,23 @@ private enum ProfileReader {
                 parser.error("/decoders", "\"decoders\" is \"all\" or an array of vendor ids (\"segment\", \"ga4\"…)")
                 return nil
             }
+            profile.recordsEvents = true
         }
         if let value = top["record"] {
             guard let object = value.objectValue else {
-                parser.error("/record", "\"record\" is an object: {\"headers\": [\"X-Client\"]} names the headers a recorded snapshot keeps")
+                parser.error("/record", "\"record\" is an object: {\"headers\": [\"X-Client\"]} names the headers a recorded snapshot keeps, {\"context\": [\"page.path\"]} the event context fields")
                 return nil
             }
-            for key in object.keys.sorted() where key != "headers" {
-                parser.keyError(JSONPointer.appending("/record", key), "unknown key \"\(key)\" in \"record\"; it has headers")
+            for key in object.keys.sorted() where key != "headers" && key != "context" {
+                parser.keyError(JSONPointer.appending("/record", key), "unknown key \"\(key)\" in \"record\"; it has headers and context")
+            }
+            if let context = object["context"] {
+                let paths = context.arrayValue?.compactMap(\.stringValue)
+                guard let paths, paths.count == context.arrayValue?.count, !paths.contains(where: \.isEmpty) else {
+                    parser.error("/record/context", "\"context\" is an array of dotted paths into a recorded event's context (\"page.path\", \"library.name\")")
+                    return nil
+                }
+                profile.recordedContext = paths
             }
             if let headers = object["headers"] {
                 let names = headers.arrayValue?.compactMap(\.stringValue)

@@ -46,6 +46,54 @@ struct EntryRecorder {
         return .object(entry)
     }
 
+    /// The entry for a decoded event, given its `validationView`: every field, the whole
+    /// `context` included (the recorder trims it afterwards with `trimmedEvent`), ignored
+    /// fields left out, secrets replaced by matchers, `$` keys escaped.
+    mutating func eventEntry(view: JSONValue) -> JSONValue {
+        guard let object = view.objectValue else { return view }
+        var entry: [String: JSONValue] = [:]
+        for (key, value) in object {
+            changed = false
+            entry[key] = build(value, tokens: [key])
+        }
+        return .object(entry)
+    }
+
+    /// A recorded event as it is written: `context` only at the listed dotted paths (data
+    /// spelling, `page.path`), `properties` and `context` left out when empty.
+    ///
+    /// ```swift
+    /// EntryRecorder.trimmedEvent(entry, context: ["page.path"])  // {"context": {"page": {"path": "/docs"}}, …}
+    /// ```
+    static func trimmedEvent(_ entry: JSONValue, context paths: [String]) -> JSONValue {
+        guard var object = entry.objectValue else { return entry }
+        var kept: JSONValue = .object([:])
+        if let context = object["context"] {
+            for path in paths {
+                let tokens = path.split(separator: ".", omittingEmptySubsequences: false).map { escaped(String($0)) }
+                if let value = value(at: tokens, in: context) { kept = inserting(value, at: tokens[...], into: kept) }
+            }
+        }
+        if kept == .object([:]) {
+            object.removeValue(forKey: "context")
+        } else {
+            object["context"] = kept
+        }
+        if object["properties"] == .object([:]) { object["properties"] = nil }
+        return .object(object)
+    }
+
+    private static func value(at tokens: [String], in value: JSONValue) -> JSONValue? {
+        tokens.reduce(Optional(value)) { current, token in current?.objectValue?[token] }
+    }
+
+    private static func inserting(_ value: JSONValue, at tokens: ArraySlice<String>, into target: JSONValue) -> JSONValue {
+        guard let first = tokens.first else { return value }
+        var object = target.objectValue ?? [:]
+        object[first] = inserting(value, at: tokens.dropFirst(), into: object[first] ?? .object([:]))
+        return .object(object)
+    }
+
     /// Whether the value at these entry-relative tokens is a secret: a key `Secrets` flags, a
     /// secret header, or a place the profile's `redact` names.
     func isRedacted(_ tokens: [String]) -> Bool {
@@ -59,7 +107,7 @@ struct EntryRecorder {
             return
         }
         switch value {
-        case .object(let members): for (key, member) in members { collectSecrets(member, tokens: tokens + [key]) }
+        case .object(let members): for (key, member) in members { collectSecrets(member, tokens: tokens + [Self.escaped(key)]) }
         case .array(let items): for (index, item) in items.enumerated() { collectSecrets(item, tokens: tokens + [String(index)]) }
         default: break
         }
@@ -97,7 +145,8 @@ struct EntryRecorder {
             changed = false
             var built: [String: JSONValue] = [:]
             for (key, member) in members {
-                let memberTokens = tokens + [key]
+                // Rules name keys as the snapshot spells them (`$$insert_id`).
+                let memberTokens = tokens + [Self.escaped(key)]
                 if ignore.ignores(memberTokens) {
                     changed = true
                     continue

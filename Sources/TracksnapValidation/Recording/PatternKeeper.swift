@@ -27,7 +27,7 @@ struct PatternKeeper {
                 // Parameters and headers are strings on the wire: `12` in a snapshot means "12".
                 let childLenient = lenient || (tokens.isEmpty && (member.key == "parameters" || member.key == "headers"))
                 if let merged = merge(
-                    member.matcher, full: fullObject[member.key], trimmed: trimmedObject[EntryRecorder.escaped(member.key)], actual: actualObject[member.key],
+                    member.matcher, full: fullObject[EntryRecorder.escaped(member.key)], trimmed: trimmedObject[EntryRecorder.escaped(member.key)], actual: actualObject[member.key],
                     tokens: tokens + [member.token], lenient: childLenient)
                 {
                     out[member.token] = merged

@@ -6,13 +6,16 @@ public struct RecordOutcome: Sendable, Hashable {
     public var recorded: Bool
     /// How many requests the recorded snapshot lists (0 when nothing was written).
     public var requests: Int
+    /// How many events it lists; nil when it lists none because it records requests only.
+    public var events: Int?
     /// Why nothing was written, for people (`"it exists (--mode missing)"`).
     public var reason: String?
 
-    public init(file: String, recorded: Bool, requests: Int, reason: String? = nil) {
+    public init(file: String, recorded: Bool, requests: Int, events: Int? = nil, reason: String? = nil) {
         self.file = file
         self.recorded = recorded
         self.requests = requests
+        self.events = events
         self.reason = reason
     }
 }

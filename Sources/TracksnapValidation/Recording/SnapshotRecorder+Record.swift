@@ -16,7 +16,7 @@ extension SnapshotRecorder {
     ///   - mode: when to record (`.never` writes nothing).
     ///   - pending: write `X.new.json` for review instead of replacing `X.json`.
     /// - Throws: `InputError` for an existing snapshot that cannot be read, an unknown validator,
-    ///   or a file that cannot be written.
+    ///   traffic a decoder recognises but cannot decode, or a file that cannot be written.
     public func record(_ requests: [CapturedRequest], snapshotAt path: String, mode: RecordMode, pending: Bool = false) throws(InputError) -> RecordOutcome {
         let exists = FileManager.default.fileExists(atPath: path)
         switch mode {
@@ -37,9 +37,11 @@ extension SnapshotRecorder {
         }
         let existing = exists ? try JSONDocument.load(path: path) : nil
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        let recorded = try snapshot(from: requests, name: name, existing: existing)
+        let recorded = try snapshot(from: requests, name: name, existing: existing, file: path)
         let target = pending ? PendingSnapshot.path(for: path) : path
         try write(recorded, to: target)
-        return RecordOutcome(file: target, recorded: true, requests: recorded["requests"]?.arrayValue?.count ?? 0)
+        return RecordOutcome(
+            file: target, recorded: true, requests: recorded["requests"]?.arrayValue?.count ?? 0,
+            events: recorded["events"]?.arrayValue?.count)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import TracksnapCore
+import TracksnapDecoders
 
-/// Writes a request-level snapshot from captured traffic, under a profile.
+/// Writes a snapshot from captured traffic, under a profile: requests, or decoded events.
 ///
 /// ```swift
 /// let recorder = SnapshotRecorder(profile: try Profile.load("acme-shop"))
@@ -30,28 +31,83 @@ public struct SnapshotRecorder: Sendable {
         self.profile = profile
     }
 
-    /// The snapshot's JSON: `name`, `validator` and `requests`, or the existing snapshot's
-    /// top-level keys with `requests` recorded again.
+    /// The snapshot's JSON: `name`, `validator` and `requests` (and `events` through a profile
+    /// with `decoders`), or the existing snapshot's top-level keys with those recorded again.
     ///
     /// ```swift
     /// let old = try JSONDocument.load(path: "Snapshots/checkout.json")
     /// let snapshot = try recorder.snapshot(from: requests, name: "checkout", existing: old)
     /// ```
-    /// Re-recording pairs the existing entries with the captured requests as validation does;
-    /// a paired entry keeps every `$regex`, `$type`, `$any`, `$absent`, `$literal` and literal
-    /// that still accepts its request, and its `description`; the rest is recorded anew. Requests
-    /// that pair with no entry are added, entries nothing pairs with are dropped. A Szimpla file
-    /// becomes a tracksnap snapshot.
+    /// Through a profile with `decoders` (or over an existing snapshot that lists `events`), the
+    /// selected traffic is decoded: each event becomes an `events` entry (`vendor`, `type`,
+    /// `name`, `properties`, and the `context` fields the profile's `"record": {"context": […]}`
+    /// lists), and `requests` lists only the selected requests no decoder claimed (none when
+    /// every one was). Re-recording pairs the existing entries with the captured requests and
+    /// events as validation does; a paired entry keeps every `$regex`, `$type`, `$any`,
+    /// `$absent`, `$literal` and literal that still accepts its value, and its `description`;
+    /// the rest is recorded anew. Captured values that pair with no entry are added, entries
+    /// nothing pairs with are dropped. A Szimpla file becomes a tracksnap snapshot.
     /// - Parameters:
     ///   - requests: everything captured, in capture order, before filtering.
     ///   - name: the snapshot's `name` when there is no existing one.
     ///   - existing: the snapshot recorded before, if any.
-    /// - Throws: `InputError` when the existing snapshot is not a valid snapshot.
+    /// - Throws: `InputError` when the existing snapshot is not a valid snapshot, or when a
+    ///   decoder recognises a request it cannot decode (with the request and the reason).
     public func snapshot(from requests: [CapturedRequest], name: String, existing: JSONDocument? = nil) throws(InputError) -> JSONValue {
-        let selected = requests.filter { profile.filter.accepts($0) }
-        let views = selected.map(\.validationView)
+        try snapshot(from: requests, name: name, existing: existing, file: existing?.file ?? name)
+    }
+
+    func snapshot(from requests: [CapturedRequest], name: String, existing: JSONDocument?, file: String) throws(InputError) -> JSONValue {
+        let old = try existing.map { document throws(InputError) in try Snapshot.parse(document: document) }
+        let selected = requests.indices.filter { profile.filter.accepts(requests[$0]) }
         var recorder = EntryRecorder(ignore: profile.ignore, redact: profile.redact)
-        for (request, view) in zip(selected, views) { recorder.collectSecrets(of: request, view: view) }
+        for i in selected { recorder.collectSecrets(of: requests[i], view: requests[i].validationView) }
+
+        var unclaimed: [CapturedRequest] = []
+        var events: [AnalyticsEvent] = []
+        let decodesEvents = profile.recordsEvents || !(old?.events.isEmpty ?? true)
+        let decoders = decodesEvents ? SnapshotValidator.decoders(named: profile.decoders) : []
+        for i in selected {
+            let request = requests[i]
+            switch decoders.isEmpty ? .unclaimed : Decoders.decode(request, using: decoders) {
+            case .events(let decoded): events += decoded
+            case .unclaimed: unclaimed.append(request)
+            case .failed(let error):
+                throw InputError(
+                    file: file,
+                    message: "cannot record events: request #\(i + 1) \(request.method) \(request.urlWithoutQuery) (id \(request.id)): \(error.description)")
+            }
+        }
+
+        let requestEntries = recordRequests(unclaimed, recorder: &recorder, old: old?.requests ?? [], existing: existing, oldSnapshot: old)
+        let eventEntries = decodesEvents
+            ? recordEvents(events, recorder: &recorder, old: old?.events ?? [], existing: existing, oldSnapshot: old) : nil
+
+        var top: [String: JSONValue]
+        if let old, old.format == .tracksnap, let existing {
+            top = existing.value.objectValue ?? [:]
+        } else {
+            top = ["name": .string(name)]
+        }
+        top["validator"] = .string(profile.name)
+        if let eventEntries {
+            top["events"] = .array(eventEntries)
+            if requestEntries.isEmpty {
+                top.removeValue(forKey: "requests")
+            } else {
+                top["requests"] = .array(requestEntries)
+            }
+        } else {
+            top["requests"] = .array(requestEntries)
+        }
+        return .object(top)
+    }
+
+    /// The `requests` entries: new ones as recorded, paired ones merged with what they had.
+    private func recordRequests(
+        _ selected: [CapturedRequest], recorder: inout EntryRecorder, old: [ExpectedEntry], existing: JSONDocument?, oldSnapshot: Snapshot?
+    ) -> [JSONValue] {
+        let views = selected.map(\.validationView)
         let full = zip(selected, views).map { recorder.entry(for: $0, view: $1) }
         let recordedHeaders = Set(profile.recordedHeaders.map { $0.lowercased() })
         let trimmed = full.map { entry -> JSONValue in
@@ -60,27 +116,37 @@ public struct SnapshotRecorder: Sendable {
             object["headers"] = headers.isEmpty ? nil : .object(headers)
             return .object(object)
         }
+        return merge(old, views: views, full: full, trimmed: trimmed, existing: existing, oldSnapshot: oldSnapshot)
+    }
 
-        guard let existing else {
-            return ["name": .string(name), "validator": .string(profile.name), "requests": .array(trimmed)]
-        }
-        let old = try Snapshot.parse(document: existing)
-        let aligner = Aligner(expected: old.requests, actual: views, ignore: profile.ignore, strictObjects: old.strict ?? profile.strict)
-        let alignment = aligner.align(order: old.order ?? profile.order)
+    /// The `events` entries, as `recordRequests` does for requests.
+    private func recordEvents(
+        _ events: [AnalyticsEvent], recorder: inout EntryRecorder, old: [ExpectedEntry], existing: JSONDocument?, oldSnapshot: Snapshot?
+    ) -> [JSONValue] {
+        let views = events.map(\.validationView)
+        let full = views.map { recorder.eventEntry(view: $0) }
+        let trimmed = full.map { EntryRecorder.trimmedEvent($0, context: profile.recordedContext) }
+        return merge(old, views: views, full: full, trimmed: trimmed, existing: existing, oldSnapshot: oldSnapshot)
+    }
+
+    /// Pairs the existing entries with the captured values by the alignment validation uses,
+    /// and keeps what still matches in each pair (`PatternKeeper`).
+    private func merge(
+        _ old: [ExpectedEntry], views: [JSONValue], full: [JSONValue], trimmed: [JSONValue], existing: JSONDocument?, oldSnapshot: Snapshot?
+    ) -> [JSONValue] {
+        guard let existing, let oldSnapshot, !old.isEmpty else { return trimmed }
+        let aligner = Aligner(expected: old, actual: views, ignore: profile.ignore, strictObjects: oldSnapshot.strict ?? profile.strict)
+        let alignment = aligner.align(order: oldSnapshot.order ?? profile.order)
         var pairedEntry: [Int: Int] = [:]
         for (e, a) in alignment.pairs + alignment.outOfOrder + alignment.duplicates { pairedEntry[a] = e }
         let keeper = PatternKeeper(ignore: profile.ignore)
-        let entries: [JSONValue] = views.indices.map { a in
+        return views.indices.map { a in
             guard let e = pairedEntry[a] else { return trimmed[a] }
-            let merged = keeper.merge(old.requests[e].matcher, full: full[a], trimmed: trimmed[a], actual: views[a]) ?? trimmed[a]
+            let merged = keeper.merge(old[e].matcher, full: full[a], trimmed: trimmed[a], actual: views[a]) ?? trimmed[a]
             guard var object = merged.objectValue else { return merged }
-            object["description"] = Self.rawEntry(old.requests[e].path, in: existing)?["description"]
+            object["description"] = Self.rawEntry(old[e].path, in: existing)?["description"]
             return .object(object)
         }
-        var top = old.format == .tracksnap ? (existing.value.objectValue ?? [:]) : ["name": .string(name)]
-        top["validator"] = .string(profile.name)
-        top["requests"] = .array(entries)
-        return .object(top)
     }
 
     /// Writes a snapshot whole or not at all: sorted keys, two-space indentation, a matcher on its

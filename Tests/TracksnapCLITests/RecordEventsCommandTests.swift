@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+import TracksnapTestSupport
+
+@Suite("tracksnap record through a vendor profile")
+struct RecordEventsCommandTests {
+    static let decoderFixtures = PackagePaths.root.appending(path: "Tests/TracksnapDecodersTests/Fixtures")
+
+    @Test("writes events, says how many, and the snapshot validates against its capture")
+    func recordsEvents() throws {
+        try withTemporaryDirectory { directory in
+            let snapshot = directory.appending(path: "checkout.json").path
+            let capture = Self.decoderFixtures.appending(path: "segment-gzip-raw.ndjson").path
+            let run = try tracksnap("record", snapshot, "--capture", capture, "--validator", "segment")
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout == "recorded \(snapshot): 6 events\n")
+            let text = try String(contentsOfFile: snapshot, encoding: .utf8)
+            #expect(text.contains(#""name": "Order Completed""#) && !text.contains(#""requests""#))
+            #expect(try tracksnap("validate", snapshot, "--capture", capture).status == 0)
+        }
+    }
+
+    @Test("a request the decoder cannot decode stops recording with exit 2 and the reason")
+    func decodeErrorIsBadInput() throws {
+        try withTemporaryDirectory { directory in
+            let snapshot = directory.appending(path: "posthog.json").path
+            let capture = Self.decoderFixtures.appending(path: "posthog-js.ndjson").path
+            let run = try tracksnap("record", snapshot, "--capture", capture, "--validator", "posthog")
+            #expect(run.status == 2)
+            #expect(run.stderr.contains("cannot record events: request #3 POST https://us.i.posthog.com/e/"))
+            #expect(run.stderr.contains("posthog: lz64"))
+            #expect(!FileManager.default.fileExists(atPath: snapshot))
+        }
+    }
+}

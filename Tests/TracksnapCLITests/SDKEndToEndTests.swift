@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+import TracksnapTestSupport
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One vendor's official Python SDK, as `Fixtures/sdk/send_VENDOR.py` drives it.
+struct SDKCase: CustomTestStringConvertible, Sendable {
+    /// The vendor id, also the profile's and the committed snapshot's name.
+    var vendor: String
+    /// How many requests the script's calls make the SDK send.
+    var requests: Int
+    /// The fake key the script gives the SDK; nil when the SDK takes none (Snowplow).
+    var key: String?
+
+    var testDescription: String { vendor }
+
+    static let all = [
+        SDKCase(vendor: "segment", requests: 1, key: "wk_test_e2e_segment"),
+        SDKCase(vendor: "rudderstack", requests: 1, key: "wk_test_e2e_rudder"),
+        SDKCase(vendor: "mixpanel", requests: 3, key: "mp_token_test_e2e"),
+        SDKCase(vendor: "amplitude", requests: 1, key: "amp_key_test_e2e"),
+        SDKCase(vendor: "snowplow", requests: 1, key: nil),
+        SDKCase(vendor: "posthog", requests: 1, key: "phc_test_e2e_key"),
+    ]
+}
+
+/// The SDKs `make test` installs into `.build/sdk-venv` (the versions the decoder fixtures were
+/// recorded with), sending to `tracksnap serve`; what they send is validated against a committed
+/// event-level snapshot through the vendor's profile, then recorded, with no key written.
+@Suite("The vendors' Python SDKs end to end through tracksnap serve")
+struct SDKEndToEndTests {
+    static let python = PackagePaths.root.appending(path: ".build/sdk-venv/bin/python")
+
+    @Test("each SDK's traffic validates against its committed snapshot, and records without its key", arguments: SDKCase.all)
+    func sdk(_ sdk: SDKCase) async throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.python.path) else {
+            Issue.record("\(Self.python.path) is missing: run `make test`, which installs the analytics SDKs these tests run")
+            return
+        }
+        let server = try ServeChild.launch()
+        defer { server.stop() }
+        let session = try await server.call("POST", "sessions", as: Session.self).id
+
+        let script = PackagePaths.fixtures.appending(path: "sdk/send_\(sdk.vendor).py").path
+        let sent = try runProgram(Self.python.path, [script, server.base])
+        #expect(sent.status == 0, "the \(sdk.vendor) SDK failed: \(sent.stderr)")
+
+        // The control API answers as soon as the requests are there: no sleeping.
+        let captured = try await server.call("GET", "sessions/\(session)/requests?count=\(sdk.requests)&timeout=30")
+        let lines = try #require(try JSONSerialization.jsonObject(with: captured) as? [Any])
+        #expect(lines.count == sdk.requests)
+
+        let snapshot = PackagePaths.fixtures.appending(path: "sdk/\(sdk.vendor).json").path
+        let profile = PackagePaths.root.appending(path: "Validators/\(sdk.vendor).json").path
+        let body = try JSONSerialization.data(withJSONObject: ["snapshot": snapshot, "validator": profile])
+        let report = try await server.call("POST", "sessions/\(session)/validate", body: body, as: Report.self)
+        #expect(report.passed, "\(report.findings.map { "\($0.code) \($0.path): \($0.message)" })")
+        #expect(report.findings.isEmpty)
+
+        try withTemporaryDirectory { directory in
+            let capture = directory.appending(path: "capture.ndjson")
+            let ndjson = try lines.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }.joined(separator: "\n")
+            try ndjson.write(to: capture, atomically: true, encoding: .utf8)
+            // A key is sent as itself or inside a Basic header (`key:` in base64).
+            let forms = sdk.key.map { [$0, Data("\($0):".utf8).base64EncodedString()] } ?? []
+            if sdk.key != nil { #expect(forms.contains(where: ndjson.contains), "the SDK did not send its key: the check below would prove nothing") }
+
+            let recorded = directory.appending(path: "\(sdk.vendor).json").path
+            let record = try tracksnap("record", recorded, "--capture", capture.path, "--validator", profile)
+            #expect(record.status == 0, "\(record.stderr)")
+            #expect(record.stdout.contains(" events"))
+            let text = try String(contentsOfFile: recorded, encoding: .utf8)
+            for form in forms { #expect(!text.contains(form), "\(form) was written to the snapshot") }
+            let check = try tracksnap("validate", recorded, "--capture", capture.path, "--validator", profile)
+            #expect(check.status == 0, "\(check.stdout)")
+        }
+    }
+
+    private struct Session: Decodable { var id: String }
+
+    private struct Report: Decodable {
+        struct Finding: Decodable {
+            var code: String
+            var path: String
+            var message: String
+        }
+        var passed: Bool
+        var findings: [Finding]
+    }
+}
+
+/// `tracksnap serve --port 0` as a child process, stopped with SIGTERM.
+private struct ServeChild {
+    let process: Process
+    /// `http://127.0.0.1:PORT`.
+    let base: String
+
+    /// Starts the server and reads its first line, `listening on http://HOST:PORT`.
+    static func launch() throws -> ServeChild {
+        let process = Process()
+        process.executableURL = try PackagePaths.executable.get()
+        process.arguments = ["serve", "--port", "0"]
+        process.currentDirectoryURL = PackagePaths.root
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // The read ends at the line's end, or at end of file if the child dies.
+        var line: [UInt8] = []
+        while line.last != UInt8(ascii: "\n") {
+            let byte = stdout.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty { break }
+            line += byte
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.hasPrefix("listening on http://") else {
+            process.terminate()
+            throw ServeFailure(description: "tracksnap serve printed \(text.debugDescription) first")
+        }
+        return ServeChild(process: process, base: String(text.dropFirst("listening on ".count)))
+    }
+
+    /// A control API call's body, failing on any status but 200 and 201.
+    func call(_ method: String, _ path: String, body: Data? = nil) async throws -> Data {
+        var request = URLRequest(url: try #require(URL(string: base + "/__tracksnap/" + path)))
+        request.httpMethod = method
+        request.httpBody = body
+        request.timeoutInterval = 60
+        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard status == 200 || status == 201 else {
+            throw ServeFailure(description: "\(method) \(path): \(status) \(String(decoding: data, as: UTF8.self))")
+        }
+        return data
+    }
+
+    func call<T: Decodable>(_ method: String, _ path: String, body: Data? = nil, as type: T.Type) async throws -> T {
+        try JSONDecoder().decode(T.self, from: try await call(method, path, body: body))
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+private struct ServeFailure: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Runs a program to its end (at most two minutes), its output gathered in files.
+private func runProgram(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    let scratch = FileManager.default.temporaryDirectory.appending(path: "tracksnap-sdk-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let outURL = scratch.appending(path: "out"), errURL = scratch.appending(path: "err")
+    try Data().write(to: outURL)
+    try Data().write(to: errURL)
+    let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = out
+    process.standardError = err
+    let exited = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in exited.signal() }
+    try process.run()
+    if exited.wait(timeout: .now() + 120) == .timedOut {
+        process.terminate()
+        throw ServeFailure(description: "\(executable) \(arguments) did not exit within two minutes")
+    }
+    try out.close()
+    try err.close()
+    return (process.terminationStatus, String(decoding: try Data(contentsOf: outURL), as: UTF8.self), String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+}
