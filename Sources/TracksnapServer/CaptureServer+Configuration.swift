@@ -66,7 +66,11 @@ extension CaptureServer {
         public var contentType: String?
         public var body: String
 
-        public init(status: Int = 200, contentType: String? = "application/json", body: String = "{}") {
+        /// The default body is what SDKs that read the answer want to see: Mixpanel's checks
+        /// `status`, Amplitude's `code`; the others only look at the status code.
+        public static let defaultBody = #"{"code":200,"status":1}"#
+
+        public init(status: Int = 200, contentType: String? = "application/json", body: String = defaultBody) {
             self.status = status
             self.contentType = contentType
             self.body = body
