@@ -5,7 +5,7 @@ SWIFT ?= swift
 TRACKSNAP := .build/debug/tracksnap
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test bench deps build sdk-venv
+.PHONY: demo test bench bench-server deps build sdk-venv sdk-venv
 
 # PCRE2 and zlib are the system libraries tracksnap links; pkg-config finds them for SwiftPM.
 deps:
@@ -74,3 +74,7 @@ test: deps sdk-venv
 # Benchmarks: a release build; figures and ratios to peers measured in the same run.
 bench: deps
 	@$(SWIFT) run -c release -q TracksnapBenchmarks
+
+# The capture server under wrk on 127.0.0.1, beside nginx and mitmdump (installs them).
+bench-server: deps
+	@Benchmarks/server.sh

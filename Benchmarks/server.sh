@@ -19,6 +19,7 @@ SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
 need() { command -v "$1" >/dev/null || { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq "$2" >/dev/null; }; }
 need wrk wrk
 need nginx nginx
+need curl curl
 if [ ! -x .build/bench-venv/bin/mitmdump ]; then
   python3 -m venv .build/bench-venv
   .build/bench-venv/bin/pip install -q "mitmproxy==11.0.2"
