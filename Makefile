@@ -69,7 +69,7 @@ test: deps sdk-venv
 	@! grep -qE "$(OWN_WARNINGS)" .build-warnings.log || { echo "error: the build has warnings (see above)" >&2; exit 1; }
 	@! grep -q 'error:' .build-warnings.log
 	@rm -f .build-warnings.log
-	@$(SWIFT) test --disable-xctest
+	@$(SWIFT) test
 
 # Benchmarks: a release build; figures and ratios to peers measured in the same run.
 bench: deps
