@@ -9,7 +9,7 @@ struct Serve: ParsableCommand {
         abstract: "Capture analytics traffic: a collector, reverse proxy and forward proxy with a control API.",
         discussion: """
             Prints "listening on http://HOST:PORT" first. Without --upstream it answers every request \
-            itself (200 {}); with --upstream URL it forwards there; absolute-form requests and CONNECT \
+            itself (200 {"code":200,"status":1}); with --upstream URL it forwards there; absolute-form requests and CONNECT \
             (curl -x, http_proxy) are forwarded to their target. The control API is under \
             /__tracksnap/. SIGINT or SIGTERM stop it cleanly (exit 0).
             """
