@@ -38,6 +38,10 @@ demo: build
 	@sed 's/^\( *\)"currency": "EUR",/\1"coupon": "WELCOME10",\n&/' Snapshots/demo/checkout.json > .build/demo/checkout.json
 	@echo '$$ tracksnap validate .build/demo/checkout.json --capture Snapshots/demo/captures/release-1.4.har'
 	@$(TRACKSNAP) validate .build/demo/checkout.json --capture Snapshots/demo/captures/release-1.4.har || test $$? -eq 1
+	@echo
+	@echo '# Vendor traffic is checked event by event: one Segment batch from the official Python SDK:'
+	@echo '$$ tracksnap validate Snapshots/examples/segment.json --capture Snapshots/examples/captures/segment.ndjson'
+	@$(TRACKSNAP) validate Snapshots/examples/segment.json --capture Snapshots/examples/captures/segment.ndjson
 
 # The analytics SDKs the end-to-end tests run against `tracksnap serve`, at the versions the decoder
 # fixtures were recorded with, in their own venv. Installed only when one is missing or at another

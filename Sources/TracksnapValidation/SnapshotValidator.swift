@@ -43,7 +43,8 @@ public struct SnapshotValidator: Validator {
         if !snapshot.events.isEmpty { run.check(snapshot.events, against: events, collection: "/events") }
         return SnapshotResult(
             file: snapshot.file, name: snapshot.name, profile: profile.name, entries: run.entries,
-            findings: run.findings + run.decodeErrors + run.unexpectedFindings, selected: selected.count, captured: requests.count)
+            findings: run.findings + run.decodeErrors + run.unexpectedFindings, selected: selected.count, captured: requests.count,
+            events: snapshot.events.isEmpty ? nil : events.count)
     }
 
     /// The decoders a profile names (every built-in one when it names none); unknown names are

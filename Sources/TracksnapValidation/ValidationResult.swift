@@ -16,10 +16,13 @@ public struct SnapshotResult: Sendable, Hashable {
     public var selected: Int
     /// How many captured requests there were in all.
     public var captured: Int
+    /// How many events the selected requests were decoded into; nil when the snapshot lists no
+    /// events (and nothing was decoded).
+    public var events: Int?
 
     public init(
         file: String, name: String, profile: String, entries: [EntryResult], findings: [Finding],
-        selected: Int, captured: Int
+        selected: Int, captured: Int, events: Int? = nil
     ) {
         self.file = file
         self.name = name
@@ -28,6 +31,7 @@ public struct SnapshotResult: Sendable, Hashable {
         self.findings = findings
         self.selected = selected
         self.captured = captured
+        self.events = events
     }
 
     public var passed: Bool { !findings.contains { $0.severity == .error } }

@@ -29,6 +29,7 @@ enum JSONReport {
             "entries": .array(result.entries.map(entry)),
             "findings": .array(result.findings.map { finding($0, snapshot: nil) }),
         ]
+        if let events = result.events { object["events"] = .number(events) }
         if let command = options.acceptCommand(for: result) { object["acceptCommand"] = .string(command) }
         return .object(object)
     }

@@ -53,8 +53,15 @@ struct TextRenderer {
 
     private func header(_ result: SnapshotResult) -> String {
         let mark = result.passed ? painter(.boldGreen, "✓") : painter(.boldRed, "✗")
-        var counts = "\(result.entries.count) expected, \(result.selected) captured"
-        if result.captured != result.selected { counts += " (of \(result.captured) requests)" }
+        var counts: String
+        if let events = result.events {
+            // Events are counted as events: one request may carry a whole batch.
+            counts = "\(result.entries.count) expected, \(events) event\(events == 1 ? "" : "s") captured in \(result.selected) request\(result.selected == 1 ? "" : "s")"
+            if result.captured != result.selected { counts += " (of \(result.captured))" }
+        } else {
+            counts = "\(result.entries.count) expected, \(result.selected) captured"
+            if result.captured != result.selected { counts += " (of \(result.captured) requests)" }
+        }
         if !result.findings.isEmpty {
             let count = plural(result.findings.count, "finding")
             counts += ", " + painter(result.passed ? .yellow : .red, count + ofThemWarnings(result.findings))
