@@ -12,11 +12,12 @@ import TracksnapCore
 public enum CaptureMode: Sendable {
     /// Forwards the request to the network and hands the real response to the app.
     case passThrough
-    /// Answers every request locally with the same response; by default 200 with `{}`.
+    /// Answers every request locally with the same response; by default what the capture
+    /// server's collector answers (`CollectorAnswer`), which analytics SDKs accept.
     case respond(
-        status: Int = 200,
-        headers: [String: String] = ["Content-Type": "application/json"],
-        body: Data = Data("{}".utf8))
+        status: Int = CollectorAnswer.status,
+        headers: [String: String] = ["Content-Type": CollectorAnswer.contentType],
+        body: Data = Data(CollectorAnswer.body.utf8))
     /// Answers each request locally with the response the closure builds from it: a stub server.
     case reply(@Sendable (CapturedRequest) -> CaptureResponse)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TracksnapCore
 
 extension CaptureServer {
     /// How a capture server listens, answers and records.
@@ -66,11 +67,9 @@ extension CaptureServer {
         public var contentType: String?
         public var body: String
 
-        /// The default body is what SDKs that read the answer want to see: Mixpanel's checks
-        /// `status`, Amplitude's `code`; the others only look at the status code.
-        public static let defaultBody = #"{"code":200,"status":1}"#
-
-        public init(status: Int = 200, contentType: String? = "application/json", body: String = defaultBody) {
+        public init(
+            status: Int = CollectorAnswer.status, contentType: String? = CollectorAnswer.contentType, body: String = CollectorAnswer.body
+        ) {
             self.status = status
             self.contentType = contentType
             self.body = body

@@ -40,7 +40,7 @@ struct CaptureSessionTests {
         let (data, response) = try await session.data(for: request)
 
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
-        #expect(String(decoding: data, as: UTF8.self) == "{}")
+        #expect(String(decoding: data, as: UTF8.self) == CollectorAnswer.body)
         let requests = capture.requests
         #expect(requests.count == 1)
         let captured = try #require(requests.first)

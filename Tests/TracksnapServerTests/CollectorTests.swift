@@ -16,7 +16,7 @@ struct CollectorTests {
                 headers: [("Content-Type", "application/json"), ("X-B", "2"), ("X-A", "1")],
                 body: Array(#"{"event":"purchase"}"#.utf8))
             #expect(response.status == 200)
-            #expect(response.text == CaptureServer.CollectorResponse.defaultBody)
+            #expect(response.text == CollectorAnswer.body)
             #expect(response.header("Content-Type") == "application/json")
 
             let captured = server.store.requests()
@@ -88,7 +88,7 @@ struct CollectorTests {
             let session = URLSession(configuration: .ephemeral)
             let (data, response) = try await session.data(for: request)
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
-            #expect(String(decoding: data, as: UTF8.self) == CaptureServer.CollectorResponse.defaultBody)
+            #expect(String(decoding: data, as: UTF8.self) == CollectorAnswer.body)
             let captured = try #require(server.store.requests().first)
             #expect(captured.url == "http://127.0.0.1:\(port)/g/collect?v=2&en=page_view")
             #expect(captured.body == .text("en=scroll"))

@@ -71,7 +71,7 @@ struct ProxyTests {
             try await withServer { proxy, port in
                 let result = try await curl("-p", "-x", "http://127.0.0.1:\(port)", "http://127.0.0.1:\(targetPort)/through?x=1")
                 #expect(result.status == 0, "\(result.stderr)")
-                #expect(result.stdout == CaptureServer.CollectorResponse.defaultBody)
+                #expect(result.stdout == CollectorAnswer.body)
                 let recorded = try #require(proxy.store.requests().first)
                 #expect(recorded.method == "CONNECT")
                 #expect(recorded.url == "https://127.0.0.1:\(targetPort)")
@@ -95,7 +95,7 @@ struct ProxyTests {
                 }
                 let parsed = try RawHTTP.parse(response)
                 #expect(parsed.status == 200)
-                #expect(parsed.text == CaptureServer.CollectorResponse.defaultBody)
+                #expect(parsed.text == CollectorAnswer.body)
                 #expect(target.store.requests().map(\.url) == ["http://t.example/raw"])
             }
         }
