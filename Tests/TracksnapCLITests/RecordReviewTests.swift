@@ -13,42 +13,12 @@ struct RecordReviewTests {
         let executable = try PackagePaths.executable.get().path
         let quoted = "'" + executable.replacingOccurrences(of: "'", with: "'\\''") + "'"
         let script = "tracksnap() { \(quoted) \"$@\"; }\nprintf '%s' \"$TRACKSNAP_INPUT\" | \(commandLine)"
-        let scratch = FileManager.default.temporaryDirectory.appending(path: "tracksnap-shell-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let scriptURL = scratch.appending(path: "run.sh")
-        try Data(script.utf8).write(to: scriptURL)
-        return try runShell(scriptURL.path, input: input)
-    }
-
-    private func runShell(_ script: String, input: String) throws -> TracksnapRun {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [script]
-        process.currentDirectoryURL = PackagePaths.root
         var environment = ProcessInfo.processInfo.environment
         for name in ["GITHUB_STEP_SUMMARY", "NO_COLOR", "FORCE_COLOR", "CI"] { environment[name] = nil }
         environment["TRACKSNAP_INPUT"] = input
-        process.environment = environment
-        let scratch = URL(fileURLWithPath: script).deletingLastPathComponent()
-        let stdoutURL = scratch.appending(path: "stdout"), stderrURL = scratch.appending(path: "stderr")
-        try Data().write(to: stdoutURL)
-        try Data().write(to: stderrURL)
-        let stdout = try FileHandle(forWritingTo: stdoutURL), stderr = try FileHandle(forWritingTo: stderrURL)
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = stdout
-        process.standardError = stderr
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        if exited.wait(timeout: .now() + 60) == .timedOut {
-            process.terminate()
-            throw TracksnapTimeout(arguments: [script])
-        }
-        try stdout.close()
-        try stderr.close()
-        return (process.terminationStatus, String(decoding: try Data(contentsOf: stdoutURL), as: UTF8.self),
-                String(decoding: try Data(contentsOf: stderrURL), as: UTF8.self))
+        let result = try runProcess(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", script], in: PackagePaths.root, environment: environment)
+        return (result.status, result.stdout, result.stderr)
     }
 
     @Test("a failing text report ends with the command that accepts the new result, and running it makes validation pass")

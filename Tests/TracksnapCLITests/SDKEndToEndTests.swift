@@ -45,7 +45,7 @@ struct SDKEndToEndTests {
         let session = try await server.call("POST", "sessions", as: Session.self).id
 
         let script = PackagePaths.fixtures.appending(path: "sdk/send_\(sdk.vendor).py").path
-        let sent = try runProgram(Self.python.path, [script, server.base])
+        let sent = try runProcess(Self.python, [script, server.base], timeout: 120)
         #expect(sent.status == 0, "the \(sdk.vendor) SDK failed: \(sent.stderr)")
 
         // The control API answers as soon as the requests are there: no sleeping.
@@ -153,29 +153,3 @@ private struct ServeFailure: Error, CustomStringConvertible {
     var description: String
 }
 
-/// Runs a program to its end (at most two minutes), its output gathered in files.
-private func runProgram(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-    let scratch = FileManager.default.temporaryDirectory.appending(path: "tracksnap-sdk-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: scratch) }
-    let outURL = scratch.appending(path: "out"), errURL = scratch.appending(path: "err")
-    try Data().write(to: outURL)
-    try Data().write(to: errURL)
-    let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = out
-    process.standardError = err
-    let exited = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in exited.signal() }
-    try process.run()
-    if exited.wait(timeout: .now() + 120) == .timedOut {
-        process.terminate()
-        throw ServeFailure(description: "\(executable) \(arguments) did not exit within two minutes")
-    }
-    try out.close()
-    try err.close()
-    return (process.terminationStatus, String(decoding: try Data(contentsOf: outURL), as: UTF8.self), String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
-}

@@ -3,47 +3,13 @@ import Synchronization
 import Testing
 import TracksnapTestSupport
 
-/// What a finished child process left behind.
-struct ProcessResult: Sendable {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
-
-/// Runs a program to its end (at most a minute), output gathered in files so that a full pipe
-/// never blocks it.
+/// Runs a program to its end (at most `timeout` seconds) off the cooperative pool.
 ///
 /// ```swift
 /// let result = try await run("/usr/bin/curl", ["-s", url])
 /// ```
 func run(_ executable: String, _ arguments: [String], timeout: Int = 60) async throws -> ProcessResult {
-    try await RawHTTP.onDispatch {
-        let scratch = FileManager.default.temporaryDirectory.appending(path: "tracksnap-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let outURL = scratch.appending(path: "out"), errURL = scratch.appending(path: "err")
-        try Data().write(to: outURL)
-        try Data().write(to: errURL)
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        if exited.wait(timeout: .now() + .seconds(timeout)) == .timedOut {
-            process.terminate()
-            throw RawHTTP.Failure(description: "\(executable) \(arguments) did not exit within \(timeout) seconds")
-        }
-        try out.close()
-        try err.close()
-        return ProcessResult(
-            status: process.terminationStatus, stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
-    }
+    try await RawHTTP.onDispatch { try runProcess(URL(fileURLWithPath: executable), arguments, timeout: timeout) }
 }
 
 /// `curl`, which the forward proxy and tunnel tests drive as users do.

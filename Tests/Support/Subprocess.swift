@@ -1,0 +1,60 @@
+import Foundation
+
+/// What a finished child process left behind.
+public struct ProcessResult: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+}
+
+/// A child process did not exit within its deadline (it has been terminated).
+public struct ProcessTimeout: Error, CustomStringConvertible {
+    public let command: String
+    public let seconds: Int
+    public var description: String { "\(command) did not exit within \(seconds) seconds" }
+}
+
+/// Runs a program to its end, with no standard input.
+///
+/// Output goes to files rather than pipes: a pipe that fills while nobody reads it would block
+/// the child, and tests run in parallel.
+///
+/// ```swift
+/// let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["curl", "-s", url])
+/// ```
+/// - Parameters:
+///   - executable: the program.
+///   - arguments: its arguments.
+///   - directory: its working directory; the test's own when nil.
+///   - environment: its whole environment; the test's own when nil.
+///   - timeout: seconds before it is terminated and `ProcessTimeout` is thrown.
+public func runProcess(
+    _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil, timeout: Int = 60
+) throws -> ProcessResult {
+    try withTemporaryDirectory { scratch in
+        let outURL = scratch.appending(path: "stdout"), errURL = scratch.appending(path: "stderr")
+        try Data().write(to: outURL)
+        try Data().write(to: errURL)
+        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        if let environment { process.environment = environment }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = out
+        process.standardError = err
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        if exited.wait(timeout: .now() + .seconds(timeout)) == .timedOut {
+            process.terminate()
+            throw ProcessTimeout(command: ([executable.lastPathComponent] + arguments).joined(separator: " "), seconds: timeout)
+        }
+        try out.close()
+        try err.close()
+        return ProcessResult(
+            status: process.terminationStatus, stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+}
