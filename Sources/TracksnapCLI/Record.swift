@@ -32,14 +32,7 @@ struct Record: ParsableCommand {
     @Argument(help: "The snapshot file to write.")
     var snapshot: String
 
-    @Option(help: ArgumentHelp("A capture file: HAR 1.2 or tracksnap NDJSON (repeat to join several, in order).", valueName: "file"))
-    var capture: [String] = []
-
-    @Option(help: ArgumentHelp("A profile name (Validators/NAME.json) or path; otherwise the snapshot's \"validator\", else default.", valueName: "name|path"))
-    var validator: String?
-
-    @Option(help: ArgumentHelp("Where profile names are looked up.", valueName: "dir"))
-    var validatorsDir = "Validators"
+    @OptionGroup var traffic: TrafficOptions
 
     @Option(help: "all: always; missing: only when the file does not exist; failed: only when validation fails.")
     var mode: Mode = .all
@@ -48,28 +41,19 @@ struct Record: ParsableCommand {
     var pending = false
 
     func validate() throws {
-        guard !capture.isEmpty else { throw ValidationError("--capture FILE is required: the traffic to record (HAR or NDJSON)") }
         guard !snapshot.hasSuffix(".new.json") else {
             throw ValidationError("\(snapshot) is a pending file; name the snapshot itself (X.json), with --pending to write X.new.json")
         }
     }
 
     func run() throws {
-        var requests: [CapturedRequest] = []
-        for file in capture {
-            do {
-                requests += try CaptureFile.read(path: file)
-            } catch {
-                Terminal.error(error.description)
-                throw Exit.badInput
-            }
-        }
+        let requests = try traffic.requests()
         do {
-            var reference = validator
+            var reference = traffic.validator
             if reference == nil, FileManager.default.fileExists(atPath: snapshot) {
                 reference = try Snapshot.load(path: snapshot).validator
             }
-            let profile = try Profile.load(reference ?? "default", directory: validatorsDir)
+            let profile = try Profile.load(reference ?? "default", directory: traffic.validatorsDir)
             let outcome = try SnapshotRecorder(profile: profile).record(requests, snapshotAt: snapshot, mode: mode.recordMode, pending: pending)
             if outcome.recorded {
                 let requests = "\(outcome.requests) request\(outcome.requests == 1 ? "" : "s")"

@@ -17,14 +17,7 @@ struct Validate: ParsableCommand {
     @Argument(help: "Snapshot files or directories of them.")
     var snapshots: [String]
 
-    @Option(help: ArgumentHelp("A capture file: HAR 1.2 or tracksnap NDJSON (repeat to join several, in order).", valueName: "file"))
-    var capture: [String] = []
-
-    @Option(help: ArgumentHelp("A profile name (Validators/NAME.json) or path, for every snapshot.", valueName: "name|path"))
-    var validator: String?
-
-    @Option(help: ArgumentHelp("Where profile names are looked up.", valueName: "dir"))
-    var validatorsDir = "Validators"
+    @OptionGroup var traffic: TrafficOptions
 
     @Option(help: ArgumentHelp("text, json, junit, github, markdown or html.", valueName: "format"))
     var format = "text"
@@ -36,22 +29,13 @@ struct Validate: ParsableCommand {
     var color: Terminal.ColorChoice = .auto
 
     func validate() throws {
-        guard !capture.isEmpty else { throw ValidationError("--capture FILE is required: the traffic to check (HAR or NDJSON)") }
         guard ReportFormat.named(format) != nil else {
             throw ValidationError("unknown format \"\(format)\"; use \(ReportFormat.all.map(\.name).joined(separator: ", "))")
         }
     }
 
     func run() throws {
-        var requests: [CapturedRequest] = []
-        for file in capture {
-            do {
-                requests += try CaptureFile.read(path: file)
-            } catch {
-                Terminal.error("\(error.description)")
-                throw Exit.badInput
-            }
-        }
+        let requests = try traffic.requests()
         let files: [String]
         do {
             files = try Terminal.jsonFiles(snapshots)
@@ -68,7 +52,7 @@ struct Validate: ParsableCommand {
         var badInput = false
         for file in files {
             do {
-                results.append(try Validation.validate(snapshotAt: file, requests: requests, profile: validator, directory: validatorsDir))
+                results.append(try Validation.validate(snapshotAt: file, requests: requests, profile: traffic.validator, directory: traffic.validatorsDir))
             } catch {
                 Terminal.error(error.description)
                 badInput = true
@@ -79,8 +63,8 @@ struct Validate: ParsableCommand {
         guard !results.isEmpty else { throw Exit.badInput }
 
         let format = ReportFormat.named(format) ?? .text
-        let acceptOptions = ReportOptions(acceptCommand: { [capture, validator, validatorsDir] result in
-            AcceptCommand.record(snapshot: result.file, captures: capture, validator: validator, validatorsDir: validatorsDir)
+        let acceptOptions = ReportOptions(acceptCommand: { [traffic] result in
+            traffic.acceptCommand(for: result.file)
         })
         var terminalOptions = acceptOptions
         terminalOptions.color = Terminal.useColor(color)

@@ -1,0 +1,58 @@
+import ArgumentParser
+import TracksnapCore
+
+/// The options `validate` and `record` share: the captured traffic and the profile.
+struct TrafficOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("A capture file: HAR 1.2 or tracksnap NDJSON (repeat to join several, in order).", valueName: "file"))
+    var capture: [String] = []
+
+    @Option(help: ArgumentHelp("A profile name (Validators/NAME.json) or path; otherwise the snapshot's \"validator\", else default.", valueName: "name|path"))
+    var validator: String?
+
+    @Option(help: ArgumentHelp("Where profile names are looked up.", valueName: "dir"))
+    var validatorsDir = "Validators"
+
+    func validate() throws {
+        guard !capture.isEmpty else { throw ValidationError("--capture FILE is required: the captured traffic (HAR or NDJSON)") }
+    }
+
+    /// Every captured request, the files joined in order.
+    /// - Throws: `Exit.badInput` after printing the file's error.
+    func requests() throws -> [CapturedRequest] {
+        var requests: [CapturedRequest] = []
+        for file in capture {
+            do {
+                requests += try CaptureFile.read(path: file)
+            } catch {
+                Terminal.error(error.description)
+                throw Exit.badInput
+            }
+        }
+        return requests
+    }
+
+    /// The exact command that re-records a snapshot from this traffic: what accepts a new
+    /// result, shell-quoted so that a reviewer can paste it.
+    ///
+    /// ```swift
+    /// traffic.acceptCommand(for: "Snapshots/my checkout.json")
+    /// // tracksnap record 'Snapshots/my checkout.json' --capture run.har --mode all
+    /// ```
+    func acceptCommand(for snapshot: String) -> String {
+        var words = ["tracksnap", "record", snapshot]
+        for file in capture { words += ["--capture", file] }
+        if let validator { words += ["--validator", validator] }
+        if validatorsDir != "Validators" { words += ["--validators-dir", validatorsDir] }
+        return (words + ["--mode", "all"]).map(Self.shellQuoted).joined(separator: " ")
+    }
+
+    /// The word as a POSIX shell reads it back: bare when it holds only safe characters, else in
+    /// single quotes (a single quote inside written `'\''`).
+    static func shellQuoted(_ word: String) -> String {
+        let safe = word.unicodeScalars.allSatisfy { scalar in
+            (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))) || "-_./:=@%+,".unicodeScalars.contains(scalar)
+        }
+        if safe, !word.isEmpty { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
