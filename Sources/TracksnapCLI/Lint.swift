@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TracksnapCore
+import TracksnapValidation
 
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -42,7 +43,7 @@ struct Lint: ParsableCommand {
             let diagnostics: [Diagnostic]
             do {
                 let document = try JSONDocument.load(path: file)
-                diagnostics = Self.isProfile(file, document) ? Profile.lint(document: document) : Snapshot.lint(document: document)
+                diagnostics = Self.isProfile(file, document) ? Profile.lintWithDecoders(document: document) : Snapshot.lint(document: document)
             } catch {
                 diagnostics = error.diagnostics
             }

@@ -22,14 +22,34 @@ public enum Validation {
     ) throws(InputError) -> SnapshotResult {
         let snapshot = try Snapshot.load(path: path)
         let profile = try Profile.load(profileReference ?? snapshot.validator ?? "default", directory: directory)
-        if let unknown = profile.decoders?.first(where: { Decoder.named($0) == nil }) {
-            throw InputError(
-                file: profile.file ?? path,
-                message: "no decoder \"\(unknown)\"; decoders: \(Decoder.all.map(\.vendor).joined(separator: ", "))")
+        if let unknown = profile.unknownDecoders.first {
+            throw InputError(file: profile.file ?? path, message: Profile.unknownDecoderMessage(unknown))
         }
         guard let validator = ValidatorRegistry.validator(named: profile.validator) else {
             throw InputError(file: profile.file ?? path, message: "no validator is registered as \"\(profile.validator)\"")
         }
         return validator.validate(snapshot, requests: requests, profile: profile)
+    }
+}
+
+extension Profile {
+    /// The decoder names this profile lists that no decoder answers to.
+    public var unknownDecoders: [String] {
+        decoders?.filter { Decoder.named($0) == nil } ?? []
+    }
+
+    static func unknownDecoderMessage(_ name: String) -> String {
+        "no decoder \"\(name)\"; decoders: \(Decoder.all.map(\.vendor).joined(separator: ", "))"
+    }
+
+    /// Every error and warning in a profile document, its decoder names included, for `tracksnap lint`.
+    public static func lintWithDecoders(document: JSONDocument) -> [Diagnostic] {
+        var diagnostics = lint(document: document)
+        if let profile = try? parse(document: document) {
+            diagnostics += profile.unknownDecoders.map { name in
+                Diagnostic(.error, file: document.file, path: "/decoders", location: document.locations["/decoders"], message: unknownDecoderMessage(name))
+            }
+        }
+        return diagnostics
     }
 }

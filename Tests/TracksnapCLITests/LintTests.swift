@@ -17,6 +17,15 @@ struct LintCase: Sendable, CustomTestStringConvertible {
 
     static let cases: [LintCase] = [
         LintCase(
+            testDescription: "a profile naming a decoder that does not exist is an error",
+            name: "Validators/shop.json",
+            text: """
+                {
+                  "decoders": ["segment", "segmnet"]
+                }
+                """,
+            severity: "error", says: [#"no decoder "segmnet""#, "segment"], at: "["),
+        LintCase(
             testDescription: "a literal that looks like a pattern is a warning",
             text: """
                 {
