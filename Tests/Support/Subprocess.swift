@@ -58,3 +58,26 @@ public func runProcess(
             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 }
+
+/// The data compressed by the system's gzip, so that decompression is never tested against
+/// tracksnap's own compressor. Files rather than pipes: no deadlock however large the data.
+///
+/// ```swift
+/// let body = try gzipped(Data(#"{"batch": []}"#.utf8))
+/// ```
+public func gzipped(_ data: Data) throws -> Data {
+    try withTemporaryDirectory { directory in
+        let file = directory.appending(path: "body")
+        try data.write(to: file)
+        let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["gzip", "-n", file.path])
+        guard result.status == 0 else { throw ProcessFailure(command: "gzip", stderr: result.stderr) }
+        return try Data(contentsOf: directory.appending(path: "body.gz"))
+    }
+}
+
+/// A child process exited with an error.
+public struct ProcessFailure: Error, CustomStringConvertible {
+    public let command: String
+    public let stderr: String
+    public var description: String { "\(command) failed: \(stderr)" }
+}

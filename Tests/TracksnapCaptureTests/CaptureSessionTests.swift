@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TracksnapCapture
 import TracksnapCore
+import TracksnapTestSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -12,22 +13,6 @@ func capturedSession(_ mode: CaptureMode = .respond(), name: String? = nil) -> (
     let configuration = URLSessionConfiguration.ephemeral
     let capture = CaptureSession.install(on: configuration, mode: mode, name: name)
     return (URLSession(configuration: configuration), capture)
-}
-
-func gzip(_ text: String) throws -> Data {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["gzip", "-c"]
-    let input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    input.fileHandleForWriting.write(Data(text.utf8))
-    try input.fileHandleForWriting.close()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return data
 }
 
 @Suite("In-process capture of URLSession requests")
@@ -96,7 +81,7 @@ struct CaptureSessionTests {
         var request = URLRequest(url: try #require(URL(string: "https://api.amplitude.com/2/httpapi")))
         request.httpMethod = "POST"
         request.setValue("gzip", forHTTPHeaderField: "Content-Encoding")
-        request.httpBody = try gzip(#"{"events":[{"event_type":"purchase"}]}"#)
+        request.httpBody = try gzipped(Data(#"{"events":[{"event_type":"purchase"}]}"#.utf8))
         _ = try await session.data(for: request)
 
         #expect(capture.requests.first?.bodyText == #"{"events":[{"event_type":"purchase"}]}"#)

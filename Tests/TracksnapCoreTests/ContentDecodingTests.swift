@@ -1,24 +1,11 @@
 import Foundation
 import Testing
 import TracksnapCore
+import TracksnapTestSupport
 
 @Suite("Content decoding: gzip and deflate, with a limit")
 struct ContentDecodingTests {
-    /// Compresses with the system's gzip, so the test does not check zlib against itself.
-    private func gzip(_ text: String) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "gzip -c"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Array(data)
-    }
+    private func gzip(_ text: String) throws -> [UInt8] { Array(try gzipped(Data(text.utf8))) }
 
     @Test("gzip bodies are inflated")
     func gzipBody() throws {
