@@ -24,6 +24,18 @@ public final class CaptureStore: Sendable {
         var name: String?
         var log: RequestLog
         var waiters: [UInt64: Waiter] = [:]
+
+        /// Records a request; returns the waiters its arrival satisfies, removed from the session.
+        mutating func append(_ request: CapturedRequest) -> Wakeups {
+            log.append(request)
+            let due = waiters.filter { $0.value.count <= log.count }
+            guard !due.isEmpty else { return [] }
+            let requests = log.all
+            return due.map { key, waiter in
+                waiters[key] = nil
+                return (waiter.continuation, requests, waiter.timer)
+            }
+        }
     }
 
     private struct State {
@@ -96,19 +108,9 @@ public final class CaptureStore: Sendable {
             state.statistics.captured += 1
             if state.global.append(request) { state.statistics.dropped += 1 }
             state.journal?.append(request)
-            if let session, var open = state.sessions[session] {
-                open.log.append(request)
-                let count = open.log.count
-                let due = open.waiters.filter { $0.value.count <= count }
-                if !due.isEmpty {
-                    let requests = open.log.all
-                    for (key, waiter) in due {
-                        open.waiters[key] = nil
-                        wakeups.append((waiter.continuation, requests, waiter.timer))
-                    }
-                }
-                state.sessions[session] = open
-            }
+            // Mutated in place: a copy taken out of the dictionary would share the log's buffer
+            // and copy the whole log on every append.
+            if let session { wakeups = state.sessions[session]?.append(request) ?? [] }
             return request
         }
         Self.resume(wakeups)
