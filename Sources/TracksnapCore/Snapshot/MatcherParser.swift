@@ -1,34 +1,34 @@
 import Patterns
 
 /// Turns the JSON of a snapshot (or a profile's filter) into matchers, collecting every problem.
-struct MatcherParser {
+package struct MatcherParser {
     let document: JSONDocument
     /// Every string is a Szimpla pattern that also accepts its literal value.
     var szimpla = false
-    private(set) var diagnostics: [Diagnostic] = []
+    package private(set) var diagnostics: [Diagnostic] = []
 
-    init(document: JSONDocument, szimpla: Bool = false) {
+    package init(document: JSONDocument, szimpla: Bool = false) {
         self.document = document
         self.szimpla = szimpla
     }
 
     static let matcherKeys = ["$regex", "$type", "$any", "$absent", "$literal"]
 
-    mutating func error(_ pointer: String, _ message: String) {
+    package mutating func error(_ pointer: String, _ message: String) {
         diagnostics.append(Diagnostic(.error, file: document.file, path: pointer, location: document.locations[pointer], message: message))
     }
 
     /// An error about a key itself (unknown, misspelt): points at the key rather than its value.
-    mutating func keyError(_ pointer: String, _ message: String) {
+    package mutating func keyError(_ pointer: String, _ message: String) {
         diagnostics.append(Diagnostic(.error, file: document.file, path: pointer, location: document.keyLocations[pointer] ?? document.locations[pointer], message: message))
     }
 
-    mutating func warning(_ pointer: String, _ message: String) {
+    package mutating func warning(_ pointer: String, _ message: String) {
         diagnostics.append(Diagnostic(.warning, file: document.file, path: pointer, location: document.locations[pointer], message: message))
     }
 
     /// - Parameter lowercaseKeys: look keys up lower-cased (HTTP headers).
-    mutating func matcher(_ value: JSONValue, at pointer: String, lowercaseKeys: Bool = false) -> Matcher {
+    package mutating func matcher(_ value: JSONValue, at pointer: String, lowercaseKeys: Bool = false) -> Matcher {
         switch value {
         case .object(let members):
             if let special = members.keys.first(where: { $0.hasPrefix("$") && !$0.hasPrefix("$$") }) {

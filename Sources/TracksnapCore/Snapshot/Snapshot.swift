@@ -125,7 +125,7 @@ public struct ExpectedEntry: Sendable {
 
 extension JSONDocument {
     /// A warning for each key written twice in one object: JSON keeps the last, silently.
-    var duplicateKeyWarnings: [Diagnostic] {
+    package var duplicateKeyWarnings: [Diagnostic] {
         duplicateKeys.map { pointer in
             Diagnostic(.warning, file: file, path: pointer, location: keyLocations[pointer] ?? locations[pointer],
                        message: "key \"\(JSONPointer.tokens(pointer).last ?? "")\" appears twice in one object; the last one wins")

@@ -1,3 +1,5 @@
+import TracksnapCore
+
 /// Fields never compared (nor recorded): volatile timestamps, message ids, cache-busters.
 ///
 /// A rule is a JSON Pointer relative to an entry, where `*` stands for any one token

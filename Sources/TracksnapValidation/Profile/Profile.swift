@@ -1,4 +1,5 @@
 import Foundation
+import TracksnapCore
 
 /// A validator profile (`Validators/NAME.json`): which traffic to look at and how to compare it.
 ///
@@ -35,6 +36,12 @@ public struct Profile: Sendable {
     public var recordedHeaders: [String]
     /// Fields replaced by a matcher when recording, on top of `Secrets` (`"redact": ["/body/context/ip", "client_id"]`).
     public var redact: IgnoreRules
+    /// Whether `tracksnap record` writes values of a volatile shape (UUIDs, timestamps, random
+    /// ids) as matchers (`"record": {"generalize": false}` turns it off).
+    public var generalizes = true
+    /// Fields `tracksnap record` always writes as captured, whatever their shape
+    /// (`"record": {"literal": ["/properties/order_id"]}`, same syntax as `ignore`).
+    public var literal = IgnoreRules()
 
     public init(
         name: String, file: String? = nil, description: String? = nil, filter: any RequestFilter = .everything,
@@ -180,8 +187,24 @@ private enum ProfileReader {
                 parser.error("/record", "\"record\" is an object: {\"headers\": [\"X-Client\"]} names the headers a recorded snapshot keeps, {\"context\": [\"page.path\"]} the event context fields")
                 return nil
             }
-            for key in object.keys.sorted() where key != "headers" && key != "context" {
-                parser.keyError(JSONPointer.appending("/record", key), "unknown key \"\(key)\" in \"record\"; it has headers and context")
+            let recordKeys = ["headers", "context", "generalize", "literal"]
+            for key in object.keys.sorted() where !recordKeys.contains(key) {
+                parser.keyError(JSONPointer.appending("/record", key), "unknown key \"\(key)\" in \"record\"; it has \(recordKeys.joined(separator: ", "))")
+            }
+            if let generalize = object["generalize"] {
+                guard let flag = generalize.boolValue else {
+                    parser.error("/record/generalize", "\"generalize\" is true (volatile values are recorded as matchers) or false")
+                    return nil
+                }
+                profile.generalizes = flag
+            }
+            if let literal = object["literal"] {
+                let rules = literal.arrayValue?.compactMap(\.stringValue)
+                guard let rules, rules.count == literal.arrayValue?.count else {
+                    parser.error("/record/literal", "\"literal\" is an array of strings, as \"ignore\" is: the fields recorded as captured, whatever their shape")
+                    return nil
+                }
+                profile.literal = IgnoreRules(rules)
             }
             if let context = object["context"] {
                 let paths = context.arrayValue?.compactMap(\.stringValue)
