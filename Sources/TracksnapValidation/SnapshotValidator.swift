@@ -41,10 +41,13 @@ public struct SnapshotValidator: Validator {
         }
         run.check(snapshot.requests, against: captured, collection: "/requests")
         if !snapshot.events.isEmpty { run.check(snapshot.events, against: events, collection: "/events") }
-        return SnapshotResult(
+        let result = SnapshotResult(
             file: snapshot.file, name: snapshot.name, profile: profile.name, entries: run.entries,
             findings: run.findings + run.decodeErrors + run.unexpectedFindings, selected: selected.count, captured: requests.count,
             events: snapshot.events.isEmpty ? nil : events.count)
+        // Secrets are looked for only when there is something to report: a passing run shows no values.
+        guard !result.findings.isEmpty else { return result }
+        return Redactor(requests: selected.lazy.map { requests[$0] }).redact(result)
     }
 
     /// The decoders a profile names (every built-in one when it names none); unknown names are
@@ -92,7 +95,7 @@ private struct Run {
         for (e, a) in alignment.pairs {
             var comparator = Comparator(ignore: profile.ignore, strictObjects: strict, explain: true, entry: expected[e].path)
             comparator.compareEntry(expected[e].matcher, views[a])
-            entryFindings[e] = comparator.findings.map { redact(finish($0, request: references[a])) }
+            entryFindings[e] = comparator.findings.map { finish($0, request: references[a]) }
             pairedWith[e] = a
         }
         for (e, a) in alignment.outOfOrder {
@@ -113,7 +116,7 @@ private struct Run {
             }
             for a in alignment.unexpected where captured[a].reportsUnexpected {
                 unexpectedFindings.append(finish(Finding(
-                    code: .unexpectedEvent, path: collection, actual: Secrets.redacted(Self.shortView(views[a])),
+                    code: .unexpectedEvent, path: collection, actual: Self.shortView(views[a]),
                     message: "\(captured[a].description) matches no expected entry"), request: references[a]))
             }
         }
@@ -137,17 +140,6 @@ private struct Run {
         finding.location = location(finding.path)
         finding.severity = profile.severities[finding.code].map { $0 == .warning ? .warning : .error } ?? .error
         finding.request = request
-        return finding
-    }
-
-    /// A captured secret never reaches a report, even when it differs from the snapshot.
-    private func redact(_ finding: Finding) -> Finding {
-        var finding = finding
-        if JSONPointer.tokens(finding.path).contains(where: Secrets.isSecret) {
-            finding.actual = finding.actual.map { _ in Secrets.placeholder }
-        } else {
-            finding.actual = finding.actual.map(Secrets.redacted)
-        }
         return finding
     }
 

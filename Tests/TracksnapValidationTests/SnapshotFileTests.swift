@@ -48,6 +48,19 @@ struct SnapshotFileTests {
         #expect(wrong.findings[0].location == SourceLocation(line: 2, column: 11))
     }
 
+    @Test("Szimpla's files as its author showed them: empty parameters and body expect nothing", arguments: [
+        get("https://api.example.com/track?ev=open"),
+        CapturedRequest(id: "1", method: "POST", url: "https://api.example.com/track?ev=open", body: .text("x=1&y=2")),
+        CapturedRequest(id: "1", method: "POST", url: "https://api.example.com/track?ev=open", body: .text(#"{"a":1}"#)),
+    ])
+    func szimplaEmptyObjects(request: CapturedRequest) throws {
+        let s = try snapshot(#"[{"url": "https://api.example.com/track?ev=open", "parameters": {}, "body": {}}]"#)
+        #expect(validate(s, [request]).findings.isEmpty)
+        var renamed = request
+        renamed.url = "https://api.example.com/track?ev=close"
+        #expect(validate(s, [renamed]).codes == [.patternMismatch])
+    }
+
     @Test("a Szimpla query pattern keeps its +, and a recorded + still means a space")
     func szimplaPlus() throws {
         let s = try snapshot(#"[{"url": "https://t.example.com/e?ts=[0-9]+&q=red+shoes"}]"#)

@@ -14,20 +14,10 @@ public enum Secrets {
         return headers.contains(lowered) || markers.contains { lowered.contains($0) }
     }
 
-    /// The value secrets are replaced with.
-    public static let placeholder: JSONValue = "[redacted]"
-
-    /// The value with every secret key's value replaced, at any depth.
-    public static func redacted(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case .object(let members):
-            .object(Dictionary(uniqueKeysWithValues: members.map { key, member in
-                (key, isSecret(key) ? placeholder : redacted(member))
-            }))
-        case .array(let items): .array(items.map(redacted))
-        default: value
-        }
-    }
+    /// The text secrets are replaced with in reports.
+    public static let placeholderText = "[redacted]"
+    /// The value secrets are replaced with in reports.
+    public static let placeholder: JSONValue = .string(placeholderText)
 
     /// The credentials a secret header's value carries, each of which must stay out of files:
     /// the whole value, a Bearer token, a Basic header's decoded user and password, each cookie's value.

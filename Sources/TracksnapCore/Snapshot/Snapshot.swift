@@ -287,8 +287,8 @@ private struct SnapshotReader {
             case "parameters":
                 if case .object(let explicit, _) = parser.matcher(value, at: keyPointer) { parameters += explicit }
             case "body":
-                // Szimpla writes `"body": null` for "no body to compare".
-                if value == .null { continue }
+                // Szimpla writes `"body": null`, and its README `"body": {}`, for "no body to compare".
+                if value == .null || value == .object([:]) { continue }
                 members.append(Matcher.Member(key: "body", matcher: parser.matcher(value, at: keyPointer)))
             case "method":
                 members.append(Matcher.Member(key: "method", matcher: parser.matcher(value, at: keyPointer)))

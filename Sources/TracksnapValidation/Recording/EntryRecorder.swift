@@ -13,11 +13,6 @@ struct EntryRecorder {
     /// Whether anything under the value being built was redacted or left out.
     private var changed = false
 
-    /// Shorter captured secrets are not searched for inside other values, nor hidden where they
-    /// stand alone: they would match by chance.
-    static let shortestSearchedSecret = 6
-    static let shortestHiddenSecret = 4
-
     init(ignore: IgnoreRules, redact: IgnoreRules) {
         self.ignore = ignore
         self.redact = redact
@@ -26,6 +21,8 @@ struct EntryRecorder {
     /// Notes the secrets a request carries; every request of a recording is seen before any
     /// entry is built, so that a key sent in one request's header is hidden in another's body.
     mutating func collectSecrets(of request: CapturedRequest, view: JSONValue) {
+        secrets.formUnion(request.carriedSecrets)
+        // What the profile's `redact` rules name, on top of the built-in secrets.
         for header in request.headers where isRedacted(["headers", header.name.lowercased()]) {
             secrets.formUnion(Secrets.credentials(inHeaderValue: header.value))
         }
@@ -178,17 +175,17 @@ struct EntryRecorder {
             || (value?.objectValue?.count == 1 && value?["$regex"] != nil)
     }
 
-    /// The text itself, or a pattern in which every captured secret it contains stands as `[\s\S]+`.
+    /// The text itself, or a pattern in which every captured secret it contains stands as
+    /// `[\s\S]+`, or `{"$type": "string"}` when it must be hidden whole (`Secrets.cuts`).
     private mutating func hidingSecrets(in text: String) -> JSONValue {
-        let found = secrets.filter { $0.count >= Self.shortestSearchedSecret && text.contains($0) }
-        if text.count >= Self.shortestHiddenSecret, secrets.contains(text) {
+        guard let cuts = Secrets.cuts(in: text, known: secrets) else {
             changed = true
             return ["$type": "string"]
         }
-        guard !found.isEmpty else { return .string(text) }
+        guard !cuts.isEmpty else { return .string(text) }
         changed = true
         var pieces = [text]
-        for secret in found.sorted(by: { $0.count > $1.count }) {
+        for secret in cuts {
             pieces = pieces.flatMap { $0.components(separatedBy: secret) }
         }
         return ["$regex": .string(pieces.map(PatternEscaping.escape).joined(separator: "[\\s\\S]+"))]
