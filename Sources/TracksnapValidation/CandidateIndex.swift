@@ -116,7 +116,7 @@ struct CandidateIndex {
     /// The hashed form of a scalar: its text, with the type unless compared by text, numbers by value.
     private static func text(_ value: JSONValue, lenient: Bool) -> String {
         if lenient { return value.scalarText ?? value.serialized() }
-        if case .number(let text) = value, let double = Double(text) { return "n:\(double)" }
+        if let decimal = value.decimalKey { return "n:" + decimal }
         return value.typeName + ":" + (value.scalarText ?? value.serialized())
     }
 }

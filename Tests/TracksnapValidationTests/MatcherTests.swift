@@ -20,6 +20,22 @@ struct MatcherTests {
         #expect(try check(expected, body: body).findings.isEmpty)
     }
 
+    @Test("numbers compare by exact decimal value, beyond a double's precision and range", arguments: [
+        ("9007199254740993", "9007199254740992", false),
+        ("123456789012345678901234", "123456789012345678901235", false),
+        ("1e400", "2e400", false),
+        ("1e-400", "0", false),
+        ("0.1", "0.10000000000000001", false),
+        ("1e400", "10e399", true),
+        ("-0", "0", true),
+        ("1.25e1", "12.50", true),
+        ("123456789012345678901234", "1.23456789012345678901234e23", true),
+    ])
+    func exactNumbers(expected: String, actual: String, equal: Bool) throws {
+        let result = try check(#"{"n": \#(expected)}"#, body: #"{"n": \#(actual)}"#)
+        #expect(result.codes == (equal ? [] : [.valueMismatch]))
+    }
+
     @Test("each matcher accepts what it describes and rejects the rest, with its finding code", arguments: [
         (#"{"id": {"$regex": "o-[0-9]+"}}"#, #"{"id": "o-123"}"#, nil),
         (#"{"id": {"$regex": "o-[0-9]+"}}"#, #"{"id": "o-123x"}"#, FindingCode.patternMismatch),

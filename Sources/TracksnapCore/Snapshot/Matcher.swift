@@ -109,12 +109,12 @@ public indirect enum Matcher: Sendable, Hashable {
         }
     }
 
-    /// Literal equality: numbers by value, everything else exactly; with `lenient`, a number or
+    /// Literal equality: numbers by their exact decimal value, everything else exactly; with `lenient`, a number or
     /// boolean also equals a string holding its JSON text.
     public static func literalEquals(_ expected: JSONValue, _ actual: JSONValue, lenient: Bool) -> Bool {
         switch (expected, actual) {
         case (.number(let a), .number(let b)):
-            return a == b || (Double(a) != nil && Double(a) == Double(b))
+            return a == b || (JSONValue.decimalKey(a).map { $0 == JSONValue.decimalKey(b) } ?? false)
         case (.number, .string(let text)) where lenient, (.bool, .string(let text)) where lenient:
             return expected.scalarText == text
         case (.array(let a), .array(let b)):
