@@ -5,7 +5,7 @@ SWIFT ?= swift
 TRACKSNAP := .build/debug/tracksnap
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test bench bench-server deps build sdk-venv sdk-venv
+.PHONY: demo test bench bench-server deps build sdk-venv
 
 # PCRE2 and zlib are the system libraries tracksnap links; pkg-config finds them for SwiftPM.
 deps:
@@ -44,11 +44,12 @@ demo: build
 	@$(TRACKSNAP) validate Snapshots/examples/segment.json --capture Snapshots/examples/captures/segment.ndjson
 
 # The analytics SDKs the end-to-end tests run against `tracksnap serve`, at the versions the decoder
-# fixtures were recorded with, in their own venv. Installed only when one is missing or at another
-# version; when PyPI cannot be reached this fails, it does not skip the tests.
+# fixtures were recorded with, and jsonschema for Schemas/check.py, in their own venv (current
+# Debian and Ubuntu refuse pip into the system Python). Installed only when one is missing or at
+# another version; when PyPI cannot be reached this fails, it does not skip the tests.
 SDK_VENV := .build/sdk-venv
 SDK_PACKAGES := segment-analytics-python==2.4.0 rudder-sdk-python==2.1.9 mixpanel==5.4.1 \
-                amplitude-analytics==1.3.0 snowplow-tracker==1.1.0 posthog==7.91.1
+                amplitude-analytics==1.3.0 snowplow-tracker==1.1.0 posthog==7.91.1 jsonschema==4.26.0
 SDK_CHECK := import sys, importlib.metadata as m; \
   have = {d.metadata["Name"].lower(): d.version for d in m.distributions()}; \
   sys.exit(any(have.get(n.lower()) != v for n, v in (p.split("==") for p in sys.argv[1:])))
@@ -67,8 +68,7 @@ sdk-venv:
 # warnings are theirs), then every Swift test (the SDK end-to-end tests need `sdk-venv`).
 OWN_WARNINGS := ^$(CURDIR)/(Sources|Tests)/.*warning:|warning: 'tracksnap'
 test: deps sdk-venv
-	@python3 -c 'import jsonschema' 2>/dev/null || python3 -m pip install -q jsonschema
-	@python3 Schemas/check.py
+	@$(SDK_VENV)/bin/python Schemas/check.py
 	@$(SWIFT) build --build-tests 2>&1 | tee .build-warnings.log | grep -E "error:|$(OWN_WARNINGS)" || true
 	@! grep -qE "$(OWN_WARNINGS)" .build-warnings.log || { echo "error: the build has warnings (see above)" >&2; exit 1; }
 	@! grep -q 'error:' .build-warnings.log
