@@ -51,9 +51,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The pattern benchmark's peer: pcre2_jit_match called from C, with nothing around it.
+        .target(name: "CPCRE2Baseline", dependencies: ["CPCRE2"]),
         .executableTarget(
             name: "TracksnapBenchmarks",
-            dependencies: ["Patterns", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation"]
+            dependencies: ["Patterns", "CPCRE2Baseline", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation"]
         ),
         // What several test targets share: the package's paths, temporary directories, a seeded generator.
         .target(name: "TracksnapTestSupport", path: "Tests/Support"),

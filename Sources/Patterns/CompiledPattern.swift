@@ -5,7 +5,8 @@ import CPCRE2
 /// `@unchecked Sendable` is safe because the only state is set in `init` and never changed:
 /// a `pcre2_code` is immutable once `pcre2_compile` and `pcre2_jit_compile` have returned,
 /// and PCRE2 documents it as safe to match from many threads at once, as long as each thread
-/// brings its own match data and JIT stack (which `MatchScratch` provides per thread).
+/// brings its own match data and JIT stack (which `cpcre2_match` in the shim keeps per thread).
+@usableFromInline
 final class CompiledPattern: @unchecked Sendable {
     let source: String
     let options: Pattern.Options
@@ -54,25 +55,25 @@ final class CompiledPattern: @unchecked Sendable {
         pcre2_code_free_8(code)
     }
 
+    @usableFromInline
     func matches(_ subject: String) throws(PatternError) -> Bool {
-        let result = MatchScratch.withCurrent { scratch -> Int32 in
-            guard let scratch else { return cpcre2_error_nomemory }
-            return withUTF8Bytes(of: subject) { bytes, count in
-                if isJITCompiled {
-                    return pcre2_jit_match_8(
-                        code, bytes, count, 0, 0, scratch.matchData, scratch.matchContext)
-                }
-                // Swift strings are always valid UTF-8: PCRE2 need not check them again.
-                return pcre2_match_8(
-                    code, bytes, count, 0, cpcre2_no_utf_check, scratch.matchData,
-                    scratch.matchContext)
-            }
-        }
+        // A native string lends its UTF-8 bytes in place; only a bridged one is copied.
+        let result =
+            subject.utf8.withContiguousStorageIfAvailable { bytes in
+                cpcre2_match(code, bytes.baseAddress, bytes.count, isJITCompiled ? 1 : 0)
+            } ?? matchCopying(subject)
         // A non-negative result is a match (0 only says the ovector was too small for the
         // captures, which are not needed).
         if result >= 0 { return true }
         if result == cpcre2_error_nomatch { return false }
         throw matchError(result)
+    }
+
+    /// The match of a string whose bytes are not contiguous, apart so that its buffer does not
+    /// weigh on the common path.
+    @inline(never)
+    private func matchCopying(_ subject: String) -> Int32 {
+        withUTF8Bytes(of: subject) { bytes, count in cpcre2_match(code, bytes, count, isJITCompiled ? 1 : 0) }
     }
 
     private func matchError(_ code: Int32) -> PatternError {

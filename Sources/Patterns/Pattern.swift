@@ -27,7 +27,7 @@ public struct Pattern: Sendable, Hashable, CustomStringConvertible {
     public let source: String
     /// The options it was compiled with.
     public let options: Options
-    private let compiled: CompiledPattern
+    @usableFromInline let compiled: CompiledPattern
 
     /// Compiles a pattern.
     ///
@@ -78,6 +78,7 @@ public struct Pattern: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: `PatternError` of kind `.matchLimit` or `.depthLimit` when the match
     ///   backtracks too much to finish (a catastrophic pattern such as `(a+)+$`), instead of
     ///   hanging; `.other` for any other failure PCRE2 reports.
+    @inlinable
     public func matches(_ subject: String) throws(PatternError) -> Bool {
         try compiled.matches(subject)
     }
