@@ -61,6 +61,17 @@ struct SnapshotFileTests {
         #expect(validate(s, [renamed]).codes == [.patternMismatch])
     }
 
+    @Test("a Szimpla string that is not a valid pattern is compared literally, with a warning naming its place")
+    func szimplaInvalidPattern() throws {
+        let s = try snapshot("[\n  {\"url\": \"https://t.example.com/e?x=1(2\", \"parameters\": {\"y\": \"a[b\"}}\n]")
+        #expect(validate(s, [get("https://t.example.com/e?x=1(2&y=a[b")]).findings.isEmpty)
+        #expect(validate(s, [get("https://t.example.com/e?x=1(3&y=a[b")]).codes == [.patternMismatch])
+        let warnings = s.warnings.map { "\($0)" }
+        #expect(warnings.count == 2, "\(warnings)")
+        #expect(warnings.contains { $0.contains(":2:11: warning: \"1(2\" is not a valid pattern (missing closing parenthesis at offset 3)") }, "\(warnings)")
+        #expect(warnings.contains { $0.contains(":2:64: warning: \"a[b\" is not a valid pattern") }, "\(warnings)")
+    }
+
     @Test("a Szimpla query pattern keeps its +, and a recorded + still means a space")
     func szimplaPlus() throws {
         let s = try snapshot(#"[{"url": "https://t.example.com/e?ts=[0-9]+&q=red+shoes"}]"#)

@@ -27,6 +27,18 @@ package struct MatcherParser {
         diagnostics.append(Diagnostic(.warning, file: document.file, path: pointer, location: document.locations[pointer], message: message))
     }
 
+    /// A Szimpla string: the pattern it reads as, which also accepts its literal value. One that
+    /// is not a valid pattern is compared literally, as Szimpla's own substring test did; the
+    /// warning says where and why, so that `lint --strict` can refuse it.
+    package mutating func szimplaMatcher(literal: String, pattern source: String, at pointer: String) -> Matcher {
+        do {
+            return .szimpla(literal, try Pattern.cached(source))
+        } catch {
+            warning(pointer, "\"\(source)\" is not a valid pattern (\(error.message)\(error.offset.map { " at offset \($0)" } ?? "")), so it is compared literally")
+            return .szimpla(literal, nil)
+        }
+    }
+
     /// - Parameter lowercaseKeys: look keys up lower-cased (HTTP headers).
     package mutating func matcher(_ value: JSONValue, at pointer: String, lowercaseKeys: Bool = false) -> Matcher {
         switch value {
@@ -45,7 +57,7 @@ package struct MatcherParser {
         case .array(let items):
             return .array(items.enumerated().map { matcher($1, at: JSONPointer.appending(pointer, $0)) })
         case .string(let string):
-            if szimpla { return .szimpla(string, try? Pattern.cached(string)) }
+            if szimpla { return szimplaMatcher(literal: string, pattern: string, at: pointer) }
             if Self.looksLikePattern(string) {
                 warning(pointer, "\"\(string)\" is compared literally but looks like a pattern; write {\"$regex\": \"\(string)\"} if a pattern was meant")
             }

@@ -176,7 +176,8 @@ private struct SnapshotReader {
             return Snapshot(
                 file: document.file, format: .szimpla, name: defaultName, validator: nil, order: nil, unexpected: nil,
                 strict: nil, requests: requests, events: [],
-                locations: document.locations.merging(derivedLocations) { original, _ in original }, warnings: [])
+                locations: document.locations.merging(derivedLocations) { original, _ in original },
+                warnings: parser.diagnostics.filter { $0.severity == .warning })
         case .object(let top):
             for key in top.keys.sorted() where !Self.topLevelKeys.contains(key) {
                 parser.keyError(JSONPointer.appending("", key), "unknown key \"\(key)\"; a snapshot has \(Self.topLevelKeys.joined(separator: ", "))")
@@ -275,13 +276,13 @@ private struct SnapshotReader {
                 }
                 let parts = url.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
                 let base = String(parts[0])
-                members.append(Matcher.Member(key: "url", matcher: .szimpla(base, try? Pattern.cached(base))))
+                members.append(Matcher.Member(key: "url", matcher: parser.szimplaMatcher(literal: base, pattern: base, at: keyPointer)))
                 if parts.count > 1 {
                     // The literal is the decoded value (`+` is a space); the pattern keeps `+` as written.
                     let patterns = FormEncoding.pairs(Substring(parts[1].replacingOccurrences(of: "+", with: "%2B")))
                     for (item, pattern) in zip(FormEncoding.pairs(parts[1]), patterns) {
                         derivedLocations[JSONPointer.appending(JSONPointer.appending(pointer, "parameters"), item.name)] = document.locations[keyPointer]
-                        parameters.append(Matcher.Member(key: item.name, matcher: .szimpla(item.value, try? Pattern.cached(pattern.value))))
+                        parameters.append(Matcher.Member(key: item.name, matcher: parser.szimplaMatcher(literal: item.value, pattern: pattern.value, at: keyPointer)))
                     }
                 }
             case "parameters":
