@@ -41,15 +41,4 @@ extension Profile {
     static func unknownDecoderMessage(_ name: String) -> String {
         "no decoder \"\(name)\"; decoders: \(Decoder.all.map(\.vendor).joined(separator: ", "))"
     }
-
-    /// Every error and warning in a profile document, its decoder names included, for `tracksnap lint`.
-    public static func lintWithDecoders(document: JSONDocument) -> [Diagnostic] {
-        var diagnostics = lint(document: document)
-        if let profile = try? parse(document: document) {
-            diagnostics += profile.unknownDecoders.map { name in
-                Diagnostic(.error, file: document.file, path: "/decoders", location: document.locations["/decoders"], message: unknownDecoderMessage(name))
-            }
-        }
-        return diagnostics
-    }
 }

@@ -54,7 +54,7 @@ struct SDKEndToEndTests {
         #expect(lines.count == sdk.requests)
 
         let snapshot = PackagePaths.fixtures.appending(path: "sdk/\(sdk.vendor).json").path
-        let profile = PackagePaths.root.appending(path: "Validators/\(sdk.vendor).json").path
+        let profile = sdk.vendor  // a built-in profile
         let body = try JSONSerialization.data(withJSONObject: ["snapshot": snapshot, "validator": profile])
         let report = try await server.call("POST", "sessions/\(session)/validate", body: body, as: Report.self)
         #expect(report.passed, "\(report.findings.map { "\($0.code) \($0.path): \($0.message)" })")
