@@ -20,6 +20,8 @@ public struct Profile: Sendable {
     public var unexpected: UnexpectedPolicy
     /// Objects must not have keys the snapshot does not list.
     public var strict: Bool
+    /// Fields never compared nor recorded: the file's `ignore`, and `IgnoreRules.cacheBusters`,
+    /// which every profile starts with.
     public var ignore: IgnoreRules
     /// Severity by finding code; codes not listed are errors.
     public var severities: [FindingCode: Diagnostic.Severity]
@@ -48,7 +50,8 @@ public struct Profile: Sendable {
     /// The profiles it extends, as its file names them (`"extends": "segment"`); already applied.
     public var extends: [String] = []
     /// The keys its file sets (`order`, `strict`, `record.generalize`…): when profiles compose,
-    /// a setting comes from the first profile that set it explicitly.
+    /// a setting comes from the first profile that set it explicitly. A profile built in Swift
+    /// that is to be composed lists the settings it chose here.
     public var explicitKeys: Set<String> = []
 
     public init(
