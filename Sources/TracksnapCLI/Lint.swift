@@ -47,7 +47,7 @@ struct Lint: ParsableCommand {
                 let document = try JSONDocument.load(path: file)
                 let isProfile = Self.isProfile(file, document)
                 if isProfile, let note = Self.overrideNote(file) { print(note) }
-                diagnostics = isProfile ? Profile.lint(document: document) : Snapshot.lint(document: document)
+                diagnostics = isProfile ? Profile.lint(document: document) : Self.lintSnapshot(document)
             } catch {
                 diagnostics = error.diagnostics
             }
@@ -58,6 +58,14 @@ struct Lint: ParsableCommand {
         }
         print("\(files.count) file\(files.count == 1 ? "" : "s") checked: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
         if errors > 0 || (strict && warnings > 0) { throw Exit.mismatches }
+    }
+
+    /// A snapshot's problems, and the profiles its `validator` names that do not exist (looked up
+    /// in `Validators/`, then among the built-in ones).
+    static func lintSnapshot(_ document: JSONDocument) -> [Diagnostic] {
+        let diagnostics = Snapshot.lint(document: document)
+        guard let snapshot = try? Snapshot.parse(document: document) else { return diagnostics }
+        return diagnostics + Profile.unknownNames(in: snapshot)
     }
 
     /// Profiles live under a `Validators` directory; elsewhere, a document that names the

@@ -21,6 +21,10 @@ public enum Validation {
         directory: String = "Validators"
     ) throws(InputError) -> SnapshotResult {
         let snapshot = try Snapshot.load(path: path)
+        if profileReference == nil {
+            let unknown = Profile.unknownNames(in: snapshot, directory: directory)
+            if !unknown.isEmpty { throw InputError(unknown) }
+        }
         let profile = try Profile.load(profileReference ?? snapshot.validator ?? "default", directory: directory)
         if let unknown = profile.unknownDecoders.first {
             throw InputError(file: profile.file ?? path, message: Profile.unknownDecoderMessage(unknown))

@@ -95,3 +95,20 @@ struct ProfileCommandTests {
         }
     }
 }
+
+@Suite("A snapshot naming a profile that does not exist")
+struct UnknownProfileNameTests {
+    @Test("lint and validate report a snapshot's unknown profile name at its line and column, listing the profiles there are")
+    func unknownName() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appending(path: "checkout.json")
+            try write("{\n  \"validator\": [\"segment\", \"ga44\"],\n  \"events\": []\n}\n", to: file)
+            let lint = try tracksnap("lint", file.path)
+            #expect(lint.status == 1)
+            #expect(lint.stdout.hasPrefix(#"\#(file.path):2:28: error: no validator profile "ga44" (not in Validators/, not built in); available: acme-shop, amplitude, default, ga4"#), "\(lint.stdout)")
+            let validate = try tracksnap("validate", file.path, "--capture", "Snapshots/examples/captures/segment.ndjson")
+            #expect(validate.status == 2)
+            #expect(validate.stderr.contains(#"\#(file.path):2:28: error: no validator profile "ga44""#), "\(validate.stderr)")
+        }
+    }
+}

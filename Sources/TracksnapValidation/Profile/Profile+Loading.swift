@@ -47,6 +47,30 @@ extension Profile {
 
     /// Whether this name is one of tracksnap's built-in profiles (a file of that name overrides it).
     public static func isBuiltIn(_ name: String) -> Bool { BuiltInProfiles.sources[name] != nil }
+
+    /// The names a snapshot's `validator` can take: `directory`'s profiles and the built-in ones.
+    public static func available(directory: String = "Validators") -> [String] {
+        ProfileCatalog(directory: directory).available()
+    }
+
+    /// A snapshot's `validator` names that resolve to no profile, each an error at its line and
+    /// column in the snapshot (paths are left to loading, which names the missing file).
+    ///
+    /// ```swift
+    /// Profile.unknownNames(in: snapshot)  // [Snapshots/x.json:2:27: error: no validator profile "ga44" (not in Validators/, not built in); available: …]
+    /// ```
+    public static func unknownNames(in snapshot: Snapshot, directory: String = "Validators") -> [Diagnostic] {
+        guard let reference = snapshot.validator else { return [] }
+        let names = reference.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let available = available(directory: directory)
+        return names.enumerated().compactMap { index, name in
+            guard !name.contains("/"), !name.hasSuffix(".json"), !available.contains(name) else { return nil }
+            let pointer = snapshot.locations["/validator/0"] == nil ? "/validator" : "/validator/\(index)"
+            return Diagnostic(
+                .error, file: snapshot.file, path: pointer, location: snapshot.locations[pointer],
+                message: "no validator profile \"\(name)\" (not in \(directory)/, not built in); available: \(available.joined(separator: ", "))")
+        }
+    }
 }
 
 /// The profiles shipped inside tracksnap: the JSON files of `Profile/BuiltIn/`, embedded in the
