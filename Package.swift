@@ -30,7 +30,11 @@ let package = Package(
         .target(name: "Patterns", dependencies: ["CPCRE2"]),
         .target(name: "TracksnapCore", dependencies: ["Patterns", "CZlib"]),
         .target(name: "TracksnapDecoders", dependencies: ["TracksnapCore"]),
-        .target(name: "TracksnapValidation", dependencies: ["TracksnapCore", "TracksnapDecoders", "Patterns"]),
+        // The built-in profiles' JSON is compiled into the module (`PackageResources`): no bundle at run time.
+        .target(
+            name: "TracksnapValidation", dependencies: ["TracksnapCore", "TracksnapDecoders", "Patterns"],
+            resources: [.embedInCode("Profile/BuiltIn")]
+        ),
         .target(name: "TracksnapReports", dependencies: ["TracksnapValidation", "TracksnapCore"]),
         .target(
             name: "TracksnapServer",

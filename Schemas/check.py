@@ -5,9 +5,11 @@
 
 - both schemas are valid draft 2020-12 schemas, and the matcher definitions they share are identical;
 - every file under Schemas/examples/valid/ is accepted, every file under Schemas/examples/invalid/ rejected;
-- every *.json under the repository's Snapshots/ and Validators/ is accepted.
+- every *.json under the repository's Snapshots/ and Validators/, and every built-in profile
+  (Sources/TracksnapValidation/Profile/BuiltIn/), is accepted.
 
-A file under a `Validators` directory is a profile, any other a snapshot (as `tracksnap lint` decides).
+A file under a `Validators` directory, or naming the profile schema in `$schema`, is a profile; any
+other a snapshot (as `tracksnap lint` decides).
 The last line is `N passed, M failed`; the exit status is 1 when anything failed. Needs `jsonschema`.
 """
 
@@ -21,6 +23,8 @@ from jsonschema.exceptions import best_match
 SCHEMAS = Path(__file__).resolve().parent
 ROOT = SCHEMAS.parent
 EXAMPLES = SCHEMAS / "examples"
+# The profiles built into tracksnap (embedded in the binary from these files).
+BUILT_IN = "Sources/TracksnapValidation/Profile/BuiltIn"
 # Copied into the profile schema so that each file stands alone in an editor; they must not drift apart.
 SHARED_DEFS = ["order", "unexpected", "matcher", "literalValue", "arrayMatcher", "plainObject",
                "regexMatcher", "typeMatcher", "anyMatcher", "absentMatcher", "literalMatcher"]
@@ -65,8 +69,9 @@ def main():
         report(snapshot_defs.get(name) == profile_defs.get(name) is not None,
                f"$defs/{name} is the same in both schemas")
 
-    def schema_for(path):
-        return schemas["profile"] if "Validators" in path.parts[:-1] else schemas["snapshot"]
+    def schema_for(path, document):
+        names_profile_schema = isinstance(document, dict) and str(document.get("$schema", "")).endswith("profile.schema.json")
+        return schemas["profile"] if "Validators" in path.parts[:-1] or names_profile_schema else schemas["snapshot"]
 
     def check(path, expect_valid):
         label = path.relative_to(ROOT)
@@ -75,7 +80,7 @@ def main():
         except (OSError, ValueError) as error:
             report(False, str(label), f"cannot be read as JSON: {error}")
             return
-        validator = schema_for(path)
+        validator = schema_for(path, document)
         error = best_match(validator.iter_errors(document))
         where = "/" + "/".join(str(step) for step in error.absolute_path) if error else ""
         if expect_valid:
@@ -88,6 +93,11 @@ def main():
         report(bool(files), f"examples/{folder} has examples")
         for path in files:
             check(path, expect_valid)
+
+    builtin = sorted((ROOT / BUILT_IN).glob("*.json"))
+    report(bool(builtin), f"{BUILT_IN} has the built-in profiles")
+    for path in builtin:
+        check(path, True)
 
     for folder in ("Snapshots", "Validators"):
         for path in sorted((ROOT / folder).rglob("*.json")):

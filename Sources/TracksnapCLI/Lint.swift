@@ -10,7 +10,9 @@ struct Lint: ParsableCommand {
             Reports malformed JSON, unknown keys and matchers, invalid patterns (with PCRE2's \
             message and offset) as errors; a literal that looks like a forgotten pattern, a $regex \
             with no metacharacter and a key written twice as warnings. Files under a Validators \
-            directory are profiles; the others are snapshots. Exit 0 with no error, 1 with errors \
+            directory (or naming the profile schema in $schema) are profiles; the others are \
+            snapshots. A profile file named after a built-in profile gets a note: it overrides \
+            the built-in one wherever it is looked up. Exit 0 with no error, 1 with errors \
             (or warnings, with --strict), 2 when a path does not exist or holds no JSON file.
             """
     )
@@ -43,7 +45,9 @@ struct Lint: ParsableCommand {
             let diagnostics: [Diagnostic]
             do {
                 let document = try JSONDocument.load(path: file)
-                diagnostics = Self.isProfile(file, document) ? Profile.lintWithDecoders(document: document) : Snapshot.lint(document: document)
+                let isProfile = Self.isProfile(file, document)
+                if isProfile, let note = Self.overrideNote(file) { print(note) }
+                diagnostics = isProfile ? Profile.lint(document: document) : Self.lintSnapshot(document)
             } catch {
                 diagnostics = error.diagnostics
             }
@@ -56,11 +60,32 @@ struct Lint: ParsableCommand {
         if errors > 0 || (strict && warnings > 0) { throw Exit.mismatches }
     }
 
-    /// Profiles live under a `Validators` directory; elsewhere, a document with a `filter` and
-    /// no expectations is one too.
+    /// A snapshot's problems, and the profiles its `validator` names that do not exist (looked up
+    /// in `Validators/`, then among the built-in ones).
+    static func lintSnapshot(_ document: JSONDocument) -> [Diagnostic] {
+        let diagnostics = Snapshot.lint(document: document)
+        guard let snapshot = try? Snapshot.parse(document: document) else { return diagnostics }
+        return diagnostics + Profile.unknownNames(in: snapshot)
+    }
+
+    /// Profiles live under a `Validators` directory; elsewhere, a document that names the
+    /// profile schema, or has a `filter` and no expectations, is one too.
     static func isProfile(_ file: String, _ document: JSONDocument) -> Bool {
         if file.split(separator: "/").dropLast().contains("Validators") { return true }
         guard let top = document.value.objectValue else { return false }
+        if top["$schema"]?.stringValue?.hasSuffix("profile.schema.json") == true { return true }
         return top["requests"] == nil && top["events"] == nil && top["filter"] != nil
+    }
+
+    /// `Validators/segment.json: note: …` when a profile file takes a built-in profile's name:
+    /// not a problem (it is how a built-in is replaced), but worth saying, since every snapshot
+    /// naming it there now gets this file.
+    static func overrideNote(_ file: String) -> String? {
+        let path = file.split(separator: "/")
+        guard path.dropLast().last == "Validators", let name = path.last.map({ String($0.dropLast(".json".count)) }),
+            Profile.isBuiltIn(name)
+        else { return nil }
+        return "\(file): note: overrides the built-in profile \"\(name)\" (<built-in>/\(name).json): "
+            + "here, \"\(name)\" means this file; write \"extends\": \"\(name)\" in it to build on the built-in"
     }
 }

@@ -6,10 +6,10 @@ struct TrafficOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A capture file: HAR 1.2 or tracksnap NDJSON (repeat to join several, in order).", valueName: "file"))
     var capture: [String] = []
 
-    @Option(help: ArgumentHelp("A profile name (Validators/NAME.json) or path; otherwise the snapshot's \"validator\", else default.", valueName: "name|path"))
+    @Option(help: ArgumentHelp("A profile name (Validators/NAME.json, else built in: segment, ga4…) or path, or several joined by commas (segment,ga4); otherwise the snapshot's \"validator\", else default.", valueName: "name|path"))
     var validator: String?
 
-    @Option(help: ArgumentHelp("Where profile names are looked up.", valueName: "dir"))
+    @Option(help: ArgumentHelp("Where profile names are looked up before the built-in profiles.", valueName: "dir"))
     var validatorsDir = "Validators"
 
     func validate() throws {

@@ -21,6 +21,10 @@ public enum Validation {
         directory: String = "Validators"
     ) throws(InputError) -> SnapshotResult {
         let snapshot = try Snapshot.load(path: path)
+        if profileReference == nil {
+            let unknown = Profile.unknownNames(in: snapshot, directory: directory)
+            if !unknown.isEmpty { throw InputError(unknown) }
+        }
         let profile = try Profile.load(profileReference ?? snapshot.validator ?? "default", directory: directory)
         if let unknown = profile.unknownDecoders.first {
             throw InputError(file: profile.file ?? path, message: Profile.unknownDecoderMessage(unknown))
@@ -40,16 +44,5 @@ extension Profile {
 
     static func unknownDecoderMessage(_ name: String) -> String {
         "no decoder \"\(name)\"; decoders: \(Decoder.all.map(\.vendor).joined(separator: ", "))"
-    }
-
-    /// Every error and warning in a profile document, its decoder names included, for `tracksnap lint`.
-    public static func lintWithDecoders(document: JSONDocument) -> [Diagnostic] {
-        var diagnostics = lint(document: document)
-        if let profile = try? parse(document: document) {
-            diagnostics += profile.unknownDecoders.map { name in
-                Diagnostic(.error, file: document.file, path: "/decoders", location: document.locations["/decoders"], message: unknownDecoderMessage(name))
-            }
-        }
-        return diagnostics
     }
 }

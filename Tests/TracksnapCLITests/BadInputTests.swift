@@ -99,10 +99,13 @@ struct BadInput: Sendable, CustomTestStringConvertible {
             says: ["$TMP/missing/report.json", "cannot write"]),
     ]
 
-    /// The profiles the repository ships, as the error lists them.
+    /// The profiles a name can take in the repository, as the error lists them: `Validators/`'s
+    /// and the built-in ones.
     static var shippedProfiles: [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: PackagePaths.root.appending(path: "Validators").path)) ?? []
-        return names.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(".json".count)) }.sorted()
+        let names = ["Validators", "Sources/TracksnapValidation/Profile/BuiltIn"].flatMap { folder in
+            (try? FileManager.default.contentsOfDirectory(atPath: PackagePaths.root.appending(path: folder).path)) ?? []
+        }
+        return Set(names.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(".json".count)) }).sorted()
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TracksnapTestSupport
 
-/// `Snapshots/examples/VENDOR.json` was recorded through `Validators/VENDOR.json` from a capture of
+/// `Snapshots/examples/VENDOR.json` was recorded through the built-in profile `VENDOR` from a capture of
 /// that vendor's real SDK or tag (`Snapshots/examples/captures/VENDOR.ndjson`); each must keep
 /// validating against it.
 @Suite("The shipped vendor examples")

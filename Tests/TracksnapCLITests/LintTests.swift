@@ -24,7 +24,7 @@ struct LintCase: Sendable, CustomTestStringConvertible {
                   "decoders": ["segment", "segmnet"]
                 }
                 """,
-            severity: "error", says: [#"no decoder "segmnet""#, "segment"], at: "["),
+            severity: "error", says: [#"no decoder "segmnet""#, "segment"], at: #""segmnet""#),
         LintCase(
             testDescription: "a literal that looks like a pattern is a warning",
             text: """

@@ -59,7 +59,7 @@ struct ProfileTests {
         try withTemporaryDirectory { directory in
             try write("{}", to: directory.appending(path: "segment.json"))
             let error = try #require(throws: InputError.self) { try Profile.load("segmnet", directory: directory.path) }
-            #expect(error.description.contains("available: segment"))
+            #expect(error.description.contains("available: amplitude, default, ga4, meta-pixel, mixpanel, posthog, rudderstack, segment, snowplow, universal-analytics"), "\(error)")
             #expect(try Profile.load("default", directory: directory.path).name == "default")
         }
     }

@@ -18,18 +18,19 @@ struct RecordRoundTripTests {
         Case(capture: "Snapshots/demo/captures/release-1.5.har", profile: "Validators/acme-shop.json"),
         Case(capture: "Tests/TracksnapCLITests/Fixtures/captures/checkout-browse.ndjson", profile: "Validators/acme-shop.json"),
         Case(capture: "Tests/TracksnapCLITests/Fixtures/captures/checkout-buy.ndjson", profile: "Validators/acme-shop.json"),
-        Case(capture: "Tests/TracksnapCLITests/Fixtures/captures/checkout-buy.ndjson", profile: "Validators/default.json"),
-        Case(capture: "Tests/TracksnapCoreTests/Fixtures/captures/chrome.har", profile: "Validators/default.json"),
-        Case(capture: "Tests/TracksnapCoreTests/Fixtures/captures/firefox.har", profile: "Validators/default.json"),
-        Case(capture: "Tests/TracksnapCoreTests/Fixtures/captures/charles.har", profile: "Validators/default.json"),
-        Case(capture: "Tests/TracksnapCoreTests/Fixtures/captures/mitmproxy.har", profile: "Validators/default.json"),
-        Case(capture: "Tests/TracksnapCoreTests/Fixtures/captures/capture.ndjson", profile: "Validators/default.json"),
+        Case(capture: "Tests/TracksnapCLITests/Fixtures/captures/checkout-buy.ndjson", profile: "default"),
+        Case(capture: "Tests/TracksnapCoreTests/Fixtures/captures/chrome.har", profile: "default"),
+        Case(capture: "Tests/TracksnapCoreTests/Fixtures/captures/firefox.har", profile: "default"),
+        Case(capture: "Tests/TracksnapCoreTests/Fixtures/captures/charles.har", profile: "default"),
+        Case(capture: "Tests/TracksnapCoreTests/Fixtures/captures/mitmproxy.har", profile: "default"),
+        Case(capture: "Tests/TracksnapCoreTests/Fixtures/captures/capture.ndjson", profile: "default"),
     ]
 
     @Test("recorded from a capture file, then validated against it: no findings", arguments: files)
     func captureFiles(_ testCase: Case) throws {
         let requests = try CaptureFile.read(path: packageRoot.appending(path: testCase.capture).path)
-        let profile = try Profile.load(packageRoot.appending(path: testCase.profile).path)
+        let reference = testCase.profile.contains("/") ? packageRoot.appending(path: testCase.profile).path : testCase.profile
+        let profile = try Profile.load(reference)
         try withTemporaryDirectory { directory in
             let path = directory.appending(path: "recorded.json").path
             let text = try record(requests, profile: profile, to: path)

@@ -25,7 +25,8 @@ public struct Snapshot: Sendable {
     public var format: Format
     /// The `name`, or the file name without extension.
     public var name: String
-    /// The profile (`Validators/NAME.json`) the snapshot asks for.
+    /// The profile the snapshot asks for (a name or path); several are joined by commas, as
+    /// `--validator` takes them (`"validator": ["segment", "ga4"]` reads as `segment,ga4`).
     public var validator: String?
     public var order: Order?
     public var unexpected: UnexpectedPolicy?
@@ -185,7 +186,7 @@ private struct SnapshotReader {
             let snapshot = Snapshot(
                 file: document.file, format: .tracksnap,
                 name: string(top, "name") ?? defaultName,
-                validator: string(top, "validator"),
+                validator: validatorNames(top),
                 order: enumValue(top, "order"),
                 unexpected: enumValue(top, "unexpected"),
                 strict: bool(top, "strict"),
@@ -207,6 +208,17 @@ private struct SnapshotReader {
             return nil
         }
         return string
+    }
+
+    /// `"validator"`: a profile name, or a list of them.
+    private mutating func validatorNames(_ top: [String: JSONValue]) -> String? {
+        guard let items = top["validator"]?.arrayValue else { return string(top, "validator") }
+        let names = items.compactMap(\.stringValue)
+        guard !names.isEmpty, names.count == items.count, !names.contains(where: { $0.isEmpty || $0.contains(",") }) else {
+            parser.error("/validator", "\"validator\" is a profile name (\"segment\") or a non-empty list of them ([\"segment\", \"ga4\"])")
+            return nil
+        }
+        return names.joined(separator: ",")
     }
 
     private mutating func bool(_ top: [String: JSONValue], _ key: String) -> Bool? {

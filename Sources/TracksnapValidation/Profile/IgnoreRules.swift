@@ -31,6 +31,28 @@ public struct IgnoreRules: Sendable, Hashable {
 
     public var isEmpty: Bool { pointers.isEmpty && keys.isEmpty }
 
+    /// The query and form parameters that only defeat caches, ignored by every profile (each
+    /// `Profile` starts with them): `_`, `_cb`, `cb`, `cachebust`, `cachebuster`, `cacheBuster`,
+    /// `cache_buster`, `nocache`, `ord`, `rand`, `rnd`, `z`.
+    ///
+    /// Names that carry data for some vendor are left out: `t` (Universal Analytics' hit type),
+    /// `r` (the Meta pixel's release), `v` (protocol versions), `random`, `ts`; vendor profiles
+    /// ignore their own volatile parameters.
+    public static let cacheBusters = IgnoreRules(
+        ["_", "_cb", "cb", "cachebust", "cachebuster", "cacheBuster", "cache_buster", "nocache", "ord", "rand", "rnd", "z"].map { "/parameters/" + $0 })
+
+    /// The fields either set of rules ignores.
+    ///
+    /// ```swift
+    /// IgnoreRules(["sentAt"]).union(IgnoreRules(["/parameters/cb"])).ignores(["parameters", "cb"])  // true
+    /// ```
+    public func union(_ other: IgnoreRules) -> IgnoreRules {
+        var union = self
+        union.pointers += other.pointers.filter { !pointers.contains($0) }
+        union.keys.formUnion(other.keys)
+        return union
+    }
+
     /// Whether the value at these tokens (relative to the entry, keys spelt as the snapshot
     /// writes them: `$$os` for the data key `$os`) is ignored.
     public func ignores(_ tokens: [String]) -> Bool {

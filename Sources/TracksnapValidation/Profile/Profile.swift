@@ -1,15 +1,18 @@
 import Foundation
 import TracksnapCore
+import TracksnapDecoders
 
-/// A validator profile (`Validators/NAME.json`): which traffic to look at and how to compare it.
+/// A validator profile (`Validators/NAME.json`, or one built into tracksnap): which traffic to
+/// look at and how to compare it.
 ///
 /// ```json
-/// { "name": "shop", "filter": { "host": "collect.shop.example", "not": { "path": "/health" } },
+/// { "name": "shop", "extends": "segment", "filter": { "host": "collect.shop.example", "not": { "path": "/health" } },
 ///   "order": "strict", "unexpected": "fail", "ignore": ["/parameters/cb", "sentAt"] }
 /// ```
 public struct Profile: Sendable {
+    /// Its name; profiles composed from a list are named by the list (`segment,ga4`).
     public var name: String
-    /// The file it was read from; nil for the built-in default.
+    /// The file it was read from (`<built-in>/segment.json` for a built-in); nil for one built in Swift.
     public var file: String?
     public var description: String?
     public var filter: any RequestFilter
@@ -17,6 +20,8 @@ public struct Profile: Sendable {
     public var unexpected: UnexpectedPolicy
     /// Objects must not have keys the snapshot does not list.
     public var strict: Bool
+    /// Fields never compared nor recorded: the file's `ignore`, and `IgnoreRules.cacheBusters`,
+    /// which every profile starts with.
     public var ignore: IgnoreRules
     /// Severity by finding code; codes not listed are errors.
     public var severities: [FindingCode: Diagnostic.Severity]
@@ -42,6 +47,12 @@ public struct Profile: Sendable {
     /// Fields `tracksnap record` always writes as captured, whatever their shape
     /// (`"record": {"literal": ["/properties/order_id"]}`, same syntax as `ignore`).
     public var literal = IgnoreRules()
+    /// The profiles it extends, as its file names them (`"extends": "segment"`); already applied.
+    public var extends: [String] = []
+    /// The keys its file sets (`order`, `strict`, `record.generalize`…): when profiles compose,
+    /// a setting comes from the first profile that set it explicitly. A profile built in Swift
+    /// that is to be composed lists the settings it chose here.
+    public var explicitKeys: Set<String> = []
 
     public init(
         name: String, file: String? = nil, description: String? = nil, filter: any RequestFilter = .everything,
@@ -56,59 +67,35 @@ public struct Profile: Sendable {
         self.order = order
         self.unexpected = unexpected
         self.strict = strict
-        self.ignore = ignore
+        self.ignore = IgnoreRules.cacheBusters.union(ignore)
         self.severities = severities
         self.validator = validator
         self.recordedHeaders = recordedHeaders
         self.redact = redact
     }
 
-    /// The profile used when neither the snapshot nor the command line names one and
-    /// `Validators/default.json` does not exist: every request, strict order, extras fail.
-    public static let builtInDefault = Profile(name: "default")
+    static let keys = ["$schema", "name", "description", "extends", "filter", "order", "unexpected", "strict", "ignore", "severity", "validator", "decoders", "record", "redact"]
 
-    static let keys = ["$schema", "name", "description", "filter", "order", "unexpected", "strict", "ignore", "severity", "validator", "decoders", "record", "redact"]
-
-    /// Finds a profile by name in a directory (`Validators/NAME.json`), or reads it from a path.
+    /// Builds a profile from an already parsed document; the profiles it `extends` are looked up
+    /// next to its file, then among the built-in ones.
     ///
-    /// A reference containing `/` or ending in `.json` is a path. The name `default` falls back
-    /// to `builtInDefault` when the directory has no `default.json`.
-    /// - Throws: `InputError` for a missing profile (listing those available) or a bad one.
-    public static func load(_ reference: String, directory: String = "Validators") throws(InputError) -> Profile {
-        let isPath = reference.contains("/") || reference.hasSuffix(".json")
-        let path = isPath ? reference : (directory as NSString).appendingPathComponent(reference + ".json")
-        if !isPath, !FileManager.default.fileExists(atPath: path) {
-            if reference == "default" { return builtInDefault }
-            let available = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-                .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
-            throw InputError(
-                file: path,
-                message: "no validator profile \"\(reference)\"" + (available.isEmpty ? " (and no profiles in \(directory)/)" : "; available: \(available.joined(separator: ", "))"))
-        }
-        return try parse(document: JSONDocument.load(path: path))
-    }
-
-    /// Builds a profile from an already parsed document.
+    /// ```swift
+    /// let profile = try Profile.parse(document: JSONDocument.load(path: "Validators/shop.json"))
+    /// ```
+    /// - Throws: `InputError` with every error in the file (an unknown key, an unknown vendor, a
+    ///   profile it extends that does not exist, a cycle of `extends`), each with its line and column.
     public static func parse(document: JSONDocument) throws(InputError) -> Profile {
-        let (profile, diagnostics) = read(document)
-        let errors = diagnostics.filter { $0.severity == .error }
-        guard errors.isEmpty, let profile else { throw InputError(errors) }
-        return profile
+        try ProfileCatalog(beside: document.file).profile(from: document, chain: [])
     }
 
     /// Every error and warning in a profile document, for `tracksnap lint`.
     public static func lint(document: JSONDocument) -> [Diagnostic] {
-        read(document).1 + document.duplicateKeyWarnings
-    }
-
-    private static func read(_ document: JSONDocument) -> (Profile?, [Diagnostic]) {
-        var parser = MatcherParser(document: document)
-        let profile = ProfileReader.read(document, &parser)
-        return (profile, parser.diagnostics)
+        ProfileCatalog(beside: document.file).read(document, chain: []).diagnostics + document.duplicateKeyWarnings
     }
 }
 
-private enum ProfileReader {
+/// Reads one profile document's own keys; `ProfileCatalog` applies what it `extends`.
+enum ProfileReader {
     static func read(_ document: JSONDocument, _ parser: inout MatcherParser) -> Profile? {
         guard let top = document.value.objectValue else {
             parser.error("", "a profile is a JSON object, not \(document.value.typeName)")
@@ -118,6 +105,16 @@ private enum ProfileReader {
             parser.keyError("/" + key, "unknown key \"\(key)\"; a profile has \(Profile.keys.joined(separator: ", "))")
         }
         var profile = Profile(name: URL(fileURLWithPath: document.file).deletingPathExtension().lastPathComponent, file: document.file)
+        profile.explicitKeys = Set(top.keys)
+        if let record = top["record"]?.objectValue { profile.explicitKeys.formUnion(record.keys.map { "record." + $0 }) }
+        if let value = top["extends"] {
+            let names = value.stringValue.map { [$0] } ?? value.arrayValue?.compactMap(\.stringValue)
+            guard let names, names.count == (value.arrayValue?.count ?? 1), !names.contains(where: \.isEmpty) else {
+                parser.error("/extends", "\"extends\" names a profile (\"segment\") or a list of them ([\"segment\", \"ga4\"])")
+                return nil
+            }
+            profile.extends = names
+        }
         if let name = top["name"]?.stringValue { profile.name = name }
         profile.description = top["description"]?.stringValue
         if let filter = top["filter"] { profile.filter = self.filter(filter, at: "/filter", &parser) }
@@ -148,7 +145,7 @@ private enum ProfileReader {
                 parser.error("/ignore", "\"ignore\" is an array of strings: JSON Pointers relative to an entry (\"/parameters/cb\") or key names (\"sentAt\")")
                 return nil
             }
-            profile.ignore = IgnoreRules(rules)
+            profile.ignore = profile.ignore.union(IgnoreRules(rules))
         }
         if let value = top["severity"] {
             guard let object = value.objectValue else {
@@ -176,6 +173,9 @@ private enum ProfileReader {
                 profile.decoders = nil
             } else if let names, names.count == value.arrayValue?.count {
                 profile.decoders = names
+                for (index, name) in names.enumerated() where Decoder.named(name) == nil {
+                    parser.error(JSONPointer.appending("/decoders", index), Profile.unknownDecoderMessage(name))
+                }
             } else {
                 parser.error("/decoders", "\"decoders\" is \"all\" or an array of vendor ids (\"segment\", \"ga4\"…)")
                 return nil
@@ -234,7 +234,7 @@ private enum ProfileReader {
         return profile
     }
 
-    static let filterKeys = ["host", "path", "method", "url", "header", "all", "any", "not", "custom"]
+    static let filterKeys = ["host", "path", "method", "url", "header", "vendor", "all", "any", "not", "custom"]
 
     /// A filter object: each key one condition, all of which must hold.
     static func filter(_ value: JSONValue, at pointer: String, _ parser: inout MatcherParser) -> any RequestFilter {
@@ -259,6 +259,17 @@ private enum ProfileReader {
                 for name in headers.keys.sorted() {
                     filters.append(FieldFilter(.header(name), parser.matcher(headers[name]!, at: JSONPointer.appending(keyPointer, name))))
                 }
+            case "vendor":
+                let names = argument.stringValue.map { [$0] } ?? argument.arrayValue?.compactMap(\.stringValue)
+                guard let names, names.count == (argument.arrayValue?.count ?? 1), !names.isEmpty else {
+                    parser.error(keyPointer, "\"vendor\" is a vendor id or an array of them: \(Decoder.all.map(\.vendor).joined(separator: ", "))")
+                    continue
+                }
+                for (index, name) in names.enumerated() where Decoder.named(name) == nil {
+                    let pointer = argument.arrayValue == nil ? keyPointer : JSONPointer.appending(keyPointer, index)
+                    parser.error(pointer, "no vendor \"\(name)\"; vendors: \(Decoder.all.map(\.vendor).joined(separator: ", "))")
+                }
+                filters.append(VendorFilter(names))
             case "all", "any":
                 guard let items = argument.arrayValue else {
                     parser.error(keyPointer, "\"\(key)\" takes an array of filters")
