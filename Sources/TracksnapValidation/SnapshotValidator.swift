@@ -12,8 +12,16 @@ public struct SnapshotValidator: Validator {
     public init() {}
 
     public func validate(_ snapshot: Snapshot, requests: [CapturedRequest], profile: Profile) -> SnapshotResult {
-        let selected = requests.indices.filter { profile.filter.accepts(requests[$0]) }
+        let selection = profile.select(requests)
+        let selected = selection.selected
         var run = Run(snapshot: snapshot, profile: profile)
+        // A request the filter cannot decide on fails the run rather than vanishing from it.
+        let undecided = selection.undecided.map { item in
+            Finding(
+                code: .patternMismatch, path: "", message: selection.message(item, in: requests),
+                request: RequestReference(
+                    id: requests[item.index].id, index: item.index, method: requests[item.index].method, url: requests[item.index].urlWithoutQuery))
+        }
         var captured: [Captured] = []
         var events: [Captured] = []
         let decoders = snapshot.events.isEmpty ? [] : Self.decoders(named: profile.decoders)
@@ -43,7 +51,7 @@ public struct SnapshotValidator: Validator {
         if !snapshot.events.isEmpty { run.check(snapshot.events, against: events, collection: "/events") }
         let result = SnapshotResult(
             file: snapshot.file, name: snapshot.name, profile: profile.name, entries: run.entries,
-            findings: run.findings + run.decodeErrors + run.unexpectedFindings, selected: selected.count, captured: requests.count,
+            findings: undecided + run.findings + run.decodeErrors + run.unexpectedFindings, selected: selected.count, captured: requests.count,
             events: snapshot.events.isEmpty ? nil : events.count)
         // Secrets are looked for only when there is something to report: a passing run shows no values.
         guard !result.findings.isEmpty else { return result }

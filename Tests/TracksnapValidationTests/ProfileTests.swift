@@ -97,3 +97,20 @@ struct ProfileTests {
         }
     }
 }
+
+@Suite("A profile filter that cannot decide")
+struct UndecidedFilterTests {
+    @Test("a filter pattern at PCRE2's match limit fails the run, naming the request and the pattern, instead of dropping the request")
+    func matchLimit() throws {
+        let profile = try recordingProfile(#"{"filter": {"path": {"$regex": "/(.*a){12}"}}, "unexpected": "fail"}"#)
+        let s = try snapshot(#"{"requests": []}"#)
+        let catastrophic = get("https://t.example.com/" + String(repeating: "a", count: 40) + "b", id: 1)
+        let result = validate(s, [get("https://t.example.com/" + String(repeating: "a", count: 14), id: 0), catastrophic], profile: profile)
+        #expect(!result.passed)
+        #expect(result.codes == [.patternMismatch, .unexpectedEvent], "\(result.findings.map(\.message))")
+        let finding = try #require(result.findings.first)
+        #expect(finding.message.contains("request #2 GET https://t.example.com/aaaa"))
+        #expect(finding.message.contains(#"pattern "/(.*a){12}""#))
+        #expect(finding.request?.index == 1)
+    }
+}

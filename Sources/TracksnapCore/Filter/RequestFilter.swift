@@ -1,3 +1,5 @@
+import Patterns
+
 /// Selects the captured requests a validator looks at: the analytics traffic.
 ///
 /// Built-in filters read with dot syntax; a type of your own can be registered under a name
@@ -9,6 +11,17 @@
 public protocol RequestFilter: Sendable {
     /// Whether the request is analytics traffic this filter selects.
     func accepts(_ request: CapturedRequest) -> Bool
+
+    /// The same decision, or the error of a pattern that could not make it (PCRE2's match or
+    /// depth limit), so that a selection never drops a request silently. The default is
+    /// `accepts(_:)`, for filters that use no pattern.
+    func decide(_ request: CapturedRequest) throws(PatternError) -> Bool
+}
+
+extension RequestFilter {
+    public func decide(_ request: CapturedRequest) throws(PatternError) -> Bool {
+        accepts(request)
+    }
 }
 
 /// Compares one field of a request (host, path, method, URL without query, or a header) with a matcher.
@@ -27,6 +40,10 @@ public struct FieldFilter: RequestFilter {
     }
 
     public func accepts(_ request: CapturedRequest) -> Bool {
+        (try? decide(request)) ?? false
+    }
+
+    public func decide(_ request: CapturedRequest) throws(PatternError) -> Bool {
         let value: String? =
             switch field {
             case .host: request.host
@@ -35,6 +52,7 @@ public struct FieldFilter: RequestFilter {
             case .url: request.urlWithoutQuery
             case .header(let name): request.header(name)
             }
+        if case .regex(let pattern) = matcher, let value { return try pattern.matches(value) }
         return matcher.accepts(value.map(JSONValue.string))
     }
 }
@@ -43,21 +61,32 @@ public struct FieldFilter: RequestFilter {
 public struct AllFilter: RequestFilter {
     public let filters: [any RequestFilter]
     public init(_ filters: [any RequestFilter]) { self.filters = filters }
-    public func accepts(_ request: CapturedRequest) -> Bool { filters.allSatisfy { $0.accepts(request) } }
+    public func accepts(_ request: CapturedRequest) -> Bool { (try? decide(request)) ?? false }
+    public func decide(_ request: CapturedRequest) throws(PatternError) -> Bool {
+        for filter in filters where try !filter.decide(request) { return false }
+        return true
+    }
 }
 
 /// Accepts a request when at least one filter does.
 public struct AnyFilter: RequestFilter {
     public let filters: [any RequestFilter]
     public init(_ filters: [any RequestFilter]) { self.filters = filters }
-    public func accepts(_ request: CapturedRequest) -> Bool { filters.contains { $0.accepts(request) } }
+    public func accepts(_ request: CapturedRequest) -> Bool { (try? decide(request)) ?? false }
+    public func decide(_ request: CapturedRequest) throws(PatternError) -> Bool {
+        for filter in filters where try filter.decide(request) { return true }
+        return false
+    }
 }
 
 /// Accepts a request when the filter it wraps does not.
 public struct NotFilter: RequestFilter {
     public let filter: any RequestFilter
     public init(_ filter: any RequestFilter) { self.filter = filter }
-    public func accepts(_ request: CapturedRequest) -> Bool { !filter.accepts(request) }
+    /// A request the inner filter cannot decide on is not selected here either (no error to
+    /// report from `accepts`); `decide` reports it.
+    public func accepts(_ request: CapturedRequest) -> Bool { (try? decide(request)) ?? false }
+    public func decide(_ request: CapturedRequest) throws(PatternError) -> Bool { try !filter.decide(request) }
 }
 
 extension RequestFilter where Self == FieldFilter {
