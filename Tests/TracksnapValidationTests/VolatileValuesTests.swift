@@ -51,6 +51,8 @@ struct VolatileValuesTests {
         #""https://shop.example/products/42""#, #""http://shop.example:8080/products/42""#, #""ProductListViewedFromHomeScreen2""#,
         #""2026-11-22""#, "100000000", #""Checkout Step 2""#, #""abc123""#, #""/shop/Product/Details/2""#, #""12345678""#,
         #""deadbeefdeadbeef""#, #""o-1001""#, "1000000000000",
+        // Base64 of JSON is a payload whose changes matter, not a token.
+        #""eyJldmVudCI6Ik9yZGVyIENvbXBsZXRlZCIsInJldmVudWUiOjEyLjV9""#,
     ]
 
     @Test("ordinary data stays literal", arguments: ordinary)
@@ -140,6 +142,25 @@ struct VolatileValuesTests {
         let (snapshot, _) = try Self.record([Self.post(#"{"old": 1262304000000, "seconds": "1262304123"}"#)])
         #expect(snapshot.at("/requests/0/body/old") == .number("1262304000000"), "2010, round: data")
         #expect(snapshot.at("/requests/0/body/seconds") == ["$regex": "[0-9]+"], "2010 in seconds: a random-looking id, not an epoch")
+    }
+
+    @Test("JSON carried as text in a form field keeps its text and frees only its volatile values; a changed value still fails")
+    func jsonInFormField() throws {
+        func data(_ time: String, _ id: String, plan: String) -> CapturedRequest {
+            let json = #"{"event":"Signed Up","properties":{"time":\#(time),"$insert_id":"\#(id)","plan":"\#(plan)"}}"#
+            let encoded = json.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? json
+            var request = form("https://api.mixpanel.example/track", "data=\(encoded)&verbose=1")
+            request.time = Self.time
+            return request
+        }
+        let (snapshot, outcome) = try Self.record([data("1795373998.5096626", "8d2a8e8824ee4133bcbfeea19fe06c97", plan: "pro")])
+        #expect(snapshot.at("/requests/0/parameters/data") == ["$regex": #"\{"event":"Signed Up","properties":\{"time":[0-9]{10}(\.[0-9]+)?,"\$insert_id":"[0-9a-f]{32}","plan":"pro"\}\}"#])
+        #expect(outcome.generalized.map(\.description) == ["/requests/0/parameters/data (epoch-s, hex in JSON text)"])
+        try Self.expectValidates(snapshot, [data("1795374123.25", "0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f", plan: "pro")])
+        #expect(try Self.findings(snapshot, [data("1795374123.25", "0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f", plan: "team")]).map(\.code) == [.patternMismatch])
+
+        let plain = try Self.record([form("https://api.mixpanel.example/track", "data=%7B%22plan%22%3A%22pro%22%7D")]).0
+        #expect(plain.at("/requests/0/parameters/data") == #"{"plan":"pro"}"#, "JSON text with nothing volatile stays literal")
     }
 
     @Test("an epoch time counts near the request's own capture time, not today's")

@@ -1,4 +1,5 @@
 import Foundation
+import Patterns
 import TracksnapCore
 
 /// A value `tracksnap record` wrote as a matcher rather than as captured, for people to check.
@@ -131,11 +132,18 @@ struct Generalizer {
             })
         }
         if values.allSatisfy({ $0 == first }) {
-            guard detectsShapes, let shape = VolatileShape.of(first, capturedAt: runs[0].time, serverOrigin: runs[0].serverOrigin),
+            guard detectsShapes else { return first }
+            if let shape = VolatileShape.of(first, capturedAt: runs[0].time, serverOrigin: runs[0].serverOrigin),
                 values.count == 1 || shape.isAlwaysVolatile
-            else { return first }
-            found.append(Found(tokens: tokens, reason: shape.name))
-            return shape.matcher
+            {
+                found.append(Found(tokens: tokens, reason: shape.name))
+                return shape.matcher
+            }
+            if let text = first.stringValue, let embedded = VolatileShape.inJSONText(text, capturedAt: runs[0].time, allShapes: values.count == 1) {
+                found.append(Found(tokens: tokens, reason: Self.inJSON(embedded.shapes)))
+                return ["$regex": .string(embedded.pattern)]
+            }
+            return first
         }
         found.append(Found(tokens: tokens, reason: Self.differs))
         return Self.common(values, runs: runs)
@@ -208,11 +216,23 @@ struct Generalizer {
         let shapes = zip(values, runs).map { VolatileShape.of($0, capturedAt: $1.time, serverOrigin: $1.serverOrigin) }
         if let shape = shapes[0], shapes.allSatisfy({ $0 == shape }) { return shape.matcher }
         let texts = values.compactMap(\.stringValue)
+        if texts.count == values.count, let embedded = VolatileShape.inJSONText(texts[0], capturedAt: runs[0].time, allShapes: true),
+            let pattern = try? Pattern(embedded.pattern), texts.allSatisfy({ (try? pattern.matches($0)) == true })
+        {
+            return ["$regex": .string(embedded.pattern)]
+        }
         if texts.count == values.count, let pattern = digitsPattern(texts) { return ["$regex": .string(pattern)] }
         let types = values.map(type)
         if types.allSatisfy({ $0 == types[0] }) { return ["$type": .string(types[0])] }
         if Set(types) == ["integer", "number"] { return ["$type": "number"] }
         return ["$any": true]
+    }
+
+    /// `epoch-s, hex in JSON text`: the shapes found inside a string of JSON, each once.
+    private static func inJSON(_ shapes: [String]) -> String {
+        var unique: [String] = []
+        for shape in shapes where !unique.contains(shape) { unique.append(shape) }
+        return unique.joined(separator: ", ") + " in JSON text"
     }
 
     /// `o-[0-9]+` for `o-1001` and `o-87`: the texts alike but for some runs of digits.

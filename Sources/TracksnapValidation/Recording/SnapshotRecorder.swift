@@ -212,7 +212,7 @@ public struct SnapshotRecorder: Sendable {
         for (index, entry) in entries.enumerated() {
             // Only what is written: trimmed headers and context, and patterns a person kept, are not news.
             for item in found[index].sorted(by: { $0.tokens.lexicographicallyPrecedes($1.tokens) }) {
-                guard let value = Self.value(at: item.tokens, in: entry), Generalizer.isMatcher(value) else { continue }
+                guard let value = Self.value(at: item.tokens, in: entry), value == Self.value(at: item.tokens, in: full[index]) else { continue }
                 let path = item.tokens.reduce("/\(section)/\(index)") { JSONPointer.appending($0, $1) }
                 generalized.append(Generalization(path: path, reason: item.reason))
             }

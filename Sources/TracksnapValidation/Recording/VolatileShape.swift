@@ -69,6 +69,58 @@ struct VolatileShape: Sendable, Hashable {
         return nil
     }
 
+    /// JSON carried as text (a form field, a query parameter) with its volatile values as
+    /// patterns and the rest escaped: `{"time":[0-9]{10}(\.[0-9]+)?,"event":"Signed Up"}`.
+    ///
+    /// The same client writes the same JSON text every run, keys in the same order, so the
+    /// pattern follows the text exactly; only the values made from the clock or drawn at
+    /// random (and, with `allShapes`, tokens and long ids) are let free.
+    /// - Parameters:
+    ///   - text: the string, used only when it is a JSON object or array.
+    ///   - time: when it was captured.
+    ///   - allShapes: every volatile shape, as from a single run; else only those always volatile.
+    /// - Returns: the pattern's source and the shapes found in it, or nil when it has none.
+    static func inJSONText(_ text: String, capturedAt time: Date, allShapes: Bool) -> (pattern: String, shapes: [String])? {
+        guard let first = text.first(where: { !$0.isWhitespace }), first == "{" || first == "[", text.utf8.count <= 1 << 16,
+            (try? JSONDocument.parse(Array(text.utf8), file: "text", trackLocations: false)) != nil
+        else { return nil }
+        var pattern = ""
+        var shapes: [String] = []
+        var literal = ""
+        var token = ""
+        func flush() {
+            defer { token = "" }
+            // Punctuation at either end belongs to the JSON around it (`:1795250833.5,`).
+            let punctuation: Set<Character> = [":", ".", "+", "-", "_"]
+            let core = token.drop { punctuation.contains($0) }
+            let trailing = core.reversed().prefix { punctuation.contains($0) }.count
+            let value = String(core.dropLast(trailing))
+            literal += token.prefix(token.count - core.count)
+            // Tokens of text, not whole values: base64 is left out, a word would pass for one too easily.
+            if !value.isEmpty, let shape = ofString(value, capturedAt: time, serverOrigin: nil), shape.name != "base64",
+                allShapes || shape.isAlwaysVolatile, let source = shape.matcher["$regex"]?.stringValue
+            {
+                pattern += PatternEscaping.escape(literal) + source
+                literal = ""
+                shapes.append(shape.name)
+            } else {
+                literal += value
+            }
+            literal += core.suffix(trailing)
+        }
+        for character in text {
+            if character.isASCII, character.isLetter || character.isNumber || "-_.:+".contains(character) {
+                token.append(character)
+            } else {
+                flush()
+                literal.append(character)
+            }
+        }
+        flush()
+        guard !shapes.isEmpty else { return nil }
+        return (pattern + PatternEscaping.escape(literal), shapes)
+    }
+
     // MARK: Shapes
 
     private static func uuid(_ text: String) -> VolatileShape? {
@@ -192,11 +244,21 @@ struct VolatileShape: Sendable, Hashable {
             classes.contains(.digit) || classes.contains(.symbol)
         else { return nil }
         let switches = zip(classes, classes.dropFirst()).filter { $0 != $1 }.count
-        guard Double(switches) >= 0.45 * Double(classes.count - 1) else { return nil }
+        guard Double(switches) >= 0.45 * Double(classes.count - 1), !encodesText(text) else { return nil }
         // Without a symbol, the token may come from either alphabet.
         let alphabet = urlSafe ? "[A-Za-z0-9_-]" : standard ? "[A-Za-z0-9+/]" : "[A-Za-z0-9+/_-]"
         let pattern = "\(alphabet){\(bytes.count)}" + (padding > 0 ? "={\(padding)}" : "")
         return VolatileShape(name: "base64", matcher: .string(pattern).asRegex, isAlwaysVolatile: false)
+    }
+
+    /// Whether base64 text decodes to text (JSON, a query): a payload whose changes matter,
+    /// not a token. Random bytes are printable about a third of the time.
+    private static func encodesText(_ text: String) -> Bool {
+        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while standard.utf8.count % 4 != 0 { standard += "=" }
+        guard let bytes = Data(base64Encoded: standard), !bytes.isEmpty else { return false }
+        let printable = bytes.filter { (0x20...0x7E).contains($0) || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }.count
+        return Double(printable) >= 0.9 * Double(bytes.count)
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool {
