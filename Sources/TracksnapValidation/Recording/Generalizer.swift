@@ -145,8 +145,9 @@ struct Generalizer {
             }
             return first
         }
-        found.append(Found(tokens: tokens, reason: Self.differs))
-        return Self.common(values, runs: runs)
+        let learnt = Self.common(values, runs: runs)
+        found.append(Found(tokens: tokens, reason: learnt.reason))
+        return learnt.matcher
     }
 
     /// An entry's `url`: the local server's origin and volatile path segments as patterns, the
@@ -168,7 +169,7 @@ struct Generalizer {
                 guard let end = text.range(of: "://") else { return "" }
                 return String(text[..<(text[end.upperBound...].firstIndex(of: "/") ?? text.endIndex)])
             }
-            guard let head = Self.common(heads.map(JSONValue.string), runs: runs).regexSource(literalAllowed: true) else {
+            guard let head = Self.common(heads.map(JSONValue.string), runs: runs).matcher.regexSource(literalAllowed: true) else {
                 found.append(Found(tokens: ["url"], reason: Self.differs))
                 return ["$type": "string"]
             }
@@ -178,8 +179,9 @@ struct Generalizer {
         }
         let segmentLists = rests.map { $0.split(separator: "/", omittingEmptySubsequences: false).map(String.init) }
         guard segmentLists.allSatisfy({ $0.count == segmentLists[0].count }) else {
-            found.append(Found(tokens: ["url"], reason: Self.differs))
-            return Self.common(values, runs: runs)
+            let learnt = Self.common(values, runs: runs)
+            found.append(Found(tokens: ["url"], reason: learnt.reason))
+            return learnt.matcher
         }
         var segments: [String] = []
         for index in segmentLists[0].indices {
@@ -193,12 +195,10 @@ struct Generalizer {
                 } else {
                     segments.append(PatternEscaping.escape(column[0]))
                 }
-            } else if let source = Self.common(column.map(JSONValue.string), runs: runs).regexSource(literalAllowed: false) {
-                segments.append(source)
-                reasons.append(Self.differs)
             } else {
-                segments.append("[^/]+")
-                reasons.append(Self.differs)
+                let learnt = Self.common(column.map(JSONValue.string), runs: runs)
+                segments.append(learnt.matcher.regexSource(literalAllowed: false) ?? "[^/]+")
+                reasons.append(learnt.reason)
             }
         }
         guard !reasons.isEmpty else { return values[0] }
@@ -211,21 +211,22 @@ struct Generalizer {
     /// The narrowest matcher accepting every one of these differing values: their common
     /// shape, else each differing run of digits as `[0-9]+` with the rest as captured, else
     /// their JSON type (`$any` when the types differ too). `runs` has one element per value.
-    static func common(_ values: [JSONValue], runs: [Run]) -> JSONValue {
-        if values.allSatisfy({ $0 == values[0] }) { return values[0] }
+    /// - Returns: the matcher, and the reason listed: the shape's name, else `differs between runs`.
+    static func common(_ values: [JSONValue], runs: [Run]) -> (matcher: JSONValue, reason: String) {
+        if values.allSatisfy({ $0 == values[0] }) { return (values[0], differs) }
         let shapes = zip(values, runs).map { VolatileShape.of($0, capturedAt: $1.time, serverOrigin: $1.serverOrigin) }
-        if let shape = shapes[0], shapes.allSatisfy({ $0 == shape }) { return shape.matcher }
+        if let shape = shapes[0], shapes.allSatisfy({ $0 == shape }) { return (shape.matcher, shape.name) }
         let texts = values.compactMap(\.stringValue)
         if texts.count == values.count, let embedded = VolatileShape.inJSONText(texts[0], capturedAt: runs[0].time, allShapes: true),
             let pattern = try? Pattern(embedded.pattern), texts.allSatisfy({ (try? pattern.matches($0)) == true })
         {
-            return ["$regex": .string(embedded.pattern)]
+            return (["$regex": .string(embedded.pattern)], inJSON(embedded.shapes))
         }
-        if texts.count == values.count, let pattern = digitsPattern(texts) { return ["$regex": .string(pattern)] }
+        if texts.count == values.count, let pattern = digitsPattern(texts) { return (["$regex": .string(pattern)], differs) }
         let types = values.map(type)
-        if types.allSatisfy({ $0 == types[0] }) { return ["$type": .string(types[0])] }
-        if Set(types) == ["integer", "number"] { return ["$type": "number"] }
-        return ["$any": true]
+        if types.allSatisfy({ $0 == types[0] }) { return (["$type": .string(types[0])], differs) }
+        if Set(types) == ["integer", "number"] { return (["$type": "number"], differs) }
+        return (["$any": true], differs)
     }
 
     /// `epoch-s, hex in JSON text`: the shapes found inside a string of JSON, each once.
