@@ -48,6 +48,18 @@ struct RecordRunsTests {
         #expect(findings.map(\.code) == [code], "\(findings.map(\.message))")
     }
 
+    @Test("through a profile that decodes events, run 2 passes and each real change is exactly one finding", arguments: [nil] + changes.map(\.0))
+    func eventLevel(change: AnalyticsClientModel.Change?) throws {
+        let profile = try recordingProfile(#"{"decoders": ["segment"], "record": {"context": ["messageId", "timestamp", "context.installId"]}}"#)
+        let snapshot = try SnapshotRecorder(profile: profile).snapshot(from: Self.requests(AnalyticsClientModel(seed: 1, port: 41_589)), name: "shop")
+        #expect(snapshot["events"]?.arrayValue?.count == 2)
+        let parsed = try Snapshot.parse(document: JSONDocument(file: "s.json", value: snapshot, locations: [:]))
+        let run = try Self.requests(AnalyticsClientModel(seed: 2, port: 52_113, change: change))
+        let findings = SnapshotValidator().validate(parsed, requests: run, profile: profile).findings
+        let expected = Self.changes.first { $0.0 == change }.map { [$0.1] } ?? []
+        #expect(findings.map(\.code) == expected, "\(findings.map(\.message))")
+    }
+
     @Test("from two runs: values that differ become matchers, values equal in both stay literal unless clock- or random-made; a third run passes")
     func learnsFromTwoRuns() throws {
         let runs = try [1, 2].map { try Self.requests(AnalyticsClientModel(seed: $0, port: 41_000 + Int($0), sendsOrderReference: true)) }

@@ -58,10 +58,7 @@ struct VolatileShape: Sendable, Hashable {
         }
         if let uuid = uuid(text) { return uuid }
         if let timestamp = timestamp(text) { return timestamp }
-        if let epoch = epoch(text, capturedAt: time) {
-            // As a string, it is matched as written: the same pattern holds.
-            return epoch
-        }
+        if let epoch = epoch(text, capturedAt: time) { return epoch }
         if let clientID = clientID(text, capturedAt: time) { return clientID }
         if isNumericID(text) { return VolatileShape(name: "random-id", matcher: ["$regex": "[0-9]+"], isAlwaysVolatile: false) }
         if let hex = hexToken(text) { return hex }
