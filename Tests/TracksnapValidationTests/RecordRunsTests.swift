@@ -118,4 +118,16 @@ struct RecordRunsTests {
             return text == mismatch.message
         }
     }
+
+    @Test("a later run missing one of the first run's requests is refused, naming it and both counts")
+    func refusesShorterRun() throws {
+        let first = try Self.requests(AnalyticsClientModel(seed: 1, port: 41_001))
+        let second = try Array(Self.requests(AnalyticsClientModel(seed: 2, port: 41_002)).dropLast())
+        #expect {
+            try SnapshotRecorder(profile: .builtInDefault).snapshot(fromRuns: [first, second], name: "shop")
+        } throws: { error in
+            (error as? InputError)?.description == "run 2: error: not the same flow as the first run: the first run's request #3 POST http://127.0.0.1:41001/v1/devices/"
+                + "\(first[2].url.split(separator: "/")[4])/events (run 1) has no counterpart in this run; the first run has 3 requests, this one 2"
+        }
+    }
 }
