@@ -194,8 +194,9 @@ public struct SnapshotRecorder: Sendable {
                 var found: [Generalizer.Found] = []
                 return trim(pairing.entry([item.full], kind: kind, runs: [item.run], found: &found), kind: kind)
             }
+            let order = oldSnapshot?.order ?? profile.order
             for r in runs.indices.dropFirst() {
-                pairings.append(try RunPairing.pair(runs[r], with: single, firstItems: first, kind: kind, order: profile.order, ignore: profile.ignore, names: (names[0], names[r])))
+                pairings.append(try RunPairing.pair(runs[r], with: single, firstItems: first, kind: kind, order: order, ignore: profile.ignore, names: (names[0], names[r])))
             }
         }
         var found: [[Generalizer.Found]] = []
