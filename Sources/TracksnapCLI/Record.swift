@@ -13,7 +13,11 @@ struct Record: ParsableCommand {
             recording with exit 2). Secrets (Authorization, Cookie and Proxy-Authorization headers; \
             keys such as writeKey, api_key, token, secret, password; the profile's "redact" rules) \
             are written as matchers, never as values. Re-recording keeps every pattern that still \
-            matches. Exit 0 when done (recorded or kept), 2 on bad input.
+            matches. Volatile values (UUIDs, timestamps, epoch times, random ids and tokens, a local \
+            server's origin) are written as patterns and listed; with --rerun, values that differ \
+            between the runs become patterns too (the profile's "record": {"generalize": false} \
+            turns shape detection off, "literal": [...] keeps fields as captured). Exit 0 when done \
+            (recorded or kept), 2 on bad input, including runs that are not the same flow.
             """
     )
 
@@ -34,6 +38,9 @@ struct Record: ParsableCommand {
 
     @OptionGroup var traffic: TrafficOptions
 
+    @Option(help: ArgumentHelp("Another run of the same flow (HAR or NDJSON; repeat for more): values that differ between the runs are recorded as patterns.", valueName: "file"))
+    var rerun: [String] = []
+
     @Option(help: "all: always; missing: only when the file does not exist; failed: only when validation fails.")
     var mode: Mode = .all
 
@@ -46,15 +53,28 @@ struct Record: ParsableCommand {
         }
     }
 
+    /// How many generalised values the summary line names before it counts the rest.
+    static let listedPatterns = 10
+
     func run() throws {
-        let requests = try traffic.requests()
+        var runs = [try traffic.requests()]
+        for file in rerun {
+            do {
+                runs.append(try CaptureFile.read(path: file))
+            } catch {
+                Terminal.error(error.description)
+                throw Exit.badInput
+            }
+        }
         do {
             var reference = traffic.validator
             if reference == nil, FileManager.default.fileExists(atPath: snapshot) {
                 reference = try Snapshot.load(path: snapshot).validator
             }
             let profile = try Profile.load(reference ?? "default", directory: traffic.validatorsDir)
-            let outcome = try SnapshotRecorder(profile: profile).record(requests, snapshotAt: snapshot, mode: mode.recordMode, pending: pending)
+            let outcome = try SnapshotRecorder(profile: profile).record(
+                runs: runs, snapshotAt: snapshot, mode: mode.recordMode, pending: pending,
+                runNames: [traffic.capture.joined(separator: " + ")] + rerun)
             if outcome.recorded {
                 let requests = "\(outcome.requests) request\(outcome.requests == 1 ? "" : "s")"
                 // An event-level snapshot names its events, and its requests only when some were not decoded.
@@ -62,6 +82,7 @@ struct Record: ParsableCommand {
                     "\(events) event\(events == 1 ? "" : "s")" + (outcome.requests > 0 ? ", " + requests : "")
                 } ?? requests
                 print("recorded \(outcome.file): \(count)" + (pending ? " (pending; tracksnap review, accept or reject it)" : ""))
+                if let summary = Self.patternSummary(outcome.generalized) { print(summary) }
             } else {
                 print("kept \(outcome.file): \(outcome.reason ?? "nothing to record")")
             }
@@ -69,5 +90,15 @@ struct Record: ParsableCommand {
             Terminal.error(error.description)
             throw Exit.badInput
         }
+    }
+
+    /// `3 values recorded as patterns: /events/0/context/messageId (uuid), …`, the first ten
+    /// named and the rest counted; nil when every value was recorded as captured.
+    static func patternSummary(_ generalized: [Generalization]) -> String? {
+        guard !generalized.isEmpty else { return nil }
+        let listed = generalized.prefix(listedPatterns).map(\.description).joined(separator: ", ")
+        let more = generalized.count > listedPatterns ? ", and \(generalized.count - listedPatterns) more" : ""
+        let values = generalized.count == 1 ? "1 value" : "\(generalized.count) values"
+        return "\(values) recorded as patterns: \(listed)\(more)"
     }
 }

@@ -137,7 +137,7 @@ struct SDKEndToEndTests {
 }
 
 /// `tracksnap serve --port 0` as a child process, stopped with SIGTERM.
-private struct ServeChild {
+struct ServeChild {
     let process: Process
     /// `http://127.0.0.1:PORT`.
     let base: String
@@ -193,7 +193,7 @@ private struct ServeChild {
     }
 }
 
-private struct ServeFailure: Error, CustomStringConvertible {
+struct ServeFailure: Error, CustomStringConvertible {
     var description: String
 }
 

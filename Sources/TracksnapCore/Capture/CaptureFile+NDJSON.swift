@@ -99,7 +99,7 @@ extension CaptureFile {
         return CapturedRequest(
             id: record.id?.value ?? String(lineNumber), time: record.time, method: record.method, url: record.url,
             headers: (record.headers ?? []).map { CapturedRequest.Header(name: $0.name, value: $0.value) },
-            body: body, session: record.session)
+            body: body, session: record.session, serverOrigin: record.serverOrigin)
     }
 }
 
@@ -108,6 +108,7 @@ extension NDJSONRecord {
         id = LenientString(request.id)
         time = request.time
         session = request.session
+        serverOrigin = request.serverOrigin
         method = request.method
         url = request.url
         headers = request.headers.map { Header(name: $0.name, value: $0.value) }

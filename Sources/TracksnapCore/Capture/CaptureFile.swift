@@ -34,6 +34,7 @@ import Foundation
 /// | `id` | no | a string (or integer) unique in the file; default the 1-based line number |
 /// | `time` | no | RFC 3339 timestamp of the capture |
 /// | `session` | no | the capture session |
+/// | `serverOrigin` | no | the capture server's own origin (`http://127.0.0.1:41589`) when it received the request as a collector or reverse proxy |
 ///
 /// Other members are ignored. `ndjsonLine(_:)` writes the members in this sorted order.
 ///

@@ -32,10 +32,14 @@ public struct CapturedRequest: Sendable, Hashable {
     public var body: Body?
     /// The capture session it belongs to, if any.
     public var session: String?
+    /// The origin of the capture server that received it as a collector or reverse proxy
+    /// (`http://127.0.0.1:41589`), so that recording can tell the server's own address from the
+    /// app's destination; nil for other captures (forward proxy, in-process, HAR).
+    public var serverOrigin: String?
 
     public init(
         id: String, time: String? = nil, method: String, url: String, headers: [Header] = [],
-        body: Body? = nil, session: String? = nil
+        body: Body? = nil, session: String? = nil, serverOrigin: String? = nil
     ) {
         self.id = id
         self.time = time
@@ -44,6 +48,7 @@ public struct CapturedRequest: Sendable, Hashable {
         self.headers = headers
         self.body = body
         self.session = session
+        self.serverOrigin = serverOrigin
     }
 
     /// The first header with this name, compared case-insensitively.

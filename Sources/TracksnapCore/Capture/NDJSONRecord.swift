@@ -26,6 +26,7 @@ struct NDJSONRecord: Codable {
     var id: LenientString?
     var time: String?
     var session: String?
+    var serverOrigin: String?
     var method: String
     var url: String
     var headers: [Header]?

@@ -49,7 +49,9 @@ final class RequestRouter: Sendable {
         }
         if !request.isPreflight {
             let host = request.headers.first(name: "Host") ?? configuration.host
-            record(request, url: "http://\(host)\(target)", sessionHint: sessionHint)
+            // The URL's origin is this server's, as the client addressed it: recording writes it
+            // as a pattern, so that a snapshot passes against the next server on another port.
+            record(request, url: "http://\(host)\(target)", sessionHint: sessionHint, serverOrigin: "http://\(host)")
         }
         if let upstream = configuration.upstream {
             var base = upstream.absoluteString
@@ -71,10 +73,10 @@ final class RequestRouter: Sendable {
             sessionHint: head.headers.first(name: SessionRouting.headerName))
     }
 
-    private func record(_ request: IncomingRequest, url: String, sessionHint: String?) {
+    private func record(_ request: IncomingRequest, url: String, sessionHint: String?, serverOrigin: String? = nil) {
         store.record(
             method: request.method.rawValue, url: url, headers: Self.headers(request.headers),
-            body: body(of: request), sessionHint: sessionHint)
+            body: body(of: request), sessionHint: sessionHint, serverOrigin: serverOrigin)
     }
 
     private static func headers(_ headers: HTTPHeaders) -> [CapturedRequest.Header] {

@@ -86,11 +86,13 @@ public final class CaptureStore: Sendable {
     ///   - body: the body, content encoding undone.
     ///   - sessionHint: the session the request names (header or base URL). A named session
     ///     that is not open gets nothing; with no name, the only open session gets it.
+    ///   - serverOrigin: the server's own origin in `url`, when it received the request as a
+    ///     collector or reverse proxy (`CapturedRequest.serverOrigin`).
     /// - Returns: the request as stored.
     @discardableResult
     public func record(
         method: String, url: String, headers: [CapturedRequest.Header] = [], body: CapturedRequest.Body? = nil,
-        sessionHint: String?
+        sessionHint: String?, serverOrigin: String? = nil
     ) -> CapturedRequest {
         let time = Timestamp.now()
         var wakeups: Wakeups = []
@@ -104,7 +106,8 @@ public final class CaptureStore: Sendable {
                 session = state.sessionOrder.count == 1 ? state.sessionOrder[0] : nil
             }
             let request = CapturedRequest(
-                id: String(id), time: time, method: method, url: url, headers: headers, body: body, session: session)
+                id: String(id), time: time, method: method, url: url, headers: headers, body: body, session: session,
+                serverOrigin: serverOrigin)
             state.statistics.captured += 1
             if state.global.append(request) { state.statistics.dropped += 1 }
             state.journal?.append(request)

@@ -10,12 +10,16 @@ public struct RecordOutcome: Sendable, Hashable {
     public var events: Int?
     /// Why nothing was written, for people (`"it exists (--mode missing)"`).
     public var reason: String?
+    /// The values written as matchers rather than as captured (volatile shapes, values that
+    /// differ between runs), in snapshot order; secrets and kept patterns are not listed.
+    public var generalized: [Generalization]
 
-    public init(file: String, recorded: Bool, requests: Int, events: Int? = nil, reason: String? = nil) {
+    public init(file: String, recorded: Bool, requests: Int, events: Int? = nil, reason: String? = nil, generalized: [Generalization] = []) {
         self.file = file
         self.recorded = recorded
         self.requests = requests
         self.events = events
         self.reason = reason
+        self.generalized = generalized
     }
 }

@@ -18,6 +18,27 @@ extension SnapshotRecorder {
     /// - Throws: `InputError` for an existing snapshot that cannot be read, an unknown validator,
     ///   traffic a decoder recognises but cannot decode, or a file that cannot be written.
     public func record(_ requests: [CapturedRequest], snapshotAt path: String, mode: RecordMode, pending: Bool = false) throws(InputError) -> RecordOutcome {
+        try record(runs: [requests], snapshotAt: path, mode: mode, pending: pending)
+    }
+
+    /// Records a snapshot file from several runs of the same flow, as a mode asks (see
+    /// `snapshot(fromRuns:name:existing:runNames:)`): what differs between the runs is written as
+    /// matchers. Nothing is written when a run is not the same flow as the first.
+    ///
+    /// ```swift
+    /// let outcome = try recorder.record(runs: [run1, run2], snapshotAt: "Snapshots/checkout.json", mode: .all)
+    /// outcome.generalized  // [/events/0/context/messageId (uuid), …]
+    /// ```
+    /// With mode `failed`, the snapshot is recorded when validation against any run fails.
+    /// - Parameters:
+    ///   - runs: each run's captured requests, in capture order, the first run first.
+    ///   - path: the snapshot file (`X.json`).
+    ///   - mode: when to record (`.never` writes nothing).
+    ///   - pending: write `X.new.json` for review instead of replacing `X.json`.
+    ///   - runNames: how errors name each run (its capture file).
+    /// - Throws: `InputError` as `record(_:snapshotAt:mode:pending:)` does, and for runs that are
+    ///   not the same flow, naming the first difference.
+    public func record(runs: [[CapturedRequest]], snapshotAt path: String, mode: RecordMode, pending: Bool = false, runNames: [String] = []) throws(InputError) -> RecordOutcome {
         let exists = FileManager.default.fileExists(atPath: path)
         switch mode {
         case .never:
@@ -29,7 +50,7 @@ extension SnapshotRecorder {
             guard let validator = ValidatorRegistry.validator(named: profile.validator) else {
                 throw InputError(file: profile.file ?? path, message: "no validator is registered as \"\(profile.validator)\"")
             }
-            if validator.validate(snapshot, requests: requests, profile: profile).passed {
+            if runs.allSatisfy({ validator.validate(snapshot, requests: $0, profile: profile).passed }) {
                 return RecordOutcome(file: path, recorded: false, requests: 0, reason: "it passes (mode failed)")
             }
         default:
@@ -37,11 +58,11 @@ extension SnapshotRecorder {
         }
         let existing = exists ? try JSONDocument.load(path: path) : nil
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        let recorded = try snapshot(from: requests, name: name, existing: existing, file: path)
+        let recording = try recording(from: runs, name: name, existing: existing, file: path, runNames: runNames)
         let target = pending ? PendingSnapshot.path(for: path) : path
-        try write(recorded, to: target)
+        try write(recording.snapshot, to: target)
         return RecordOutcome(
-            file: target, recorded: true, requests: recorded["requests"]?.arrayValue?.count ?? 0,
-            events: recorded["events"]?.arrayValue?.count)
+            file: target, recorded: true, requests: recording.snapshot["requests"]?.arrayValue?.count ?? 0,
+            events: recording.snapshot["events"]?.arrayValue?.count, generalized: recording.generalized)
     }
 }

@@ -15,8 +15,13 @@ import TracksnapDecoders
 /// `method`, `url` (without the query), `parameters` (query and form), `body` (JSON or text),
 /// and the headers the profile's `"record": {"headers": […]}` names. Fields the profile ignores
 /// are left out. Secrets (`Secrets`, and the profile's `redact` rules) are written as matchers,
-/// never as values. Given the existing snapshot, every matcher that still accepts the new
-/// traffic is kept (see `snapshot(from:name:existing:)`).
+/// never as values. Values of a volatile shape (UUIDs, timestamps, epoch times, random ids and
+/// tokens, the capture server's origin) are written as matchers describing the shape, so that
+/// the snapshot passes on the next run (`"record": {"generalize": false}` and
+/// `"record": {"literal": […]}` in the profile say otherwise); recorded from several runs
+/// (`snapshot(fromRuns:name:existing:runNames:)`), what differs between them becomes a matcher
+/// too. Given the existing snapshot, every matcher that still accepts the new traffic is kept
+/// (see `snapshot(from:name:existing:)`).
 public struct SnapshotRecorder: Sendable {
     /// The filter, ignore and redact rules, and the headers to keep.
     public var profile: Profile
@@ -54,34 +59,103 @@ public struct SnapshotRecorder: Sendable {
     /// - Throws: `InputError` when the existing snapshot is not a valid snapshot, or when a
     ///   decoder recognises a request it cannot decode (with the request and the reason).
     public func snapshot(from requests: [CapturedRequest], name: String, existing: JSONDocument? = nil) throws(InputError) -> JSONValue {
-        try snapshot(from: requests, name: name, existing: existing, file: existing?.file ?? name)
+        try recording(from: [requests], name: name, existing: existing, file: existing?.file ?? name).snapshot
     }
 
-    func snapshot(from requests: [CapturedRequest], name: String, existing: JSONDocument?, file: String) throws(InputError) -> JSONValue {
-        let old = try existing.map { document throws(InputError) in try Snapshot.parse(document: document) }
-        let selected = requests.indices.filter { profile.filter.accepts(requests[$0]) }
-        var recorder = EntryRecorder(ignore: profile.ignore, redact: profile.redact)
-        for i in selected { recorder.collectSecrets(of: requests[i], view: requests[i].validationView) }
+    /// The snapshot learnt from several runs of the same flow: what differs between them
+    /// becomes the narrowest matcher accepting every run, what agrees stays literal.
+    ///
+    /// ```swift
+    /// let snapshot = try recorder.snapshot(fromRuns: [run1, run2], name: "checkout", runNames: ["run1.ndjson", "run2.ndjson"])
+    /// ```
+    /// Each run's entries are paired with the first run's by the alignment validation uses. Values
+    /// equal in every run stay literal, except those made from the clock or a fresh random draw
+    /// (UUIDs, timestamps, epoch times, client ids, a local server's origin), which are always
+    /// written as matchers; values that differ become their common shape, else the same text
+    /// with `[0-9]+` for differing digits, else their `$type`. A key some runs leave out is not
+    /// written (objects match as a subset); arrays of different lengths become `{"$type": "array"}`.
+    /// - Parameters:
+    ///   - runs: each run's captured requests, in capture order, the first run first.
+    ///   - name: the snapshot's `name` when there is no existing one.
+    ///   - existing: the snapshot recorded before, if any.
+    ///   - runNames: how errors name each run (its capture file); `run 1`, `run 2`… by default.
+    /// - Throws: `InputError` as `snapshot(from:name:existing:)` does, and when a run is not the
+    ///   same flow as the first: a different number of entries, or an entry with no counterpart
+    ///   (another event name, method or URL), naming the first difference.
+    public func snapshot(fromRuns runs: [[CapturedRequest]], name: String, existing: JSONDocument? = nil, runNames: [String] = []) throws(InputError) -> JSONValue {
+        try recording(from: runs, name: name, existing: existing, file: existing?.file ?? name, runNames: runNames).snapshot
+    }
 
-        var unclaimed: [CapturedRequest] = []
-        var events: [AnalyticsEvent] = []
+    /// A recorded snapshot and what was written as matchers in it.
+    struct Recording {
+        var snapshot: JSONValue
+        var generalized: [Generalization]
+    }
+
+    /// One run's traffic, ready to record: the selected requests no decoder claimed and the
+    /// decoded events, each with its validation view and its entry as `EntryRecorder` builds it.
+    struct RunEntries {
+        var requests: [RecordedItem] = []
+        var events: [RecordedItem] = []
+    }
+
+    /// A captured request or event on its way into a snapshot.
+    struct RecordedItem {
+        var view: JSONValue
+        /// The entry as `EntryRecorder` builds it: secrets hidden, ignored fields left out.
+        var full: JSONValue
+        /// How errors name it: `request #3 POST https://…`, `event #2 "Order Completed"`.
+        var label: String
+        var run: Generalizer.Run
+    }
+
+    /// The snapshot and what was generalised in it, for `snapshot(fromRuns:…)` and `record(runs:…)`.
+    func recording(
+        from runs: [[CapturedRequest]], name: String, existing: JSONDocument?, file: String, runNames: [String] = []
+    ) throws(InputError) -> Recording {
+        let runs = runs.isEmpty ? [[]] : runs
+        let old = try existing.map { document throws(InputError) in try Snapshot.parse(document: document) }
+        let names = runs.indices.map { $0 < runNames.count ? runNames[$0] : "run \($0 + 1)" }
+        var recorder = EntryRecorder(ignore: profile.ignore, redact: profile.redact)
+        let selected = runs.map { requests in requests.indices.filter { profile.filter.accepts(requests[$0]) } }
+        for (requests, indices) in zip(runs, selected) {
+            for i in indices { recorder.collectSecrets(of: requests[i], view: requests[i].validationView) }
+        }
         let decodesEvents = profile.recordsEvents || !(old?.events.isEmpty ?? true)
         let decoders = decodesEvents ? SnapshotValidator.decoders(named: profile.decoders) : []
-        for i in selected {
-            let request = requests[i]
-            switch decoders.isEmpty ? .unclaimed : Decoders.decode(request, using: decoders) {
-            case .events(let decoded): events += decoded
-            case .unclaimed: unclaimed.append(request)
-            case .failed(let error):
-                throw InputError(
-                    file: file,
-                    message: "cannot record events: request #\(i + 1) \(request.method) \(request.urlWithoutQuery) (id \(request.id)): \(error.description)")
+
+        var collected: [RunEntries] = []
+        for (r, requests) in runs.enumerated() {
+            var run = RunEntries()
+            for i in selected[r] {
+                let request = requests[i]
+                switch decoders.isEmpty ? .unclaimed : Decoders.decode(request, using: decoders) {
+                case .events(let decoded):
+                    for event in decoded {
+                        let view = event.validationView
+                        run.events.append(RecordedItem(
+                            view: view, full: recorder.eventEntry(view: view),
+                            label: "event #\(run.events.count + 1) \"\(event.name ?? event.type)\"", run: Generalizer.Run(request: request)))
+                    }
+                case .unclaimed:
+                    let view = request.validationView
+                    run.requests.append(RecordedItem(
+                        view: view, full: recorder.entry(for: request, view: view),
+                        label: "request #\(i + 1) \(request.method) \(request.urlWithoutQuery)", run: Generalizer.Run(request: request)))
+                case .failed(let error):
+                    throw InputError(
+                        file: r == 0 ? file : names[r],
+                        message: "cannot record events: request #\(i + 1) \(request.method) \(request.urlWithoutQuery) (id \(request.id)): \(error.description)")
+                }
             }
+            collected.append(run)
         }
 
-        let requestEntries = recordRequests(unclaimed, recorder: &recorder, old: old?.requests ?? [], existing: existing, oldSnapshot: old)
+        var generalized: [Generalization] = []
+        let requestEntries = try learn(collected.map(\.requests), kind: .request, names: names, old: old?.requests ?? [], existing: existing, oldSnapshot: old, generalized: &generalized)
         let eventEntries = decodesEvents
-            ? recordEvents(events, recorder: &recorder, old: old?.events ?? [], existing: existing, oldSnapshot: old) : nil
+            ? try learn(collected.map(\.events), kind: .event, names: names, old: old?.events ?? [], existing: existing, oldSnapshot: old, generalized: &generalized)
+            : nil
 
         var top: [String: JSONValue]
         if let old, old.format == .tracksnap, let existing {
@@ -100,33 +174,70 @@ public struct SnapshotRecorder: Sendable {
         } else {
             top["requests"] = .array(requestEntries)
         }
-        return .object(top)
+        return Recording(snapshot: .object(top), generalized: generalized)
     }
 
-    /// The `requests` entries: new ones as recorded, paired ones merged with what they had.
-    private func recordRequests(
-        _ selected: [CapturedRequest], recorder: inout EntryRecorder, old: [ExpectedEntry], existing: JSONDocument?, oldSnapshot: Snapshot?
-    ) -> [JSONValue] {
-        let views = selected.map(\.validationView)
-        let full = zip(selected, views).map { recorder.entry(for: $0, view: $1) }
-        let recordedHeaders = Set(profile.recordedHeaders.map { $0.lowercased() })
-        let trimmed = full.map { entry -> JSONValue in
-            guard var object = entry.objectValue else { return entry }
-            let headers = object["headers"]?.objectValue?.filter { recordedHeaders.contains($0.key) } ?? [:]
-            object["headers"] = headers.isEmpty ? nil : .object(headers)
-            return .object(object)
+    /// The entries of one kind: each run paired with the first, generalised, trimmed as they are
+    /// written, and merged with what the existing snapshot had.
+    private func learn(
+        _ runs: [[RecordedItem]], kind: ExpectedEntry.Kind, names: [String], old: [ExpectedEntry], existing: JSONDocument?, oldSnapshot: Snapshot?,
+        generalized: inout [Generalization]
+    ) throws(InputError) -> [JSONValue] {
+        let first = runs[0]
+        let generalizer = Generalizer(profile: profile)
+        var pairings: [[Int]] = []
+        if runs.count > 1 {
+            // Each run is paired with the first as recorded from the first alone: its volatile
+            // values already patterns (whatever the profile says), so that they do not stand in the way.
+            let pairing = Generalizer(detectsShapes: true)
+            let single = first.map { item in
+                var found: [Generalizer.Found] = []
+                return trim(pairing.entry([item.full], kind: kind, runs: [item.run], found: &found), kind: kind)
+            }
+            let order = oldSnapshot?.order ?? profile.order
+            for r in runs.indices.dropFirst() {
+                pairings.append(try RunPairing.pair(runs[r], with: single, firstItems: first, kind: kind, order: order, ignore: profile.ignore, names: (names[0], names[r])))
+            }
         }
-        return merge(old, views: views, full: full, trimmed: trimmed, existing: existing, oldSnapshot: oldSnapshot)
+        var found: [[Generalizer.Found]] = []
+        let full = first.indices.map { e in
+            let items = [first[e]] + pairings.enumerated().map { runs[$0.offset + 1][$0.element[e]] }
+            var entryFound: [Generalizer.Found] = []
+            let entry = generalizer.entry(items.map(\.full), kind: kind, runs: items.map(\.run), found: &entryFound)
+            found.append(entryFound)
+            return entry
+        }
+        let trimmed = full.map { trim($0, kind: kind) }
+        let entries = merge(old, views: first.map(\.view), full: full, trimmed: trimmed, existing: existing, oldSnapshot: oldSnapshot)
+        let section = kind == .request ? "requests" : "events"
+        for (index, entry) in entries.enumerated() {
+            // Only what is written: trimmed headers and context, and patterns a person kept, are not news.
+            for item in found[index].sorted(by: { $0.tokens.lexicographicallyPrecedes($1.tokens) }) {
+                guard let value = Self.value(at: item.tokens, in: entry), value == Self.value(at: item.tokens, in: full[index]) else { continue }
+                let path = item.tokens.reduce("/\(section)/\(index)") { JSONPointer.appending($0, $1) }
+                generalized.append(Generalization(path: path, reason: item.reason))
+            }
+        }
+        return entries
     }
 
-    /// The `events` entries, as `recordRequests` does for requests.
-    private func recordEvents(
-        _ events: [AnalyticsEvent], recorder: inout EntryRecorder, old: [ExpectedEntry], existing: JSONDocument?, oldSnapshot: Snapshot?
-    ) -> [JSONValue] {
-        let views = events.map(\.validationView)
-        let full = views.map { recorder.eventEntry(view: $0) }
-        let trimmed = full.map { EntryRecorder.trimmedEvent($0, context: profile.recordedContext) }
-        return merge(old, views: views, full: full, trimmed: trimmed, existing: existing, oldSnapshot: oldSnapshot)
+    /// An entry as written for a new snapshot: request headers only those the profile lists,
+    /// event context only the fields it lists.
+    private func trim(_ entry: JSONValue, kind: ExpectedEntry.Kind) -> JSONValue {
+        if kind == .event { return EntryRecorder.trimmedEvent(entry, context: profile.recordedContext) }
+        guard var object = entry.objectValue else { return entry }
+        let recordedHeaders = Set(profile.recordedHeaders.map { $0.lowercased() })
+        let headers = object["headers"]?.objectValue?.filter { recordedHeaders.contains($0.key) } ?? [:]
+        object["headers"] = headers.isEmpty ? nil : .object(headers)
+        return .object(object)
+    }
+
+    private static func value(at tokens: [String], in value: JSONValue) -> JSONValue? {
+        tokens.reduce(Optional(value)) { current, token in
+            guard let current else { return nil }
+            if let index = Int(token), let items = current.arrayValue { return index < items.count ? items[index] : nil }
+            return current.objectValue?[token]
+        }
     }
 
     /// Pairs the existing entries with the captured values by the alignment validation uses,

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import TracksnapTestSupport
+
+@Suite("tracksnap record: patterns for volatile values, --rerun")
+struct RecordRerunCommandTests {
+    /// Writes runs of the client model as NDJSON files in the directory, returning their paths.
+    static func runs(_ clients: [AnalyticsClientModel], in directory: URL) throws -> [String] {
+        try clients.map { client in
+            let url = directory.appending(path: "run\(client.seed).ndjson")
+            try write(client.ndjson(), to: url)
+            return url.path
+        }
+    }
+
+    @Test("a snapshot recorded from one run lists what it wrote as patterns and passes on the next run")
+    func recordOnceValidateNext() throws {
+        try withTemporaryDirectory { directory in
+            let files = try Self.runs([AnalyticsClientModel(seed: 1, port: 41_589), AnalyticsClientModel(seed: 2, port: 52_113)], in: directory)
+            let path = directory.appending(path: "shop.json").path
+            let record = try tracksnap("record", path, "--capture", files[0])
+            #expect(record.status == 0, "\(record.stderr)")
+            let lines = record.stdout.split(separator: "\n")
+            #expect(lines.first == "recorded \(path): 3 requests")
+            #expect(lines.count == 2)
+            #expect(lines.last?.hasPrefix("17 values recorded as patterns: /requests/0/parameters/cid (client-id), /requests/0/parameters/rnd (hex), ") == true, "\(record.stdout)")
+            #expect(lines.last?.hasSuffix(", and 7 more") == true)
+            let validate = try tracksnap("validate", path, "--capture", files[1])
+            #expect(validate.status == 0, "\(validate.stdout)")
+        }
+    }
+
+    @Test("--rerun learns from a second run; the snapshot passes a third run and fails a changed one")
+    func rerun() throws {
+        try withTemporaryDirectory { directory in
+            let files = try Self.runs(
+                (1...3).map { AnalyticsClientModel(seed: UInt64($0), port: 40_000 + $0, sendsOrderReference: true) }
+                    + [AnalyticsClientModel(seed: 4, port: 40_004, change: .dropProperty, sendsOrderReference: true)],
+                in: directory)
+            let path = directory.appending(path: "shop.json").path
+            let record = try tracksnap("record", path, "--capture", files[0], "--rerun", files[1])
+            #expect(record.status == 0, "\(record.stderr)")
+            #expect(record.stdout.contains("/requests/1/body/batch/1/properties/order_ref (differs between runs)"), "\(record.stdout)")
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(text.contains(#""storeId": "482915736""#), "equal in both runs: literal")
+            #expect(try tracksnap("validate", path, "--capture", files[2]).status == 0)
+            let changed = try tracksnap("validate", path, "--capture", files[3])
+            #expect(changed.status == 1)
+            #expect(changed.stdout.contains("1 finding"), "\(changed.stdout)")
+        }
+    }
+
+    @Test("--rerun with another flow exits 2, names the first difference and writes nothing")
+    func rerunOtherFlow() throws {
+        try withTemporaryDirectory { directory in
+            let files = try Self.runs([AnalyticsClientModel(seed: 1, port: 41_001), AnalyticsClientModel(seed: 2, port: 41_002, change: .renameEvent)], in: directory)
+            let path = directory.appending(path: "shop.json").path
+            let run = try tracksnap("record", path, "--capture", files[0], "--rerun", files[1], "--validator", "segment")
+            #expect(run.status == 2)
+            #expect(run.stderr.contains("\(files[1]): error: not the same flow as the first run: event #2 \"Product Added To Cart\" has no counterpart"), "\(run.stderr)")
+            #expect(run.stdout.isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: path))
+        }
+    }
+
+    @Test("an unreadable --rerun file exits 2 and writes nothing")
+    func rerunMissingFile() throws {
+        try withTemporaryDirectory { directory in
+            let files = try Self.runs([AnalyticsClientModel(seed: 1, port: 41_001)], in: directory)
+            let path = directory.appending(path: "shop.json").path
+            let run = try tracksnap("record", path, "--capture", files[0], "--rerun", directory.appending(path: "missing.ndjson").path)
+            #expect(run.status == 2)
+            #expect(run.stderr.contains("missing.ndjson"))
+            #expect(!FileManager.default.fileExists(atPath: path))
+        }
+    }
+}
