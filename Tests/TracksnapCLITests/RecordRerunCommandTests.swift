@@ -23,8 +23,8 @@ struct RecordRerunCommandTests {
             let lines = record.stdout.split(separator: "\n")
             #expect(lines.first == "recorded \(path): 3 requests")
             #expect(lines.count == 2)
-            #expect(lines.last?.hasPrefix("17 values recorded as patterns: /requests/0/parameters/cid (client-id), /requests/0/parameters/rnd (hex), ") == true, "\(record.stdout)")
-            #expect(lines.last?.hasSuffix(", and 7 more") == true)
+            #expect(lines.last?.hasPrefix("16 values recorded as patterns: /requests/0/parameters/cid (client-id), /requests/0/parameters/sid (random-id), ") == true, "\(record.stdout)")
+            #expect(lines.last?.hasSuffix(", and 6 more") == true)
             let validate = try tracksnap("validate", path, "--capture", files[1])
             #expect(validate.status == 0, "\(validate.stdout)")
         }

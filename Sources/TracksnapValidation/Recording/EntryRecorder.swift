@@ -175,8 +175,12 @@ struct EntryRecorder {
             || (value?.objectValue?.count == 1 && value?["$regex"] != nil)
     }
 
-    /// The text itself, or a pattern in which every captured secret it contains stands as
-    /// `[\s\S]+`, or `{"$type": "string"}` when it must be hidden whole (`Secrets.cuts`).
+    /// Where a captured secret was cut out of a text: private-use characters no capture holds,
+    /// which the generaliser leaves as they are and `fillingSecretHoles` turns into `[\s\S]+`.
+    static let secretHole = "\u{E000}secret\u{E001}"
+
+    /// The text itself, the text with a `secretHole` for each captured secret it contains, or
+    /// `{"$type": "string"}` when it must be hidden whole (`Secrets.cuts`).
     private mutating func hidingSecrets(in text: String) -> JSONValue {
         guard let cuts = Secrets.cuts(in: text, known: secrets) else {
             changed = true
@@ -184,10 +188,28 @@ struct EntryRecorder {
         }
         guard !cuts.isEmpty else { return .string(text) }
         changed = true
-        var pieces = [text]
-        for secret in cuts {
-            pieces = pieces.flatMap { $0.components(separatedBy: secret) }
+        return .string(cuts.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.secretHole) })
+    }
+
+    /// The entry as written: each text with secret holes becomes a pattern in which each hole
+    /// stands as `[\s\S]+`, and so does each hole in a pattern the generaliser made of such a text.
+    ///
+    /// ```swift
+    /// EntryRecorder.fillingSecretHoles(.string("/v1/" + EntryRecorder.secretHole + "/t"))  // {"$regex": "\/v1\/[\s\S]+\/t"}
+    /// ```
+    static func fillingSecretHoles(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text) where text.contains(secretHole):
+            return ["$regex": .string(text.components(separatedBy: secretHole).map(PatternEscaping.escape).joined(separator: "[\\s\\S]+"))]
+        case .object(let members):
+            if members.count == 1, let source = members["$regex"]?.stringValue {
+                return ["$regex": .string(source.replacingOccurrences(of: PatternEscaping.escape(secretHole), with: "[\\s\\S]+"))]
+            }
+            return .object(members.mapValues(fillingSecretHoles))
+        case .array(let items):
+            return .array(items.map(fillingSecretHoles))
+        default:
+            return value
         }
-        return ["$regex": .string(pieces.map(PatternEscaping.escape).joined(separator: "[\\s\\S]+"))]
     }
 }

@@ -117,7 +117,14 @@ public struct SnapshotRecorder: Sendable {
         let old = try existing.map { document throws(InputError) in try Snapshot.parse(document: document) }
         let names = runs.indices.map { $0 < runNames.count ? runNames[$0] : "run \($0 + 1)" }
         var recorder = EntryRecorder(ignore: profile.ignore, redact: profile.redact)
-        let selected = runs.map { requests in requests.indices.filter { profile.filter.accepts(requests[$0]) } }
+        var selected: [[Int]] = []
+        for (r, requests) in runs.enumerated() {
+            let selection = profile.select(requests)
+            if let first = selection.undecided.first {
+                throw InputError(file: file, message: "cannot record from \(names[r]): " + selection.message(first, in: requests))
+            }
+            selected.append(selection.selected)
+        }
         for (requests, indices) in zip(runs, selected) {
             for i in indices { recorder.collectSecrets(of: requests[i], view: requests[i].validationView) }
         }
@@ -192,7 +199,7 @@ public struct SnapshotRecorder: Sendable {
             let pairing = Generalizer(detectsShapes: true)
             let single = first.map { item in
                 var found: [Generalizer.Found] = []
-                return trim(pairing.entry([item.full], kind: kind, runs: [item.run], found: &found), kind: kind)
+                return trim(EntryRecorder.fillingSecretHoles(pairing.entry([item.full], kind: kind, runs: [item.run], found: &found)), kind: kind)
             }
             let order = oldSnapshot?.order ?? profile.order
             for r in runs.indices.dropFirst() {
@@ -203,7 +210,7 @@ public struct SnapshotRecorder: Sendable {
         let full = first.indices.map { e in
             let items = [first[e]] + pairings.enumerated().map { runs[$0.offset + 1][$0.element[e]] }
             var entryFound: [Generalizer.Found] = []
-            let entry = generalizer.entry(items.map(\.full), kind: kind, runs: items.map(\.run), found: &entryFound)
+            let entry = EntryRecorder.fillingSecretHoles(generalizer.entry(items.map(\.full), kind: kind, runs: items.map(\.run), found: &entryFound))
             found.append(entryFound)
             return entry
         }
