@@ -42,7 +42,7 @@ struct SDKEndToEndTests {
         }
         let server = try ServeChild.launch()
         defer { server.stop() }
-        let session = try await server.call("POST", "sessions", as: Session.self).id
+        let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
 
         let script = PackagePaths.fixtures.appending(path: "sdk/send_\(sdk.vendor).py").path
         let sent = try runProcess(Self.python, [script, server.base], timeout: 120)
@@ -79,8 +79,6 @@ struct SDKEndToEndTests {
         }
     }
 
-    private struct Session: Decodable { var id: String }
-
     private struct Report: Decodable {
         struct Finding: Decodable {
             var code: String
@@ -93,7 +91,9 @@ struct SDKEndToEndTests {
 }
 
 /// `tracksnap serve --port 0` as a child process, stopped with SIGTERM.
-private struct ServeChild {
+struct ServeChild {
+    struct Session: Decodable { var id: String }
+
     let process: Process
     /// `http://127.0.0.1:PORT`.
     let base: String
@@ -149,7 +149,7 @@ private struct ServeChild {
     }
 }
 
-private struct ServeFailure: Error, CustomStringConvertible {
+struct ServeFailure: Error, CustomStringConvertible {
     var description: String
 }
 
