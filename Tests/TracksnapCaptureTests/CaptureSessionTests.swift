@@ -146,7 +146,10 @@ struct CaptureSessionTests {
         async let sent: Void = {
             for _ in 0..<3 { _ = try await session.data(from: url) }
         }()
+        let started = ContinuousClock.now
         let requests = await capture.waitForRequests(count: 3, timeout: .seconds(30))
+        // Well before the deadline: returning at it with the same requests would pass otherwise.
+        #expect(ContinuousClock.now - started < .seconds(15))
         try await sent
         #expect(requests.count == 3)
         #expect(requests.map(\.id) == ["1", "2", "3"])
@@ -166,10 +169,52 @@ struct CaptureSessionTests {
     @Test("a cancelled wait returns at once")
     func waitCancelled() async throws {
         let (_, capture) = capturedSession()
+        let started = ContinuousClock.now
         let wait = Task { await capture.waitForRequests(count: 1, timeout: .seconds(600)) }
         wait.cancel()
         let requests = await wait.value
         #expect(requests.isEmpty)
+        #expect(ContinuousClock.now - started < .seconds(30))
+    }
+
+    @Test("with a settle time, waiting ends once the app has been quiet that long after its last request")
+    func waitSettles() async throws {
+        let (session, capture) = capturedSession()
+        let url = try #require(URL(string: "https://collect.example/e"))
+        let sending = Task {
+            var lastSent = ContinuousClock.now
+            for _ in 0..<3 {
+                try await Task.sleep(for: .milliseconds(150))
+                lastSent = .now
+                _ = try await session.data(from: url)
+            }
+            return lastSent
+        }
+        // Far longer than the gaps, so that a busy machine does not end it between two requests.
+        let requests = await capture.waitForRequests(settle: .seconds(2), timeout: .seconds(60))
+        let returned = ContinuousClock.now
+        let lastSent = try await sending.value
+        #expect(requests.count == 3)
+        #expect(returned - lastSent >= .seconds(2))
+        #expect(returned - lastSent < .seconds(30), "it ended on the settle time, not the deadline")
+    }
+
+    @Test("with a condition, waiting ends at the request that satisfies it")
+    func waitUntil() async throws {
+        let (session, capture) = capturedSession()
+        let sending = Task {
+            for name in ["view", "view", "purchase"] {
+                try await Task.sleep(for: .milliseconds(100))
+                _ = try await session.data(from: try #require(URL(string: "https://collect.example/e?ev=\(name)")))
+            }
+        }
+        let started = ContinuousClock.now
+        let requests = await capture.waitForRequests(settle: .seconds(20), timeout: .seconds(30)) { requests in
+            requests.contains { $0.url.hasSuffix("purchase") }
+        }
+        #expect(ContinuousClock.now - started < .seconds(15))
+        try await sending.value
+        #expect(requests.count == 3)
     }
 
     @Test("reset forgets what was captured; ids keep growing")

@@ -8,10 +8,13 @@ struct CaptureStoreTests {
     func resumedByRecord() async throws {
         let store = try CaptureStore()
         let id = store.startSession()
+        let started = ContinuousClock.now
         async let waited = store.waitForRequests(inSession: id, count: 2, timeout: .seconds(60))
         store.record(method: "GET", url: "http://t.example/1", sessionHint: nil)
         store.record(method: "GET", url: "http://t.example/2", sessionHint: nil)
         #expect(await waited?.map(\.url) == ["http://t.example/1", "http://t.example/2"])
+        // Well before the deadline, which would return the same requests.
+        #expect(ContinuousClock.now - started < .seconds(30))
     }
 
     @Test("a waiter gets what is there when its session ends, when cancelled, or at once for count 0")
