@@ -18,7 +18,7 @@ extension TracksnapClient {
         /// without a session hint while several sessions were open, or naming a session not
         /// open. Not zero means some of the app's traffic is probably missing here.
         public var unattributed: Int
-        /// Why the server's wait ended: `complete`, `settled`, `timedOut`, `ended` or
+        /// Why the server's wait ended: `complete`, `settled`, `timed_out`, `ended` or
         /// `cancelled`; nil from a server that does not say.
         public var reason: String?
 

@@ -31,9 +31,11 @@ struct CaptureStoreTests {
         #expect(onEnd == nil || onEnd?.count == 1)
 
         let open = store.startSession()
+        let started = ContinuousClock.now
         let waiting = Task { await store.waitForRequests(inSession: open, count: 5, timeout: .seconds(60)) }
         waiting.cancel()
         #expect(await waiting.value?.isEmpty == true)
+        #expect(ContinuousClock.now - started < .seconds(30), "a cancelled wait does not last until its deadline")
         #expect(await store.waitForRequests(inSession: open, count: 0, timeout: .seconds(60))?.isEmpty == true)
     }
 

@@ -25,7 +25,7 @@ package final class RequestWaitList: Sendable {
         /// Traffic was quiet for the settle time after at least one request.
         case settled
         /// The deadline passed first.
-        case timedOut
+        case timedOut = "timed_out"
         /// `endWaiting()` was called (a session ended, the server stopped).
         case ended
         /// The waiting task was cancelled.

@@ -18,7 +18,7 @@ import TracksnapValidation
 ///
 /// A session's answers (`GET sessions/{id}/requests`, `POST sessions/{id}/validate`) carry
 /// `X-Tracksnap-Unattributed: N`, the requests no session got since this one started, and
-/// those that waited carry `X-Tracksnap-Wait` (`complete`, `settled`, `timedOut`, `ended`,
+/// those that waited carry `X-Tracksnap-Wait` (`complete`, `settled`, `timed_out`, `ended`,
 /// `cancelled`): why the wait ended.
 struct ControlAPI: Sendable {
     static let prefix = "/__tracksnap/"
