@@ -138,26 +138,16 @@ struct ControlAPI: Sendable {
 
     private func sessionRequests(_ id: String, _ request: IncomingRequest) -> Reply {
         let query = request.queryItems
-        var count: Int?
-        var events: Int?
-        for (name, text) in [("count", query["count"]), ("events", query["events"])] {
-            guard let text else { continue }
-            guard let value = Int(text), value >= 0 else {
-                return .now(.error(.badRequest, "\(name) must be a whole number, not \"\(text)\""))
-            }
-            if name == "count" { count = value } else { events = value }
-        }
-        let settle: Double?
-        let seconds: Double
-        switch (Self.seconds(query, "settle"), Self.seconds(query, "timeout")) {
-        case (.failure(let error), _), (_, .failure(let error)):
+        let count: Int?, events: Int?, settle: Double?, seconds: Double
+        do throws(BadParameter) {
+            count = try Self.wholeNumber(query, "count")
+            events = try Self.wholeNumber(query, "events")
+            settle = try Self.seconds(query, "settle")
+            seconds = try Self.seconds(query, "timeout") ?? Self.defaultTimeout
+        } catch {
             return .now(.error(.badRequest, error.message))
-        case (.success(let settleValue), .success(let timeout)):
-            settle = settleValue
-            seconds = timeout ?? Self.defaultTimeout
         }
         guard let unattributed = store.unattributed(sinceSessionStarted: id) else { return .now(noSession(id)) }
-        let (wantedRequests, wantedEvents) = (count, events)
         guard count != nil || events != nil || settle != nil else {
             guard let requests = store.requests(inSession: id) else { return .now(noSession(id)) }
             return .now(Self.attributed(.requests(requests), unattributed))
@@ -166,9 +156,9 @@ struct ControlAPI: Sendable {
             let outcome = await store.wait(
                 inSession: id, settle: settle.map(Self.duration), timeout: Self.duration(seconds)
             ) { requests in
-                if let wantedRequests, requests.count < wantedRequests { return false }
-                if let wantedEvents, Self.eventCount(requests) < wantedEvents { return false }
-                return wantedRequests != nil || wantedEvents != nil
+                if let count, requests.count < count { return false }
+                if let events, Self.eventCount(requests) < events { return false }
+                return count != nil || events != nil
             }
             guard let outcome else { return noSession(id) }
             var response = Self.attributed(.requests(outcome.requests), store.unattributed(sinceSessionStarted: id) ?? unattributed)
@@ -193,13 +183,22 @@ struct ControlAPI: Sendable {
         var message: String
     }
 
-    /// A number of seconds from the query: nil when absent; capped at `maximumTimeout`.
-    private static func seconds(_ query: [String: String], _ name: String) -> Result<Double?, BadParameter> {
-        guard let text = query[name] else { return .success(nil) }
-        guard let value = Double(text), value.isFinite, value >= 0 else {
-            return .failure(BadParameter(message: "\(name) must be a number of seconds, not \"\(text)\""))
+    /// A whole number from the query, such as `count=3`: nil when absent.
+    private static func wholeNumber(_ query: [String: String], _ name: String) throws(BadParameter) -> Int? {
+        guard let text = query[name] else { return nil }
+        guard let value = Int(text), value >= 0 else {
+            throw BadParameter(message: "\(name) must be a whole number, not \"\(text)\"")
         }
-        return .success(min(value, maximumTimeout))
+        return value
+    }
+
+    /// A number of seconds from the query, such as `timeout=1.5`: nil when absent; capped at `maximumTimeout`.
+    private static func seconds(_ query: [String: String], _ name: String) throws(BadParameter) -> Double? {
+        guard let text = query[name] else { return nil }
+        guard let value = Double(text), value.isFinite, value >= 0 else {
+            throw BadParameter(message: "\(name) must be a number of seconds, not \"\(text)\"")
+        }
+        return min(value, maximumTimeout)
     }
 
     static func duration(_ seconds: Double) -> Duration {
