@@ -6,7 +6,8 @@ import FoundationNetworking
 #endif
 
 /// An analytics client as fire-and-forget SDKs are: `trackCheckout()` returns at once, and
-/// the events leave later from a background task, one at a time with a pause between them.
+/// the events leave later from a background task, one at a time with a pause between them,
+/// none waiting for the answer to the one before.
 ///
 /// ```swift
 /// let analytics = FakeAnalytics(session: URLSession(configuration: configuration), endpoint: collector)
@@ -53,13 +54,15 @@ final class FakeAnalytics: Sendable {
                 request.setValue("application/json", forHTTPHeaderField: "Content-Type")
                 if let header { request.setValue(header.1, forHTTPHeaderField: header.0) }
                 request.httpBody = Data(#"{"event":"\#(event)","properties":{"cart_id":"c-1","revenue":12.5}}"#.utf8)
-                _ = try? await session.data(for: request)
+                // Fire and forget, as SDKs do: the next event does not wait for this answer
+                // (on Linux, URLSession can take seconds to deliver one when the machine is busy).
+                session.dataTask(with: request).resume()
             }
         }
         sending.withLock { $0 = task }
     }
 
-    /// Waits until every queued event was sent.
+    /// Waits until every queued event was handed to URLSession.
     func flush() async {
         await sending.withLock { $0 }?.value
     }
