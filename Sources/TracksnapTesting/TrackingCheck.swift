@@ -105,7 +105,8 @@ enum TrackingCheck {
     /// - When the snapshot is to be validated, once every entry it expects is matched: the
     ///   validation runs on what arrived, so entries count in events where the snapshot lists
     ///   events, decoded by the profile's decoders. A pairing with field differences counts as
-    ///   matched (the wait is over; the check reports the differences).
+    ///   matched (the wait is over; the check reports the differences) — unless the record mode
+    ///   is `failed`: a mismatch is then re-recorded, from all the traffic, once it settles.
     /// - When it is to be recorded, never: the wait ends when traffic settles (or at the deadline).
     /// - When the check cannot run (a bad record mode, a missing snapshot that may not be
     ///   recorded, an unreadable snapshot or profile), at once: the check reports why.
@@ -122,11 +123,13 @@ enum TrackingCheck {
             return { _ in true }
         case .record:
             return { _ in false }
-        case .validate:
+        case .validate(let recordOnFailure):
             let directory = configuration.validatorsDirectory ?? SnapshotLocation.validatorsDirectory(for: path)
             return { requests in
                 guard let result = try? Validation.validate(snapshotAt: path, requests: requests, profile: validator, directory: directory)
                 else { return true }
+                // A mismatch that will be re-recorded waits for the rest of the traffic.
+                if recordOnFailure { return result.passed }
                 return !result.entries.contains { $0.status == .missing }
             }
         }

@@ -138,10 +138,20 @@ struct TrackingCheckTests {
         #expect(isComplete(checkoutRequests(screen: "Basket")))
     }
 
+    @Test("in record mode failed, a near miss does not end the wait: what settles is re-recorded whole")
+    func completionFailedMode() {
+        let isComplete = TrackingCheck.completion(
+            count: nil, snapshot: fixture("Snapshots/checkout.json"), validator: nil, record: .failed,
+            configuration: TracksnapConfiguration(), environment: [:])
+        #expect(!isComplete(checkoutRequests(screen: "Basket")))
+        #expect(isComplete(checkoutRequests()))
+    }
+
     @Test("a count given by the caller wins; a recording waits for quiet; a check that cannot run does not wait", arguments: [
         (Optional(1), "Snapshots/checkout.json", RecordMode.never, [false, true]),
         (nil, "Snapshots/absent.json", RecordMode.missing, [false, false]),
         (nil, "Snapshots/checkout.json", RecordMode.all, [false, false]),
+        (nil, "Snapshots/checkout.json", RecordMode.failed, [false, true]),
         (nil, "Snapshots/absent.json", RecordMode.never, [true, true]),
         (nil, "Snapshots/broken.json", RecordMode.never, [true, true]),
     ])
