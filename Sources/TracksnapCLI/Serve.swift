@@ -11,7 +11,9 @@ struct Serve: ParsableCommand {
             Prints "listening on http://HOST:PORT" first. Without --upstream it answers every request \
             itself (200 {"code":200,"status":1}); with --upstream URL it forwards there; absolute-form requests and CONNECT \
             (curl -x, http_proxy) are forwarded to their target. The control API is under \
-            /__tracksnap/. SIGINT or SIGTERM stop it cleanly (exit 0).
+            /__tracksnap/. Then one line per captured request on stderr (time, session or -, method, \
+            URL, status; a request no open session got says why), unless --quiet. SIGINT or SIGTERM \
+            stop it cleanly (exit 0).
             """
     )
 
@@ -39,6 +41,9 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("Where validate looks up profile names.", valueName: "dir"))
     var validatorsDir = "Validators"
 
+    @Flag(help: "Do not print a line on stderr for each captured request.")
+    var quiet = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         if !CaptureServer.Configuration.isLoopback(host) && (token ?? "").isEmpty {
@@ -55,9 +60,17 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
+        var requestLog: (@Sendable (RequestLogLine) -> Void)?
+        if !quiet {
+            requestLog = { line in
+                // One write(2) per line, so that lines from the server's threads never interleave.
+                FileHandle.standardError.write(Data((line.description + "\n").utf8))
+            }
+        }
         let configuration = CaptureServer.Configuration(
             host: host, port: port, upstream: upstream.flatMap { URL(string: $0) }, journalPath: journal,
-            maximumRequests: maxRequests, maximumBodySize: maxBodySize, token: token, validatorsDirectory: validatorsDir)
+            maximumRequests: maxRequests, maximumBodySize: maxBodySize, token: token, validatorsDirectory: validatorsDir,
+            requestLog: requestLog)
         let server: CaptureServer
         do {
             server = try CaptureServer(configuration: configuration)

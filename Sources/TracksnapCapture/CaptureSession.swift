@@ -108,12 +108,39 @@ public final class CaptureSession: Sendable {
     /// let requests = await capture.waitForRequests(count: 2, timeout: .seconds(5))
     /// #expect(requests.count == 2)
     /// ```
-    /// Returns early with fewer when the timeout passes or the task is cancelled; it never
-    /// throws, so that a validation afterwards reports what is missing.
+    /// Returns early with fewer when the timeout passes, when traffic has been quiet for
+    /// `settle` (if given) or the task is cancelled; it never throws, so that a validation
+    /// afterwards reports what is missing.
     /// - Parameters:
     ///   - count: how many requests to wait for.
+    ///   - settle: return once no request has arrived for this long, after at least one did;
+    ///     nil waits for the count or the timeout.
     ///   - timeout: the longest wait.
-    public func waitForRequests(count: Int, timeout: Duration = .seconds(10)) async -> [CapturedRequest] {
-        await sink.recorder.wait(count: count, timeout: timeout)
+    public func waitForRequests(count: Int, settle: Duration? = nil, timeout: Duration = .seconds(10)) async -> [CapturedRequest] {
+        await sink.recorder.wait(settle: settle, timeout: timeout) { $0.count >= count }.requests
+    }
+
+    /// Waits until what was captured is complete, or traffic has been quiet for `settle` after
+    /// at least one request, or `timeout` has passed; returns what was captured.
+    ///
+    /// ```swift
+    /// // Until a purchase arrives, or 500 ms pass with no request, or 10 s.
+    /// let requests = await capture.waitForRequests(settle: .milliseconds(500)) { requests in
+    ///     requests.contains { $0.url.contains("purchase") }
+    /// }
+    /// ```
+    /// `isComplete` is asked at once and after each arrival, in the calling task: it may be as
+    /// slow as a validation. With nothing captured the settle time does not run, so a flow that
+    /// sends nothing waits for the timeout.
+    /// - Parameters:
+    ///   - settle: how long traffic must be quiet for the wait to end.
+    ///   - timeout: the longest wait.
+    ///   - isComplete: whether the requests so far are all that is awaited; by default never,
+    ///     so that the wait ends when traffic settles.
+    public func waitForRequests(
+        settle: Duration = .milliseconds(500), timeout: Duration = .seconds(10),
+        until isComplete: ([CapturedRequest]) -> Bool = { _ in false }
+    ) async -> [CapturedRequest] {
+        await sink.recorder.wait(settle: settle, timeout: timeout, until: isComplete).requests
     }
 }

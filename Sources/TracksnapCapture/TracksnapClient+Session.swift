@@ -34,21 +34,51 @@ extension TracksnapClient {
         }
 
         /// The session's requests once at least `count` are captured, or those there are
-        /// when `timeout` has passed (`GET /__tracksnap/sessions/{id}/requests?count=N&timeout=S`).
+        /// when `timeout` has passed
+        /// (`GET /__tracksnap/sessions/{id}/requests?count=N&events=E&settle=S&timeout=T`).
         ///
         /// ```swift
         /// let requests = try await session.waitForRequests(count: 3, timeout: .seconds(10))
+        /// let batch = try await session.waitForRequests(events: 5, settle: .milliseconds(500))
         /// ```
         /// - Parameters:
         ///   - count: how many requests to wait for.
+        ///   - events: how many events to wait for, once the server decodes the requests (with
+        ///     every built-in decoder: a batch counts each of its events).
+        ///   - settle: return once the session's traffic has been quiet this long, after at
+        ///     least one request arrived. With neither count nor events, the wait ends then
+        ///     (or at the timeout).
         ///   - timeout: the longest the server waits.
         /// - Throws: `TracksnapClientError`.
-        public func waitForRequests(count: Int, timeout: Duration = .seconds(10)) async throws(TracksnapClientError) -> [CapturedRequest] {
-            let seconds = Self.seconds(timeout)
-            let query = [URLQueryItem(name: "count", value: String(count)), URLQueryItem(name: "timeout", value: seconds)]
+        public func waitForRequests(
+            count: Int? = nil, events: Int? = nil, settle: Duration? = nil, timeout: Duration = .seconds(10)
+        ) async throws(TracksnapClientError) -> [CapturedRequest] {
+            try await waitForTraffic(count: count, events: events, settle: settle, timeout: timeout).requests
+        }
+
+        /// Waits as `waitForRequests` does, and also returns how many requests no session got
+        /// while this one was open, and why the wait ended.
+        ///
+        /// ```swift
+        /// let traffic = try await session.waitForTraffic(settle: .milliseconds(500))
+        /// if traffic.unattributed > 0 { print("send \(TracksnapClient.sessionHeader)") }
+        /// ```
+        /// - Throws: `TracksnapClientError`.
+        public func waitForTraffic(
+            count: Int? = nil, events: Int? = nil, settle: Duration? = nil, timeout: Duration = .seconds(10)
+        ) async throws(TracksnapClientError) -> Traffic {
+            var query: [URLQueryItem] = []
+            if let count { query.append(URLQueryItem(name: "count", value: String(count))) }
+            if let events { query.append(URLQueryItem(name: "events", value: String(events))) }
+            if let settle { query.append(URLQueryItem(name: "settle", value: Self.seconds(settle))) }
+            query.append(URLQueryItem(name: "timeout", value: Self.seconds(timeout)))
             // The HTTP call must outlive the server's own wait.
             let wait = Double(timeout.components.seconds) + 30
-            return try await client.send(.get, requestsPath, query: query, timeout: wait).capturedRequests()
+            let response = try await client.send(.get, requestsPath, query: query, timeout: wait)
+            return Traffic(
+                requests: try response.capturedRequests(),
+                unattributed: response.header(Traffic.unattributedHeader).flatMap { Int($0) } ?? 0,
+                reason: response.header(Traffic.waitHeader))
         }
 
         /// The session's requests captured so far, without waiting.
@@ -65,18 +95,30 @@ extension TracksnapClient {
         /// (`POST /__tracksnap/sessions/{id}/validate`).
         ///
         /// ```swift
-        /// let report = try await session.validate(snapshot: "Snapshots/checkout.json", validator: "segment")
+        /// let report = try await session.validate(snapshot: "Snapshots/checkout.json", timeout: .seconds(10))
         /// if !report.passed { print(report.json) }
         /// ```
+        /// With a `timeout` or a `settle` time, the server first waits until every entry the
+        /// snapshot expects is matched (in events, where it lists events), or until the
+        /// session's traffic has been quiet for the settle time (500 ms by default) after at
+        /// least one request, or until the timeout (30 s by default); then it validates. Without
+        /// either, it validates what is there at once.
         /// - Parameters:
         ///   - snapshot: the snapshot's path, as the server's process sees it.
         ///   - validator: a profile name or path; otherwise the snapshot's own.
+        ///   - timeout: the longest the server waits.
+        ///   - settle: how long the traffic must be quiet for the wait to end.
         /// - Returns: the report `tracksnap validate --format json` would print.
         /// - Throws: `TracksnapClientError`, with the server's message for a bad snapshot.
-        public func validate(snapshot: String, validator: String? = nil) async throws(TracksnapClientError) -> ValidationReport {
+        public func validate(
+            snapshot: String, validator: String? = nil, timeout: Duration? = nil, settle: Duration? = nil
+        ) async throws(TracksnapClientError) -> ValidationReport {
             var body: [String: JSONValue] = ["snapshot": .string(snapshot)]
             if let validator { body["validator"] = .string(validator) }
-            let response = try await client.send(.post, sessionPath + "/validate", body: .object(body))
+            if let timeout { body["timeout"] = .number(Self.seconds(timeout)) }
+            if let settle { body["settle"] = .number(Self.seconds(settle)) }
+            let wait = Double((timeout ?? .seconds(30)).components.seconds) + 30
+            let response = try await client.send(.post, sessionPath + "/validate", body: .object(body), timeout: wait)
             do {
                 return try ValidationReport(json: response.body)
             } catch {

@@ -119,7 +119,11 @@ public struct TracksnapClient: Sendable {
         guard let http = head as? HTTPURLResponse else {
             throw TracksnapClientError(status: nil, message: "not an HTTP response", method: method.rawValue, url: url)
         }
-        let response = Response(method: method.rawValue, url: url, status: http.statusCode, body: data)
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String { headers[name.lowercased()] = "\(value)" }
+        }
+        let response = Response(method: method.rawValue, url: url, status: http.statusCode, body: data, headers: headers)
         guard (200..<300).contains(http.statusCode) else { throw response.error(response.serverMessage) }
         return response
     }
@@ -130,6 +134,13 @@ public struct TracksnapClient: Sendable {
         let url: String
         let status: Int
         let body: Data
+        /// The answer's headers, by lowercased name.
+        var headers: [String: String] = [:]
+
+        /// A header's value, by any case of its name.
+        func header(_ name: String) -> String? {
+            headers[name.lowercased()]
+        }
 
         var text: String { String(decoding: body, as: UTF8.self) }
 

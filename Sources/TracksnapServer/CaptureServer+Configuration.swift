@@ -28,11 +28,15 @@ extension CaptureServer {
         public var collectorResponse: CollectorResponse
         /// Where `validate` looks up profile names given without a path.
         public var validatorsDirectory: String
+        /// Called once for each captured request, when its answer is known (`tracksnap serve`
+        /// prints these lines on stderr). Called from the server's threads; keep it quick.
+        public var requestLog: (@Sendable (RequestLogLine) -> Void)?
 
         public init(
             host: String = "127.0.0.1", port: Int = 0, upstream: URL? = nil, journalPath: String? = nil,
             maximumRequests: Int? = nil, maximumBodySize: Int = 16 * 1024 * 1024, token: String? = nil,
-            collectorResponse: CollectorResponse = CollectorResponse(), validatorsDirectory: String = "Validators"
+            collectorResponse: CollectorResponse = CollectorResponse(), validatorsDirectory: String = "Validators",
+            requestLog: (@Sendable (RequestLogLine) -> Void)? = nil
         ) {
             self.host = host
             self.port = port
@@ -43,6 +47,7 @@ extension CaptureServer {
             self.token = token
             self.collectorResponse = collectorResponse
             self.validatorsDirectory = validatorsDirectory
+            self.requestLog = requestLog
         }
 
         /// Whether `host` is a loopback address, which may be bound without a token.

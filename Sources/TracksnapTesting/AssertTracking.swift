@@ -42,18 +42,24 @@ public func assertTracking(
     return outcome.result
 }
 
-/// Waits for an in-process capture's requests, then checks them against a snapshot file.
+/// Waits for an in-process capture's traffic, then checks it against a snapshot file.
 ///
 /// ```swift
 /// let capture = CaptureSession.install(on: configuration, mode: .respond())
-/// // … exercise the app …
+/// // … exercise the app; it may send from background tasks, in bursts …
 /// await assertTracking(capture, matches: "Snapshots/checkout.json")
 /// ```
+///
+/// It waits until every entry the snapshot expects is matched (validating what arrived after
+/// each request: in events where the snapshot lists events), or until traffic has been quiet
+/// for `settle` after at least one request, or until `timeout` — then checks. When the snapshot
+/// is to be recorded, it waits for the traffic to settle; a capture that holds nothing then
+/// fails the test instead of recording an empty snapshot.
 /// - Parameters:
 ///   - capture: the capture to read.
-///   - count: how many requests to wait for; by default the number of requests the snapshot
-///     expects (one for a snapshot of events only; none when there is no snapshot yet, so pass
-///     it when recording).
+///   - count: wait for this many requests instead of the snapshot's entries.
+///   - settle: how long traffic must be quiet for the wait to end (500 ms by default). Give a
+///     client that pauses between its events more.
 ///   - timeout: the longest wait; the check then runs on what arrived.
 ///   - snapshot: the snapshot file: absolute, or relative to the directory of the calling test file.
 ///   - validator: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
@@ -63,6 +69,7 @@ public func assertTracking(
 public func assertTracking(
     _ capture: CaptureSession,
     count: Int? = nil,
+    settle: Duration = .milliseconds(500),
     timeout: Duration = .seconds(10),
     matches snapshot: String,
     validator: String? = nil,
@@ -73,25 +80,33 @@ public func assertTracking(
     column: UInt = #column
 ) async -> SnapshotResult? {
     let path = SnapshotLocation.resolve(snapshot, testFile: String(describing: filePath))
-    let requests = await capture.waitForRequests(count: count ?? TrackingCheck.expectedCount(at: path), timeout: timeout)
+    let isComplete = TrackingCheck.completion(
+        count: count, snapshot: path, validator: validator, record: record,
+        configuration: TracksnapConfiguration.current, environment: ProcessInfo.processInfo.environment)
+    let requests = await capture.waitForRequests(settle: settle, timeout: timeout, until: isComplete)
     return assertTracking(
         requests, matches: path, validator: validator, record: record,
         fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
-/// Waits for a `tracksnap serve` session's requests, then checks them here against a snapshot file.
+/// Waits for a `tracksnap serve` session's traffic, then checks it here against a snapshot file.
 ///
 /// ```swift
 /// let session = try await client.startSession(name: "checkout")
 /// // … point the app at session.baseURL and exercise it …
 /// await assertTracking(session, matches: "Snapshots/checkout.json")
 /// ```
-/// The snapshot is read by the test process, not by the server. A control API error fails the
+/// It waits as the in-process overload does: until every entry the snapshot expects is
+/// matched, or the session's traffic has been quiet for `settle`, or `timeout`. The server
+/// waits for each next request (or the settle time); the snapshot is read and validated by
+/// the test process, not by the server. When the check fails and the server saw requests that
+/// no session got while this one was open, the failure says so. A control API error fails the
 /// test with its message.
 /// - Parameters:
 ///   - session: the server session to read; it stays open.
-///   - count: how many requests to wait for; by default the number of requests the snapshot expects.
-///   - timeout: the longest the server waits; the check then runs on what arrived.
+///   - count: wait for this many requests instead of the snapshot's entries.
+///   - settle: how long traffic must be quiet for the wait to end (500 ms by default).
+///   - timeout: the longest wait; the check then runs on what arrived.
 ///   - snapshot: the snapshot file: absolute, or relative to the directory of the calling test file.
 ///   - validator: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
 ///   - record: the record mode for this assertion.
@@ -100,6 +115,7 @@ public func assertTracking(
 public func assertTracking(
     _ session: TracksnapClient.Session,
     count: Int? = nil,
+    settle: Duration = .milliseconds(500),
     timeout: Duration = .seconds(10),
     matches snapshot: String,
     validator: String? = nil,
@@ -109,17 +125,57 @@ public func assertTracking(
     line: UInt = #line,
     column: UInt = #column
 ) async -> SnapshotResult? {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let path = SnapshotLocation.resolve(snapshot, testFile: String(describing: filePath))
-    let requests: [CapturedRequest]
+    let configuration = TracksnapConfiguration.current
+    let environment = ProcessInfo.processInfo.environment
+    let isComplete = TrackingCheck.completion(
+        count: count, snapshot: path, validator: validator, record: record,
+        configuration: configuration, environment: environment)
+    let traffic: TracksnapClient.Traffic
     do {
-        requests = try await session.waitForRequests(count: count ?? TrackingCheck.expectedCount(at: path), timeout: timeout)
+        traffic = try await waitForTraffic(of: session, settle: settle, timeout: timeout, until: isComplete)
     } catch {
-        reportIssue(
-            "tracksnap: cannot read session \(session.id)'s requests: \(error)",
-            at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+        reportIssue("tracksnap: cannot read session \(session.id)'s requests: \(error)", at: site)
         return nil
     }
-    return assertTracking(
-        requests, matches: path, validator: validator, record: record,
-        fileID: fileID, filePath: filePath, line: line, column: column)
+    let outcome = TrackingCheck.run(
+        traffic.requests, snapshot: path, validator: validator, record: record,
+        configuration: configuration, environment: environment, testFile: String(describing: filePath))
+    if var failure = outcome.failure {
+        if traffic.unattributed > 0 {
+            failure += """
+
+
+                While session \(session.id) was open, the server captured \(traffic.unattributed) \
+                request\(traffic.unattributed == 1 ? "" : "s") that no session got: sent without a session \
+                hint while several sessions were open, or naming a session that was not open. Send \
+                \(TracksnapClient.sessionHeader): \(session.id), or point the app at \(session.baseURL.absoluteString).
+                """
+        }
+        reportIssue(failure, at: site)
+    }
+    return outcome.result
+}
+
+/// Asks the server for each next request of a session (or for its settle time), checking
+/// after each answer whether the wait is over: the loop that lets a test-side condition
+/// drive a server-side wait.
+private func waitForTraffic(
+    of session: TracksnapClient.Session, settle: Duration, timeout: Duration,
+    until isComplete: ([CapturedRequest]) -> Bool
+) async throws(TracksnapClientError) -> TracksnapClient.Traffic {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    var traffic = try await session.waitForTraffic(count: 0, timeout: .zero)
+    while !isComplete(traffic.requests) {
+        let remaining = clock.now.duration(to: deadline)
+        if remaining <= .zero { break }
+        let next = try await session.waitForTraffic(count: traffic.requests.count + 1, settle: settle, timeout: remaining)
+        let grew = next.requests.count > traffic.requests.count
+        traffic = next
+        // No new request: traffic settled, the deadline passed, or the session ended.
+        if !grew { break }
+    }
+    return traffic
 }

@@ -74,6 +74,7 @@ enum TrackingCheck {
         _ requests: [CapturedRequest], to path: String, profile: String?, directory: String, mode: RecordMode, verb: String,
         write: Writer
     ) -> String {
+        guard !requests.isEmpty else { return nothingCaptured(path) }
         do {
             try write(requests, path, profile, directory)
             return """
@@ -85,11 +86,52 @@ enum TrackingCheck {
         }
     }
 
-    /// How many requests to wait for by default: the requests the snapshot expects, one for a
-    /// snapshot of events only (a batch may carry them all), none when it cannot be read.
-    static func expectedCount(at path: String) -> Int {
-        guard let snapshot = try? Snapshot.load(path: path) else { return 0 }
-        if !snapshot.requests.isEmpty { return snapshot.requests.count }
-        return snapshot.events.isEmpty ? 0 : 1
+    /// Why a capture that holds nothing is not recorded: an empty snapshot would pass every
+    /// later run while checking nothing.
+    static func nothingCaptured(_ path: String) -> String {
+        """
+        Captured no request, so the snapshot \(path) was not recorded: an empty snapshot would pass \
+        on every later run while checking nothing. Check that the app's URLSession is made from the \
+        configuration the capture was installed on (or that the app sends to the session's base URL \
+        or with its X-Tracksnap-Session header), and that the flow sends before the assertion's \
+        timeout.
+        """
+    }
+
+    /// When an assertion's wait is over, before the settle time and the deadline: what it
+    /// checks for after each arrival.
+    ///
+    /// - With `count`, once that many requests are there.
+    /// - When the snapshot is to be validated, once every entry it expects is matched: the
+    ///   validation runs on what arrived, so entries count in events where the snapshot lists
+    ///   events, decoded by the profile's decoders. A pairing with field differences counts as
+    ///   matched (the wait is over; the check reports the differences) — unless the record mode
+    ///   is `failed`: a mismatch is then re-recorded, from all the traffic, once it settles.
+    /// - When it is to be recorded, never: the wait ends when traffic settles (or at the deadline).
+    /// - When the check cannot run (a bad record mode, a missing snapshot that may not be
+    ///   recorded, an unreadable snapshot or profile), at once: the check reports why.
+    static func completion(
+        count: Int?, snapshot path: String, validator: String?, record: RecordMode?,
+        configuration: TracksnapConfiguration, environment: [String: String]
+    ) -> ([CapturedRequest]) -> Bool {
+        if let count { return { $0.count >= count } }
+        guard let mode = try? RecordMode.resolve(explicit: record, configured: configuration.record, environment: environment) else {
+            return { _ in true }
+        }
+        switch RecordDecision(mode: mode, snapshotExists: FileManager.default.fileExists(atPath: path)) {
+        case .failMissing:
+            return { _ in true }
+        case .record:
+            return { _ in false }
+        case .validate(let recordOnFailure):
+            let directory = configuration.validatorsDirectory ?? SnapshotLocation.validatorsDirectory(for: path)
+            return { requests in
+                guard let result = try? Validation.validate(snapshotAt: path, requests: requests, profile: validator, directory: directory)
+                else { return true }
+                // A mismatch that will be re-recorded waits for the rest of the traffic.
+                if recordOnFailure { return result.passed }
+                return !result.entries.contains { $0.status == .missing }
+            }
+        }
     }
 }

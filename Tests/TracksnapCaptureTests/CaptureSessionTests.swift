@@ -146,7 +146,11 @@ struct CaptureSessionTests {
         async let sent: Void = {
             for _ in 0..<3 { _ = try await session.data(from: url) }
         }()
-        let requests = await capture.waitForRequests(count: 3, timeout: .seconds(30))
+        let started = ContinuousClock.now
+        let requests = await capture.waitForRequests(count: 3, timeout: .seconds(120))
+        // Well before the deadline: returning at it with the same requests would pass otherwise.
+        // (Loose: the whole suite runs in parallel, and some tests hold this process up for seconds.)
+        #expect(ContinuousClock.now - started < .seconds(60))
         try await sent
         #expect(requests.count == 3)
         #expect(requests.map(\.id) == ["1", "2", "3"])
@@ -166,10 +170,55 @@ struct CaptureSessionTests {
     @Test("a cancelled wait returns at once")
     func waitCancelled() async throws {
         let (_, capture) = capturedSession()
+        let started = ContinuousClock.now
         let wait = Task { await capture.waitForRequests(count: 1, timeout: .seconds(600)) }
         wait.cancel()
         let requests = await wait.value
         #expect(requests.isEmpty)
+        #expect(ContinuousClock.now - started < .seconds(60))
+    }
+
+    @Test("with a settle time, waiting ends once the app has been quiet that long after its last request")
+    func waitSettles() async throws {
+        let (session, capture) = capturedSession()
+        let url = try #require(URL(string: "https://collect.example/e"))
+        let sending = Task {
+            var lastSent = ContinuousClock.now
+            for _ in 0..<3 {
+                try await Task.sleep(for: .milliseconds(150))
+                lastSent = .now
+                // Not awaiting the answer: on Linux, URLSession can take seconds to deliver
+                // one when the machine is busy, which would stretch the gaps past the settle time.
+                session.dataTask(with: url).resume()
+            }
+            return lastSent
+        }
+        // Far longer than the gaps, so that a busy machine does not end it between two requests
+        // (the whole suite runs in parallel, and URLSession then sometimes holds one up for seconds).
+        let requests = await capture.waitForRequests(settle: .seconds(10), timeout: .seconds(120))
+        let returned = ContinuousClock.now
+        let lastSent = try await sending.value
+        #expect(requests.count == 3)
+        #expect(returned - lastSent >= .seconds(10))
+        #expect(returned - lastSent < .seconds(60), "it ended on the settle time, not the deadline")
+    }
+
+    @Test("with a condition, waiting ends at the request that satisfies it")
+    func waitUntil() async throws {
+        let (session, capture) = capturedSession()
+        let sending = Task {
+            for name in ["view", "view", "purchase"] {
+                try await Task.sleep(for: .milliseconds(100))
+                _ = try await session.data(from: try #require(URL(string: "https://collect.example/e?ev=\(name)")))
+            }
+        }
+        let started = ContinuousClock.now
+        let requests = await capture.waitForRequests(settle: .seconds(60), timeout: .seconds(120)) { requests in
+            requests.contains { $0.url.hasSuffix("purchase") }
+        }
+        #expect(ContinuousClock.now - started < .seconds(30), "it ended on the purchase, not the settle time")
+        try await sending.value
+        #expect(requests.count == 3)
     }
 
     @Test("reset forgets what was captured; ids keep growing")

@@ -78,6 +78,31 @@ struct TracksnapClientTests {
         #expect(requests[1].body == .text("hi"), "base64 that is UTF-8 reads as text, as in capture files")
     }
 
+    @Test("waitForTraffic asks for events and a settle time, and reads the unattributed count and the wait's end")
+    func waitForTraffic() async throws {
+        let (client, capture) = try stubbedClient { _ in
+            CaptureResponse(
+                headers: ["Content-Type": "application/json", "X-Tracksnap-Unattributed": "2", "X-Tracksnap-Wait": "settled"],
+                body: Data(capturedArray.utf8))
+        }
+        let traffic = try await client.session(id: "s1").waitForTraffic(events: 3, settle: .milliseconds(500), timeout: .seconds(5))
+        #expect(capture.requests.first?.url == "http://127.0.0.1:8181/__tracksnap/sessions/s1/requests?events=3&settle=0.5&timeout=5")
+        #expect(traffic.requests.count == 2)
+        #expect(traffic.unattributed == 2)
+        #expect(traffic.reason == "settled")
+    }
+
+    @Test("validate with a timeout and a settle time sends both, in seconds")
+    func validateWaits() async throws {
+        let report = #"{"findings":[],"passed":true,"snapshots":[],"version":1}"#
+        let (client, capture) = try stubbedClient { _ in json(report) }
+        _ = try await client.session(id: "s1").validate(snapshot: "a.json", timeout: .seconds(10), settle: .milliseconds(250))
+        let body = try JSONDocument.parse(Array((capture.requests.first?.bodyText ?? "").utf8), file: "body").value
+        #expect(body["timeout"]?.doubleValue == 10)
+        #expect(body["settle"]?.doubleValue == 0.25)
+        #expect(body["snapshot"]?.stringValue == "a.json")
+    }
+
     @Test("whole seconds are sent without a fraction", arguments: [
         (Duration.seconds(10), "10"), (.milliseconds(500), "0.5"), (.milliseconds(1250), "1.25"), (.zero, "0"),
     ])

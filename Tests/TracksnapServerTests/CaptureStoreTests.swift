@@ -8,10 +8,13 @@ struct CaptureStoreTests {
     func resumedByRecord() async throws {
         let store = try CaptureStore()
         let id = store.startSession()
-        async let waited = store.waitForRequests(inSession: id, count: 2, timeout: .seconds(60))
+        let started = ContinuousClock.now
+        async let waited = store.waitForRequests(inSession: id, count: 2, timeout: .seconds(120))
         store.record(method: "GET", url: "http://t.example/1", sessionHint: nil)
         store.record(method: "GET", url: "http://t.example/2", sessionHint: nil)
         #expect(await waited?.map(\.url) == ["http://t.example/1", "http://t.example/2"])
+        // Well before the deadline, which would return the same requests.
+        #expect(ContinuousClock.now - started < .seconds(60))
     }
 
     @Test("a waiter gets what is there when its session ends, when cancelled, or at once for count 0")
@@ -28,9 +31,11 @@ struct CaptureStoreTests {
         #expect(onEnd == nil || onEnd?.count == 1)
 
         let open = store.startSession()
-        let waiting = Task { await store.waitForRequests(inSession: open, count: 5, timeout: .seconds(60)) }
+        let started = ContinuousClock.now
+        let waiting = Task { await store.waitForRequests(inSession: open, count: 5, timeout: .seconds(120)) }
         waiting.cancel()
         #expect(await waiting.value?.isEmpty == true)
+        #expect(ContinuousClock.now - started < .seconds(60), "a cancelled wait does not last until its deadline")
         #expect(await store.waitForRequests(inSession: open, count: 0, timeout: .seconds(60))?.isEmpty == true)
     }
 

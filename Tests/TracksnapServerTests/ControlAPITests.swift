@@ -58,7 +58,9 @@ struct ControlAPITests {
             let started = ContinuousClock.now
             let response = try await control(port, "GET", "sessions/\(id)/requests?count=5&timeout=0.3")
             #expect(ContinuousClock.now - started >= .milliseconds(300))
+            #expect(ContinuousClock.now - started < .seconds(60))
             #expect(response.status == 200)
+            #expect(response.header("X-Tracksnap-Wait") == "timed_out")
             #expect(try capturedRequests(response).map(\.url) == ["http://127.0.0.1:\(port)/only-one"])
         }
     }

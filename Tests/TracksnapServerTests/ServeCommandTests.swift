@@ -35,7 +35,9 @@ struct ServeCommandTests {
             try client.run()
             // Wait for some traffic through the control API, then kill the client.
             let id = try await startSession(server.port)
-            _ = try await control(server.port, "GET", "sessions/\(id)/requests?count=20&timeout=30")
+            // 21 recorded: the client sends each request after confirming the one before, so at
+            // least 20 answers are confirmed (waiting for 20 raced with the 20th confirmation).
+            _ = try await control(server.port, "GET", "sessions/\(id)/requests?count=21&timeout=30")
             kill(client.processIdentifier, SIGKILL)
             client.waitUntilExit()
             let confirmed = try String(contentsOfFile: answered, encoding: .utf8).split(separator: "\n").count
@@ -65,5 +67,26 @@ struct ServeCommandTests {
         #expect(try await control(server.port, "GET", "health", headers: [("Authorization", "Bearer t0k")]).status == 200)
         server.signal(SIGTERM)
         #expect(try await server.waitForExit() == 0)
+    }
+
+    @Test("prints a line per captured request on stderr, with a hint for one no session got; --quiet prints none", arguments: [false, true])
+    func requestLog(quiet: Bool) async throws {
+        let server = try await ServeProcess.launch(quiet ? ["--quiet"] : [])
+        let first = try await startSession(server.port)
+        _ = try await startSession(server.port)
+        _ = try await RawHTTP.send(port: server.port, target: "/e?ev=mine", headers: [("X-Tracksnap-Session", first)])
+        _ = try await RawHTTP.send(port: server.port, target: "/e?ev=lost")
+        server.signal(SIGTERM)
+        #expect(try await server.waitForExit() == 0)
+        let stderr = try String(contentsOf: server.stderrURL, encoding: .utf8)
+        if quiet {
+            #expect(stderr.isEmpty)
+        } else {
+            let lines = stderr.split(separator: "\n").map(String.init)
+            #expect(lines.count == 2)
+            #expect(lines.first?.hasSuffix(" s1 GET http://127.0.0.1:\(server.port)/e?ev=mine 200") == true)
+            #expect(lines.last?.hasSuffix(
+                " - GET http://127.0.0.1:\(server.port)/e?ev=lost 200  not attributed: 2 sessions open; send X-Tracksnap-Session or use /__tracksnap/s/ID/") == true)
+        }
     }
 }

@@ -126,9 +126,49 @@ struct TrackingCheckTests {
         #expect(SnapshotLocation.resolve(path, testFile: testFile) == expected)
     }
 
-    @Test("by default the async overloads wait for as many requests as the snapshot expects")
-    func expectedCount() {
-        #expect(TrackingCheck.expectedCount(at: fixture("Snapshots/checkout.json")) == 2)
-        #expect(TrackingCheck.expectedCount(at: fixture("Snapshots/absent.json")) == 0)
+    @Test("the async overloads wait until every expected entry is matched; a near miss counts as matched")
+    func completionValidates() {
+        let isComplete = TrackingCheck.completion(
+            count: nil, snapshot: fixture("Snapshots/checkout.json"), validator: nil, record: .never,
+            configuration: TracksnapConfiguration(), environment: [:])
+        let requests = checkoutRequests()
+        #expect(!isComplete([]))
+        #expect(!isComplete(Array(requests.prefix(1))))
+        #expect(isComplete(requests))
+        #expect(isComplete(checkoutRequests(screen: "Basket")))
+    }
+
+    @Test("in record mode failed, a near miss does not end the wait: what settles is re-recorded whole")
+    func completionFailedMode() {
+        let isComplete = TrackingCheck.completion(
+            count: nil, snapshot: fixture("Snapshots/checkout.json"), validator: nil, record: .failed,
+            configuration: TracksnapConfiguration(), environment: [:])
+        #expect(!isComplete(checkoutRequests(screen: "Basket")))
+        #expect(isComplete(checkoutRequests()))
+    }
+
+    @Test("a count given by the caller wins; a recording waits for quiet; a check that cannot run does not wait", arguments: [
+        (Optional(1), "Snapshots/checkout.json", RecordMode.never, [false, true]),
+        (nil, "Snapshots/absent.json", RecordMode.missing, [false, false]),
+        (nil, "Snapshots/checkout.json", RecordMode.all, [false, false]),
+        (nil, "Snapshots/checkout.json", RecordMode.failed, [false, true]),
+        (nil, "Snapshots/absent.json", RecordMode.never, [true, true]),
+        (nil, "Snapshots/broken.json", RecordMode.never, [true, true]),
+    ])
+    func completionCases(count: Int?, snapshot: String, record: RecordMode, expected: [Bool]) {
+        let isComplete = TrackingCheck.completion(
+            count: count, snapshot: fixture(snapshot), validator: nil, record: record,
+            configuration: TracksnapConfiguration(), environment: [:])
+        #expect([isComplete([]), isComplete(checkoutRequests())] == expected)
+    }
+
+    @Test("nothing captured is never recorded: an empty snapshot would check nothing", arguments: [RecordMode.missing, .all])
+    func emptyIsNotRecorded(record: RecordMode) {
+        let spy = WriterSpy()
+        let outcome = TrackingCheck.run(
+            [], snapshot: "/nowhere/new.json", validator: nil, record: record, configuration: TracksnapConfiguration(),
+            environment: [:], testFile: testFile, write: spy.write)
+        #expect(outcome.failure?.contains("Captured no request, so the snapshot /nowhere/new.json was not recorded") == true)
+        #expect(spy.calls.withLock { $0 }.isEmpty)
     }
 }

@@ -2,23 +2,34 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import TracksnapCore
+import TracksnapDecoders
 import TracksnapReports
 import TracksnapValidation
 
 /// The control API under `/__tracksnap/`, which tests drive: health, sessions (start, wait
-/// for N requests, stop), validation of a session against a snapshot, everything captured,
+/// for N requests or events or for quiet, stop), validation of a session against a snapshot
+/// (waiting until every expected entry is matched or traffic settles), everything captured,
 /// reset.
 ///
 /// ```text
-/// POST /__tracksnap/sessions                          → 201 {"id":"s1"}
-/// GET  /__tracksnap/sessions/s1/requests?count=3&timeout=5  → 200 [ … ]
+/// POST /__tracksnap/sessions                                  → 201 {"id":"s1"}
+/// GET  /__tracksnap/sessions/s1/requests?events=3&settle=0.5  → 200 [ … ]
 /// ```
+///
+/// A session's answers (`GET sessions/{id}/requests`, `POST sessions/{id}/validate`) carry
+/// `X-Tracksnap-Unattributed: N`, the requests no session got since this one started, and
+/// those that waited carry `X-Tracksnap-Wait` (`complete`, `settled`, `timed_out`, `ended`,
+/// `cancelled`): why the wait ended.
 struct ControlAPI: Sendable {
     static let prefix = "/__tracksnap/"
     /// The longest a request may wait for captured traffic, in seconds.
     static let maximumTimeout = 300.0
-    /// The wait when `count` is given without `timeout`, in seconds.
+    /// The wait when `count`, `events` or `settle` is given without `timeout`, in seconds.
     static let defaultTimeout = 30.0
+    /// The settle time of a validation that waits without naming one, in seconds.
+    static let defaultSettle = 0.5
+    static let unattributedHeader = "X-Tracksnap-Unattributed"
+    static let waitHeader = "X-Tracksnap-Wait"
 
     let store: CaptureStore
     let token: String?
@@ -72,7 +83,7 @@ struct ControlAPI: Sendable {
         case (.POST, _) where Self.matches(parts, ["sessions", nil, "validate"]):
             let id = parts[1]
             guard store.requests(inSession: id) != nil else { return .now(noSession(id)) }
-            return .later { validate(id, request) }
+            return .later { await validate(id, request) }
         default:
             if Self.knownPaths.contains(where: { Self.matches(parts, $0) }) {
                 return .now(.error(.methodNotAllowed, "\(method.rawValue) is not allowed on \(request.path)"))
@@ -105,6 +116,7 @@ struct ControlAPI: Sendable {
                 "rejected": .number(String(statistics.rejected)),
                 "sessions": .number(String(statistics.sessions)),
                 "stored": .number(String(statistics.stored)),
+                "unattributed": .number(String(statistics.unattributed)),
             ]))
     }
 
@@ -126,35 +138,80 @@ struct ControlAPI: Sendable {
 
     private func sessionRequests(_ id: String, _ request: IncomingRequest) -> Reply {
         let query = request.queryItems
-        guard let countText = query["count"] else {
+        let count: Int?, events: Int?, settle: Double?, seconds: Double
+        do throws(BadParameter) {
+            count = try Self.wholeNumber(query, "count")
+            events = try Self.wholeNumber(query, "events")
+            settle = try Self.seconds(query, "settle")
+            seconds = try Self.seconds(query, "timeout") ?? Self.defaultTimeout
+        } catch {
+            return .now(.error(.badRequest, error.message))
+        }
+        guard let unattributed = store.unattributed(sinceSessionStarted: id) else { return .now(noSession(id)) }
+        guard count != nil || events != nil || settle != nil else {
             guard let requests = store.requests(inSession: id) else { return .now(noSession(id)) }
-            return .now(.requests(requests))
+            return .now(Self.attributed(.requests(requests), unattributed))
         }
-        guard let count = Int(countText), count >= 0 else {
-            return .now(.error(.badRequest, "count must be a whole number of requests, not \"\(countText)\""))
-        }
-        var seconds = Self.defaultTimeout
-        if let timeoutText = query["timeout"] {
-            guard let timeout = Double(timeoutText), timeout.isFinite, timeout >= 0 else {
-                return .now(.error(.badRequest, "timeout must be a number of seconds, not \"\(timeoutText)\""))
+        return .later { [store] in
+            let outcome = await store.wait(
+                inSession: id, settle: settle.map(Self.duration), timeout: Self.duration(seconds)
+            ) { requests in
+                if let count, requests.count < count { return false }
+                if let events, Self.eventCount(requests) < events { return false }
+                return count != nil || events != nil
             }
-            seconds = min(timeout, Self.maximumTimeout)
-        }
-        guard store.requests(inSession: id) != nil else { return .now(noSession(id)) }
-        return .later { [store, seconds] in
-            let timeout = Duration.milliseconds(Int64((seconds * 1000).rounded()))
-            guard let requests = await store.waitForRequests(inSession: id, count: count, timeout: timeout) else {
-                return noSession(id)
-            }
-            return .requests(requests)
+            guard let outcome else { return noSession(id) }
+            var response = Self.attributed(.requests(outcome.requests), store.unattributed(sinceSessionStarted: id) ?? unattributed)
+            response.headers.replaceOrAdd(name: Self.waitHeader, value: outcome.reason.rawValue)
+            return response
         }
     }
 
-    private func validate(_ id: String, _ request: IncomingRequest) -> Response {
+    /// The events the requests decode into, with every built-in decoder.
+    static func eventCount(_ requests: [CapturedRequest]) -> Int {
+        requests.reduce(0) { $0 + Decoders.decode($1).events.count }
+    }
+
+    /// A session's answer with the count of requests no session got since it started.
+    private static func attributed(_ response: Response, _ unattributed: Int) -> Response {
+        var response = response
+        response.headers.replaceOrAdd(name: unattributedHeader, value: String(unattributed))
+        return response
+    }
+
+    private struct BadParameter: Error {
+        var message: String
+    }
+
+    /// A whole number from the query, such as `count=3`: nil when absent.
+    private static func wholeNumber(_ query: [String: String], _ name: String) throws(BadParameter) -> Int? {
+        guard let text = query[name] else { return nil }
+        guard let value = Int(text), value >= 0 else {
+            throw BadParameter(message: "\(name) must be a whole number, not \"\(text)\"")
+        }
+        return value
+    }
+
+    /// A number of seconds from the query, such as `timeout=1.5`: nil when absent; capped at `maximumTimeout`.
+    private static func seconds(_ query: [String: String], _ name: String) throws(BadParameter) -> Double? {
+        guard let text = query[name] else { return nil }
+        guard let value = Double(text), value.isFinite, value >= 0 else {
+            throw BadParameter(message: "\(name) must be a number of seconds, not \"\(text)\"")
+        }
+        return min(value, maximumTimeout)
+    }
+
+    static func duration(_ seconds: Double) -> Duration {
+        .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
+    private func validate(_ id: String, _ request: IncomingRequest) async -> Response {
         struct Body: Decodable {
             var snapshot: String
             var validator: String?
             var validatorsDirectory: String?
+            var timeout: Double?
+            var settle: Double?
         }
         let body: Body
         do {
@@ -162,14 +219,42 @@ struct ControlAPI: Sendable {
         } catch {
             return .error(
                 .badRequest,
-                "the body must be a JSON object such as {\"snapshot\": \"Snapshots/checkout.json\", \"validator\": \"default\"}")
+                "the body must be a JSON object such as {\"snapshot\": \"Snapshots/checkout.json\", \"validator\": \"default\", \"timeout\": 10, \"settle\": 0.5}")
         }
-        guard let requests = store.requests(inSession: id) else { return noSession(id) }
+        for (name, value) in [("timeout", body.timeout), ("settle", body.settle)] {
+            if let value, !value.isFinite || value < 0 {
+                return .error(.badRequest, "\(name) must be a number of seconds, not \(value)")
+            }
+        }
+        let directory = body.validatorsDirectory ?? validatorsDirectory
+        let requests: [CapturedRequest]
+        var reason: RequestWaitList.Reason?
+        if body.timeout != nil || body.settle != nil {
+            let timeout = min(body.timeout ?? Self.defaultTimeout, Self.maximumTimeout)
+            let settle = min(body.settle ?? Self.defaultSettle, Self.maximumTimeout)
+            let outcome = await store.wait(inSession: id, settle: Self.duration(settle), timeout: Self.duration(timeout)) { requests in
+                // Every expected entry paired with a request: nothing more is awaited. A
+                // snapshot that cannot be read ends the wait at once; the answer says why.
+                guard
+                    let result = try? Validation.validate(
+                        snapshotAt: body.snapshot, requests: requests, profile: body.validator, directory: directory)
+                else { return true }
+                return !result.entries.contains { $0.status == .missing }
+            }
+            guard let outcome else { return noSession(id) }
+            requests = outcome.requests
+            reason = outcome.reason
+        } else {
+            guard let held = store.requests(inSession: id) else { return noSession(id) }
+            requests = held
+        }
         do {
             let result = try Validation.validate(
-                snapshotAt: body.snapshot, requests: requests, profile: body.validator,
-                directory: body.validatorsDirectory ?? validatorsDirectory)
-            return .json(.ok, text: ReportFormat.json.render([result]))
+                snapshotAt: body.snapshot, requests: requests, profile: body.validator, directory: directory)
+            var response = Self.attributed(
+                .json(.ok, text: ReportFormat.json.render([result])), store.unattributed(sinceSessionStarted: id) ?? 0)
+            if let reason { response.headers.replaceOrAdd(name: Self.waitHeader, value: reason.rawValue) }
+            return response
         } catch {
             return .error(.badRequest, error.description)
         }

@@ -145,7 +145,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             write(.error(.badRequest, "CONNECT needs a host:port target, not \"\(head.uri)\""), for: head, keepAlive: false, context: context)
             return
         }
-        router.recordTunnel(head, target: target)
+        let recorded = router.recordTunnel(head, target: target)
         state = .tunnelling
         ClientBootstrap(group: context.eventLoop)
             .connectTimeout(.seconds(10))
@@ -154,8 +154,10 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             .whenComplete { result in
                 switch result {
                 case .success(let peer):
+                    self.router.log(recorded, status: 200)
                     self.glue(context: context, to: peer)
                 case .failure(let error):
+                    self.router.log(recorded, status: 502)
                     self.write(
                         .error(.badGateway, "tracksnap could not open a tunnel to \(head.uri): \(error)"), for: head,
                         keepAlive: false, context: context)

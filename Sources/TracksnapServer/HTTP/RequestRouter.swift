@@ -37,8 +37,8 @@ final class RequestRouter: Sendable {
 
         // Absolute-form (`GET http://host/path`, as `curl -x` and `http_proxy` send): forward proxy.
         if !uri.hasPrefix("/"), uri.contains("://") {
-            if !request.isPreflight { record(request, url: uri, sessionHint: request.headers.first(name: SessionRouting.headerName)) }
-            return .later { [forwarder] in await forwarder.forward(request, to: uri) }
+            let recorded = request.isPreflight ? nil : record(request, url: uri, sessionHint: request.headers.first(name: SessionRouting.headerName))
+            return logged(recorded, .later { [forwarder] in await forwarder.forward(request, to: uri) })
         }
 
         var target = uri
@@ -47,34 +47,61 @@ final class RequestRouter: Sendable {
             sessionHint = session
             target = rest
         }
+        var recorded: Recorded?
         if !request.isPreflight {
             let host = request.headers.first(name: "Host") ?? configuration.host
             // The URL's origin is this server's, as the client addressed it: recording writes it
             // as a pattern, so that a snapshot passes against the next server on another port.
-            record(request, url: "http://\(host)\(target)", sessionHint: sessionHint, serverOrigin: "http://\(host)")
+            recorded = record(request, url: "http://\(host)\(target)", sessionHint: sessionHint, serverOrigin: "http://\(host)")
         }
         if let upstream = configuration.upstream {
             var base = upstream.absoluteString
             while base.hasSuffix("/") { base.removeLast() }
             let url = base + target
-            return .later { [forwarder] in await forwarder.forward(request, to: url) }
+            return logged(recorded, .later { [forwarder] in await forwarder.forward(request, to: url) })
         }
         if request.isPreflight { return .now(CORS.preflight(for: request.headers)) }
         var response = collectorResponse
         response.headers.add(contentsOf: CORS.headers(for: request.headers))
-        return .now(response)
+        return logged(recorded, .now(response))
     }
 
     /// Records a `CONNECT`: method CONNECT, the tunnel's URL, the headers; nothing inside the
     /// tunnel is visible.
-    func recordTunnel(_ head: HTTPRequestHead, target: TunnelTarget) {
-        store.record(
+    ///
+    /// - Returns: what to pass to `log(_:status:)` once the tunnel is open or has failed.
+    func recordTunnel(_ head: HTTPRequestHead, target: TunnelTarget) -> Recorded {
+        store.recordAttributed(
             method: "CONNECT", url: target.recordedURL, headers: Self.headers(head.headers),
             sessionHint: head.headers.first(name: SessionRouting.headerName))
     }
 
-    private func record(_ request: IncomingRequest, url: String, sessionHint: String?, serverOrigin: String? = nil) {
-        store.record(
+    /// A request as recorded, and the session it went to.
+    typealias Recorded = (request: CapturedRequest, attribution: CaptureStore.Attribution)
+
+    /// Hands the log line of a recorded request to the configuration's `requestLog`.
+    func log(_ recorded: Recorded, status: Int?) {
+        configuration.requestLog?(RequestLogLine(request: recorded.request, attribution: recorded.attribution, status: status))
+    }
+
+    /// The reply, logging the recorded request with its status once the answer is known.
+    private func logged(_ recorded: Recorded?, _ reply: Reply) -> Reply {
+        guard let recorded, configuration.requestLog != nil else { return reply }
+        switch reply {
+        case .now(let response):
+            log(recorded, status: Int(response.status.code))
+            return reply
+        case .later(let work):
+            return .later { [self] in
+                let response = await work()
+                log(recorded, status: Int(response.status.code))
+                return response
+            }
+        }
+    }
+
+    private func record(_ request: IncomingRequest, url: String, sessionHint: String?, serverOrigin: String? = nil) -> Recorded {
+        store.recordAttributed(
             method: request.method.rawValue, url: url, headers: Self.headers(request.headers),
             body: body(of: request), sessionHint: sessionHint, serverOrigin: serverOrigin)
     }

@@ -15,12 +15,16 @@ public struct CaptureStatistics: Sendable, Hashable {
     public var sessions: Int
     /// Requests held in the global list now.
     public var stored: Int
+    /// Requests that reached no session while at least one was open: they named none (with
+    /// several open) or named one that is not open. They are only in the global list.
+    public var unattributed: Int
 
-    public init(captured: Int = 0, dropped: Int = 0, rejected: Int = 0, sessions: Int = 0, stored: Int = 0) {
+    public init(captured: Int = 0, dropped: Int = 0, rejected: Int = 0, sessions: Int = 0, stored: Int = 0, unattributed: Int = 0) {
         self.captured = captured
         self.dropped = dropped
         self.rejected = rejected
         self.sessions = sessions
         self.stored = stored
+        self.unattributed = unattributed
     }
 }

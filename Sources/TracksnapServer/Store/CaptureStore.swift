@@ -4,9 +4,10 @@ import TracksnapCore
 /// Every request the server captured: a global list, one list per open session, the counters,
 /// and the journal.
 ///
-/// Safe to use from any thread: the state sits behind a `Mutex`, and a task waiting for
-/// requests is resumed by the `record` that completes its count (or by its deadline), never by
-/// polling.
+/// Safe to use from any thread: the state sits behind a `Mutex`; each session's requests sit
+/// in a `RequestWaitList`, the wait list the in-process capture uses too, so that a task
+/// waiting for requests is resumed by the arrivals, its settle time or its deadline, never by
+/// polling. The journal is written after the store's lock is released.
 ///
 /// ```swift
 /// let store = try CaptureStore(maximumRequests: 10_000)
@@ -14,48 +15,26 @@ import TracksnapCore
 /// let requests = await store.waitForRequests(inSession: session, count: 3, timeout: .seconds(5))
 /// ```
 public final class CaptureStore: Sendable {
-    private struct Waiter {
-        var count: Int
-        var continuation: CheckedContinuation<[CapturedRequest]?, Never>
-        var timer: Task<Void, Never>?
-    }
-
     private struct SessionState {
         var name: String?
-        var log: RequestLog
-        var waiters: [UInt64: Waiter] = [:]
-
-        /// Records a request; returns the waiters its arrival satisfies, removed from the session.
-        mutating func append(_ request: CapturedRequest) -> Wakeups {
-            log.append(request)
-            let due = waiters.filter { $0.value.count <= log.count }
-            guard !due.isEmpty else { return [] }
-            let requests = log.all
-            return due.map { key, waiter in
-                waiters[key] = nil
-                return (waiter.continuation, requests, waiter.timer)
-            }
-        }
+        var list: RequestWaitList
+        /// `statistics.unattributed` when the session started.
+        var unattributedAtStart: Int
     }
 
     private struct State {
         var nextRequest: UInt64 = 1
         var nextSession = 1
-        var nextWaiter: UInt64 = 1
         var global: RequestLog
         var sessions: [String: SessionState] = [:]
         /// Session ids in the order they were opened, for stable listings.
         var sessionOrder: [String] = []
         var statistics = CaptureStatistics()
-        var journal: Journal?
         var closed = false
     }
 
-    /// Waiters to resume once the lock is released: resuming inside it could run their
-    /// continuation's code while the store is still locked.
-    private typealias Wakeups = [(CheckedContinuation<[CapturedRequest]?, Never>, [CapturedRequest]?, Task<Void, Never>?)]
-
     private let state: Mutex<State>
+    private let journal: Journal?
 
     /// The most requests each list keeps, or nil for no limit.
     public let maximumRequests: Int?
@@ -67,9 +46,8 @@ public final class CaptureStore: Sendable {
     /// - Throws: `CaptureServerError` when the journal cannot be opened.
     public init(maximumRequests: Int? = nil, journalPath: String? = nil) throws(CaptureServerError) {
         self.maximumRequests = maximumRequests
-        var initial = State(global: RequestLog(limit: maximumRequests))
-        if let journalPath { initial.journal = try Journal(path: journalPath) }
-        state = Mutex(initial)
+        if let journalPath { journal = try Journal(path: journalPath) } else { journal = nil }
+        state = Mutex(State(global: RequestLog(limit: maximumRequests)))
     }
 
     // MARK: Recording
@@ -85,7 +63,8 @@ public final class CaptureStore: Sendable {
     ///   - headers: the headers in the order sent.
     ///   - body: the body, content encoding undone.
     ///   - sessionHint: the session the request names (header or base URL). A named session
-    ///     that is not open gets nothing; with no name, the only open session gets it.
+    ///     that is not open gets nothing; with no name, the only open session gets it. A
+    ///     request that no session gets while one is open is counted as unattributed.
     ///   - serverOrigin: the server's own origin in `url`, when it received the request as a
     ///     collector or reverse proxy (`CapturedRequest.serverOrigin`).
     /// - Returns: the request as stored.
@@ -94,9 +73,16 @@ public final class CaptureStore: Sendable {
         method: String, url: String, headers: [CapturedRequest.Header] = [], body: CapturedRequest.Body? = nil,
         sessionHint: String?, serverOrigin: String? = nil
     ) -> CapturedRequest {
+        recordAttributed(method: method, url: url, headers: headers, body: body, sessionHint: sessionHint, serverOrigin: serverOrigin).request
+    }
+
+    /// Records a request as `record` does, and tells which session got it.
+    package func recordAttributed(
+        method: String, url: String, headers: [CapturedRequest.Header] = [], body: CapturedRequest.Body? = nil,
+        sessionHint: String?, serverOrigin: String? = nil
+    ) -> (request: CapturedRequest, attribution: Attribution) {
         let time = Timestamp.now()
-        var wakeups: Wakeups = []
-        let request = state.withLock { state -> CapturedRequest in
+        let recorded = state.withLock { state -> (CapturedRequest, Attribution) in
             let id = state.nextRequest
             state.nextRequest += 1
             let session: String?
@@ -110,14 +96,17 @@ public final class CaptureStore: Sendable {
                 serverOrigin: serverOrigin)
             state.statistics.captured += 1
             if state.global.append(request) { state.statistics.dropped += 1 }
-            state.journal?.append(request)
-            // Mutated in place: a copy taken out of the dictionary would share the log's buffer
-            // and copy the whole log on every append.
-            if let session { wakeups = state.sessions[session]?.append(request) ?? [] }
-            return request
+            if let session {
+                // Appended under the store's lock, so that a session's order is the ids' order.
+                state.sessions[session]?.list.append(request)
+                return (request, .session(session))
+            }
+            if state.sessionOrder.isEmpty { return (request, .noSession) }
+            state.statistics.unattributed += 1
+            return (request, .unattributed(openSessions: state.sessionOrder.count, hint: sessionHint))
         }
-        Self.resume(wakeups)
-        return request
+        journal?.append(recorded.0)
+        return recorded
     }
 
     /// Counts a request refused for its size.
@@ -134,7 +123,18 @@ public final class CaptureStore: Sendable {
 
     /// A session's requests, or nil when no such session is open.
     public func requests(inSession id: String) -> [CapturedRequest]? {
-        state.withLock { $0.sessions[id]?.log.all }
+        list(of: id)?.requests
+    }
+
+    /// How many requests reached no session since this one started (see
+    /// `CaptureStatistics.unattributed`), or nil when no such session is open.
+    ///
+    /// A test whose session waits in vain for traffic learns from it that the traffic came,
+    /// without a session hint, while other sessions were open.
+    public func unattributed(sinceSessionStarted id: String) -> Int? {
+        state.withLock { state in
+            state.sessions[id].map { state.statistics.unattributed - $0.unattributedAtStart }
+        }
     }
 
     /// The counters, as `GET /__tracksnap/health` reports them.
@@ -161,7 +161,9 @@ public final class CaptureStore: Sendable {
         state.withLock { state in
             let id = "s\(state.nextSession)"
             state.nextSession += 1
-            state.sessions[id] = SessionState(name: name, log: RequestLog(limit: maximumRequests))
+            let list = RequestWaitList(limit: maximumRequests)
+            if state.closed { list.endWaiting() }
+            state.sessions[id] = SessionState(name: name, list: list, unattributedAtStart: state.statistics.unattributed)
             state.sessionOrder.append(id)
             return id
         }
@@ -170,16 +172,14 @@ public final class CaptureStore: Sendable {
     /// Ends a session and returns its requests, or nil when no such session is open. Tasks
     /// waiting on it get what it holds.
     public func endSession(_ id: String) -> [CapturedRequest]? {
-        var wakeups: Wakeups = []
-        let requests = state.withLock { state -> [CapturedRequest]? in
+        let list = state.withLock { state -> RequestWaitList? in
             guard let session = state.sessions.removeValue(forKey: id) else { return nil }
             state.sessionOrder.removeAll { $0 == id }
-            let requests = session.log.all
-            for waiter in session.waiters.values { wakeups.append((waiter.continuation, requests, waiter.timer)) }
-            return requests
+            return session.list
         }
-        Self.resume(wakeups)
-        return requests
+        guard let list else { return nil }
+        list.endWaiting()
+        return list.requests
     }
 
     /// Waits until a session holds at least `count` requests, or until `timeout` has passed.
@@ -190,54 +190,29 @@ public final class CaptureStore: Sendable {
     /// - Parameters:
     ///   - id: the session.
     ///   - count: how many requests to wait for.
+    ///   - settle: return once the session's traffic has been quiet this long, after at least
+    ///     one request; nil waits for the count or the timeout.
     ///   - timeout: the longest wait.
-    /// - Returns: the session's requests when the count is reached, at the deadline, when the
-    ///   session ends or the task is cancelled; nil when no such session is open.
-    public func waitForRequests(inSession id: String, count: Int, timeout: Duration) async -> [CapturedRequest]? {
-        let waiterID = state.withLock { state -> UInt64 in
-            defer { state.nextWaiter += 1 }
-            return state.nextWaiter
-        }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<[CapturedRequest]?, Never>) in
-                enum Registration { case answered([CapturedRequest]?), waiting }
-                let registration = state.withLock { state -> Registration in
-                    guard var session = state.sessions[id] else { return .answered(nil) }
-                    // Checked under the lock that `expire` takes: a cancellation either shows
-                    // here or finds the registered waiter.
-                    if session.log.count >= count || state.closed || Task.isCancelled { return .answered(session.log.all) }
-                    session.waiters[waiterID] = Waiter(count: count, continuation: continuation, timer: nil)
-                    state.sessions[id] = session
-                    return .waiting
-                }
-                guard case .waiting = registration else {
-                    if case .answered(let requests) = registration { continuation.resume(returning: requests) }
-                    return
-                }
-                let timer = Task { [weak self] in
-                    do { try await Task.sleep(for: timeout) } catch { return }
-                    self?.expire(waiterID, in: id)
-                }
-                let stillWaiting = state.withLock { state -> Bool in
-                    guard state.sessions[id]?.waiters[waiterID] != nil else { return false }
-                    state.sessions[id]?.waiters[waiterID]?.timer = timer
-                    return true
-                }
-                if !stillWaiting { timer.cancel() }
-            }
-        } onCancel: {
-            expire(waiterID, in: id)
-        }
+    /// - Returns: the session's requests when the count is reached, when traffic settles, at
+    ///   the deadline, when the session ends or the task is cancelled; nil when no such session is open.
+    public func waitForRequests(
+        inSession id: String, count: Int, settle: Duration? = nil, timeout: Duration
+    ) async -> [CapturedRequest]? {
+        await wait(inSession: id, settle: settle, timeout: timeout) { $0.count >= count }?.requests
     }
 
-    private func expire(_ waiterID: UInt64, in session: String) {
-        let wakeup = state.withLock { state -> (CheckedContinuation<[CapturedRequest]?, Never>, [CapturedRequest])? in
-            guard let waiter = state.sessions[session]?.waiters.removeValue(forKey: waiterID),
-                let requests = state.sessions[session]?.log.all
-            else { return nil }
-            return (waiter.continuation, requests)
-        }
-        if let (continuation, requests) = wakeup { continuation.resume(returning: requests) }
+    /// Waits until `isComplete` holds for a session's requests, or its traffic has been quiet
+    /// for `settle`, or `timeout` has passed (see `RequestWaitList.wait`); nil when no such
+    /// session is open.
+    package func wait(
+        inSession id: String, settle: Duration?, timeout: Duration, until isComplete: ([CapturedRequest]) -> Bool
+    ) async -> RequestWaitList.Outcome? {
+        guard let list = list(of: id) else { return nil }
+        return await list.wait(settle: settle, timeout: timeout, until: isComplete)
+    }
+
+    private func list(of id: String) -> RequestWaitList? {
+        state.withLock { $0.sessions[id]?.list }
     }
 
     // MARK: Housekeeping
@@ -247,33 +222,31 @@ public final class CaptureStore: Sendable {
     public func reset() {
         state.withLock { state in
             state.global.removeAll()
-            for id in state.sessionOrder { state.sessions[id]?.log.removeAll() }
+            for id in state.sessionOrder { state.sessions[id]?.list.removeAll() }
         }
     }
 
     /// Answers every waiting task and closes the journal; requests recorded afterwards stay in
     /// memory only.
     package func close() {
-        var wakeups: Wakeups = []
-        state.withLock { state in
+        let lists = state.withLock { state -> [RequestWaitList] in
             state.closed = true
-            for id in state.sessionOrder {
-                guard var session = state.sessions[id] else { continue }
-                let requests = session.log.all
-                for waiter in session.waiters.values { wakeups.append((waiter.continuation, requests, waiter.timer)) }
-                session.waiters = [:]
-                state.sessions[id] = session
-            }
-            state.journal?.close()
-            state.journal = nil
+            return state.sessions.values.map(\.list)
         }
-        Self.resume(wakeups)
+        for list in lists { list.endWaiting() }
+        journal?.close()
     }
+}
 
-    private static func resume(_ wakeups: Wakeups) {
-        for (continuation, requests, timer) in wakeups {
-            timer?.cancel()
-            continuation.resume(returning: requests)
-        }
+extension CaptureStore {
+    /// Which session a recorded request went to, and if none, why.
+    package enum Attribution: Sendable, Hashable {
+        /// The session named by the request, or the only one open.
+        case session(String)
+        /// No session was open: the request is only in the global list, as expected.
+        case noSession
+        /// Sessions were open but none got it: it named none while several were open, or
+        /// named `hint`, which is not open.
+        case unattributed(openSessions: Int, hint: String?)
     }
 }

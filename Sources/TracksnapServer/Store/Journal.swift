@@ -1,56 +1,75 @@
 import Foundation
+import Synchronization
 import TracksnapCore
 
 /// The `--journal` file: every captured request appended as an NDJSON line when it arrives.
 ///
 /// Each line goes to the kernel with `write(2)` at once (no user-space buffer), so a test
 /// process that dies, or a server killed without warning, loses nothing already answered.
+/// The journal owns its descriptor: `close()` or, failing that, `deinit` closes it. Writes take
+/// the journal's own lock, not the store's, so that a slow disk never holds up the store.
 ///
 /// ```swift
-/// var journal = try Journal(path: "capture.ndjson")
+/// let journal = try Journal(path: "capture.ndjson")
 /// journal.append(request)
 /// journal.close()
 /// ```
-struct Journal: Sendable {
+final class Journal: Sendable {
+    private struct State {
+        var descriptor: Int32
+        var failed = false
+    }
+
     let path: String
-    private var descriptor: Int32
-    private var failed = false
+    private let state: Mutex<State>
 
     /// - Throws: `CaptureServerError` when the file cannot be opened for appending.
     init(path: String) throws(CaptureServerError) {
         self.path = path
-        descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw CaptureServerError("\(path): cannot open the journal: \(String(cString: strerror(errno)))")
         }
+        state = Mutex(State(descriptor: descriptor))
+    }
+
+    deinit {
+        close()
     }
 
     /// Appends one request as a line; a write error is reported once on stderr, and capturing
     /// in memory goes on.
-    mutating func append(_ request: CapturedRequest) {
-        guard descriptor >= 0, !failed else { return }
+    func append(_ request: CapturedRequest) {
         var bytes = Array(CaptureFile.ndjsonLine(request).utf8)
         bytes.append(UInt8(ascii: "\n"))
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { buffer in
-                write(descriptor, buffer.baseAddress.map { $0 + written }, buffer.count - written)
+        let failure = state.withLock { state -> String? in
+            guard state.descriptor >= 0, !state.failed else { return nil }
+            var written = 0
+            while written < bytes.count {
+                let result = bytes.withUnsafeBytes { buffer in
+                    write(state.descriptor, buffer.baseAddress.map { $0 + written }, buffer.count - written)
+                }
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    state.failed = true
+                    return String(cString: strerror(errno))
+                }
+                written += result
             }
-            if result < 0 {
-                if errno == EINTR { continue }
-                failed = true
-                let message = "tracksnap: \(path): cannot write to the journal: \(String(cString: strerror(errno)))\n"
-                FileHandle.standardError.write(Data(message.utf8))
-                return
-            }
-            written += result
+            return nil
+        }
+        if let failure {
+            FileHandle.standardError.write(Data("tracksnap: \(path): cannot write to the journal: \(failure)\n".utf8))
         }
     }
 
-    mutating func close() {
-        guard descriptor >= 0 else { return }
-        _ = fsync(descriptor)
-        _ = Foundation.close(descriptor)
-        descriptor = -1
+    /// Flushes the file to disk and closes it; later appends are ignored.
+    func close() {
+        state.withLock { state in
+            guard state.descriptor >= 0 else { return }
+            _ = fsync(state.descriptor)
+            _ = Foundation.close(state.descriptor)
+            state.descriptor = -1
+        }
     }
 }

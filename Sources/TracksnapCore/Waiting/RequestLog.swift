@@ -1,5 +1,3 @@
-import TracksnapCore
-
 /// Captured requests in arrival order, keeping at most `limit` of them (the oldest go first).
 ///
 /// ```swift
@@ -7,26 +5,26 @@ import TracksnapCore
 /// log.append(a); log.append(b); log.append(c)  // true: `a` was dropped
 /// log.all                                      // [b, c]
 /// ```
-struct RequestLog: Sendable {
-    let limit: Int?
+package struct RequestLog: Sendable {
+    package let limit: Int?
     private var storage: [CapturedRequest] = []
     /// Dropped requests stay in `storage` until enough of them pile up to make compacting cheap
     /// (amortized O(1) per append); memory stays within about twice the limit.
     private var start = 0
 
-    init(limit: Int?) {
+    package init(limit: Int?) {
         self.limit = limit
     }
 
-    var count: Int { storage.count - start }
+    package var count: Int { storage.count - start }
 
-    var all: [CapturedRequest] { Array(storage[start...]) }
+    package var all: [CapturedRequest] { Array(storage[start...]) }
 
     /// Appends a request.
     ///
     /// - Returns: whether the oldest request was dropped to stay within the limit.
     @discardableResult
-    mutating func append(_ request: CapturedRequest) -> Bool {
+    package mutating func append(_ request: CapturedRequest) -> Bool {
         storage.append(request)
         guard let limit, count > limit else { return false }
         start += 1
@@ -37,7 +35,7 @@ struct RequestLog: Sendable {
         return true
     }
 
-    mutating func removeAll() {
+    package mutating func removeAll() {
         storage = []
         start = 0
     }

@@ -1,0 +1,55 @@
+import TracksnapCore
+
+/// One captured request as `tracksnap serve` logs it on stderr: time, session, method, URL,
+/// status, and why no session got it when sessions were open.
+///
+/// ```text
+/// 18:59:31.123 s1 POST http://127.0.0.1:41589/v1/batch 200
+/// 18:59:31.140 - GET http://127.0.0.1:41589/e?ev=1 200  not attributed: 2 sessions open; send X-Tracksnap-Session
+/// ```
+public struct RequestLogLine: Sendable, Hashable, CustomStringConvertible {
+    /// The request's capture time, RFC 3339 in UTC.
+    public var time: String
+    /// The session that got it, if any.
+    public var session: String?
+    public var method: String
+    /// The URL as recorded.
+    public var url: String
+    /// The status answered, or nil when no answer was written (a tunnel that failed to open
+    /// is logged with its 502).
+    public var status: Int?
+    /// Why no session got the request although sessions were open; nil otherwise.
+    public var notAttributed: String?
+
+    public init(time: String, session: String?, method: String, url: String, status: Int?, notAttributed: String?) {
+        self.time = time
+        self.session = session
+        self.method = method
+        self.url = url
+        self.status = status
+        self.notAttributed = notAttributed
+    }
+
+    init(request: CapturedRequest, attribution: CaptureStore.Attribution, status: Int?) {
+        var note: String?
+        if case .unattributed(let open, let hint) = attribution {
+            if let hint {
+                note = "not attributed: no open session \"\(hint)\""
+            } else {
+                note = "not attributed: \(open) sessions open; send \(SessionRouting.headerName) or use /__tracksnap/s/ID/"
+            }
+        }
+        self.init(time: request.time ?? "", session: request.session, method: request.method, url: request.url, status: status, notAttributed: note)
+    }
+
+    /// The line, without its newline: the time of day with milliseconds, then the fields
+    /// separated by spaces.
+    public var description: String {
+        var clock = time
+        if let mark = clock.firstIndex(of: "T") { clock = String(clock[clock.index(after: mark)...]) }
+        if clock.hasSuffix("Z") { clock.removeLast() }
+        var line = "\(clock) \(session ?? "-") \(method) \(url) \(status.map(String.init) ?? "-")"
+        if let notAttributed { line += "  " + notAttributed }
+        return line
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Synchronization
+import Testing
+import TracksnapCore
+
+/// A request with a number, for lists that only count.
+private func request(_ number: Int) -> CapturedRequest {
+    CapturedRequest(id: String(number), method: "GET", url: "https://t.example/\(number)")
+}
+
+/// Appends requests from a thread of its own, in bursts, and remembers when it sent the last one.
+///
+/// A thread, not a task: the whole test suite runs in parallel, and tests that block the
+/// cooperative pool would otherwise hold the sender up for longer than a settle time.
+private final class Bursts: Sendable {
+    private let lastSent = Mutex<ContinuousClock.Instant?>(nil)
+
+    /// When the last request was appended, once it was.
+    var last: ContinuousClock.Instant? { lastSent.withLock { $0 } }
+
+    /// Appends `count` requests to `list`, the first after `delay`, then one every `gap`;
+    /// returns when all are appended.
+    func send(_ count: Int, to list: RequestWaitList, after delay: Duration, gap: Duration) -> Task<Void, Never> {
+        Task {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                Thread.detachNewThread { [self] in
+                    Thread.sleep(forTimeInterval: Self.seconds(delay))
+                    for number in 1...count {
+                        if number > 1 { Thread.sleep(forTimeInterval: Self.seconds(gap)) }
+                        lastSent.withLock { $0 = .now }
+                        list.append(request(number))
+                    }
+                    continuation.resume()
+                }
+            }
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
+
+@Suite("The wait list both captures use")
+struct RequestWaitListTests {
+    @Test("a wait for a condition returns at the arrival that completes it, not at the settle time or deadline")
+    func completes() async throws {
+        let list = RequestWaitList()
+        let bursts = Bursts()
+        let sending = bursts.send(3, to: list, after: .milliseconds(100), gap: .milliseconds(150))
+        // A settle time and deadline far beyond the bursts: returning well before them shows
+        // the wait ended on the condition. The bounds are loose because the whole suite runs in
+        // parallel, and some tests hold the machine (and this process) up for many seconds.
+        let outcome = await list.wait(settle: .seconds(60), timeout: .seconds(120)) { $0.count >= 3 }
+        let returned = ContinuousClock.now
+        await sending.value
+        let last = try #require(bursts.last)
+        #expect(outcome.reason == .complete)
+        #expect(outcome.requests.map(\.id) == ["1", "2", "3"])
+        #expect(returned >= last)
+        #expect(returned - last < .seconds(30))
+    }
+
+    @Test("without a condition it returns once traffic has been quiet for the settle time, after every burst")
+    func settles() async throws {
+        let list = RequestWaitList()
+        let bursts = Bursts()
+        // Far longer than the gaps between bursts, so that a busy machine does not end it early.
+        let settle = Duration.seconds(1)
+        let sending = bursts.send(3, to: list, after: .milliseconds(200), gap: .milliseconds(150))
+        let outcome = await list.wait(settle: settle, timeout: .seconds(120)) { _ in false }
+        let returned = ContinuousClock.now
+        await sending.value
+        let last = try #require(bursts.last)
+        #expect(outcome.reason == .settled)
+        #expect(outcome.requests.count == 3)
+        // Not before the last request plus the settle time: a gap shorter than it never ends the wait.
+        #expect(returned - last >= settle)
+        #expect(returned - last < .seconds(60), "it ended on the settle time, not the deadline")
+    }
+
+    @Test("with nothing captured the settle time does not run: the wait lasts until the deadline")
+    func emptyWaitsForDeadline() async {
+        let list = RequestWaitList()
+        let started = ContinuousClock.now
+        let outcome = await list.wait(settle: .milliseconds(20), timeout: .milliseconds(300)) { _ in false }
+        let elapsed = ContinuousClock.now - started
+        #expect(outcome.reason == .timedOut)
+        #expect(outcome.requests.isEmpty)
+        #expect(elapsed >= .milliseconds(300))
+        #expect(elapsed < .seconds(60))
+    }
+
+    @Test("traffic that never settles is cut off by the deadline")
+    func deadlineBoundsBusyTraffic() async {
+        let list = RequestWaitList()
+        // A thread of its own, which a busy cooperative pool cannot hold up for a settle time.
+        let stop = Mutex(false)
+        Thread.detachNewThread {
+            var number = 0
+            while !stop.withLock({ $0 }) {
+                number += 1
+                list.append(request(number))
+                Thread.sleep(forTimeInterval: 0.03)
+            }
+        }
+        let started = ContinuousClock.now
+        let outcome = await list.wait(settle: .milliseconds(300), timeout: .milliseconds(600)) { _ in false }
+        let elapsed = ContinuousClock.now - started
+        stop.withLock { $0 = true }
+        #expect(outcome.reason == .timedOut)
+        #expect(!outcome.requests.isEmpty)
+        #expect(elapsed >= .milliseconds(600))
+        #expect(elapsed < .seconds(60))
+    }
+
+    @Test("the settle time counts from the last arrival, even one before the wait began")
+    func settledBeforeTheWait() async {
+        let list = RequestWaitList()
+        list.append(request(1))
+        try? await Task.sleep(for: .milliseconds(100))
+        let started = ContinuousClock.now
+        let outcome = await list.wait(settle: .milliseconds(100), timeout: .seconds(120)) { _ in false }
+        #expect(outcome.reason == .settled)
+        #expect(ContinuousClock.now - started < .seconds(60))
+    }
+
+    @Test("ending the waits and cancelling a waiting task answer at once with what is there")
+    func endedAndCancelled() async {
+        let list = RequestWaitList()
+        list.append(request(1))
+        let started = ContinuousClock.now
+        let waiting = Task { await list.wait(count: 5, timeout: .seconds(120)) }
+        let cancelled = Task { await list.wait(count: 5, timeout: .seconds(120)) }
+        cancelled.cancel()
+        let cancelledOutcome = await cancelled.value
+        #expect(cancelledOutcome.reason == .cancelled)
+        list.endWaiting()
+        let endedOutcome = await waiting.value
+        #expect(endedOutcome.reason == .ended)
+        #expect(endedOutcome.requests.count == 1)
+        #expect(ContinuousClock.now - started < .seconds(60))
+        // Later waits are answered at once too.
+        #expect(await list.wait(count: 5, timeout: .seconds(60)).reason == .ended)
+    }
+
+    @Test("sequence numbers keep growing across removeAll; a closed list keeps nothing")
+    func sequenceAndClose() {
+        let list = RequestWaitList(limit: 2)
+        for _ in 1...3 { list.append { request($0 * 10) } }
+        #expect(list.requests.map(\.id) == ["20", "30"])
+        list.removeAll()
+        #expect(list.append { request($0) }.request.id == "4")
+        list.close()
+        #expect(list.append { request($0) }.request.id == "5")
+        #expect(list.requests.isEmpty)
+    }
+}
