@@ -38,7 +38,7 @@ wait_port() { for _ in $(seq 200); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/n
 rps() { wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" "$1" | awk '/Requests\/sec/ {print $2}'; }
 # Starts `tracksnap serve ARGS`, sets $port to the port it prints.
 serve() {
-  "$TRACKSNAP" serve --port 0 "$@" > "$work/serve.out" &
+  "$TRACKSNAP" serve --port 0 --quiet "$@" > "$work/serve.out" &
   pids+=($!); serve_pid=$!
   for _ in $(seq 200); do port=$(sed -n 's#^listening on http://127.0.0.1:\([0-9]*\).*#\1#p' "$work/serve.out"); [ -n "$port" ] && return 0; sleep 0.05; done
   echo "tracksnap serve did not start" >&2; return 1

@@ -59,6 +59,26 @@ public func runProcess(
     }
 }
 
+/// `runProcess` for async tests: the wait for the child happens on a thread of its own, never on
+/// one of the few threads Swift's concurrency runs every test's tasks on (on a 2-core machine,
+/// two blocked threads stall every other async test in the process).
+public func runProcess(
+    _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil, timeout: Int = 60
+) async throws -> ProcessResult {
+    try await offloaded { try runProcess(executable, arguments, in: directory, environment: environment, timeout: timeout) }
+}
+
+/// Runs blocking work on a thread of its own and awaits its result.
+///
+/// ```swift
+/// let server = try await offloaded { try ServeChild.launch() }
+/// ```
+public func offloaded<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}
+
 /// The data compressed by the system's gzip, so that decompression is never tested against
 /// tracksnap's own compressor. Files rather than pipes: no deadlock however large the data.
 ///

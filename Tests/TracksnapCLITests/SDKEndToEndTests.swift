@@ -40,12 +40,12 @@ struct SDKEndToEndTests {
             Issue.record("\(Self.python.path) is missing: run `make test`, which installs the analytics SDKs these tests run")
             return
         }
-        let server = try ServeChild.launch()
+        let server = try await offloaded { try ServeChild.launch() }
         defer { server.stop() }
         let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
 
         let script = PackagePaths.fixtures.appending(path: "sdk/send_\(sdk.vendor).py").path
-        let sent = try runProcess(Self.python, [script, server.base], timeout: 120)
+        let sent = try await runProcess(Self.python, [script, server.base], timeout: 120)
         #expect(sent.status == 0, "the \(sdk.vendor) SDK failed: \(sent.stderr)")
 
         // The control API answers as soon as the requests are there: no sleeping.

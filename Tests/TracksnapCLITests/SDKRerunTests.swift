@@ -20,13 +20,13 @@ struct SDKRerunTests {
             #expect(origins.count == 3, "the runs must go to three servers on three ports: \(origins)")
             for profile in [sdk.vendor, "default"] {
                 let snapshot = directory.appending(path: "\(profile).json").path
-                let record = try tracksnap("record", snapshot, "--capture", captures[0], "--validator", profile)
+                let record = try await tracksnap("record", snapshot, "--capture", captures[0], "--validator", profile)
                 #expect(record.status == 0, "\(record.stderr)")
                 let text = try String(contentsOfFile: snapshot, encoding: .utf8)
                 #expect(!text.contains("127.0.0.1:"), "the first server's port was written to the \(profile) snapshot")
                 if profile == "default" { #expect(record.stdout.contains("(local-origin)"), "the server's origin is not listed as a pattern: \(record.stdout)") }
                 for (run, capture) in captures.enumerated().dropFirst() {
-                    let check = try tracksnap("validate", snapshot, "--capture", capture, "--validator", profile)
+                    let check = try await tracksnap("validate", snapshot, "--capture", capture, "--validator", profile)
                     #expect(check.status == 0, "run \(run + 1) through \(profile) fails against the snapshot of run 1:\n\(check.stdout)\n\(text)")
                 }
             }
@@ -52,14 +52,14 @@ struct SDKRerunTests {
             }
             for sdk in SDKCase.all {
                 let recorded = directory.appending(path: "\(sdk.vendor).json")
-                let record = try tracksnap("record", recorded.path, "--capture", captures[0], "--validator", sdk.vendor)
+                let record = try await tracksnap("record", recorded.path, "--capture", captures[0], "--validator", sdk.vendor)
                 #expect(record.status == 0, "\(record.stderr)")
                 let snapshot = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: recorded)) as? [String: Any])
                 let vendors = Set(((snapshot["events"] as? [[String: Any]]) ?? []).compactMap { $0["vendor"] as? String })
                 #expect(vendors == [sdk.vendor], "\(sdk.vendor)'s snapshot has events of \(vendors)")
                 #expect(snapshot["requests"] == nil, "\(sdk.vendor)'s snapshot has other traffic as requests")
                 for (run, capture) in captures.enumerated() {
-                    let check = try tracksnap("validate", recorded.path, "--capture", capture)
+                    let check = try await tracksnap("validate", recorded.path, "--capture", capture)
                     #expect(check.status == 0, "run \(run + 1) through \(sdk.vendor):\n\(check.stdout)")
                 }
             }
@@ -78,9 +78,9 @@ struct SDKRerunTests {
             let (_, first) = try await SDKRun.capture(segment, into: directory.appending(path: "run-1.ndjson"))
             let (_, changed) = try await SDKRun.capture(segment, change: change, into: directory.appending(path: "run-2.ndjson"))
             let snapshot = directory.appending(path: "segment.json").path
-            let record = try tracksnap("record", snapshot, "--capture", first, "--validator", profile)
+            let record = try await tracksnap("record", snapshot, "--capture", first, "--validator", profile)
             #expect(record.status == 0, "\(record.stderr)")
-            let check = try tracksnap("validate", snapshot, "--capture", changed, "--validator", profile, "--format", "json")
+            let check = try await tracksnap("validate", snapshot, "--capture", changed, "--validator", profile, "--format", "json")
             #expect(check.status == 1, "\(check.stdout)")
             let report = try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any]
             let snapshots = report?["snapshots"] as? [[String: Any]]
@@ -108,12 +108,12 @@ enum SDKRun {
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
             throw ServeFailure(description: "\(python.path) is missing: run `make test`, which installs the analytics SDKs these tests run")
         }
-        let server = try ServeChild.launch()
+        let server = try await offloaded { try ServeChild.launch() }
         defer { server.stop() }
         let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
         for sdk in sdks {
             let script = PackagePaths.fixtures.appending(path: "sdk/send_\(sdk.vendor).py").path
-            let sent = try runProcess(python, [script, server.base] + (change.map { [$0] } ?? []), timeout: 120)
+            let sent = try await runProcess(python, [script, server.base] + (change.map { [$0] } ?? []), timeout: 120)
             guard sent.status == 0 else { throw ServeFailure(description: "the \(sdk.vendor) SDK failed: \(sent.stderr)") }
         }
         let count = sdks.map(\.requests).reduce(0, +)

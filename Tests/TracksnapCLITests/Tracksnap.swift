@@ -43,3 +43,8 @@ func tracksnap(arguments: [String], in directory: URL = PackagePaths.root, envir
         executable, arguments, in: directory, environment: inherited.merging(environment) { _, override in override })
     return (result.status, result.stdout, result.stderr)
 }
+
+/// `tracksnap` for async tests, waiting on a thread of its own (see the async `runProcess`).
+func tracksnap(_ arguments: String..., in directory: URL = PackagePaths.root, environment: [String: String] = [:]) async throws -> TracksnapRun {
+    try await offloaded { try tracksnap(arguments: arguments, in: directory, environment: environment) }
+}
