@@ -39,6 +39,21 @@ demo: build
 	@echo '$$ tracksnap validate .build/demo/checkout.json --capture Snapshots/demo/captures/release-1.4.har'
 	@$(TRACKSNAP) validate .build/demo/checkout.json --capture Snapshots/demo/captures/release-1.4.har || test $$? -eq 1
 	@echo
+	@echo "# Recorded from one run of Segment's Python SDK against tracksnap serve (default profile):"
+	@rm -f .build/demo/segment.json .build/demo/segment-events.json
+	@echo '$$ tracksnap record .build/demo/segment.json --capture Snapshots/demo/captures/segment-run-1.ndjson'
+	@$(TRACKSNAP) record .build/demo/segment.json --capture Snapshots/demo/captures/segment-run-1.ndjson
+	@echo
+	@echo '# The next run (new message ids, new times, the server on another port) passes with no edit:'
+	@echo '$$ tracksnap validate .build/demo/segment.json --capture Snapshots/demo/captures/segment-run-2.ndjson'
+	@$(TRACKSNAP) validate .build/demo/segment.json --capture Snapshots/demo/captures/segment-run-2.ndjson
+	@echo
+	@echo '# Learnt from both runs, event by event; a later build renamed "Order Completed":'
+	@echo '$$ tracksnap record .build/demo/segment-events.json --capture Snapshots/demo/captures/segment-run-1.ndjson --rerun Snapshots/demo/captures/segment-run-2.ndjson --validator segment'
+	@$(TRACKSNAP) record .build/demo/segment-events.json --capture Snapshots/demo/captures/segment-run-1.ndjson --rerun Snapshots/demo/captures/segment-run-2.ndjson --validator segment
+	@echo '$$ tracksnap validate .build/demo/segment-events.json --capture Snapshots/demo/captures/segment-run-3-renamed.ndjson'
+	@$(TRACKSNAP) validate .build/demo/segment-events.json --capture Snapshots/demo/captures/segment-run-3-renamed.ndjson || test $$? -eq 1
+	@echo
 	@echo '# Vendor traffic is checked event by event: one Segment batch from the official Python SDK:'
 	@echo '$$ tracksnap validate Snapshots/examples/segment.json --capture Snapshots/examples/captures/segment.ndjson'
 	@$(TRACKSNAP) validate Snapshots/examples/segment.json --capture Snapshots/examples/captures/segment.ndjson
