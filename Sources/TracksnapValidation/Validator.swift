@@ -31,4 +31,9 @@ public enum ValidatorRegistry {
     public static func validator(named name: String) -> (any Validator)? {
         validators.withLock { $0[name] }
     }
+
+    /// The registered names, sorted.
+    public static var names: [String] {
+        validators.withLock { $0.keys.sorted() }
+    }
 }

@@ -96,6 +96,16 @@ struct LintCase: Sendable, CustomTestStringConvertible {
                 }
                 """,
             severity: "error", says: [#""filtre""#], at: #""filtre""#),
+        LintCase(
+            testDescription: "a profile naming a validator nobody registered is an error at its value",
+            name: "Validators/shop.json",
+            text: """
+                {
+                  "name": "shop",
+                  "validator": "strictest"
+                }
+                """,
+            severity: "error", says: [#"no validator is registered as "strictest""#, "registered: snapshot"], at: #""strictest""#),
     ]
 
     /// `line:column` of the text the diagnostic points at.

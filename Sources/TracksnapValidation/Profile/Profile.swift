@@ -165,6 +165,9 @@ enum ProfileReader {
                 parser.error("/validator", "\"validator\" names a registered validator")
                 return nil
             }
+            if ValidatorRegistry.validator(named: name) == nil {
+                parser.error("/validator", "no validator is registered as \"\(name)\" (registered: \(ValidatorRegistry.names.joined(separator: ", "))); register it with ValidatorRegistry.register before loading the profile")
+            }
             profile.validator = name
         }
         if let value = top["decoders"] {
