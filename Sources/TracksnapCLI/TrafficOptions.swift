@@ -3,7 +3,7 @@ import TracksnapCore
 
 /// The options `validate` and `record` share: the captured traffic and the profile.
 struct TrafficOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("A capture file: HAR 1.2 or tracksnap NDJSON (repeat to join several, in order).", valueName: "file"))
+    @Option(help: ArgumentHelp("A capture file: HAR 1.2, tracksnap NDJSON, or a JSON array of its records; - is standard input (repeat to join several, in order).", valueName: "file"))
     var capture: [String] = []
 
     @Option(help: ArgumentHelp("A profile name (Validators/NAME.json, else built in: segment, ga4…) or path, or several joined by commas (segment,ga4); otherwise the snapshot's \"validator\", else default.", valueName: "name|path"))

@@ -122,7 +122,7 @@ struct CaptureErrorTests {
          "n.ndjson:1: headers[1].value: expected a string"),
         (#"{"method":"GET","url":null}"#, "n.ndjson:1: url: is null, expected a string"),
         (#"{"method":"GET","url":"https://x.test/","id":true}"#, "n.ndjson:1: id: expected a string"),
-        ("[1, 2]", "n.ndjson:1: a request must be a JSON object; expected an object"),
+        ("[1, 2]", "n.ndjson: [0]: a request must be a JSON object; expected an object"),
         (#"{"method":"GET","url":"https://x.test/","body":"x","bodyEncoding":"gzip"}"#,
          #"n.ndjson:1: bodyEncoding: unknown encoding "gzip"; expected "text" or "base64""#),
         (#"{"method":"GET","url":"https://x.test/","body":"%%%","bodyEncoding":"base64"}"#, "n.ndjson:1: body: not valid base64"),

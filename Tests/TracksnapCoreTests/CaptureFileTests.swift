@@ -37,7 +37,7 @@ struct CaptureFileTests {
         ("{\n  \"comment\": \"log is not first\",\n  \"log\": {}\n}", .har),
         (#"{"method":"GET","url":"https://x.test/"}"#, .ndjson),
         ("\n\n{\"url\":\"https://x.test/\",\"method\":\"GET\"}\n", .ndjson),
-        ("[1, 2]", .ndjson),
+        ("[1, 2]", .array),
         (" \n\t ", nil),
         ("", nil),
     ])

@@ -59,6 +59,32 @@ extension CaptureFile {
         return requests
     }
 
+    /// A JSON array of NDJSON records (the control API's answer, saved): each element read as a
+    /// line is; errors name the element as a place (`capture.json: [2].url: missing`).
+    static func readArray(_ bytes: [UInt8], file: String, maximumBodySize: Int) throws(CaptureFileError) -> [CapturedRequest] {
+        let document: JSONDocument
+        do {
+            document = try JSONDocument.parse(bytes, file: file, trackLocations: false)
+        } catch {
+            throw CaptureFileError(file: file, line: error.location.line, column: error.location.column, message: "malformed JSON: \(error.message)")
+        }
+        guard let items = document.value.arrayValue else {
+            throw CaptureFileError(file: file, message: "a capture that starts with [ is an array of NDJSON records")
+        }
+        let decoder = JSONDecoder()
+        var requests: [CapturedRequest] = []
+        for (index, item) in items.enumerated() {
+            do throws(CaptureFileError) {
+                requests.append(try ndjsonRequest(
+                    Array(item.serialized().utf8), decoder: decoder, file: file, lineNumber: index + 1, columnOffset: 0,
+                    maximumBodySize: maximumBodySize))
+            } catch {
+                throw CaptureFileError(file: file, place: "[\(index)]" + (error.place.flatMap { $0.isEmpty ? nil : "." + $0 } ?? ""), message: error.message)
+            }
+        }
+        return requests
+    }
+
     private static func ndjsonRequest(
         _ line: [UInt8], decoder: JSONDecoder, file: String, lineNumber: Int, columnOffset: Int, maximumBodySize: Int
     ) throws(CaptureFileError) -> CapturedRequest {

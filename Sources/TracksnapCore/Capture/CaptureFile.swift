@@ -45,6 +45,8 @@ public enum CaptureFile {
     public enum Format: String, Sendable, Hashable {
         case har
         case ndjson
+        /// A JSON array of NDJSON records: what the capture server's control API answers.
+        case array
     }
 
     /// The largest body a capture file may hold: 64 MiB.
@@ -62,6 +64,15 @@ public enum CaptureFile {
     ///   place in the document: no such file, a directory, unreadable, empty, malformed JSON,
     ///   a missing or mistyped member, a body over the limit.
     public static func read(path: String, maximumBodySize: Int = defaultMaximumBodySize) throws(CaptureFileError) -> [CapturedRequest] {
+        if path == "-" {
+            let data: Data
+            do {
+                data = try FileHandle.standardInput.readToEnd() ?? Data()
+            } catch {
+                throw CaptureFileError(file: "-", message: "standard input cannot be read: \(error.localizedDescription)")
+            }
+            return try read(data: data, file: "-", maximumBodySize: maximumBodySize)
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CaptureFileError(file: path, message: "no such file")
@@ -69,9 +80,13 @@ public enum CaptureFile {
         if isDirectory.boolValue {
             throw CaptureFileError(file: path, message: "is a directory, not a capture file")
         }
+        // Read to the end rather than by the size the file system reports: a pipe
+        // (`--capture <(curl …)`, /dev/fd/N) has none.
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            data = try handle.readToEnd() ?? Data()
         } catch {
             let reason = FileManager.default.isReadableFile(atPath: path) ? "\(error.localizedDescription)" : "permission denied"
             throw CaptureFileError(file: path, message: "cannot be read: \(reason)")
@@ -100,6 +115,7 @@ public enum CaptureFile {
         switch format {
         case .har: return try readHAR(bytes, file: file, maximumBodySize: maximumBodySize)
         case .ndjson: return try readNDJSON(bytes, file: file, maximumBodySize: maximumBodySize)
+        case .array: return try readArray(bytes, file: file, maximumBodySize: maximumBodySize)
         }
     }
 
@@ -116,6 +132,7 @@ public enum CaptureFile {
         var index = bytes.starts(with: utf8BOM) ? utf8BOM.count : 0
         skipWhitespace(bytes, &index)
         guard index < bytes.count else { return nil }
+        if bytes[index] == UInt8(ascii: "[") { return .array }
         guard bytes[index] == UInt8(ascii: "{") else { return .ndjson }
         index += 1
         // A lone `{` on the first line is a pretty-printed document, which NDJSON cannot be.
