@@ -35,8 +35,15 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("Refuse bodies larger than this with 413.", valueName: "bytes"))
     var maxBodySize = 16 * 1024 * 1024
 
-    @Option(help: ArgumentHelp("Demand Authorization: Bearer TOKEN on the control API.", valueName: "token"))
+    @Option(help: ArgumentHelp(
+        "Demand Authorization: Bearer TOKEN on the control API; bound beyond loopback, the proxy demands it too (Proxy-Authorization: Bearer TOKEN, or Basic with TOKEN as the password).",
+        valueName: "token"))
     var token: String?
+
+    @Option(help: ArgumentHelp(
+        "Also answer control API requests whose Host is NAME (any port) or NAME:PORT; the server's own address, localhost, 127.0.0.1 and [::1] always are. Repeatable.",
+        valueName: "name"))
+    var allowHost: [String] = []
 
     @Option(help: ArgumentHelp("Where validate looks up profile names.", valueName: "dir"))
     var validatorsDir = "Validators"
@@ -49,6 +56,9 @@ struct Serve: ParsableCommand {
         if !CaptureServer.Configuration.isLoopback(host) && (token ?? "").isEmpty {
             throw ValidationError(
                 "binding to \(host) would let anyone on the network drive the control API; pass --token TOKEN, or bind 127.0.0.1")
+        }
+        for name in allowHost where name.isEmpty || name.contains(where: { $0.isWhitespace || "/@".contains($0) }) {
+            throw ValidationError("--allow-host takes a host name, or NAME:PORT, not \"\(name)\"")
         }
         if let maxRequests, maxRequests < 1 { throw ValidationError("--max-requests must be at least 1") }
         guard maxBodySize >= 0 else { throw ValidationError("--max-body-size cannot be negative") }
@@ -70,7 +80,7 @@ struct Serve: ParsableCommand {
         let configuration = CaptureServer.Configuration(
             host: host, port: port, upstream: upstream.flatMap { URL(string: $0) }, journalPath: journal,
             maximumRequests: maxRequests, maximumBodySize: maxBodySize, token: token, validatorsDirectory: validatorsDir,
-            requestLog: requestLog)
+            requestLog: requestLog, allowedHosts: allowHost)
         let server: CaptureServer
         do {
             server = try CaptureServer(configuration: configuration)

@@ -74,7 +74,10 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             state = .receiving(head, body)
         case (.end, .receiving(let head, let body)):
             state = .idle
-            complete(IncomingRequest(head: head, body: body), context: context)
+            complete(
+                IncomingRequest(
+                    head: head, body: body, localAddress: context.channel.localAddress,
+                    remoteAddress: context.channel.remoteAddress), context: context)
         case (.end, .discarding):
             context.close(promise: nil)
         case (.body, _), (.end, _):
@@ -145,6 +148,11 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             write(.error(.badRequest, "CONNECT needs a host:port target, not \"\(head.uri)\""), for: head, keepAlive: false, context: context)
             return
         }
+        let client = context.channel.remoteAddress
+        if let refusal = router.proxyGuard.refusal(head, client: client, targetHost: target.host) {
+            write(refusal, for: head, keepAlive: false, context: context)
+            return
+        }
         let recorded = router.recordTunnel(head, target: target)
         state = .tunnelling
         ClientBootstrap(group: context.eventLoop)
@@ -153,6 +161,11 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             .assumeIsolated()
             .whenComplete { result in
                 switch result {
+                case .success(let peer) where !self.router.proxyGuard.allowsTunnel(to: peer.remoteAddress, client: client):
+                    // A name that resolved to this host's loopback.
+                    peer.close(promise: nil)
+                    self.router.log(recorded, status: 403)
+                    self.write(ProxyGuard.loopbackRefusal(head.uri), for: head, keepAlive: false, context: context)
                 case .success(let peer):
                     self.router.log(recorded, status: 200)
                     self.glue(context: context, to: peer)
