@@ -35,6 +35,13 @@ extension CaptureServer {
         /// Called once for each captured request, when its answer is known (`tracksnap serve`
         /// prints these lines on stderr). Called from the server's threads; keep it quick.
         public var requestLog: (@Sendable (RequestLogLine) -> Void)?
+        /// How long a client has, from the first byte of a request, to send its whole head
+        /// (request line and headers); then the connection is closed. Default 10 s.
+        public var headerTimeout: Duration = .seconds(10)
+        /// How long a connection may send nothing between requests, or stall inside a body,
+        /// before it is closed. The time the server takes to answer (a control API wait)
+        /// does not count. Default 60 s.
+        public var idleTimeout: Duration = .seconds(60)
         /// Tests only: behave as if bound beyond loopback (the proxy demands the token), so
         /// that the check can be shown without listening beyond loopback.
         package var simulatesPublicBinding = false
