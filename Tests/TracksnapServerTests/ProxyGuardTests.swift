@@ -78,4 +78,32 @@ struct ProxyGuardTests {
             }
         }
     }
+
+    /// This machine's own name, when it resolves to loopback (as /etc/hosts often makes it).
+    private static let loopbackName: String? = {
+        let name = ProcessInfo.processInfo.hostName
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard !name.isEmpty, getaddrinfo(name, nil, nil, &list) == 0, let first = list else { return nil }
+        defer { freeaddrinfo(first) }
+        guard let address = first.pointee.ai_addr, address.pointee.sa_family == sa_family_t(AF_INET) else { return nil }
+        let v4 = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr.s_addr }
+        return UInt32(bigEndian: v4) >> 24 == 127 ? name : nil
+    }()
+
+    @Test("a name that resolves to loopback does not get a remote client through either", .enabled(if: ProxyGuardTests.loopbackName != nil))
+    func nameResolvingToLoopback() async throws {
+        let name = try #require(Self.loopbackName)
+        try await withServer { target, targetPort in
+            try await withServer(Self.exposed(remoteClients: true)) { _, port in
+                let authorized = [("Proxy-Authorization", "Bearer T0k3n")]
+                let relayed = try await RawHTTP.send(port: port, target: "http://\(name):\(targetPort)/internal", headers: authorized)
+                #expect(relayed.status == 403, "\(relayed.text)")
+                var connect = "CONNECT \(name):\(targetPort) HTTP/1.1\r\nHost: \(name):\(targetPort)\r\n"
+                connect += "Proxy-Authorization: Bearer T0k3n\r\n\r\n"
+                let tunnel = try await RawHTTP.exchange(port: port, Array(connect.utf8))
+                #expect(tunnel.status == 403)
+                #expect(target.store.requests().isEmpty)
+            }
+        }
+    }
 }

@@ -45,7 +45,14 @@ final class RequestRouter: Sendable {
                 return .now(refusal)
             }
             let recorded = request.isPreflight ? nil : record(request, url: uri, sessionHint: request.headers.first(name: SessionRouting.headerName))
-            return logged(recorded, .later { [forwarder] in await forwarder.forward(request, to: uri) })
+            return logged(
+                recorded,
+                .later { [forwarder, proxyGuard] in
+                    if await proxyGuard.resolvesToThisHost(targetHost, client: request.remoteAddress) {
+                        return ProxyGuard.loopbackRefusal(targetHost)
+                    }
+                    return await forwarder.forward(request, to: uri)
+                })
         }
 
         var target = uri

@@ -48,6 +48,42 @@ struct ProxyGuard: Sendable {
         return !address.isLoopback && !address.isUnspecified
     }
 
+    /// Whether `host`, a name, resolves to this host's loopback for a remote client: the check
+    /// absolute-form requests get before they are forwarded (the forwarder resolves the name
+    /// again itself, so a name that changes its answer within a second can still slip by; tunnels
+    /// are checked on the address actually connected).
+    func resolvesToThisHost(_ host: String, client: SocketAddress?) async -> Bool {
+        guard isRemote(client), IPAddress.parse(host) == nil, !host.isEmpty else { return false }
+        let addresses = await withCheckedContinuation { (continuation: CheckedContinuation<[IPAddress], Never>) in
+            // getaddrinfo blocks: it runs on a Dispatch thread, never on the event loop or the
+            // cooperative pool.
+            DispatchQueue.global().async { continuation.resume(returning: Self.resolve(host)) }
+        }
+        return addresses.contains { $0.isLoopback || $0.isUnspecified }
+    }
+
+    private static func resolve(_ host: String) -> [IPAddress] {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, nil, &hints, &list) == 0, let first = list else { return [] }
+        defer { freeaddrinfo(first) }
+        var addresses: [IPAddress] = []
+        var entry: UnsafeMutablePointer<addrinfo>? = first
+        while let current = entry {
+            if let address = current.pointee.ai_addr {
+                var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+                if getnameinfo(address, current.pointee.ai_addrlen, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0,
+                    let parsed = IPAddress.parse(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+                {
+                    addresses.append(parsed)
+                }
+            }
+            entry = current.pointee.ai_next
+        }
+        return addresses
+    }
+
     static func loopbackRefusal(_ target: String) -> Response {
         .error(.forbidden, "the proxy does not relay to this host's loopback (\(target)) for a client elsewhere")
     }
