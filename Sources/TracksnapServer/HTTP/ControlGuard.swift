@@ -106,10 +106,9 @@ struct ControlGuard: Sendable {
         }
         // What the control API answers is captured traffic, tokens included: no cache keeps it.
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
-        response.headers.add(name: "Vary", value: "Origin")
         if let origin = request.headers.first(name: "Origin"), isOwnOrigin(origin, request: request) {
-            response.headers.add(contentsOf: CORS.headers(for: request.headers))
-            response.headers.remove(name: "Vary")
+            response.headers.add(contentsOf: CORS.headers(for: request.headers))  // with `Vary: Origin`
+        } else {
             response.headers.add(name: "Vary", value: "Origin")
         }
         return response
