@@ -35,11 +35,28 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("Refuse bodies larger than this with 413.", valueName: "bytes"))
     var maxBodySize = 16 * 1024 * 1024
 
-    @Option(help: ArgumentHelp("Demand Authorization: Bearer TOKEN on the control API.", valueName: "token"))
+    @Option(help: ArgumentHelp(
+        "Demand Authorization: Bearer TOKEN on the control API; bound beyond loopback, the proxy demands it too (Proxy-Authorization: Bearer TOKEN, or Basic with TOKEN as the password).",
+        valueName: "token"))
     var token: String?
+
+    @Option(help: ArgumentHelp(
+        "Also answer control API requests whose Host is NAME (any port) or NAME:PORT; the server's own address, localhost, 127.0.0.1 and [::1] always are. Repeatable.",
+        valueName: "name"))
+    var allowHost: [String] = []
 
     @Option(help: ArgumentHelp("Where validate looks up profile names.", valueName: "dir"))
     var validatorsDir = "Validators"
+
+    @Option(help: ArgumentHelp(
+        "Close a connection that has not sent a whole request head this many seconds after its first byte.",
+        valueName: "seconds"))
+    var headerTimeout = 10.0
+
+    @Option(help: ArgumentHelp(
+        "Close a connection that sends nothing for this many seconds between requests or inside a body.",
+        valueName: "seconds"))
+    var idleTimeout = 60.0
 
     @Flag(help: "Do not print a line on stderr for each captured request.")
     var quiet = false
@@ -50,7 +67,14 @@ struct Serve: ParsableCommand {
             throw ValidationError(
                 "binding to \(host) would let anyone on the network drive the control API; pass --token TOKEN, or bind 127.0.0.1")
         }
+        for name in allowHost where name.isEmpty || name.contains(where: { $0.isWhitespace || "/@".contains($0) }) {
+            throw ValidationError("--allow-host takes a host name, or NAME:PORT, not \"\(name)\"")
+        }
         if let maxRequests, maxRequests < 1 { throw ValidationError("--max-requests must be at least 1") }
+        for (name, value) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout)]
+        where !value.isFinite || value <= 0 || value > 86_400 {
+            throw ValidationError("\(name) must be a number of seconds above 0 and at most 86400, not \(value)")
+        }
         guard maxBodySize >= 0 else { throw ValidationError("--max-body-size cannot be negative") }
         if let upstream {
             guard let url = URL(string: upstream), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
@@ -67,10 +91,12 @@ struct Serve: ParsableCommand {
                 FileHandle.standardError.write(Data((line.description + "\n").utf8))
             }
         }
-        let configuration = CaptureServer.Configuration(
+        var configuration = CaptureServer.Configuration(
             host: host, port: port, upstream: upstream.flatMap { URL(string: $0) }, journalPath: journal,
             maximumRequests: maxRequests, maximumBodySize: maxBodySize, token: token, validatorsDirectory: validatorsDir,
-            requestLog: requestLog)
+            requestLog: requestLog, allowedHosts: allowHost)
+        configuration.headerTimeout = .milliseconds(Int64((headerTimeout * 1000).rounded()))
+        configuration.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded()))
         let server: CaptureServer
         do {
             server = try CaptureServer(configuration: configuration)

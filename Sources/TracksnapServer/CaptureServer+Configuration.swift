@@ -22,8 +22,12 @@ extension CaptureServer {
         public var maximumRequests: Int?
         /// Bodies larger than this, in bytes, get 413 and are not recorded. Default 16 MiB.
         public var maximumBodySize: Int
-        /// When set, the control API demands `Authorization: Bearer TOKEN`.
+        /// When set, the control API demands `Authorization: Bearer TOKEN`; bound beyond
+        /// loopback, the forward proxy demands it too, in `Proxy-Authorization`.
         public var token: String?
+        /// Names besides the server's own address that a control API request's `Host` may
+        /// name (`serve --allow-host`): `name` with any port, or `name:port`.
+        public var allowedHosts: [String]
         /// What the collector answers to captured traffic: by default 200 with `{}`.
         public var collectorResponse: CollectorResponse
         /// Where `validate` looks up profile names given without a path.
@@ -31,12 +35,25 @@ extension CaptureServer {
         /// Called once for each captured request, when its answer is known (`tracksnap serve`
         /// prints these lines on stderr). Called from the server's threads; keep it quick.
         public var requestLog: (@Sendable (RequestLogLine) -> Void)?
+        /// How long a client has, from the first byte of a request, to send its whole head
+        /// (request line and headers); then the connection is closed. Default 10 s.
+        public var headerTimeout: Duration = .seconds(10)
+        /// How long a connection may send nothing between requests, or stall inside a body,
+        /// before it is closed. The time the server takes to answer (a control API wait)
+        /// does not count. Default 60 s.
+        public var idleTimeout: Duration = .seconds(60)
+        /// Tests only: behave as if bound beyond loopback (the proxy demands the token), so
+        /// that the check can be shown without listening beyond loopback.
+        package var simulatesPublicBinding = false
+        /// Tests only: treat every client as remote, as if it were not on loopback, so that
+        /// the checks for remote clients can be shown without traffic beyond loopback.
+        package var simulatesRemoteClients = false
 
         public init(
             host: String = "127.0.0.1", port: Int = 0, upstream: URL? = nil, journalPath: String? = nil,
             maximumRequests: Int? = nil, maximumBodySize: Int = 16 * 1024 * 1024, token: String? = nil,
             collectorResponse: CollectorResponse = CollectorResponse(), validatorsDirectory: String = "Validators",
-            requestLog: (@Sendable (RequestLogLine) -> Void)? = nil
+            requestLog: (@Sendable (RequestLogLine) -> Void)? = nil, allowedHosts: [String] = []
         ) {
             self.host = host
             self.port = port
@@ -48,17 +65,25 @@ extension CaptureServer {
             self.collectorResponse = collectorResponse
             self.validatorsDirectory = validatorsDirectory
             self.requestLog = requestLog
+            self.allowedHosts = allowedHosts
         }
 
-        /// Whether `host` is a loopback address, which may be bound without a token.
+        /// Whether `host` is a loopback address, which may be bound without a token: an IP
+        /// literal in 127.0.0.0/8, `::1`, or `localhost`. Decided from the parsed address, not
+        /// the text: `127.evil.example` is a name that may resolve anywhere.
         ///
         /// ```swift
-        /// CaptureServer.Configuration.isLoopback("127.0.0.1")  // true
-        /// CaptureServer.Configuration.isLoopback("0.0.0.0")    // false
+        /// CaptureServer.Configuration.isLoopback("127.0.0.1")         // true
+        /// CaptureServer.Configuration.isLoopback("0.0.0.0")           // false
+        /// CaptureServer.Configuration.isLoopback("127.evil.example")  // false
         /// ```
         public static func isLoopback(_ host: String) -> Bool {
-            let lowered = host.lowercased()
-            return lowered == "localhost" || lowered == "::1" || lowered == "[::1]" || lowered.hasPrefix("127.")
+            Loopback.names(host)
+        }
+
+        /// Whether the forward proxy demands the token: bound beyond loopback with a token.
+        var proxyNeedsToken: Bool {
+            token != nil && (!Self.isLoopback(host) || simulatesPublicBinding)
         }
     }
 

@@ -37,6 +37,9 @@ public final class CaptureServer: Sendable {
             }
         }
         guard configuration.maximumBodySize >= 0 else { throw CaptureServerError("the maximum body size cannot be negative") }
+        guard configuration.headerTimeout > .zero, configuration.idleTimeout > .zero else {
+            throw CaptureServerError("the header and idle timeouts must be longer than zero")
+        }
         if let maximum = configuration.maximumRequests, maximum < 1 {
             throw CaptureServerError("the maximum number of requests must be at least 1")
         }

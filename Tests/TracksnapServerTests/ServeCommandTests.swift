@@ -51,13 +51,25 @@ struct ServeCommandTests {
         }
     }
 
-    @Test("binding to a non-loopback address without a token is a usage error")
-    func nonLoopbackNeedsToken() async throws {
+    @Test("binding to a non-loopback address without a token is a usage error; a name starting 127. is not loopback",
+        arguments: ["0.0.0.0", "127.evil.example", "127.0.0.1.nip.io"])
+    func nonLoopbackNeedsToken(host: String) async throws {
         let executable = try PackagePaths.executable.get()
-        let result = try await run(executable.path, ["serve", "--host", "0.0.0.0"])
+        let result = try await run(executable.path, ["serve", "--host", host])
         #expect(result.status == 2)
         #expect(result.stderr.contains("--token"))
         #expect(result.stdout.isEmpty)
+    }
+
+    @Test("--allow-host adds a name the control API answers to; other names get 421")
+    func allowHost() async throws {
+        let server = try await ServeProcess.launch(["--allow-host", "tracksnap.test", "--allow-host", "box:1234"])
+        #expect(try await RawHTTP.send(port: server.port, target: "/__tracksnap/health", host: "tracksnap.test:\(server.port)").status == 200)
+        #expect(try await RawHTTP.send(port: server.port, target: "/__tracksnap/health", host: "box:1234").status == 200)
+        #expect(try await RawHTTP.send(port: server.port, target: "/__tracksnap/health", host: "box:\(server.port)").status == 421)
+        #expect(try await RawHTTP.send(port: server.port, target: "/__tracksnap/health", host: "evil.test").status == 421)
+        server.signal(SIGTERM)
+        #expect(try await server.waitForExit() == 0)
     }
 
     @Test("with --token the control API demands it")

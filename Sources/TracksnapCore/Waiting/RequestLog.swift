@@ -7,31 +7,35 @@
 /// ```
 package struct RequestLog: Sendable {
     package let limit: Int?
+    /// With a limit, a ring: once full, the newest request overwrites the oldest at `start`,
+    /// so that exactly `limit` requests are held, never more, at O(1) per append.
     private var storage: [CapturedRequest] = []
-    /// Dropped requests stay in `storage` until enough of them pile up to make compacting cheap
-    /// (amortized O(1) per append); memory stays within about twice the limit.
     private var start = 0
 
     package init(limit: Int?) {
         self.limit = limit
     }
 
-    package var count: Int { storage.count - start }
+    package var count: Int { storage.count }
 
-    package var all: [CapturedRequest] { Array(storage[start...]) }
+    /// How many requests the storage holds, dropped ones included if any were kept: equal to
+    /// `count`, so that a test can show a dropped request is freed at once.
+    package var retained: Int { storage.count }
+
+    package var all: [CapturedRequest] { Array(storage[start...] + storage[..<start]) }
 
     /// Appends a request.
     ///
     /// - Returns: whether the oldest request was dropped to stay within the limit.
     @discardableResult
     package mutating func append(_ request: CapturedRequest) -> Bool {
-        storage.append(request)
-        guard let limit, count > limit else { return false }
-        start += 1
-        if start >= Swift.max(limit, 64) {
-            storage.removeFirst(start)
-            start = 0
+        guard let limit, storage.count >= limit else {
+            storage.append(request)
+            return false
         }
+        guard limit > 0 else { return true }
+        storage[start] = request
+        start = (start + 1) % limit
         return true
     }
 

@@ -1,7 +1,7 @@
 import NIOHTTP1
 
-/// Permissive CORS headers, so that browser tags on any origin can send to the collector and
-/// tests in a page can drive the control API.
+/// Permissive CORS headers, so that browser tags on any origin can send to the collector. The
+/// control API gets them only for the server's own origin (`ControlGuard`).
 ///
 /// The request's `Origin` is echoed with `Access-Control-Allow-Credentials: true` rather than
 /// answering `*`, because `navigator.sendBeacon` and `fetch(…, {credentials: "include"})` are

@@ -28,25 +28,32 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         static let pipelining = "tracksnap.http.pipelining"
         static let errors = "tracksnap.http.errors"
         static let handler = "tracksnap.connection"
+        static let timer = "tracksnap.timer"
     }
 
     private let router: RequestRouter
+    private let timer: ConnectionTimer
     private var state = State.idle
 
-    private init(router: RequestRouter) {
+    private init(router: RequestRouter, timer: ConnectionTimer) {
         self.router = router
+        self.timer = timer
     }
 
     /// Sets up a new connection's pipeline. Malformed HTTP gets 400 from NIO's protocol error
     /// handler; pipelined requests are answered in order by NIO's pipelining handler.
     static func configure(_ channel: Channel, router: RequestRouter) throws {
         let operations = channel.pipeline.syncOperations
+        let configuration = router.configuration
+        let timer = ConnectionTimer(
+            header: TimeAmount(configuration.headerTimeout), idle: TimeAmount(configuration.idleTimeout))
+        try operations.addHandler(timer, name: Name.timer)
         try operations.addHandler(HTTPResponseEncoder(), name: Name.encoder)
         try operations.addHandler(
             ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes)), name: Name.decoder)
         try operations.addHandler(HTTPServerPipelineHandler(), name: Name.pipelining)
         try operations.addHandler(HTTPServerProtocolErrorHandler(), name: Name.errors)
-        try operations.addHandler(ConnectionHandler(router: router), name: Name.handler)
+        try operations.addHandler(ConnectionHandler(router: router, timer: timer), name: Name.handler)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -55,6 +62,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         case (_, .tunnelling):
             return
         case (.head(let head), _):
+            timer.headReceived()
             let limit = router.configuration.maximumBodySize
             if let length = head.headers.first(name: "Content-Length").flatMap(Int.init), length > limit {
                 reject(context: context, head: head)
@@ -74,7 +82,11 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             state = .receiving(head, body)
         case (.end, .receiving(let head, let body)):
             state = .idle
-            complete(IncomingRequest(head: head, body: body), context: context)
+            timer.requestReceived()
+            complete(
+                IncomingRequest(
+                    head: head, body: body, localAddress: context.channel.localAddress,
+                    remoteAddress: context.channel.remoteAddress), context: context)
         case (.end, .discarding):
             context.close(promise: nil)
         case (.body, _), (.end, _):
@@ -135,6 +147,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
         if closeWhenWritten ?? !keepAlive {
             written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        } else if keepAlive {
+            timer.responseFinished()
         }
     }
 
@@ -145,6 +159,11 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             write(.error(.badRequest, "CONNECT needs a host:port target, not \"\(head.uri)\""), for: head, keepAlive: false, context: context)
             return
         }
+        let client = context.channel.remoteAddress
+        if let refusal = router.proxyGuard.refusal(head, client: client, targetHost: target.host) {
+            write(refusal, for: head, keepAlive: false, context: context)
+            return
+        }
         let recorded = router.recordTunnel(head, target: target)
         state = .tunnelling
         ClientBootstrap(group: context.eventLoop)
@@ -153,6 +172,11 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             .assumeIsolated()
             .whenComplete { result in
                 switch result {
+                case .success(let peer) where !self.router.proxyGuard.allowsTunnel(to: peer.remoteAddress, client: client):
+                    // A name that resolved to this host's loopback.
+                    peer.close(promise: nil)
+                    self.router.log(recorded, status: 403)
+                    self.write(ProxyGuard.loopbackRefusal(head.uri), for: head, keepAlive: false, context: context)
                 case .success(let peer):
                     self.router.log(recorded, status: 200)
                     self.glue(context: context, to: peer)
@@ -177,6 +201,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         do {
             let operations = context.pipeline.syncOperations
             // The duplex HTTP handlers go first, so that the raw 200 below reaches the socket.
+            operations.removeHandler(name: Name.timer, promise: nil)
             operations.removeHandler(name: Name.errors, promise: nil)
             operations.removeHandler(name: Name.pipelining, promise: nil)
             operations.removeHandler(name: Name.encoder, promise: nil)

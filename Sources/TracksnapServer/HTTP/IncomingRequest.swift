@@ -11,6 +11,10 @@ import NIOHTTP1
 struct IncomingRequest: Sendable {
     var head: HTTPRequestHead
     var body: ByteBuffer
+    /// The address the connection arrived on, and the client's: the control API's own
+    /// names and the proxy's loopback rule come from them.
+    var localAddress: SocketAddress? = nil
+    var remoteAddress: SocketAddress? = nil
 
     var method: HTTPMethod { head.method }
     var headers: HTTPHeaders { head.headers }

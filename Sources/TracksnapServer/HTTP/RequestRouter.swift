@@ -14,6 +14,8 @@ final class RequestRouter: Sendable {
     let store: CaptureStore
     let forwarder: Forwarder
     private let control: ControlAPI
+    private let controlGuard: ControlGuard
+    let proxyGuard: ProxyGuard
     private let collectorResponse: Response
 
     init(configuration: CaptureServer.Configuration, store: CaptureStore) {
@@ -21,6 +23,8 @@ final class RequestRouter: Sendable {
         self.store = store
         forwarder = Forwarder()
         control = ControlAPI(store: store, token: configuration.token, validatorsDirectory: configuration.validatorsDirectory)
+        controlGuard = ControlGuard(configuration: configuration)
+        proxyGuard = ProxyGuard(configuration: configuration)
         let answer = configuration.collectorResponse
         var headers = HTTPHeaders()
         if let type = answer.contentType { headers.add(name: "Content-Type", value: type) }
@@ -31,14 +35,24 @@ final class RequestRouter: Sendable {
     func reply(to request: IncomingRequest) -> Reply {
         let uri = request.head.uri
         if uri.hasPrefix(ControlAPI.prefix) && !uri.hasPrefix(SessionRouting.prefix) {
-            if request.isPreflight { return .now(CORS.preflight(for: request.headers)) }
-            return control.reply(to: request)
+            return controlReply(to: request)
         }
 
         // Absolute-form (`GET http://host/path`, as `curl -x` and `http_proxy` send): forward proxy.
         if !uri.hasPrefix("/"), uri.contains("://") {
+            let targetHost = URL(string: uri)?.host ?? ""
+            if let refusal = proxyGuard.refusal(request.head, client: request.remoteAddress, targetHost: targetHost) {
+                return .now(refusal)
+            }
             let recorded = request.isPreflight ? nil : record(request, url: uri, sessionHint: request.headers.first(name: SessionRouting.headerName))
-            return logged(recorded, .later { [forwarder] in await forwarder.forward(request, to: uri) })
+            return logged(
+                recorded,
+                .later { [forwarder, proxyGuard] in
+                    if await proxyGuard.resolvesToThisHost(targetHost, client: request.remoteAddress) {
+                        return ProxyGuard.loopbackRefusal(targetHost)
+                    }
+                    return await forwarder.forward(request, to: uri)
+                })
         }
 
         var target = uri
@@ -64,6 +78,22 @@ final class RequestRouter: Sendable {
         var response = collectorResponse
         response.headers.add(contentsOf: CORS.headers(for: request.headers))
         return logged(recorded, .now(response))
+    }
+
+    /// The control API's answer, once the guard lets the request through, with CORS headers
+    /// for the server's own origin only.
+    private func controlReply(to request: IncomingRequest) -> Reply {
+        if let refusal = controlGuard.refusal(of: request) {
+            return .now(controlGuard.restrictingCORS(refusal, for: request))
+        }
+        // Past the guard, a preflight comes from the server's own origin, or names none.
+        if request.isPreflight { return .now(CORS.preflight(for: request.headers)) }
+        switch control.reply(to: request) {
+        case .now(let response):
+            return .now(controlGuard.restrictingCORS(response, for: request))
+        case .later(let work):
+            return .later { [controlGuard] in controlGuard.restrictingCORS(await work(), for: request) }
+        }
     }
 
     /// Records a `CONNECT`: method CONNECT, the tunnel's URL, the headers; nothing inside the

@@ -160,6 +160,16 @@ final class Socket: @unchecked Sendable {
         return count == 0 ? nil : Array(buffer.prefix(count))
     }
 
+    /// Whether the server closes the connection within `milliseconds`: waits for it, reading
+    /// and dropping whatever the server sends meanwhile.
+    func closedByPeer(within milliseconds: Int32) -> Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, milliseconds) > 0 else { return false }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+    }
+
     func close() {
         Foundation.close(descriptor)
     }
