@@ -5,7 +5,7 @@ SWIFT ?= swift
 TRACKSNAP := .build/debug/tracksnap
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test bench bench-server deps build sdk-venv
+.PHONY: demo test bench bench-server deps build sdk-venv install
 
 # PCRE2 and zlib are the system libraries tracksnap links; pkg-config finds them for SwiftPM.
 deps:
@@ -89,6 +89,15 @@ test: deps sdk-venv
 	@! grep -q 'error:' .build-warnings.log
 	@rm -f .build-warnings.log
 	@$(SWIFT) test
+
+# `make install [PREFIX=/usr/local] [DESTDIR=]`: a release tracksnap with the Swift standard
+# library and Foundation linked in statically, so that it runs without the toolchain on the PATH.
+PREFIX ?= /usr/local
+install: deps
+	@$(SWIFT) build -c release --product tracksnap --static-swift-stdlib -q
+	@install -d "$(DESTDIR)$(PREFIX)/bin"
+	@install -m 0755 .build/release/tracksnap "$(DESTDIR)$(PREFIX)/bin/tracksnap"
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/tracksnap"
 
 # Benchmarks: a release build; figures and ratios to peers measured in the same run.
 bench: deps
