@@ -84,6 +84,15 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
+        // SIGINT and SIGTERM are blocked in this thread before the server starts its own, which
+        // inherit the mask, and taken by one thread with sigwait: a signal the kernel hands to a
+        // thread that had not blocked it would otherwise be lost (a dispatch signal source on
+        // Linux reads only those left pending), and the server would not stop.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
         var requestLog: (@Sendable (RequestLogLine) -> Void)?
         if !quiet {
             requestLog = { line in
@@ -106,19 +115,16 @@ struct Serve: ParsableCommand {
         }
         let outcome = ServeOutcome()
         let done = DispatchSemaphore(value: 0)
-        // The handlers stay installed until exit: `signal(…, SIG_IGN)` hands the signals to them.
-        let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                Task {
-                    try? await server.shutdown()
-                    done.signal()
-                }
+        let waited = stopSignals
+        Thread {
+            var signals = waited
+            var received: Int32 = 0
+            sigwait(&signals, &received)
+            Task {
+                try? await server.shutdown()
+                done.signal()
             }
-            source.resume()
-            return source
-        }
+        }.start()
         Task {
             do {
                 let url = try await server.start()
@@ -131,7 +137,6 @@ struct Serve: ParsableCommand {
             }
         }
         done.wait()
-        withExtendedLifetime(signals) {}
         if let failure = outcome.failure {
             Terminal.error(failure)
             throw Exit.badInput
