@@ -41,6 +41,9 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("Where validate looks up profile names.", valueName: "dir"))
     var validatorsDir = "Validators"
 
+    @Option(help: ArgumentHelp("The control API reads and writes files only under this directory (symlinks followed). Default: the working directory.", valueName: "dir"))
+    var root: String?
+
     @Flag(help: "Do not print a line on stderr for each captured request.")
     var quiet = false
 
@@ -52,6 +55,12 @@ struct Serve: ParsableCommand {
         }
         if let maxRequests, maxRequests < 1 { throw ValidationError("--max-requests must be at least 1") }
         guard maxBodySize >= 0 else { throw ValidationError("--max-body-size cannot be negative") }
+        if let root {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("--root must be a directory, not \"\(root)\"")
+            }
+        }
         if let upstream {
             guard let url = URL(string: upstream), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
                 throw ValidationError("--upstream must be an http:// or https:// URL, not \"\(upstream)\"")
@@ -70,7 +79,7 @@ struct Serve: ParsableCommand {
         let configuration = CaptureServer.Configuration(
             host: host, port: port, upstream: upstream.flatMap { URL(string: $0) }, journalPath: journal,
             maximumRequests: maxRequests, maximumBodySize: maxBodySize, token: token, validatorsDirectory: validatorsDir,
-            requestLog: requestLog)
+            root: root, requestLog: requestLog)
         let server: CaptureServer
         do {
             server = try CaptureServer(configuration: configuration)

@@ -20,7 +20,9 @@ final class RequestRouter: Sendable {
         self.configuration = configuration
         self.store = store
         forwarder = Forwarder()
-        control = ControlAPI(store: store, token: configuration.token, validatorsDirectory: configuration.validatorsDirectory)
+        control = ControlAPI(
+            store: store, token: configuration.token, validatorsDirectory: configuration.validatorsDirectory,
+            root: ControlRoot(configuration.root))
         let answer = configuration.collectorResponse
         var headers = HTTPHeaders()
         if let type = answer.contentType { headers.add(name: "Content-Type", value: type) }
