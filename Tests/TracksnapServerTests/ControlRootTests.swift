@@ -92,6 +92,26 @@ struct ControlRootTests {
         }
     }
 
+    @Test("a profile under the root that extends a file outside it is refused, and that file is not read")
+    func extendsOutside() async throws {
+        try await withTemporaryDirectory { directory in
+            let layout = try Layout(directory)
+            let secret = layout.outside.appending(path: "secret.json").path
+            try write(#"{"extends": "\#(secret)"}"#, to: layout.root.appending(path: "Validators/sneaky.json"))
+            try write(#"{"extends": "Validators/sneaky.json"}"#, to: layout.root.appending(path: "Validators/outer.json"))
+            try await withServer(.init(validatorsDirectory: layout.root.path, root: layout.root.path)) { _, port in
+                let id = try await startSession(port)
+                for validator in ["Validators/sneaky.json", "Validators/outer.json"] {
+                    let body = #"{"snapshot": "Snapshots/empty.json", "validator": "\#(validator)"}"#
+                    let response = try await control(port, "POST", "sessions/\(id)/validate", body: body)
+                    #expect(response.status == 400, "\(validator): \(response.text)")
+                    #expect(response.text.contains("is outside the root"), "\(validator): \(response.text)")
+                    #expect(!response.text.contains(Layout.secret))
+                }
+            }
+        }
+    }
+
     @Test("paths under the root are resolved against it, whatever the working directory")
     func relativeToRoot() async throws {
         try await withTemporaryDirectory { directory in

@@ -100,9 +100,35 @@ extension ControlAPI {
         guard let reference else { return nil }
         var resolved: [String] = []
         for item in reference.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            resolved.append(Self.namesFiles(item) ? try resolve(item, field: field) : item)
+            guard Self.namesFiles(item) else {
+                resolved.append(item)
+                continue
+            }
+            let file = try resolve(item, field: field)
+            try confineExtends(ofProfileAt: file)
+            resolved.append(file)
         }
         return resolved.joined(separator: ",")
+    }
+
+    /// Refuses a profile under the root that extends a file outside it: `Profile.load` would
+    /// read that file too. A file named in `extends` is looked up as `Profile.load` does (an
+    /// absolute path as it is, else in the validators directory); names are the server's own.
+    /// - Parameters:
+    ///   - path: a profile file already resolved under the root.
+    ///   - depth: how many `extends` led here; a cycle stops at 16 (the loader reports it).
+    private func confineExtends(ofProfileAt path: String, depth: Int = 0) throws(ControlBody.Problem) {
+        guard depth < 16, let document = try? JSONDocument.load(path: path) else { return }
+        let value = document.value["extends"]
+        let names = value?.arrayValue?.compactMap(\.stringValue) ?? value?.stringValue.map { [$0] } ?? []
+        for name in names where Self.namesFiles(name) {
+            var target = name.hasPrefix("/") ? name : (validatorsDirectory as NSString).appendingPathComponent(name)
+            if !target.hasPrefix("/") {
+                target = (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(target)
+            }
+            let file = try resolve(target, field: "\"extends\" in \(root.display(path)):")
+            try confineExtends(ofProfileAt: file, depth: depth + 1)
+        }
     }
 
     /// Whether a profile reference names a file rather than a profile, as `Profile.load` decides.
