@@ -28,8 +28,9 @@ extension CaptureServer {
         public var collectorResponse: CollectorResponse
         /// Where `validate` looks up profile names given without a path.
         public var validatorsDirectory: String
-        /// The directory every path the control API takes (`snapshot`, a `validator` path) must
-        /// lie in, after symlinks are followed; nil: the working directory.
+        /// The directory every path the control API takes (`snapshot`, a `validator` file and
+        /// the files it `extends`) must lie in, after symlinks are followed; a path outside is
+        /// refused with 400 before it is read. Nil: the working directory.
         public var root: String?
         /// Called once for each captured request, when its answer is known (`tracksnap serve`
         /// prints these lines on stderr). Called from the server's threads; keep it quick.
