@@ -58,6 +58,9 @@ struct Serve: ParsableCommand {
         valueName: "seconds"))
     var idleTimeout = 60.0
 
+    @Option(help: ArgumentHelp("The control API reads and writes files only under this directory (symlinks followed). Default: the working directory.", valueName: "dir"))
+    var root: String?
+
     @Flag(help: "Do not print a line on stderr for each captured request.")
     var quiet = false
 
@@ -76,6 +79,12 @@ struct Serve: ParsableCommand {
             throw ValidationError("\(name) must be a number of seconds above 0 and at most 86400, not \(value)")
         }
         guard maxBodySize >= 0 else { throw ValidationError("--max-body-size cannot be negative") }
+        if let root {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("--root must be a directory, not \"\(root)\"")
+            }
+        }
         if let upstream {
             guard let url = URL(string: upstream), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
                 throw ValidationError("--upstream must be an http:// or https:// URL, not \"\(upstream)\"")
@@ -103,7 +112,7 @@ struct Serve: ParsableCommand {
         var configuration = CaptureServer.Configuration(
             host: host, port: port, upstream: upstream.flatMap { URL(string: $0) }, journalPath: journal,
             maximumRequests: maxRequests, maximumBodySize: maxBodySize, token: token, validatorsDirectory: validatorsDir,
-            requestLog: requestLog, allowedHosts: allowHost)
+            root: root, requestLog: requestLog, allowedHosts: allowHost)
         configuration.headerTimeout = .milliseconds(Int64((headerTimeout * 1000).rounded()))
         configuration.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded()))
         let server: CaptureServer

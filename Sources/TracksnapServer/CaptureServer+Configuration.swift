@@ -32,6 +32,10 @@ extension CaptureServer {
         public var collectorResponse: CollectorResponse
         /// Where `validate` looks up profile names given without a path.
         public var validatorsDirectory: String
+        /// The directory every path the control API takes (`snapshot`, a `validator` file and
+        /// the files it `extends`) must lie in, after symlinks are followed; a path outside is
+        /// refused with 400 before it is read. Nil: the working directory.
+        public var root: String?
         /// Called once for each captured request, when its answer is known (`tracksnap serve`
         /// prints these lines on stderr). Called from the server's threads; keep it quick.
         public var requestLog: (@Sendable (RequestLogLine) -> Void)?
@@ -53,7 +57,7 @@ extension CaptureServer {
             host: String = "127.0.0.1", port: Int = 0, upstream: URL? = nil, journalPath: String? = nil,
             maximumRequests: Int? = nil, maximumBodySize: Int = 16 * 1024 * 1024, token: String? = nil,
             collectorResponse: CollectorResponse = CollectorResponse(), validatorsDirectory: String = "Validators",
-            requestLog: (@Sendable (RequestLogLine) -> Void)? = nil, allowedHosts: [String] = []
+            root: String? = nil, requestLog: (@Sendable (RequestLogLine) -> Void)? = nil, allowedHosts: [String] = []
         ) {
             self.host = host
             self.port = port
@@ -64,6 +68,7 @@ extension CaptureServer {
             self.token = token
             self.collectorResponse = collectorResponse
             self.validatorsDirectory = validatorsDirectory
+            self.root = root
             self.requestLog = requestLog
             self.allowedHosts = allowedHosts
         }

@@ -13,8 +13,8 @@ import FoundationNetworking
 /// use it: start a session, send traffic, wait, validate, stop.
 @Suite("The client drives a real capture server")
 struct ClientServerTests {
-    private func withServer(_ body: (URL) async throws -> Void) async throws {
-        let server = try CaptureServer(configuration: .init())
+    private func withServer(root: URL? = nil, _ body: (URL) async throws -> Void) async throws {
+        let server = try CaptureServer(configuration: .init(root: root?.path))
         let url = try await server.start()
         do {
             try await body(url)
@@ -37,7 +37,7 @@ struct ClientServerTests {
             let snapshot = directory.appending(path: "home.json").path
             try write(#"{"requests": [{"method": "GET", "url": {"$regex": "http://127\\.0\\.0\\.1:[0-9]+/v1/e"}, "parameters": {"ev": "home"}}]}"#, to: URL(fileURLWithPath: snapshot))
 
-            try await withServer { url in
+            try await withServer(root: directory) { url in
                 let client = TracksnapClient(baseURL: url)
                 let session = try await client.startSession(name: "home")
                 try await send(url.appendingPathComponent("v1/e").appending(queryItems: [URLQueryItem(name: "ev", value: "home")]))
@@ -78,6 +78,48 @@ struct ClientServerTests {
             let captured = try await session.waitForRequests(count: 3, timeout: .milliseconds(300))
             #expect(captured.count == 1)
             #expect(clock.now - start >= .milliseconds(250))
+        }
+    }
+
+    @Test("record from two sessions through the client: what differs is generalised, and the text report of a third run passes")
+    func recordAcrossSessions() async throws {
+        try await withTemporaryDirectory { directory in
+            try await withServer(root: directory) { url in
+                let client = TracksnapClient(baseURL: url)
+                let first = try await client.startSession(name: "run 1")
+                let second = try await client.startSession(name: "run 2")
+                for session in [first, second] {
+                    try await send(session.baseURL.appending(path: "v1/e").appending(queryItems: [
+                        URLQueryItem(name: "ev", value: "home"), URLQueryItem(name: "cid", value: UUID().uuidString),
+                        URLQueryItem(name: "n", value: session.id),
+                    ]))
+                }
+                let recording = try await first.record(snapshot: "Snapshots/home.json", reruns: [second])
+                #expect(recording.recorded)
+                #expect(recording.file == "Snapshots/home.json")
+                #expect(recording.requests == 1)
+                #expect(recording.generalized.contains { $0.path.hasSuffix("/parameters/n") && $0.reason == "differs between runs" })
+                #expect(FileManager.default.fileExists(atPath: directory.appending(path: "Snapshots/home.json").path))
+
+                let kept = try await first.record(snapshot: "Snapshots/home.json", mode: .missing)
+                #expect(!kept.recorded)
+                #expect(kept.reason?.contains("exists") == true)
+
+                _ = try await first.stop()
+                _ = try await second.stop()
+                let third = try await client.startSession(name: "run 3")
+                try await send(third.baseURL.appending(path: "v1/e").appending(queryItems: [
+                    URLQueryItem(name: "ev", value: "home"), URLQueryItem(name: "cid", value: UUID().uuidString),
+                    URLQueryItem(name: "n", value: "s9"),
+                ]))
+                let report = try await third.report(snapshot: "Snapshots/home.json", format: "text", settle: .milliseconds(200))
+                #expect(report.passed, "\(report.text)")
+                #expect(report.text.contains("home"))
+
+                await #expect(throws: TracksnapClientError.self) {
+                    try await third.record(snapshot: "../outside.json")
+                }
+            }
         }
     }
 }

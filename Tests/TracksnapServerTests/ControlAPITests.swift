@@ -98,7 +98,7 @@ struct ControlAPITests {
                 ]}
                 """#.utf8
             ).write(to: snapshot)
-            try await withServer(.init(validatorsDirectory: directory.path)) { _, port in
+            try await withServer(.init(validatorsDirectory: directory.path, root: directory.path)) { _, port in
                 let id = try await startSession(port)
                 _ = try await RawHTTP.send(port: port, target: "/e?ev=view", host: "collect.example")
                 _ = try await RawHTTP.send(
@@ -132,7 +132,7 @@ struct ControlAPITests {
         try await withTemporaryDirectory { directory in
             let snapshot = directory.appending(path: "s.json")
             try Data(#"{"requests": []}"#.utf8).write(to: snapshot)
-            try await withServer(.init(validatorsDirectory: directory.path)) { _, port in
+            try await withServer(.init(validatorsDirectory: directory.path, root: directory.path)) { _, port in
                 let id = try await startSession(port)
                 let response = try await control(
                     port, "POST", "sessions/\(id)/validate", body: body.replacingOccurrences(of: "SNAPSHOT", with: snapshot.path))

@@ -94,7 +94,7 @@ struct ControlAPIWaitTests {
             try write(
                 #"{"requests": [{"method": "GET", "url": "http://collect.example/e", "parameters": {"ev": "1"}}, {"method": "GET", "url": "http://collect.example/e", "parameters": {"ev": "2"}}, {"method": "GET", "url": "http://collect.example/e", "parameters": {"ev": "3"}}]}"#,
                 to: snapshot)
-            try await withServer { _, port in
+            try await withServer(.init(root: directory.path)) { _, port in
                 let id = try await startSession(port)
                 let client = BurstClient()
                 let sending = client.send(threeViews, port: port)
@@ -121,7 +121,7 @@ struct ControlAPIWaitTests {
             try write(
                 #"{"requests": [{"method": "GET", "url": "http://collect.example/e", "parameters": {"ev": "1"}}, {"method": "GET", "url": "http://collect.example/e", "parameters": {"ev": "9"}}]}"#,
                 to: snapshot)
-            try await withServer { _, port in
+            try await withServer(.init(root: directory.path)) { _, port in
                 let id = try await startSession(port)
                 let client = BurstClient()
                 let sending = client.send(Array(threeViews.prefix(1)), port: port)

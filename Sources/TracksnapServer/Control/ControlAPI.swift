@@ -14,7 +14,12 @@ import TracksnapValidation
 /// ```text
 /// POST /__tracksnap/sessions                                  → 201 {"id":"s1"}
 /// GET  /__tracksnap/sessions/s1/requests?events=3&settle=0.5  → 200 [ … ]
+/// POST /__tracksnap/sessions/s1/validate {"snapshot": "Snapshots/checkout.json", "format": "text"}
+/// POST /__tracksnap/sessions/s1/record {"snapshot": "Snapshots/checkout.json", "reruns": ["s2"]}
 /// ```
+///
+/// Every path a call names is resolved under the server's root (`ControlRoot`); a path outside
+/// it is refused before anything reads it.
 ///
 /// A session's answers (`GET sessions/{id}/requests`, `POST sessions/{id}/validate`) carry
 /// `X-Tracksnap-Unattributed: N`, the requests no session got since this one started, and
@@ -33,7 +38,10 @@ struct ControlAPI: Sendable {
 
     let store: CaptureStore
     let token: String?
+    /// Where profile names are looked up (the server's `--validators-dir`).
     let validatorsDirectory: String
+    /// The directory every path a call names must lie in.
+    let root: ControlRoot
 
     func reply(to request: IncomingRequest) -> Reply {
         let reply = route(request)
@@ -84,6 +92,10 @@ struct ControlAPI: Sendable {
             let id = parts[1]
             guard store.requests(inSession: id) != nil else { return .now(noSession(id)) }
             return .later { await validate(id, request) }
+        case (.POST, _) where Self.matches(parts, ["sessions", nil, "record"]):
+            let id = parts[1]
+            guard store.requests(inSession: id) != nil else { return .now(noSession(id)) }
+            return .later { await record(id, request) }
         default:
             if Self.knownPaths.contains(where: { Self.matches(parts, $0) }) {
                 return .now(.error(.methodNotAllowed, "\(method.rawValue) is not allowed on \(request.path)"))
@@ -94,14 +106,14 @@ struct ControlAPI: Sendable {
 
     private static let knownPaths: [[String?]] = [
         ["health"], ["requests"], ["reset"], ["sessions"], ["sessions", nil, "requests"], ["sessions", nil],
-        ["sessions", nil, "validate"],
+        ["sessions", nil, "validate"], ["sessions", nil, "record"],
     ]
 
     private static func matches(_ parts: [String], _ pattern: [String?]) -> Bool {
         parts.count == pattern.count && zip(parts, pattern).allSatisfy { $1 == nil || $0 == $1 }
     }
 
-    private func noSession(_ id: String) -> Response {
+    func noSession(_ id: String) -> Response {
         .error(.notFound, "no open session \"\(id)\"")
     }
 
@@ -173,7 +185,7 @@ struct ControlAPI: Sendable {
     }
 
     /// A session's answer with the count of requests no session got since it started.
-    private static func attributed(_ response: Response, _ unattributed: Int) -> Response {
+    static func attributed(_ response: Response, _ unattributed: Int) -> Response {
         var response = response
         response.headers.replaceOrAdd(name: unattributedHeader, value: String(unattributed))
         return response
@@ -203,60 +215,5 @@ struct ControlAPI: Sendable {
 
     static func duration(_ seconds: Double) -> Duration {
         .milliseconds(Int64((seconds * 1000).rounded()))
-    }
-
-    private func validate(_ id: String, _ request: IncomingRequest) async -> Response {
-        struct Body: Decodable {
-            var snapshot: String
-            var validator: String?
-            var validatorsDirectory: String?
-            var timeout: Double?
-            var settle: Double?
-        }
-        let body: Body
-        do {
-            body = try JSONDecoder().decode(Body.self, from: Data(request.body.readableBytesView))
-        } catch {
-            return .error(
-                .badRequest,
-                "the body must be a JSON object such as {\"snapshot\": \"Snapshots/checkout.json\", \"validator\": \"default\", \"timeout\": 10, \"settle\": 0.5}")
-        }
-        for (name, value) in [("timeout", body.timeout), ("settle", body.settle)] {
-            if let value, !value.isFinite || value < 0 {
-                return .error(.badRequest, "\(name) must be a number of seconds, not \(value)")
-            }
-        }
-        let directory = body.validatorsDirectory ?? validatorsDirectory
-        let requests: [CapturedRequest]
-        var reason: RequestWaitList.Reason?
-        if body.timeout != nil || body.settle != nil {
-            let timeout = min(body.timeout ?? Self.defaultTimeout, Self.maximumTimeout)
-            let settle = min(body.settle ?? Self.defaultSettle, Self.maximumTimeout)
-            let outcome = await store.wait(inSession: id, settle: Self.duration(settle), timeout: Self.duration(timeout)) { requests in
-                // Every expected entry paired with a request: nothing more is awaited. A
-                // snapshot that cannot be read ends the wait at once; the answer says why.
-                guard
-                    let result = try? Validation.validate(
-                        snapshotAt: body.snapshot, requests: requests, profile: body.validator, directory: directory)
-                else { return true }
-                return !result.entries.contains { $0.status == .missing }
-            }
-            guard let outcome else { return noSession(id) }
-            requests = outcome.requests
-            reason = outcome.reason
-        } else {
-            guard let held = store.requests(inSession: id) else { return noSession(id) }
-            requests = held
-        }
-        do {
-            let result = try Validation.validate(
-                snapshotAt: body.snapshot, requests: requests, profile: body.validator, directory: directory)
-            var response = Self.attributed(
-                .json(.ok, text: ReportFormat.json.render([result])), store.unattributed(sinceSessionStarted: id) ?? 0)
-            if let reason { response.headers.replaceOrAdd(name: Self.waitHeader, value: reason.rawValue) }
-            return response
-        } catch {
-            return .error(.badRequest, error.description)
-        }
     }
 }

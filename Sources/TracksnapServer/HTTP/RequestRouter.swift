@@ -22,7 +22,9 @@ final class RequestRouter: Sendable {
         self.configuration = configuration
         self.store = store
         forwarder = Forwarder()
-        control = ControlAPI(store: store, token: configuration.token, validatorsDirectory: configuration.validatorsDirectory)
+        control = ControlAPI(
+            store: store, token: configuration.token, validatorsDirectory: configuration.validatorsDirectory,
+            root: ControlRoot(configuration.root))
         controlGuard = ControlGuard(configuration: configuration)
         proxyGuard = ProxyGuard(configuration: configuration)
         let answer = configuration.collectorResponse

@@ -1,0 +1,111 @@
+import Foundation
+import TracksnapCore
+import TracksnapReports
+import TracksnapValidation
+
+extension TrackingCheck {
+    /// What several runs of the same flow come to.
+    struct RunsOutcome {
+        /// Each run's validation result, when the snapshot was checked.
+        var results: [SnapshotResult] = []
+        /// The message to fail the test with; nil when every run passed.
+        var failure: String?
+    }
+
+    typealias RunsWriter = (_ runs: [[CapturedRequest]], _ path: String, _ profile: String?, _ directory: String) throws -> RecordOutcome
+
+    /// What `assertTracking(matches:runs:…)` does once every run is captured: records the
+    /// snapshot from all of them when the record mode says so (values that differ between the
+    /// runs become matchers), else validates each run against it.
+    ///
+    /// - Parameters:
+    ///   - runs: each run's captured traffic, the first run first.
+    ///   - snapshot: the snapshot path as the caller wrote it.
+    ///   - validator: the profile the caller named, if any.
+    ///   - record: the caller's record mode, if any.
+    ///   - configuration: the task's configuration (trait, `withTracksnap`).
+    ///   - environment: the process environment (`TRACKSNAP_RECORD`, `CI`).
+    ///   - testFile: the calling test file's path, for relative snapshot paths.
+    ///   - write: records a snapshot from the runs; the recorder's seam.
+    static func run(
+        runs: [[CapturedRequest]], snapshot: String, validator: String?, record: RecordMode?,
+        configuration: TracksnapConfiguration, environment: [String: String], testFile: String,
+        write: RunsWriter = { try writeSnapshot(runs: $0, to: $1, profile: $2, directory: $3) }
+    ) -> RunsOutcome {
+        let path = SnapshotLocation.resolve(snapshot, testFile: testFile)
+        let mode: RecordMode
+        do {
+            mode = try RecordMode.resolve(explicit: record, configured: configuration.record, environment: environment)
+        } catch {
+            return RunsOutcome(failure: "tracksnap: \(error)")
+        }
+        let directory = configuration.validatorsDirectory ?? SnapshotLocation.validatorsDirectory(for: path)
+
+        switch RecordDecision(mode: mode, snapshotExists: FileManager.default.fileExists(atPath: path)) {
+        case .failMissing:
+            let why = RecordMode.isCI(environment) && record == nil && configuration.record == nil
+                ? "record mode is `never` because CI is set" : "record mode is `never`"
+            return RunsOutcome(failure: """
+                No snapshot at \(path), and \(why). Record it locally (record mode `missing`, the \
+                default outside CI), check it, and commit it.
+                """)
+        case .record:
+            let verb = FileManager.default.fileExists(atPath: path) ? "Re-recorded" : "Recorded"
+            return RunsOutcome(failure: recording(runs, to: path, profile: validator, directory: directory, mode: mode, verb: verb, write: write))
+        case .validate(let recordOnFailure):
+            var results: [SnapshotResult] = []
+            var failures: [String] = []
+            for (index, requests) in runs.enumerated() {
+                let result: SnapshotResult
+                do {
+                    result = try Validation.validate(snapshotAt: path, requests: requests, profile: validator, directory: directory)
+                } catch {
+                    return RunsOutcome(failure: "tracksnap cannot check \(path):\n\(error)")
+                }
+                results.append(result)
+                if !result.passed {
+                    failures.append("Run \(index + 1) of \(runs.count):\n\n" + ReportFormat.text.render([result]))
+                }
+            }
+            if failures.isEmpty { return RunsOutcome(results: results) }
+            var message = """
+                Tracking does not match the snapshot \(path) in \(failures.count) of \(runs.count) runs of the flow:
+
+
+                """ + failures.joined(separator: "\n")
+            if recordOnFailure {
+                message += "\n" + recording(runs, to: path, profile: validator, directory: directory, mode: mode, verb: "Re-recorded", write: write)
+            } else {
+                message += "\nTo accept what was captured, run the test again with \(RecordMode.environmentVariable)=failed."
+            }
+            return RunsOutcome(results: results, failure: message)
+        }
+    }
+
+    /// Records from every run and words the outcome; a recording always fails the test, so
+    /// that the new file is looked at before it is committed.
+    private static func recording(
+        _ runs: [[CapturedRequest]], to path: String, profile: String?, directory: String, mode: RecordMode, verb: String,
+        write: RunsWriter
+    ) -> String {
+        if let empty = runs.firstIndex(where: \.isEmpty) {
+            return "Run \(empty + 1) of \(runs.count): " + nothingCaptured(path)
+        }
+        do {
+            let outcome = try write(runs, path, profile, directory)
+            let count = runs.map { String($0.count) }.joined(separator: ", ")
+            var message = """
+                \(verb) the snapshot \(path) from \(runs.count) runs of the flow (\(count) captured requests; \
+                record mode `\(mode.rawValue)`).
+                """
+            if !outcome.generalized.isEmpty {
+                let listed = outcome.generalized.prefix(10).map(\.description).joined(separator: ", ")
+                let more = outcome.generalized.count > 10 ? ", and \(outcome.generalized.count - 10) more" : ""
+                message += " \(outcome.generalized.count) value\(outcome.generalized.count == 1 ? "" : "s") recorded as patterns: \(listed)\(more)."
+            }
+            return message + " Check it, commit it, and run the test again."
+        } catch {
+            return "Could not record the snapshot \(path) from \(runs.count) runs (record mode `\(mode.rawValue)`): \(error)"
+        }
+    }
+}
