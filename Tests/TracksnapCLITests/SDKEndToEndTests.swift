@@ -60,7 +60,7 @@ struct SDKEndToEndTests {
         #expect(report.passed, "\(report.findings.map { "\($0.code) \($0.path): \($0.message)" })")
         #expect(report.findings.isEmpty)
 
-        try withTemporaryDirectory { directory in
+        try await withTemporaryDirectory { directory in
             let capture = directory.appending(path: "capture.ndjson")
             let ndjson = try lines.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }.joined(separator: "\n")
             try ndjson.write(to: capture, atomically: true, encoding: .utf8)
@@ -69,12 +69,12 @@ struct SDKEndToEndTests {
             if sdk.key != nil { #expect(forms.contains(where: ndjson.contains), "the SDK did not send its key: the check below would prove nothing") }
 
             let recorded = directory.appending(path: "\(sdk.vendor).json").path
-            let record = try tracksnap("record", recorded, "--capture", capture.path, "--validator", profile)
+            let record = try await tracksnap("record", recorded, "--capture", capture.path, "--validator", profile)
             #expect(record.status == 0, "\(record.stderr)")
             #expect(record.stdout.contains(" events"))
             let text = try String(contentsOfFile: recorded, encoding: .utf8)
             for form in forms { #expect(!text.contains(form), "\(form) was written to the snapshot") }
-            let check = try tracksnap("validate", recorded, "--capture", capture.path, "--validator", profile)
+            let check = try await tracksnap("validate", recorded, "--capture", capture.path, "--validator", profile)
             #expect(check.status == 0, "\(check.stdout)")
         }
     }
@@ -143,9 +143,12 @@ struct ServeChild {
         try JSONDecoder().decode(T.self, from: try await call(method, path, body: body))
     }
 
+    /// Sends SIGTERM; the child is reaped on a thread of its own, so that a test's task never
+    /// blocks one of the few threads every async test shares.
     func stop() {
         process.terminate()
-        process.waitUntilExit()
+        let process = process
+        Thread { process.waitUntilExit() }.start()
     }
 }
 
