@@ -18,7 +18,7 @@ struct ConnectionTimeoutTests {
     private static func trickle(
         port: Int, first: String, pace: Int32 = 200, limit: Duration = .seconds(20), line: @escaping @Sendable (Int) -> String
     ) async throws -> Duration? {
-        try await RawHTTP.onDispatch {
+        try await offloaded {
             let socket = try Socket(port: port, timeout: 30)
             defer { socket.close() }
             let started = ContinuousClock.now
@@ -53,7 +53,7 @@ struct ConnectionTimeoutTests {
             #expect(silent >= .milliseconds(900))
             #expect(silent < .seconds(5))
             // After an answer on a kept-alive connection: the clock starts again with the answer.
-            let kept = try await RawHTTP.onDispatch { () throws -> Duration? in
+            let kept = try await offloaded { () throws -> Duration? in
                 let socket = try Socket(port: port, timeout: 10)
                 defer { socket.close() }
                 try socket.write(Array("GET /one HTTP/1.1\r\nHost: t.example\r\n\r\n".utf8))
@@ -80,7 +80,7 @@ struct ConnectionTimeoutTests {
             #expect(ContinuousClock.now - started >= .seconds(2))
             #expect(waited.header("X-Tracksnap-Wait") == "timed_out")
             // A body sent in parts, each well within the idle timeout, takes longer than both.
-            let response = try await RawHTTP.onDispatch { () throws -> RawResponse in
+            let response = try await offloaded { () throws -> RawResponse in
                 let socket = try Socket(port: port, timeout: 10)
                 defer { socket.close() }
                 try socket.write(Array("POST /parts HTTP/1.1\r\nHost: t.example\r\nContent-Length: 5\r\nConnection: close\r\n\r\n".utf8))

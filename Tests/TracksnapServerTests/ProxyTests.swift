@@ -1,4 +1,5 @@
 import Foundation
+import TracksnapTestSupport
 import Testing
 import TracksnapCore
 import TracksnapServer
@@ -84,7 +85,7 @@ struct ProxyTests {
     func connectTunnelRaw() async throws {
         try await withServer { target, targetPort in
             try await withServer { _, port in
-                let response = try await RawHTTP.onDispatch { () throws -> [UInt8] in
+                let response = try await offloaded { () throws -> [UInt8] in
                     let socket = try Socket(port: port, timeout: 10)
                     defer { socket.close() }
                     try socket.write(Array("CONNECT 127.0.0.1:\(targetPort) HTTP/1.1\r\nHost: 127.0.0.1:\(targetPort)\r\n\r\n".utf8))

@@ -23,7 +23,7 @@ struct RobustnessTests {
     @Test("a client that disconnects mid-body breaks nothing")
     func disconnectMidRequest() async throws {
         try await withServer { server, port in
-            try await RawHTTP.onDispatch {
+            try await offloaded {
                 let socket = try Socket(port: port, timeout: 10)
                 try socket.write(Array("POST /half HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{\"partial\":".utf8))
                 socket.close()

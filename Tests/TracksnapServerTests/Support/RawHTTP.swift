@@ -1,4 +1,5 @@
 import Foundation
+import TracksnapTestSupport
 
 /// An HTTP response as read off the socket.
 struct RawResponse: Sendable {
@@ -20,8 +21,8 @@ struct RawResponse: Sendable {
 /// let response = try await RawHTTP.send(port: port, method: "POST", target: "/v1/t", body: Array("{}".utf8))
 /// ```
 ///
-/// Blocking socket calls run on Dispatch's global queue, never on Swift's cooperative pool,
-/// which the server in the same process needs to answer.
+/// Blocking socket calls run on threads of their own (`offloaded`), never on the threads Swift's
+/// concurrency and Dispatch's global queue share with the server in the same process.
 enum RawHTTP {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -41,20 +42,13 @@ enum RawHTTP {
 
     /// Writes raw bytes, reads until the server closes, and parses the last response.
     static func exchange(port: Int, _ bytes: [UInt8], timeout: Int = 30) async throws -> RawResponse {
-        let received = try await onDispatch {
+        let received = try await offloaded {
             let socket = try Socket(port: port, timeout: timeout)
             defer { socket.close() }
             try socket.write(bytes)
             return try socket.readToEnd()
         }
         return try parse(received)
-    }
-
-    /// Runs blocking work on a Dispatch thread.
-    static func onDispatch<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-        }
     }
 
     /// Parses a response, skipping interim `100 Continue` heads.

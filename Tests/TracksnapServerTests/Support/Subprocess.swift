@@ -9,7 +9,7 @@ import TracksnapTestSupport
 /// let result = try await run("/usr/bin/curl", ["-s", url])
 /// ```
 func run(_ executable: String, _ arguments: [String], timeout: Int = 60) async throws -> ProcessResult {
-    try await RawHTTP.onDispatch { try runProcess(URL(fileURLWithPath: executable), arguments, timeout: timeout) }
+    try await offloaded { try runProcess(URL(fileURLWithPath: executable), arguments, timeout: timeout) }
 }
 
 /// `curl`, which the forward proxy and tunnel tests drive as users do.
@@ -40,7 +40,7 @@ final class ServeProcess: Sendable {
     /// Starts `tracksnap serve` and reads its first line, `listening on http://HOST:PORT`.
     static func launch(_ arguments: [String]) async throws -> ServeProcess {
         let executable = try PackagePaths.executable.get()
-        return try await RawHTTP.onDispatch {
+        return try await offloaded {
             let process = Process()
             process.executableURL = executable
             process.arguments = ["serve"] + arguments
@@ -83,7 +83,7 @@ final class ServeProcess: Sendable {
     /// Waits for the child to exit (at most 30 seconds) and returns its status.
     func waitForExit() async throws -> Int32 {
         let process = self.process, exited = self.exited
-        return try await RawHTTP.onDispatch {
+        return try await offloaded {
             guard exited.wait(timeout: .now() + 30) == .success else {
                 process.terminate()
                 throw RawHTTP.Failure(description: "tracksnap serve did not exit within 30 seconds")
