@@ -90,9 +90,10 @@ FUZZ_SCRATCH := .build-fuzz
 FUZZ := $(FUZZ_SCRATCH)/debug/TracksnapFuzz
 FUZZ_TARGETS ?= $(shell TRACKSNAP_FUZZ=list $(FUZZ) 2>/dev/null | cut -d' ' -f1)
 
+# gold warns once for each of the ASan runtime's local symbols: the toolchain's, not this package's.
 fuzz-build: deps
 	@$(SWIFT) build -q --product TracksnapFuzz --scratch-path $(FUZZ_SCRATCH) \
-	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
+	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING 2>&1 | { grep -v "Cannot export local symbol '__asan" || true; }
 
 fuzz: fuzz-build
 	@$(MAKE) --no-print-directory fuzz-run FUZZ_RUN_SECONDS=$(FUZZ_SECONDS)
