@@ -1,11 +1,12 @@
-# tracksnap: `make demo` runs the demo, `make test` runs the tests. Each installs what it needs.
+# tracksnap: `make demo` runs the demo, `make test` runs the tests, `make fuzz` fuzzes the parsers.
+# Each installs what it needs.
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -ec
 SWIFT ?= swift
 TRACKSNAP := .build/debug/tracksnap
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test bench bench-server deps build sdk-venv install
+.PHONY: demo test bench bench-server deps build sdk-venv install fuzz fuzz-build fuzz-smoke fuzz-run
 
 # PCRE2 and zlib are the system libraries tracksnap links; pkg-config finds them for SwiftPM.
 deps:
@@ -80,7 +81,8 @@ sdk-venv:
 	    || { echo "error: pip could not install the SDKs into $(SDK_VENV) (is PyPI reachable?)" >&2; exit 2; }; }
 
 # The tests: schema examples, a build free of warnings in this package's own code (dependencies'
-# warnings are theirs), then every Swift test (the SDK end-to-end tests need `sdk-venv`).
+# warnings are theirs), a short fuzz of every parser, then every Swift test (the SDK end-to-end
+# tests need `sdk-venv`), whose closing line ends the output.
 OWN_WARNINGS := ^$(CURDIR)/(Sources|Tests)/.*warning:|warning: 'tracksnap'
 test: deps sdk-venv
 	@$(SDK_VENV)/bin/python Schemas/check.py
@@ -88,7 +90,50 @@ test: deps sdk-venv
 	@! grep -qE "$(OWN_WARNINGS)" .build-warnings.log || { echo "error: the build has warnings (see above)" >&2; exit 1; }
 	@! grep -q 'error:' .build-warnings.log
 	@rm -f .build-warnings.log
+	@$(MAKE) --no-print-directory fuzz-smoke
 	@$(SWIFT) test
+
+# Fuzzing: every parser under libFuzzer with AddressSanitizer, one target at a time
+# (Sources/TracksnapFuzzing/Targets; `TRACKSNAP_FUZZ=list .build-fuzz/debug/TracksnapFuzz` lists
+# them). The sanitized build has its own scratch path. Each target's corpus grows in
+# .build-fuzz/corpus/TARGET, seeded from the repository's fixtures and from Tests/Fuzz/TARGET; an
+# input that crashes or breaks a property is written to .build-fuzz/crashes/TARGET/ and the run
+# fails (libFuzzer's log: .build-fuzz/logs/TARGET.log). Fix the parser, then copy the input into
+# Tests/Fuzz/TARGET/: the unit tests replay it (by hand: `swift run TracksnapFuzz TARGET FILE`).
+# `make fuzz FUZZ_SECONDS=600 FUZZ_TARGETS=json` fuzzes one target for ten minutes.
+FUZZ_SECONDS ?= 60
+FUZZ_SCRATCH := .build-fuzz
+FUZZ := $(FUZZ_SCRATCH)/debug/TracksnapFuzz
+FUZZ_TARGETS ?= $(shell TRACKSNAP_FUZZ=list $(FUZZ) 2>/dev/null | cut -d' ' -f1)
+
+# gold warns once for each of the ASan runtime's local symbols: the toolchain's, not this package's.
+fuzz-build: deps
+	@$(SWIFT) build -q --product TracksnapFuzz --scratch-path $(FUZZ_SCRATCH) \
+	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING 2>&1 | { grep -v "Cannot export local symbol '__asan" || true; }
+
+fuzz: fuzz-build
+	@$(MAKE) --no-print-directory fuzz-run FUZZ_RUN_SECONDS=$(FUZZ_SECONDS)
+
+# In `make test`: a few seconds of each target.
+FUZZ_SMOKE_SECONDS ?= 4
+fuzz-smoke: fuzz-build
+	@$(MAKE) --no-print-directory fuzz-run FUZZ_RUN_SECONDS=$(FUZZ_SMOKE_SECONDS)
+
+fuzz-run:
+	@for target in $(FUZZ_TARGETS); do \
+	  seeds=$$(TRACKSNAP_FUZZ=list $(FUZZ) | awk -v t=$$target '$$1 == t { $$1 = ""; print }'); \
+	  mkdir -p $(FUZZ_SCRATCH)/corpus/$$target $(FUZZ_SCRATCH)/crashes/$$target $(FUZZ_SCRATCH)/logs Tests/Fuzz/$$target; \
+	  printf 'fuzz %-9s %ss: ' $$target $(FUZZ_RUN_SECONDS); \
+	  if SWIFT_BACKTRACE=enable=no TRACKSNAP_FUZZ=$$target $(FUZZ) -max_total_time=$(FUZZ_RUN_SECONDS) -max_len=65536 -timeout=10 \
+	       -artifact_prefix=$(FUZZ_SCRATCH)/crashes/$$target/ \
+	       $(FUZZ_SCRATCH)/corpus/$$target Tests/Fuzz/$$target $$seeds > $(FUZZ_SCRATCH)/logs/$$target.log 2>&1; then \
+	    echo "$$(ls $(FUZZ_SCRATCH)/corpus/$$target | wc -l) inputs in the corpus, no crash"; \
+	  else \
+	    echo "FAILED"; grep -v '^\(INFO\|#\|\s*NEW_FUNC\)' $(FUZZ_SCRATCH)/logs/$$target.log | head -60; \
+	    echo "error: the fuzzer found an input that crashes '$$target' or breaks a property: see $(FUZZ_SCRATCH)/crashes/$$target/" >&2; \
+	    exit 1; \
+	  fi; \
+	done
 
 # `make install [PREFIX=/usr/local] [DESTDIR=]`: a release tracksnap with the Swift standard
 # library and Foundation linked in statically, so that it runs without the toolchain on the PATH.

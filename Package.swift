@@ -61,6 +61,11 @@ let package = Package(
             name: "TracksnapBenchmarks",
             dependencies: ["Patterns", "CPCRE2Baseline", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation"]
         ),
+        // The parsers under libFuzzer: `make fuzz` builds `TracksnapFuzz` with `-sanitize=fuzzer,address -DFUZZING`;
+        // an ordinary build makes it a command that replays inputs. The targets are a library the tests share.
+        .target(name: "TracksnapFuzzing", dependencies: ["TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "Patterns"]),
+        .target(name: "CLibFuzzer"),
+        .executableTarget(name: "TracksnapFuzz", dependencies: ["TracksnapFuzzing", "CLibFuzzer"]),
         // What several test targets share: the package's paths, temporary directories, a seeded generator.
         .target(name: "TracksnapTestSupport", path: "Tests/Support"),
         .testTarget(name: "PatternsTests", dependencies: ["Patterns"]),
@@ -71,6 +76,7 @@ let package = Package(
         .testTarget(name: "TracksnapServerTests", dependencies: ["TracksnapTestSupport", "TracksnapServer", "TracksnapCapture"]),
         .testTarget(name: "TracksnapCaptureTests", dependencies: ["TracksnapTestSupport", "TracksnapCapture", "TracksnapServer"]),
         .testTarget(name: "TracksnapTestingTests", dependencies: ["TracksnapTestSupport", "TracksnapTesting", "TracksnapServer"], exclude: ["Fixtures"]),
+        .testTarget(name: "TracksnapFuzzingTests", dependencies: ["TracksnapTestSupport", "TracksnapFuzzing"]),
         .testTarget(name: "TracksnapCLITests", dependencies: ["TracksnapTestSupport", "TracksnapCLI"], exclude: ["Fixtures"]),
     ]
 )

@@ -1,0 +1,40 @@
+import TracksnapCore
+
+extension FuzzTarget {
+    /// Query strings and form bodies: pairs and decoding never fail, and encoding then decoding
+    /// gives the text back.
+    static let form = FuzzTarget(
+        "form", "FormEncoding.pairs, decode and looksLikeForm; decode(encode(text)) == text",
+        seeds: ["Tests/TracksnapDecodersTests/Fixtures"]
+    ) { bytes throws(PropertyViolation) in
+        let text = Input.text(bytes)
+        _ = FormEncoding.pairs(text[...])
+        _ = FormEncoding.looksLikeForm(text)
+        let request = CapturedRequest(
+            id: "0", method: "POST", url: "https://t.example/p?\(text)",
+            headers: [.init(name: "Content-Type", value: "application/x-www-form-urlencoded")], body: .text(text))
+        _ = request.parameters
+        let decoded = FormEncoding.decode(FormEncoding.encode(text)[...])
+        guard decoded == text else {
+            throw PropertyViolation(target: "form", "encoding then decoding changed the text: \(text.debugDescription) became \(decoded.debugDescription)")
+        }
+    }
+
+    /// The `Content-Encoding` codings a body is sent with.
+    static let codings = ["gzip", "deflate", "gzip, deflate", "deflate, gzip", "x-gzip", "identity", "br"]
+
+    /// Content decoding: the first byte picks a coding, the rest is the body; the output never
+    /// exceeds the limit.
+    static let content = FuzzTarget(
+        "content", "ContentDecoding.decode; the first byte picks the Content-Encoding, the output stays under the limit"
+    ) { bytes throws(PropertyViolation) in
+        guard let first = bytes.first else { return }
+        let coding = codings[Int(first) % codings.count]
+        let limit = 1 << 20
+        _ = ContentDecoding.looksGzipped(Array(bytes.dropFirst()))
+        guard let decoded = try? ContentDecoding.decode(Array(bytes.dropFirst()), encoding: coding, limit: limit) else { return }
+        guard decoded.count <= limit else {
+            throw PropertyViolation(target: "content", "\(coding) decoded to \(decoded.count) bytes, over the limit of \(limit)")
+        }
+    }
+}
