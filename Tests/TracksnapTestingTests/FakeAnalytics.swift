@@ -27,11 +27,17 @@ final class FakeAnalytics: Sendable {
     ///   - session: the URLSession the events go through.
     ///   - endpoint: the collector's base URL; events go to `v1/track` below it.
     ///   - header: a header sent with every event (a session hint), if any.
-    init(session: URLSession, endpoint: URL, header: (String, String)? = nil) {
+    ///   - inOrder: wait for each answer before sending the next, as an SDK with one send queue
+    ///     does; fired and forgotten, events can reach a server out of order (on Linux,
+    ///     URLSession may hold one back for seconds when the machine is busy).
+    init(session: URLSession, endpoint: URL, header: (String, String)? = nil, inOrder: Bool = false) {
         self.session = session
         self.endpoint = endpoint
         self.header = header
+        self.inOrder = inOrder
     }
+
+    let inOrder: Bool
 
     /// A header sent with every event (a session hint), if any.
     let header: (String, String)?
@@ -54,9 +60,12 @@ final class FakeAnalytics: Sendable {
                 request.setValue("application/json", forHTTPHeaderField: "Content-Type")
                 if let header { request.setValue(header.1, forHTTPHeaderField: header.0) }
                 request.httpBody = Data(#"{"event":"\#(event)","properties":{"cart_id":"c-1","revenue":12.5}}"#.utf8)
-                // Fire and forget, as SDKs do: the next event does not wait for this answer
-                // (on Linux, URLSession can take seconds to deliver one when the machine is busy).
-                session.dataTask(with: request).resume()
+                if inOrder {
+                    _ = try? await session.data(for: request)
+                } else {
+                    // Fire and forget, as many SDKs do: the next event does not wait for this answer.
+                    session.dataTask(with: request).resume()
+                }
             }
         }
         sending.withLock { $0 = task }

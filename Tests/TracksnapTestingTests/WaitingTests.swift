@@ -107,7 +107,9 @@ struct WaitingTests {
                 let client = TracksnapClient(baseURL: url)
                 for run in 1...3 {
                     let session = try await client.startSession(name: "run \(run)")
-                    let analytics = FakeAnalytics(session: URLSession(configuration: .ephemeral), endpoint: session.baseURL)
+                    // In order: a server records events in the order they arrive, which fired
+                    // and forgotten requests on separate connections need not keep.
+                    let analytics = FakeAnalytics(session: URLSession(configuration: .ephemeral), endpoint: session.baseURL, inOrder: true)
                     analytics.trackCheckout()
                     if run == 1 {
                         await withKnownIssue {
