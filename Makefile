@@ -139,9 +139,10 @@ fuzz-run:
 # library and Foundation linked in statically, so that it runs without the toolchain on the PATH.
 PREFIX ?= /usr/local
 install: deps
-	@$(SWIFT) build -c release --product tracksnap --static-swift-stdlib -q
+	@$(SWIFT) build -c release --product tracksnap --static-swift-stdlib -q 2>&1 \
+	  | { grep -v "use of \`mktemp' is dangerous" || true; }
 	@install -d "$(DESTDIR)$(PREFIX)/bin"
-	@install -m 0755 .build/release/tracksnap "$(DESTDIR)$(PREFIX)/bin/tracksnap"
+	@install -s -m 0755 .build/release/tracksnap "$(DESTDIR)$(PREFIX)/bin/tracksnap"
 	@echo "installed $(DESTDIR)$(PREFIX)/bin/tracksnap"
 
 # Benchmarks: a release build; figures and ratios to peers measured in the same run.
