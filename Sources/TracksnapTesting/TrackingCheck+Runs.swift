@@ -32,27 +32,12 @@ extension TrackingCheck {
         configuration: TracksnapConfiguration, environment: [String: String], testFile: String,
         write: RunsWriter = { try writeSnapshot(runs: $0, to: $1, profile: $2, directory: $3) }
     ) -> RunsOutcome {
-        let path = SnapshotLocation.resolve(snapshot, testFile: testFile)
-        let mode: RecordMode
-        do {
-            mode = try RecordMode.resolve(explicit: record, configured: configuration.record, environment: environment)
-        } catch {
-            return RunsOutcome(failure: "tracksnap: \(error)")
-        }
-        let directory = configuration.validatorsDirectory ?? SnapshotLocation.validatorsDirectory(for: path)
-
-        switch RecordDecision(mode: mode, snapshotExists: FileManager.default.fileExists(atPath: path)) {
-        case .failMissing:
-            let why = RecordMode.isCI(environment) && record == nil && configuration.record == nil
-                ? "record mode is `never` because CI is set" : "record mode is `never`"
-            return RunsOutcome(failure: """
-                No snapshot at \(path), and \(why). Record it locally (record mode `missing`, the \
-                default outside CI), check it, and commit it.
-                """)
-        case .record:
-            let verb = FileManager.default.fileExists(atPath: path) ? "Re-recorded" : "Recorded"
+        switch step(snapshot: snapshot, record: record, configuration: configuration, environment: environment, testFile: testFile) {
+        case .fail(let message):
+            return RunsOutcome(failure: message)
+        case .record(let path, let mode, let directory, let verb):
             return RunsOutcome(failure: recording(runs, to: path, profile: validator, directory: directory, mode: mode, verb: verb, write: write))
-        case .validate(let recordOnFailure):
+        case .validate(let path, let mode, let directory, let recordOnFailure):
             var results: [SnapshotResult] = []
             var failures: [String] = []
             for (index, requests) in runs.enumerated() {

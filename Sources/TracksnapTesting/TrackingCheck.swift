@@ -29,42 +29,63 @@ enum TrackingCheck {
         configuration: TracksnapConfiguration, environment: [String: String], testFile: String,
         write: Writer = { try writeSnapshot($0, to: $1, profile: $2, directory: $3) }
     ) -> Outcome {
-        let path = SnapshotLocation.resolve(snapshot, testFile: testFile)
-        let mode: RecordMode
-        do {
-            mode = try RecordMode.resolve(explicit: record, configured: configuration.record, environment: environment)
-        } catch {
-            return Outcome(failure: "tracksnap: \(error)")
-        }
-        let directory = configuration.validatorsDirectory ?? SnapshotLocation.validatorsDirectory(for: path)
-        let profile = validator
-
-        switch RecordDecision(mode: mode, snapshotExists: FileManager.default.fileExists(atPath: path)) {
-        case .failMissing:
-            let why = RecordMode.isCI(environment) && record == nil && configuration.record == nil
-                ? "record mode is `never` because CI is set" : "record mode is `never`"
-            return Outcome(failure: """
-                No snapshot at \(path), and \(why). Record it locally (record mode `missing`, the \
-                default outside CI), check it, and commit it.
-                """)
-        case .record:
-            let verb = FileManager.default.fileExists(atPath: path) ? "Re-recorded" : "Recorded"
-            return Outcome(failure: recording(requests, to: path, profile: profile, directory: directory, mode: mode, verb: verb, write: write))
-        case .validate(let recordOnFailure):
+        switch step(snapshot: snapshot, record: record, configuration: configuration, environment: environment, testFile: testFile) {
+        case .fail(let message):
+            return Outcome(failure: message)
+        case .record(let path, let mode, let directory, let verb):
+            return Outcome(failure: recording(requests, to: path, profile: validator, directory: directory, mode: mode, verb: verb, write: write))
+        case .validate(let path, let mode, let directory, let recordOnFailure):
             let result: SnapshotResult
             do {
-                result = try Validation.validate(snapshotAt: path, requests: requests, profile: profile, directory: directory)
+                result = try Validation.validate(snapshotAt: path, requests: requests, profile: validator, directory: directory)
             } catch {
                 return Outcome(failure: "tracksnap cannot check \(path):\n\(error)")
             }
             if result.passed { return Outcome(result: result) }
             var message = "Tracking does not match the snapshot \(path):\n\n" + ReportFormat.text.render([result])
             if recordOnFailure {
-                message += "\n" + recording(requests, to: path, profile: profile, directory: directory, mode: mode, verb: "Re-recorded", write: write)
+                message += "\n" + recording(requests, to: path, profile: validator, directory: directory, mode: mode, verb: "Re-recorded", write: write)
             } else {
                 message += "\nTo accept what was captured, run the test again with \(RecordMode.environmentVariable)=failed."
             }
             return Outcome(result: result, failure: message)
+        }
+    }
+
+    /// What a check does, decided before it looks at the traffic: fail at once (a bad record
+    /// mode, a missing snapshot that may not be recorded), record, or validate.
+    enum Step {
+        case fail(String)
+        case record(path: String, mode: RecordMode, directory: String, verb: String)
+        case validate(path: String, mode: RecordMode, directory: String, recordOnFailure: Bool)
+    }
+
+    /// The step for a snapshot, a record mode and where the test runs; one decision for
+    /// `run(_:…)` and `run(runs:…)`.
+    static func step(
+        snapshot: String, record: RecordMode?, configuration: TracksnapConfiguration, environment: [String: String], testFile: String
+    ) -> Step {
+        let path = SnapshotLocation.resolve(snapshot, testFile: testFile)
+        let mode: RecordMode
+        do {
+            mode = try RecordMode.resolve(explicit: record, configured: configuration.record, environment: environment)
+        } catch {
+            return .fail("tracksnap: \(error)")
+        }
+        let directory = configuration.validatorsDirectory ?? SnapshotLocation.validatorsDirectory(for: path)
+        switch RecordDecision(mode: mode, snapshotExists: FileManager.default.fileExists(atPath: path)) {
+        case .failMissing:
+            let why = RecordMode.isCI(environment) && record == nil && configuration.record == nil
+                ? "record mode is `never` because CI is set" : "record mode is `never`"
+            return .fail("""
+                No snapshot at \(path), and \(why). Record it locally (record mode `missing`, the \
+                default outside CI), check it, and commit it.
+                """)
+        case .record:
+            let verb = FileManager.default.fileExists(atPath: path) ? "Re-recorded" : "Recorded"
+            return .record(path: path, mode: mode, directory: directory, verb: verb)
+        case .validate(let recordOnFailure):
+            return .validate(path: path, mode: mode, directory: directory, recordOnFailure: recordOnFailure)
         }
     }
 
