@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "tracksnap", targets: ["TracksnapCLI"]),
         .library(name: "Patterns", targets: ["Patterns"]),
+        .library(name: "Inflation", targets: ["Inflation"]),
         .library(name: "TracksnapCore", targets: ["TracksnapCore"]),
         .library(name: "TracksnapDecoders", targets: ["TracksnapDecoders"]),
         .library(name: "TracksnapValidation", targets: ["TracksnapValidation"]),
@@ -28,7 +29,9 @@ let package = Package(
         ),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "Patterns", dependencies: ["CPCRE2"]),
-        .target(name: "TracksnapCore", dependencies: ["Patterns", "CZlib"]),
+        // zlib in its box, as PCRE2 is in `Patterns`: inflation within a byte budget.
+        .target(name: "Inflation", dependencies: ["CZlib"]),
+        .target(name: "TracksnapCore", dependencies: ["Patterns", "Inflation"]),
         .target(name: "TracksnapDecoders", dependencies: ["TracksnapCore"]),
         // The built-in profiles' JSON is compiled into the module (`PackageResources`): no bundle at run time.
         .target(
@@ -63,12 +66,20 @@ let package = Package(
         ),
         // The parsers under libFuzzer: `make fuzz` builds `TracksnapFuzz` with `-sanitize=fuzzer,address -DFUZZING`;
         // an ordinary build makes it a command that replays inputs. The targets are a library the tests share.
-        .target(name: "TracksnapFuzzing", dependencies: ["TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "Patterns"]),
+        .target(
+            name: "TracksnapFuzzing",
+            dependencies: [
+                "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "Patterns", "TracksnapServer",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
+        ),
         .target(name: "CLibFuzzer"),
         .executableTarget(name: "TracksnapFuzz", dependencies: ["TracksnapFuzzing", "CLibFuzzer"]),
         // What several test targets share: the package's paths, temporary directories, a seeded generator.
         .target(name: "TracksnapTestSupport", path: "Tests/Support"),
         .testTarget(name: "PatternsTests", dependencies: ["Patterns"]),
+        .testTarget(name: "InflationTests", dependencies: ["TracksnapTestSupport", "Inflation"]),
         .testTarget(name: "TracksnapCoreTests", dependencies: ["TracksnapTestSupport", "TracksnapCore"], exclude: ["Fixtures"]),
         .testTarget(name: "TracksnapDecodersTests", dependencies: ["TracksnapTestSupport", "TracksnapDecoders"], exclude: ["Fixtures"]),
         .testTarget(name: "TracksnapValidationTests", dependencies: ["TracksnapTestSupport", "TracksnapValidation", "TracksnapCore"]),

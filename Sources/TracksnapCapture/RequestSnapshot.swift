@@ -38,7 +38,7 @@ enum RequestSnapshot {
     /// URLSession does when it sends the request.
     /// - Parameters:
     ///   - request: the request the protocol was given.
-    ///   - body: its body bytes, as sent (gzip or deflate is undone here).
+    ///   - body: its body bytes, as sent (gzip or deflate is undone here, by `BodyDecoder`).
     ///   - id: the id in its capture.
     ///   - session: the capture session's name, if any.
     ///   - additionalHeaders: the configuration's `httpAdditionalHeaders`.
@@ -55,23 +55,18 @@ enum RequestSnapshot {
             id: id, time: timestamp(Date()), method: request.httpMethod ?? "GET",
             url: request.url?.absoluteString ?? "", headers: headers, session: session)
         if let body, !body.isEmpty {
-            captured.body = decodedBody(body, encoding: captured.header("Content-Encoding"))
+            do throws(BodyDecoder.Refusal) {
+                captured.body = try BodyDecoder(limit: maximumBodySize).body(body, contentEncoding: captured.header("Content-Encoding"))
+            } catch {
+                captured.refused = error.description
+            }
         }
         return captured
     }
 
-    /// The body with its content encoding undone, as text when it is UTF-8; a body that does
-    /// not decode is kept as sent rather than lost.
-    static func decodedBody(_ bytes: [UInt8], encoding: String?) -> CapturedRequest.Body {
-        var decoded = bytes
-        if let encoding, ContentDecoding.isSupported(encoding),
-            let plain = try? ContentDecoding.decode(bytes, encoding: encoding, limit: CaptureFile.defaultMaximumBodySize)
-        {
-            decoded = plain
-        }
-        if let text = String(validating: decoded, as: UTF8.self) { return .text(text) }
-        return .base64(Data(decoded).base64EncodedString())
-    }
+    /// The most a captured body may inflate to, all its layers together, as a capture file's
+    /// body; beyond it the request is recorded as refused, without its body.
+    static let maximumBodySize = CaptureFile.defaultMaximumBodySize
 
     /// An RFC 3339 timestamp in UTC with milliseconds, as the NDJSON format's `time`.
     static func timestamp(_ date: Date) -> String {

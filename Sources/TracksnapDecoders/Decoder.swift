@@ -55,7 +55,9 @@ public struct Decoder: Sendable {
                 guard let events = try attempt(request) else { return .unclaimed }
                 return .events(events)
             } catch {
-                return .failed(DecodeError(vendor: vendor, request: request.id, reason: error.reason))
+                // A request the capture refused has no body: its refusal is the reason.
+                let reason = request.refused.map { "the capture refused it: \($0)" } ?? error.reason
+                return .failed(DecodeError(vendor: vendor, request: request.id, reason: reason))
             }
         }
     }

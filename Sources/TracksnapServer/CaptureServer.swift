@@ -114,6 +114,12 @@ public final class CaptureServer: Sendable {
         for connection in connections { try? await connection.close() }
     }
 
+    /// Sets up a connection's pipeline on a channel made elsewhere: the request-handling fuzz
+    /// target feeds raw bytes through it on an `EmbeddedChannel`.
+    package func configureConnection(_ channel: Channel) throws {
+        try ConnectionHandler.configure(channel, router: router)
+    }
+
     private func track(_ channel: Channel) {
         let key = ObjectIdentifier(channel)
         let stopped = state.withLock { state -> Bool in

@@ -87,6 +87,20 @@ struct CaptureSessionTests {
         #expect(capture.requests.first?.bodyText == #"{"events":[{"event_type":"purchase"}]}"#)
     }
 
+    @Test("a body whose layers inflate beyond 64 MiB is recorded as refused, without its body")
+    func bombBody() async throws {
+        let (session, capture) = capturedSession()
+        var request = URLRequest(url: try #require(URL(string: "https://api.amplitude.com/2/httpapi")))
+        request.httpMethod = "POST"
+        request.setValue("gzip", forHTTPHeaderField: "Content-Encoding")
+        request.httpBody = Data(try compressedZeros(128 << 20, layers: 2))  // gzip in gzip
+        _ = try await session.data(for: request)
+
+        let captured = try #require(capture.requests.first)
+        #expect(captured.refused == "the body inflates beyond the limit of 67108864 bytes")
+        #expect(captured.body == nil)
+    }
+
     @Test("a binary body is kept as base64")
     func binaryBody() async throws {
         let (session, capture) = capturedSession()

@@ -66,3 +66,19 @@ struct EncodingTests {
         #expect(fromGzip.validationView == fromBase64.validationView)
     }
 }
+
+@Suite("A request the capture refused")
+struct RefusedRequestTests {
+    @Test("a decoder that claims it gives the refusal as its reason, not a missing body")
+    func refusalIsTheReason() {
+        let request = CapturedRequest(
+            id: "4", method: "POST", url: "https://api.segment.io/v1/batch",
+            headers: [.init(name: "Content-Type", value: "application/json")],
+            refused: "the body inflates beyond the limit of 16777216 bytes")
+        guard case .failed(let error) = Decoders.decode(request) else {
+            Issue.record("a refused Segment batch decoded: \(Decoders.decode(request))")
+            return
+        }
+        #expect(error.description == "segment: the capture refused it: the body inflates beyond the limit of 16777216 bytes")
+    }
+}

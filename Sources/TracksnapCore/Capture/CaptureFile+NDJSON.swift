@@ -125,7 +125,7 @@ extension CaptureFile {
         return CapturedRequest(
             id: record.id?.value ?? String(lineNumber), time: record.time, method: record.method, url: record.url,
             headers: (record.headers ?? []).map { CapturedRequest.Header(name: $0.name, value: $0.value) },
-            body: body, session: record.session, serverOrigin: record.serverOrigin)
+            body: body, session: record.session, serverOrigin: record.serverOrigin, refused: record.refused)
     }
 }
 
@@ -135,6 +135,7 @@ extension NDJSONRecord {
         time = request.time
         session = request.session
         serverOrigin = request.serverOrigin
+        refused = request.refused
         method = request.method
         url = request.url
         headers = request.headers.map { Header(name: $0.name, value: $0.value) }

@@ -35,11 +35,13 @@ import Foundation
 /// | `time` | no | RFC 3339 timestamp of the capture |
 /// | `session` | no | the capture session |
 /// | `serverOrigin` | no | the capture server's own origin (`http://127.0.0.1:41589`) when it received the request as a collector or reverse proxy |
+/// | `refused` | no | why the capture refused the request (its body inflates beyond the limit); such a request has no body |
 ///
 /// Other members are ignored. `ndjsonLine(_:)` writes the members in this sorted order.
 ///
 /// In both formats a base64 body whose bytes are valid UTF-8 is read as a `.text` body, and a
-/// body over `defaultMaximumBodySize` bytes is an error.
+/// body over `defaultMaximumBodySize` bytes is an error, as is one whose layers (gzip in it,
+/// gzip in base64 in its fields) inflate beyond that size together (`BodyDecoder`).
 public enum CaptureFile {
     /// The two formats tracksnap reads.
     public enum Format: String, Sendable, Hashable {
@@ -151,7 +153,8 @@ public enum CaptureFile {
         }
     }
 
-    /// Checks a body against the size limit and turns base64 that is UTF-8 into text.
+    /// Checks a body against the size limit, and what it inflates to (`BodyDecoder`), and turns
+    /// base64 that is UTF-8 into text.
     static func checkedBody(
         _ body: CapturedRequest.Body, limit: Int, error: (String) -> CaptureFileError
     ) throws(CaptureFileError) -> CapturedRequest.Body {
@@ -159,11 +162,19 @@ public enum CaptureFile {
         if size > limit {
             throw error("\(size) bytes is over the limit of \(describeSize(limit))")
         }
-        guard case .base64(let encoded) = body else { return body }
-        guard let normalized = CapturedRequest.Body.fromBase64(encoded) else {
-            throw error("not valid base64")
+        let bytes: [UInt8]
+        switch body {
+        case .text(let text): bytes = Array(text.utf8)
+        case .base64(let encoded):
+            guard let data = Data(base64Encoded: encoded) else { throw error("not valid base64") }
+            bytes = Array(data)
         }
-        return normalized
+        let failure = error
+        do throws(BodyDecoder.Refusal) {
+            return try BodyDecoder(limit: limit).body(bytes)
+        } catch {
+            throw failure("inflates beyond the limit of \(describeSize(limit)) (every gzip layer inside it counted)")
+        }
     }
 
     private static func describeSize(_ bytes: Int) -> String {

@@ -67,14 +67,6 @@ extension CapturedRequest {
 }
 
 extension CapturedRequest.Body {
-    /// A body from base64 text, as `.text` when its bytes are valid UTF-8 so that every
-    /// reader sees the same value whichever encoding the file used; nil when not valid base64.
-    static func fromBase64(_ encoded: String) -> CapturedRequest.Body? {
-        guard let data = Data(base64Encoded: encoded) else { return nil }
-        if let text = String(validating: data, as: UTF8.self) { return .text(text) }
-        return .base64(encoded)
-    }
-
     /// The size of the body's bytes, without decoding base64.
     var byteCount: Int {
         switch self {

@@ -36,10 +36,13 @@ public struct CapturedRequest: Sendable, Hashable {
     /// (`http://127.0.0.1:41589`), so that recording can tell the server's own address from the
     /// app's destination; nil for other captures (forward proxy, in-process, HAR).
     public var serverOrigin: String?
+    /// Why the capture refused the request, when it did (`the body inflates beyond the limit
+    /// of 16777216 bytes`): it was answered 413 and recorded without its body.
+    public var refused: String?
 
     public init(
         id: String, time: String? = nil, method: String, url: String, headers: [Header] = [],
-        body: Body? = nil, session: String? = nil, serverOrigin: String? = nil
+        body: Body? = nil, session: String? = nil, serverOrigin: String? = nil, refused: String? = nil
     ) {
         self.id = id
         self.time = time
@@ -49,6 +52,7 @@ public struct CapturedRequest: Sendable, Hashable {
         self.body = body
         self.session = session
         self.serverOrigin = serverOrigin
+        self.refused = refused
     }
 
     /// The first header with this name, compared case-insensitively.

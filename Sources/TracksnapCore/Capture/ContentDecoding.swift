@@ -1,78 +1,82 @@
-import CZlib
+import Inflation
 
-/// Undoes a body's content encoding (gzip, deflate), refusing to inflate past a size limit so
-/// that a small compressed body cannot become gigabytes (a gzip bomb).
+/// Undoes a body's content encoding (gzip, deflate) within an inflation budget, so that a small
+/// compressed body cannot become gigabytes (a gzip bomb).
 ///
 /// ```swift
-/// let text = try ContentDecoding.decode(bytes, encoding: "gzip", limit: 64 << 20)
+/// var budget = InflationBudget(limit: 16 << 20)
+/// let plain = try ContentDecoding.decode(bytes, encoding: "gzip", budget: &budget)
 /// ```
-public enum ContentDecoding {
-    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
-        public let message: String
-        public var description: String { message }
+package enum ContentDecoding {
+    package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+        package let message: String
+        /// Set when the body inflates beyond the budget: a bomb, not a corrupt body.
+        package let inflation: InflationError?
+        package var description: String { message }
+
+        init(_ message: String, inflation: InflationError? = nil) {
+            self.message = message
+            self.inflation = inflation
+        }
     }
 
     /// Whether `decode` understands this `Content-Encoding` value.
-    public static func isSupported(_ encoding: String) -> Bool {
-        ["gzip", "x-gzip", "deflate", "identity", ""].contains(encoding.lowercased().trimmingSpaces)
+    package static func isSupported(_ encoding: String) -> Bool {
+        codings(encoding).allSatisfy { ["gzip", "x-gzip", "deflate", "identity", ""].contains($0) }
     }
 
     /// - Parameters:
     ///   - bytes: the body as sent.
     ///   - encoding: the `Content-Encoding` header (`gzip`, `deflate`, or `identity`); several
     ///     comma-separated codings are undone from last to first.
-    ///   - limit: the largest decoded size accepted, in bytes.
-    /// - Throws: `Failure` for corrupt data, an unknown coding, or output over `limit`.
-    public static func decode(_ bytes: [UInt8], encoding: String, limit: Int) throws(Failure) -> [UInt8] {
+    ///   - budget: what every layer's output together may spend.
+    /// - Throws: `Failure` for corrupt data, an unknown coding, or output beyond the budget.
+    package static func decode(_ bytes: [UInt8], encoding: String, budget: inout InflationBudget) throws(Failure) -> [UInt8] {
         var data = bytes
-        for coding in encoding.split(separator: ",").map({ String($0).lowercased().trimmingSpaces }).reversed() {
+        for coding in codings(encoding).reversed() {
             switch coding {
             case "", "identity": continue
-            // 16 + 15: a gzip wrapper; 32 + 15 detects zlib or gzip; -15 raw deflate.
-            case "gzip", "x-gzip": data = try inflate(data, windowBits: 16 + 15, limit: limit)
-            case "deflate":
-                // "deflate" is meant to be zlib-wrapped, but some clients send raw deflate.
-                if let wrapped = try? inflate(data, windowBits: 32 + 15, limit: limit) {
-                    data = wrapped
+            case "gzip", "x-gzip", "deflate": break
+            default: throw Failure("unsupported content encoding \"\(coding)\"")
+            }
+            do throws(InflationError) {
+                if coding != "deflate" {
+                    data = try Inflation.inflate(data, format: .gzip, budget: &budget)
                 } else {
-                    data = try inflate(data, windowBits: -15, limit: limit)
+                    // "deflate" is meant to be zlib-wrapped, but some clients send raw deflate. A
+                    // failed attempt spends nothing; one beyond the budget is final.
+                    do throws(InflationError) {
+                        data = try Inflation.inflate(data, format: .zlibOrGzip, budget: &budget)
+                    } catch where !error.isOverBudget {
+                        data = try Inflation.inflate(data, format: .raw, budget: &budget)
+                    }
                 }
-            default: throw Failure(message: "unsupported content encoding \"\(coding)\"")
+            } catch {
+                let message =
+                    switch error.kind {
+                    case .overBudget(let limit): "decompressed body inflates beyond \(limit) bytes"
+                    case .truncated: "compressed body is truncated"
+                    case .corrupt, .unavailable: "compressed body is corrupt"
+                    }
+                throw Failure(message, inflation: error)
             }
         }
         return data
     }
 
-    /// Whether the bytes start with gzip's magic number.
-    public static func looksGzipped(_ bytes: [UInt8]) -> Bool {
-        bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B
+    /// `decode` with a budget of its own.
+    package static func decode(_ bytes: [UInt8], encoding: String, limit: Int) throws(Failure) -> [UInt8] {
+        var budget = InflationBudget(limit: limit)
+        return try decode(bytes, encoding: encoding, budget: &budget)
     }
 
-    static func inflate(_ input: [UInt8], windowBits: Int32, limit: Int) throws(Failure) -> [UInt8] {
-        var stream = z_stream()
-        guard cztracksnap_inflate_init2(&stream, windowBits) == Z_OK else { throw Failure(message: "cannot start zlib") }
-        defer { inflateEnd(&stream) }
-        var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        var input = input
-        var status: Int32 = Z_OK
-        input.withUnsafeMutableBufferPointer { inputBuffer in
-            stream.next_in = inputBuffer.baseAddress
-            stream.avail_in = uInt(inputBuffer.count)
-            repeat {
-                chunk.withUnsafeMutableBufferPointer { chunkBuffer in
-                    stream.next_out = chunkBuffer.baseAddress
-                    stream.avail_out = uInt(chunkBuffer.count)
-                    status = CZlib.inflate(&stream, Z_NO_FLUSH)
-                    output.append(contentsOf: chunkBuffer[0..<(chunkBuffer.count - Int(stream.avail_out))])
-                }
-            } while status == Z_OK && output.count <= limit && (stream.avail_in > 0 || stream.avail_out == 0)
-        }
-        if output.count > limit { throw Failure(message: "decompressed body is over the limit of \(limit) bytes") }
-        guard status == Z_STREAM_END else {
-            throw Failure(message: status == Z_OK || status == Z_BUF_ERROR ? "compressed body is truncated" : "compressed body is corrupt")
-        }
-        return output
+    /// Whether the bytes start with gzip's magic number.
+    package static func looksGzipped(_ bytes: [UInt8]) -> Bool {
+        Inflation.looksGzipped(bytes)
+    }
+
+    private static func codings(_ encoding: String) -> [String] {
+        encoding.split(separator: ",").map { String($0).lowercased().trimmingSpaces }
     }
 }
 

@@ -32,4 +32,5 @@ struct NDJSONRecord: Codable {
     var headers: [Header]?
     var body: String?
     var bodyEncoding: String?
+    var refused: String?
 }

@@ -1,10 +1,10 @@
 import Foundation
+import Inflation
 
 extension Secrets {
-    /// How many encodings deep a value is searched (JSON in a form field in base64 in gzip is four).
-    static let deepestLayer = 6
-    /// The largest inflated size of a gzip layer found inside a value.
-    static let largestInflatedLayer = 4 << 20
+    /// The most bytes the gzip layers inside one value may inflate to, all together, while it
+    /// is searched.
+    static let largestInflation = 4 << 20
 
     /// The secret values a value carries, at any depth of any encoding: the strings under a
     /// secret key (`writeKey`, `access_token`…), also where the key sits inside JSON text in a
@@ -17,7 +17,8 @@ extension Secrets {
     /// ```
     public static func values(in value: JSONValue) -> Set<String> {
         var found: Set<String> = []
-        collect(value, depth: 0, into: &found)
+        var budget = InflationBudget(limit: largestInflation)
+        collect(value, depth: 0, budget: &budget, into: &found)
         return found
     }
 
@@ -43,18 +44,19 @@ extension Secrets {
         return carried.union(contained).sorted { ($0.count, $0) > ($1.count, $1) }
     }
 
-    private static func collect(_ value: JSONValue, depth: Int, into found: inout Set<String>) {
-        guard depth <= deepestLayer else { return }
+    private static func collect(_ value: JSONValue, depth: Int, budget: inout InflationBudget, into found: inout Set<String>) {
+        guard depth <= EncodedLayers.deepest else { return }
         switch value {
         case .object(let members):
             for (key, member) in members {
-                if isSecret(key) { strings(in: member, into: &found) } else { collect(member, depth: depth, into: &found) }
+                if isSecret(key) { strings(in: member, into: &found) } else { collect(member, depth: depth, budget: &budget, into: &found) }
             }
         case .array(let items):
-            for item in items { collect(item, depth: depth, into: &found) }
+            for item in items { collect(item, depth: depth, budget: &budget, into: &found) }
         case .string(let text):
-            if let layer = decodedLayer(text) {
-                collect(layer, depth: depth + 1, into: &found)
+            // A layer that inflates beyond the budget is searched as the text it is.
+            if let layer = try? EncodedLayers.layer(in: text, budget: &budget) {
+                collect(layer, depth: depth + 1, budget: &budget, into: &found)
             } else {
                 found.formUnion(valuesAfterSecretKeys(in: text))
             }
@@ -70,57 +72,6 @@ extension Secrets {
         case .array(let items): for item in items { strings(in: item, into: &found) }
         default: break
         }
-    }
-
-    /// What a string holds inside an encoding, as JSON: parsed JSON text, a form's or a URL
-    /// query's fields, or the same for the text inside base64, base64url or gzip-in-base64.
-    /// Nil when it is none of these.
-    static func decodedLayer(_ text: String) -> JSONValue? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let first = trimmed.utf8.first else { return nil }
-        if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
-            if let parsed = try? JSONDocument.parse(Array(trimmed.utf8), file: "value", trackLocations: false).value { return parsed }
-        }
-        if let query = trimmed.firstIndex(of: "?"), trimmed.contains("://") {
-            let fields = FormEncoding.pairs(trimmed[trimmed.index(after: query)...])
-            if !fields.isEmpty { return object(fields) }
-        }
-        // Before forms: base64's padding (`eyJ…fQ==`) also reads as a form field.
-        if let bytes = base64Bytes(trimmed) {
-            let plain = ContentDecoding.looksGzipped(bytes)
-                ? (try? ContentDecoding.decode(bytes, encoding: "gzip", limit: largestInflatedLayer)) : bytes
-            if let plain, let decoded = String(validating: plain, as: UTF8.self), decoded != trimmed, let layer = decodedLayer(decoded) {
-                return layer
-            }
-        }
-        guard FormEncoding.looksLikeForm(trimmed) else { return nil }
-        return object(FormEncoding.pairs(Substring(trimmed)))
-    }
-
-    private static func object(_ fields: [(name: String, value: String)]) -> JSONValue {
-        var members: [String: JSONValue] = [:]
-        for field in fields {
-            members[field.name] = members[field.name].map { .array(($0.arrayValue ?? [$0]) + [.string(field.value)]) } ?? .string(field.value)
-        }
-        return .object(members)
-    }
-
-    /// The bytes of base64 or base64url text (padded or not); nil for text that is not, or is
-    /// too short to carry a key and a value.
-    private static func base64Bytes(_ text: String) -> [UInt8]? {
-        guard text.utf8.count >= 12 else { return nil }
-        var standard = ""
-        standard.reserveCapacity(text.utf8.count + 2)
-        for character in text.unicodeScalars {
-            switch character {
-            case "A"..."Z", "a"..."z", "0"..."9", "+", "/", "=": standard.unicodeScalars.append(character)
-            case "-": standard += "+"
-            case "_": standard += "/"
-            default: return nil
-            }
-        }
-        standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
-        return Data(base64Encoded: standard).map { Array($0) }
     }
 
     /// In text nothing decodes (a truncated body, a log line), the values written after a secret

@@ -23,15 +23,20 @@ extension FuzzTarget {
     /// The `Content-Encoding` codings a body is sent with.
     static let codings = ["gzip", "deflate", "gzip, deflate", "deflate, gzip", "x-gzip", "identity", "br"]
 
-    /// Content decoding: the first byte picks a coding, the rest is the body; the output never
-    /// exceeds the limit.
+    /// Content decoding and the body decoder: the first byte picks a coding, the rest is the
+    /// body; the output never exceeds the limit.
     static let content = FuzzTarget(
-        "content", "ContentDecoding.decode; the first byte picks the Content-Encoding, the output stays under the limit"
+        "content", "BodyDecoder.body and ContentDecoding.decode; the first byte picks the Content-Encoding, the output stays under the limit"
     ) { bytes throws(PropertyViolation) in
         guard let first = bytes.first else { return }
         let coding = codings[Int(first) % codings.count]
         let limit = 1 << 20
         _ = ContentDecoding.looksGzipped(Array(bytes.dropFirst()))
+        if let body = try? BodyDecoder(limit: limit).body(Array(bytes.dropFirst()), contentEncoding: coding),
+            let size = CapturedRequest(id: "0", method: "POST", url: "", body: body).bodyBytes?.count, size > limit
+        {
+            throw PropertyViolation(target: "content", "BodyDecoder kept a \(coding) body of \(size) bytes, over the limit of \(limit)")
+        }
         guard let decoded = try? ContentDecoding.decode(Array(bytes.dropFirst()), encoding: coding, limit: limit) else { return }
         guard decoded.count <= limit else {
             throw PropertyViolation(target: "content", "\(coding) decoded to \(decoded.count) bytes, over the limit of \(limit)")

@@ -6,6 +6,7 @@ import TracksnapCore
 /// ```text
 /// 18:59:31.123 s1 POST http://127.0.0.1:41589/v1/batch 200
 /// 18:59:31.140 - GET http://127.0.0.1:41589/e?ev=1 200  not attributed: 2 sessions open; send X-Tracksnap-Session
+/// 18:59:31.152 s1 POST http://127.0.0.1:41589/v1/batch 413  refused: the body inflates beyond the limit of 16777216 bytes
 /// ```
 public struct RequestLogLine: Sendable, Hashable, CustomStringConvertible {
     /// The request's capture time, RFC 3339 in UTC.
@@ -20,14 +21,19 @@ public struct RequestLogLine: Sendable, Hashable, CustomStringConvertible {
     public var status: Int?
     /// Why no session got the request although sessions were open; nil otherwise.
     public var notAttributed: String?
+    /// Why the request was refused (`CapturedRequest.refused`); nil when it was not.
+    public var refused: String?
 
-    public init(time: String, session: String?, method: String, url: String, status: Int?, notAttributed: String?) {
+    public init(
+        time: String, session: String?, method: String, url: String, status: Int?, notAttributed: String?, refused: String? = nil
+    ) {
         self.time = time
         self.session = session
         self.method = method
         self.url = url
         self.status = status
         self.notAttributed = notAttributed
+        self.refused = refused
     }
 
     init(request: CapturedRequest, attribution: CaptureStore.Attribution, status: Int?) {
@@ -39,7 +45,9 @@ public struct RequestLogLine: Sendable, Hashable, CustomStringConvertible {
                 note = "not attributed: \(open) sessions open; send \(SessionRouting.headerName) or use /__tracksnap/s/ID/"
             }
         }
-        self.init(time: request.time ?? "", session: request.session, method: request.method, url: request.url, status: status, notAttributed: note)
+        self.init(
+            time: request.time ?? "", session: request.session, method: request.method, url: request.url, status: status,
+            notAttributed: note, refused: request.refused)
     }
 
     /// The line, without its newline: the time of day with milliseconds, then the fields
@@ -50,6 +58,7 @@ public struct RequestLogLine: Sendable, Hashable, CustomStringConvertible {
         if clock.hasSuffix("Z") { clock.removeLast() }
         var line = "\(clock) \(session ?? "-") \(method) \(url) \(status.map(String.init) ?? "-")"
         if let notAttributed { line += "  " + notAttributed }
+        if let refused { line += "  refused: " + refused }
         return line
     }
 }

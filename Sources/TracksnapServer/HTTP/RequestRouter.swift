@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import TracksnapCore
 
 /// Decides what happens to each request: the control API, or captured traffic answered by the
@@ -39,14 +40,68 @@ final class RequestRouter: Sendable {
         if uri.hasPrefix(ControlAPI.prefix) && !uri.hasPrefix(SessionRouting.prefix) {
             return controlReply(to: request)
         }
+        // Absolute-form (`GET http://host/path`, as `curl -x` and `http_proxy` send): forward
+        // proxy, refused before its body is even decoded when the guard says so.
+        if !uri.hasPrefix("/"), uri.contains("://"),
+            let refusal = proxyGuard.refusal(request.head, client: request.remoteAddress, targetHost: URL(string: uri)?.host ?? "")
+        {
+            return .now(refusal)
+        }
+        guard request.body.readableBytes > 0, !request.isPreflight else { return reply(to: request, decoded: (nil, nil)) }
+        // A body is decoded where it arrived when that is cheap: every layer together inflates
+        // within `inlineBudget`. Anything more goes to the thread pool, so that inflating one
+        // client's body never holds up the event loop's other clients.
+        let bytes = Array(request.body.readableBytesView)
+        let encoding = request.headers.first(name: "Content-Encoding")
+        let limit = configuration.maximumBodySize
+        if bytes.count <= Self.inlineBudget {
+            let quick = Self.decode(bytes, encoding: encoding, limit: min(limit, Self.inlineBudget))
+            if quick.refused == nil || limit <= Self.inlineBudget { return reply(to: request, decoded: quick) }
+        }
+        return .later { [self] in
+            let decode = { @Sendable in Self.decode(bytes, encoding: encoding, limit: limit) }
+            let decoded = (try? await NIOThreadPool.singleton.runIfActive(decode)) ?? decode()
+            switch reply(to: request, decoded: decoded) {
+            case .now(let response): return response
+            case .later(let work): return await work()
+            }
+        }
+    }
+
+    /// The most a body may inflate to, all layers together, to be decoded on the event loop.
+    static let inlineBudget = 64 * 1024
+
+    /// A body as recorded, or why it is refused.
+    typealias Decoded = (body: CapturedRequest.Body?, refused: BodyDecoder.Refusal?)
+
+    private static func decode(_ bytes: [UInt8], encoding: String?, limit: Int) -> Decoded {
+        do throws(BodyDecoder.Refusal) {
+            return (try BodyDecoder(limit: limit).body(bytes, contentEncoding: encoding), nil)
+        } catch {
+            return (nil, error)
+        }
+    }
+
+    /// The answer to captured traffic, its body decoded: recorded, then answered by the
+    /// collector or forwarded; a body that inflates beyond the limit is recorded as refused,
+    /// without its body, and answered 413.
+    private func reply(to request: IncomingRequest, decoded: Decoded) -> Reply {
+        let uri = request.head.uri
+        let refused = decoded.refused?.description
+        let refusal = {
+            var response = Response.error(.payloadTooLarge, (refused ?? "") + " (--max-body-size)")
+            response.headers.add(contentsOf: CORS.headers(for: request.headers))
+            return Reply.now(response)
+        }
 
         // Absolute-form (`GET http://host/path`, as `curl -x` and `http_proxy` send): forward proxy.
         if !uri.hasPrefix("/"), uri.contains("://") {
             let targetHost = URL(string: uri)?.host ?? ""
-            if let refusal = proxyGuard.refusal(request.head, client: request.remoteAddress, targetHost: targetHost) {
-                return .now(refusal)
-            }
-            let recorded = request.isPreflight ? nil : record(request, url: uri, sessionHint: request.headers.first(name: SessionRouting.headerName))
+            let recorded =
+                request.isPreflight
+                ? nil
+                : record(request, url: uri, body: decoded.body, refused: refused, sessionHint: request.headers.first(name: SessionRouting.headerName))
+            if refused != nil { return logged(recorded, refusal()) }
             return logged(
                 recorded,
                 .later { [forwarder, proxyGuard] in
@@ -68,8 +123,11 @@ final class RequestRouter: Sendable {
             let host = request.headers.first(name: "Host") ?? configuration.host
             // The URL's origin is this server's, as the client addressed it: recording writes it
             // as a pattern, so that a snapshot passes against the next server on another port.
-            recorded = record(request, url: "http://\(host)\(target)", sessionHint: sessionHint, serverOrigin: "http://\(host)")
+            recorded = record(
+                request, url: "http://\(host)\(target)", body: decoded.body, refused: refused, sessionHint: sessionHint,
+                serverOrigin: "http://\(host)")
         }
+        if refused != nil { return logged(recorded, refusal()) }
         if let upstream = configuration.upstream {
             var base = upstream.absoluteString
             while base.hasSuffix("/") { base.removeLast() }
@@ -132,27 +190,16 @@ final class RequestRouter: Sendable {
         }
     }
 
-    private func record(_ request: IncomingRequest, url: String, sessionHint: String?, serverOrigin: String? = nil) -> Recorded {
+    private func record(
+        _ request: IncomingRequest, url: String, body: CapturedRequest.Body?, refused: String?, sessionHint: String?,
+        serverOrigin: String? = nil
+    ) -> Recorded {
         store.recordAttributed(
             method: request.method.rawValue, url: url, headers: Self.headers(request.headers),
-            body: body(of: request), sessionHint: sessionHint, serverOrigin: serverOrigin)
+            body: body, sessionHint: sessionHint, serverOrigin: serverOrigin, refused: refused)
     }
 
     private static func headers(_ headers: HTTPHeaders) -> [CapturedRequest.Header] {
         headers.map { CapturedRequest.Header(name: $0.name, value: $0.value) }
-    }
-
-    /// The body with its content encoding undone, as text when it is UTF-8; a body that cannot
-    /// be decoded (corrupt, unknown coding, over 64 MiB inflated) is kept as sent, in base64.
-    private func body(of request: IncomingRequest) -> CapturedRequest.Body? {
-        guard request.body.readableBytes > 0 else { return nil }
-        var bytes = Array(request.body.readableBytesView)
-        if let encoding = request.headers.first(name: "Content-Encoding"),
-            let decoded = try? ContentDecoding.decode(bytes, encoding: encoding, limit: CaptureFile.defaultMaximumBodySize)
-        {
-            bytes = decoded
-        }
-        if let text = String(validating: bytes, as: UTF8.self) { return .text(text) }
-        return .base64(Data(bytes).base64EncodedString())
     }
 }

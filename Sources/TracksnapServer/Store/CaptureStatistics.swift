@@ -9,7 +9,8 @@ public struct CaptureStatistics: Sendable, Hashable {
     public var captured: Int
     /// Requests dropped from memory to stay within `--max-requests` (still in the journal).
     public var dropped: Int
-    /// Requests refused with 413 because their body was over `--max-body-size`.
+    /// Requests refused with 413 because their body was over `--max-body-size`: as sent (not
+    /// recorded), or once inflated, every layer counted (recorded with `refused`, no body).
     public var rejected: Int
     /// Sessions open now.
     public var sessions: Int

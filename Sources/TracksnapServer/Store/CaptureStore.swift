@@ -76,10 +76,11 @@ public final class CaptureStore: Sendable {
         recordAttributed(method: method, url: url, headers: headers, body: body, sessionHint: sessionHint, serverOrigin: serverOrigin).request
     }
 
-    /// Records a request as `record` does, and tells which session got it.
+    /// Records a request as `record` does, and tells which session got it. A request `refused`
+    /// (its body inflates beyond the limit) is recorded without a body, and counted as rejected.
     package func recordAttributed(
         method: String, url: String, headers: [CapturedRequest.Header] = [], body: CapturedRequest.Body? = nil,
-        sessionHint: String?, serverOrigin: String? = nil
+        sessionHint: String?, serverOrigin: String? = nil, refused: String? = nil
     ) -> (request: CapturedRequest, attribution: Attribution) {
         let time = Timestamp.now()
         let recorded = state.withLock { state -> (CapturedRequest, Attribution) in
@@ -92,9 +93,10 @@ public final class CaptureStore: Sendable {
                 session = state.sessionOrder.count == 1 ? state.sessionOrder[0] : nil
             }
             let request = CapturedRequest(
-                id: String(id), time: time, method: method, url: url, headers: headers, body: body, session: session,
-                serverOrigin: serverOrigin)
+                id: String(id), time: time, method: method, url: url, headers: headers, body: refused == nil ? body : nil,
+                session: session, serverOrigin: serverOrigin, refused: refused)
             state.statistics.captured += 1
+            if refused != nil { state.statistics.rejected += 1 }
             if state.global.append(request) { state.statistics.dropped += 1 }
             if let session {
                 // Appended under the store's lock, so that a session's order is the ids' order.
@@ -109,7 +111,7 @@ public final class CaptureStore: Sendable {
         return recorded
     }
 
-    /// Counts a request refused for its size.
+    /// Counts a request refused, unrecorded, because its body as sent is over the limit.
     package func countRejected() {
         state.withLock { $0.statistics.rejected += 1 }
     }

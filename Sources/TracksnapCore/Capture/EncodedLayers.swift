@@ -1,0 +1,134 @@
+import Foundation
+import Inflation
+
+/// The encodings a value hides another in — JSON text in a string, a form, a URL's query,
+/// base64 or base64url, gzip inside base64 — read one way for every use: `Secrets` looks into
+/// them for secret values, and `BodyDecoder` inflates every one a body holds within the
+/// request's budget.
+///
+/// ```swift
+/// var budget = InflationBudget(limit: 1 << 20)
+/// try EncodedLayers.layer(in: "eyJ0b2tlbiI6ImFiYzEyMyJ9", budget: &budget)  // {"token": "abc123"}
+/// ```
+enum EncodedLayers {
+    /// How many encodings deep a value is read (JSON in a form field in base64 in gzip is four).
+    static let deepest = 6
+
+    /// What a string holds inside an encoding, as JSON: parsed JSON text, a form's or a URL
+    /// query's fields, or the same for the text inside base64, base64url or gzip-in-base64.
+    /// Nil when it is none of these (gzip that does not inflate is none).
+    ///
+    /// - Throws: `InflationError` only when gzip inflates beyond the budget.
+    static func layer(in text: String, budget: inout InflationBudget) throws(InflationError) -> JSONValue? {
+        let trimmed = trimmingWhitespace(text)
+        guard let first = trimmed.utf8.first else { return nil }
+        if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+            if let parsed = try? JSONDocument.parse(Array(trimmed.utf8), file: "value", trackLocations: false).value { return parsed }
+        }
+        // Byte scans, not Character ones: a layer can be megabytes of inflated text.
+        if let query = trimmed.utf8.firstIndex(of: UInt8(ascii: "?")), trimmed.utf8.firstRange(of: "://".utf8) != nil {
+            let fields = FormEncoding.pairs(trimmed[trimmed.utf8.index(after: query)...])
+            if !fields.isEmpty { return object(fields) }
+        }
+        // Before forms: base64's padding (`eyJ…fQ==`) also reads as a form field.
+        if let bytes = base64Bytes(trimmed) {
+            var plain: [UInt8]? = bytes
+            if Inflation.looksGzipped(bytes) {
+                do throws(InflationError) {
+                    plain = try Inflation.inflate(bytes, format: .gzip, budget: &budget)
+                } catch where !error.isOverBudget {
+                    plain = nil
+                }
+            }
+            if let plain, let decoded = String(validating: plain, as: UTF8.self), decoded != trimmed,
+                let layer = try layer(in: decoded, budget: &budget)
+            {
+                return layer
+            }
+        }
+        guard FormEncoding.looksLikeForm(trimmed) else { return nil }
+        return object(FormEncoding.pairs(Substring(trimmed)))
+    }
+
+    /// Inflates every layer a body holds, however deep (`deepest`), within the budget: gzip
+    /// bytes, and every string of the JSON, form or query the body reads as.
+    ///
+    /// ```swift
+    /// var budget = InflationBudget(limit: 16 << 20)
+    /// try EncodedLayers.inflateAll(in: Array("data=H4sIA…".utf8), budget: &budget)
+    /// ```
+    /// - Throws: `InflationError` when they inflate beyond the budget.
+    static func inflateAll(in bytes: [UInt8], budget: inout InflationBudget) throws(InflationError) {
+        try inflateAll(in: bytes, depth: 0, budget: &budget)
+    }
+
+    private static func inflateAll(in bytes: [UInt8], depth: Int, budget: inout InflationBudget) throws(InflationError) {
+        guard depth <= deepest else { return }
+        if Inflation.looksGzipped(bytes) {
+            let inner: [UInt8]
+            do throws(InflationError) {
+                inner = try Inflation.inflate(bytes, format: .gzip, budget: &budget)
+            } catch where !error.isOverBudget {
+                return
+            }
+            try inflateAll(in: inner, depth: depth + 1, budget: &budget)
+        } else if let text = String(validating: bytes, as: UTF8.self) {
+            try visit(.string(text), depth: depth, budget: &budget)
+        }
+    }
+
+    private static func visit(_ value: JSONValue, depth: Int, budget: inout InflationBudget) throws(InflationError) {
+        guard depth <= deepest else { return }
+        switch value {
+        case .object(let members):
+            for member in members.values { try visit(member, depth: depth, budget: &budget) }
+        case .array(let items):
+            for item in items { try visit(item, depth: depth, budget: &budget) }
+        case .string(let text):
+            if let layer = try layer(in: text, budget: &budget) {
+                try visit(layer, depth: depth + 1, budget: &budget)
+            } else if text.utf8.contains(UInt8(ascii: "\n")) {
+                // A batch of lines (gtag, Universal Analytics), each a form of its own.
+                for line in text.split(whereSeparator: \.isNewline) {
+                    try visit(.string(String(line)), depth: depth + 1, budget: &budget)
+                }
+            }
+        default:
+            break
+        }
+    }
+
+    private static func object(_ fields: [(name: String, value: String)]) -> JSONValue {
+        var members: [String: JSONValue] = [:]
+        for field in fields {
+            members[field.name] = members[field.name].map { .array(($0.arrayValue ?? [$0]) + [.string(field.value)]) } ?? .string(field.value)
+        }
+        return .object(members)
+    }
+
+    /// The text without leading and trailing whitespace; the text itself, uncopied, when it
+    /// has none (a large inflated layer usually).
+    private static func trimmingWhitespace(_ text: String) -> String {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        guard let first = text.utf8.first, let last = text.utf8.last, isSpace(first) || isSpace(last) else { return text }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The bytes of base64 or base64url text (padded or not); nil for text that is not, or is
+    /// too short to carry a key and a value.
+    static func base64Bytes(_ text: String) -> [UInt8]? {
+        guard text.utf8.count >= 12 else { return nil }
+        var standard = ""
+        standard.reserveCapacity(text.utf8.count + 2)
+        for character in text.unicodeScalars {
+            switch character {
+            case "A"..."Z", "a"..."z", "0"..."9", "+", "/", "=": standard.unicodeScalars.append(character)
+            case "-": standard += "+"
+            case "_": standard += "/"
+            default: return nil
+            }
+        }
+        standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
+        return Data(base64Encoded: standard).map { Array($0) }
+    }
+}

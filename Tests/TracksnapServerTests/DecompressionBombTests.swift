@@ -1,0 +1,143 @@
+import Foundation
+import Synchronization
+import Testing
+import TracksnapCore
+import TracksnapServer
+import TracksnapTestSupport
+
+@Suite("Decompression bombs: every layer of a request within --max-body-size")
+struct DecompressionBombTests {
+    /// The server's limit in these tests, and the bombs' size: 48 MiB of zeros, 48 times the
+    /// limit, and under the 64 MiB that a single layer was once allowed to inflate to.
+    private static let limit = 1 << 20
+    private static let zeros = 48 << 20
+    private static let refusal = "the body inflates beyond the limit of 1048576 bytes"
+
+    /// A bomb as curl sends it: the file with the body, and curl's header arguments.
+    struct Bomb: Sendable, CustomTestStringConvertible {
+        let name: String
+        let body: [UInt8]
+        let headers: [String]
+        var testDescription: String { name }
+
+        static func all() throws -> [Bomb] {
+            let base64 = Data(try compressedZeros(zeros)).base64EncodedString()
+            return [
+                Bomb(name: "gzip in gzip", body: try compressedZeros(zeros, layers: 2), headers: ["Content-Encoding: gzip"]),
+                Bomb(name: "gzip, gzip", body: try compressedZeros(zeros, layers: 2), headers: ["Content-Encoding: gzip, gzip"]),
+                Bomb(name: "deflate", body: try compressedZeros(zeros, wrapper: .zlib), headers: ["Content-Encoding: deflate"]),
+                Bomb(
+                    name: "gzip in base64 in a form field", body: Array("ip=1&data=\(FormEncoding.encode(base64))".utf8),
+                    headers: ["Content-Type: application/x-www-form-urlencoded"]),
+            ]
+        }
+    }
+
+    @Test("a bomb gets 413 naming the limit, and is recorded as refused without its body, counted and logged", arguments: try Bomb.all())
+    func refused(bomb: Bomb) async throws {
+        try await withTemporaryDirectory { directory in
+            let journal = directory.appending(path: "journal.ndjson")
+            let file = directory.appending(path: "bomb")
+            try Data(bomb.body).write(to: file)
+            let lines = Mutex<[String]>([])
+            let configuration = CaptureServer.Configuration(
+                journalPath: journal.path, maximumBodySize: Self.limit, requestLog: { line in lines.withLock { $0.append(line.description) } })
+            try await withServer(configuration) { server, port in
+                let url = "http://127.0.0.1:\(port)/v1/batch"
+                let answer = try await run(
+                    "/usr/bin/env",
+                    ["curl", "--silent", "--show-error", "--data-binary", "@\(file.path)", "--write-out", "\n%{http_code}", url]
+                        + bomb.headers.flatMap { ["-H", $0] })
+                #expect(answer.status == 0, "\(answer.stderr)")
+                #expect(answer.stdout == #"{"error":"\#(Self.refusal) (--max-body-size)"}"# + "\n413")
+
+                let recorded = try #require(server.store.requests().first)
+                #expect(recorded.refused == Self.refusal)
+                #expect(recorded.body == nil)
+                #expect(recorded.url == url)
+                #expect(server.store.statistics.rejected == 1 && server.store.statistics.captured == 1)
+                #expect(lines.withLock { $0 }.last?.hasSuffix("POST \(url) 413  refused: \(Self.refusal)") == true)
+                let size = try #require(try FileManager.default.attributesOfItem(atPath: journal.path)[.size] as? Int)
+                #expect(size < 2048, "the journal holds \(size) bytes")
+                #expect(try CaptureFile.read(path: journal.path) == [recorded])
+
+                // The server goes on serving.
+                #expect(try await curl("--data-binary", "{}", url).stdout == #"{"code":200,"status":1}"#)
+            }
+        }
+    }
+
+    @Test("five bombs at `tracksnap serve` leave its memory and its journal small")
+    func memoryAndJournal() async throws {
+        try await withTemporaryDirectory { directory in
+            let journal = directory.appending(path: "journal.ndjson")
+            let file = directory.appending(path: "bomb")
+            try Data(try compressedZeros(Self.zeros, layers: 2)).write(to: file)
+            let server = try await ServeProcess.launch(["--journal", journal.path, "--max-body-size", String(Self.limit), "--quiet"])
+            defer { if server.process.isRunning { server.process.terminate() } }
+            let base = "http://127.0.0.1:\(server.port)"
+            #expect(try await curl("--data-binary", "{}", "\(base)/warm-up").status == 0)
+            let before = try peakResidentBytes(of: server.process.processIdentifier)
+            for _ in 1...5 {
+                let answer = try await curl(
+                    "--data-binary", "@\(file.path)", "-H", "Content-Encoding: gzip, gzip", "-o", "/dev/null", "--write-out", "%{http_code}",
+                    "\(base)/v1/batch")
+                #expect(answer.stdout == "413")
+            }
+            let growth = try peakResidentBytes(of: server.process.processIdentifier) - before
+            // Inflated, each bomb would take 48 MiB; refused at 1 MiB, they leave next to nothing.
+            #expect(growth < 16 << 20, "the server's peak memory grew by \(growth) bytes")
+            let health = try json(try await curl("\(base)/__tracksnap/health").stdout)
+            #expect(health["rejected"]?.doubleValue == 5)
+            #expect(health["captured"]?.doubleValue == 6)
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: journal.path)[.size] as? Int)
+            #expect(size < 8192, "the journal holds \(size) bytes")
+            #expect(try CaptureFile.read(path: journal.path).compactMap(\.refused) == Array(repeating: Self.refusal, count: 5))
+            server.signal(SIGTERM)
+            #expect(try await server.waitForExit() == 0)
+        }
+    }
+
+    @Test("while a bomb inflates, other clients are answered within 250 ms of their usual time")
+    func otherClientsAreNotHeldUp() async throws {
+        // 160 fields of 256 KiB of zeros, gzip in base64: 40 MiB inflated a field at a time,
+        // refused at the 32 MiB limit after 128 of them. Small in memory, long in time.
+        let field = Data(try compressedZeros(256 << 10)).base64EncodedString()
+        let body = Array(("{" + (0..<160).map { "\"f\($0)\":\"\(field)\"" }.joined(separator: ",") + "}").utf8)
+        try await withServer(.init(maximumBodySize: 32 << 20)) { server, port in
+            let clock = ContinuousClock()
+            // Six requests on fresh connections, so that some share the bomb's event loop; the
+            // slowest of them is what a busy machine costs without any bomb.
+            func slowestOfSix(_ label: String) async throws -> Duration {
+                var slowest = Duration.zero
+                for index in 0..<6 {
+                    let sent = clock.now
+                    #expect(try await RawHTTP.send(port: port, target: "/\(label)/\(index)").status == 200)
+                    slowest = max(slowest, clock.now - sent)
+                }
+                return slowest
+            }
+            let unloaded = try await slowestOfSix("before")
+            let bound = unloaded + .milliseconds(250)
+            let start = clock.now
+            async let bomb = RawHTTP.send(port: port, method: "POST", target: "/bomb", body: body)
+            try await Task.sleep(for: .milliseconds(50))
+            let slowest = try await slowestOfSix("during")
+            let othersDone = clock.now - start
+            #expect(try await bomb.status == 413)
+            let bombDone = clock.now - start
+            #expect(slowest < bound, "the slowest other client waited \(slowest) during the bomb, \(unloaded) before it")
+            // The check above can fail: the bomb was inflating all that time, and longer than the bound.
+            #expect(bombDone > othersDone && bombDone > bound, "the bomb took \(bombDone); the others were done at \(othersDone)")
+            #expect(server.store.requests().first { $0.url.hasSuffix("/bomb") }?.refused == "the body inflates beyond the limit of 33554432 bytes")
+        }
+    }
+
+    /// The most memory a process has held at once (`VmHWM`), in bytes.
+    private func peakResidentBytes(of pid: Int32) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
+        let kibibytes = try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
+        return kibibytes * 1024
+    }
+}
