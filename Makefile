@@ -6,7 +6,7 @@ SWIFT ?= swift
 TRACKSNAP := .build/debug/tracksnap
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test bench bench-server deps build sdk-venv install fuzz fuzz-build fuzz-smoke fuzz-run
+.PHONY: demo test bench bench-server deps build sdk-venv install fuzz fuzz-build fuzz-smoke fuzz-run python-client control-api-check python-test
 
 # PCRE2 and zlib are the system libraries tracksnap links; pkg-config finds them for SwiftPM.
 deps:
@@ -60,12 +60,14 @@ demo: build
 	@$(TRACKSNAP) validate Snapshots/examples/segment.json --capture Snapshots/examples/captures/segment.ndjson
 
 # The analytics SDKs the end-to-end tests run against `tracksnap serve`, at the versions the decoder
-# fixtures were recorded with, and jsonschema for Schemas/check.py, in their own venv (current
+# fixtures were recorded with, jsonschema for Schemas/check.py, schemathesis for the control API's
+# OpenAPI check and pytest for the Python client's tests, in their own venv (current
 # Debian and Ubuntu refuse pip into the system Python). Installed only when one is missing or at
 # another version; when PyPI cannot be reached this fails, it does not skip the tests.
 SDK_VENV := .build/sdk-venv
 SDK_PACKAGES := segment-analytics-python==2.4.0 rudder-sdk-python==2.1.9 mixpanel==5.4.1 \
-                amplitude-analytics==1.3.0 snowplow-tracker==1.1.0 posthog==7.91.1 jsonschema==4.26.0
+                amplitude-analytics==1.3.0 snowplow-tracker==1.1.0 posthog==7.91.1 jsonschema==4.26.0 \
+                schemathesis==4.32.5 pytest==9.2.0
 SDK_CHECK := import sys, importlib.metadata as m; \
   have = {d.metadata["Name"].lower(): d.version for d in m.distributions()}; \
   sys.exit(any(have.get(n.lower()) != v for n, v in (p.split("==") for p in sys.argv[1:])))
@@ -80,9 +82,27 @@ sdk-venv:
 	  $(SDK_VENV)/bin/python -m pip install -q --disable-pip-version-check $(SDK_PACKAGES) \
 	    || { echo "error: pip could not install the SDKs into $(SDK_VENV) (is PyPI reachable?)" >&2; exit 2; }; }
 
+# The Python client (clients/python), installed into the venv as a user installs it, again only
+# when one of its files changed.
+PYTHON_CLIENT_STAMP := $(SDK_VENV)/.tracksnap-client-installed
+PYTHON_CLIENT_FILES := $(shell find clients/python -type f -not -path '*/__pycache__/*' -not -path '*.egg-info*' -not -path 'clients/python/build/*' 2>/dev/null)
+$(PYTHON_CLIENT_STAMP): $(PYTHON_CLIENT_FILES) | sdk-venv
+	@$(SDK_VENV)/bin/python -m pip install -q --disable-pip-version-check ./clients/python \
+	  || { echo "error: pip could not install clients/python into $(SDK_VENV)" >&2; exit 2; }
+	@touch $@
+python-client: sdk-venv $(PYTHON_CLIENT_STAMP)
+
+# The control API against its OpenAPI description (schemathesis, a bounded run), then the Python
+# client's own tests (the vendors' SDKs through its pytest plugin), both against the debug binary.
+control-api-check: python-client
+	@TRACKSNAP_BIN=$(CURDIR)/$(TRACKSNAP) $(SDK_VENV)/bin/python Schemas/check_control_api.py
+python-test: python-client
+	@cd clients/python && TRACKSNAP_BIN=$(CURDIR)/$(TRACKSNAP) $(CURDIR)/$(SDK_VENV)/bin/python -m pytest -q -p no:cacheprovider
+
 # The tests: schema examples, a build free of warnings in this package's own code (dependencies'
-# warnings are theirs), a short fuzz of every parser, then every Swift test (the SDK end-to-end
-# tests need `sdk-venv`), whose closing line ends the output.
+# warnings are theirs), a short fuzz of every parser, the control API against its OpenAPI
+# description, the Python client's tests, then every Swift test (the SDK end-to-end tests need
+# `sdk-venv`), whose closing line ends the output.
 OWN_WARNINGS := ^$(CURDIR)/(Sources|Tests)/.*warning:|warning: 'tracksnap'
 test: deps sdk-venv
 	@$(SDK_VENV)/bin/python Schemas/check.py
@@ -91,6 +111,7 @@ test: deps sdk-venv
 	@! grep -q 'error:' .build-warnings.log
 	@rm -f .build-warnings.log
 	@$(MAKE) --no-print-directory fuzz-smoke
+	@$(MAKE) --no-print-directory control-api-check python-test
 	@$(SWIFT) test
 
 # Fuzzing: every parser under libFuzzer with AddressSanitizer, one target at a time

@@ -21,11 +21,11 @@ extension CapturedRequest {
 /// ```swift
 /// let result = Redactor(requests: captured).redact(SnapshotValidator().validate(snapshot, requests: captured, profile: profile))
 /// ```
-struct Redactor {
+package struct Redactor {
     /// The secret values the requests carry.
-    let secrets: Set<String>
+    package let secrets: Set<String>
 
-    init(requests: some Sequence<CapturedRequest>) {
+    package init(requests: some Sequence<CapturedRequest>) {
         secrets = requests.reduce(into: []) { $0.formUnion($1.carriedSecrets) }
     }
 

@@ -20,7 +20,26 @@ public enum Validation {
         snapshotAt path: String, requests: [CapturedRequest], profile profileReference: String? = nil,
         directory: String = "Validators"
     ) throws(InputError) -> SnapshotResult {
-        let snapshot = try Snapshot.load(path: path)
+        try validate(try Snapshot.load(path: path), file: path, requests: requests, profile: profileReference, directory: directory)
+    }
+
+    /// Validates captured requests against a snapshot already read (from a request's body, say).
+    ///
+    /// ```swift
+    /// let snapshot = try Snapshot.parse(Array(text.utf8), file: "inline")
+    /// let result = try Validation.validate(snapshot, file: "inline", requests: requests)
+    /// ```
+    /// - Parameters:
+    ///   - snapshot: the snapshot.
+    ///   - file: how errors name the snapshot.
+    ///   - requests: everything captured, in order.
+    ///   - profileReference: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
+    ///   - directory: where profile names are looked up.
+    /// - Throws: `InputError` for a missing or bad profile, or an unknown validator.
+    public static func validate(
+        _ snapshot: Snapshot, file path: String, requests: [CapturedRequest], profile profileReference: String? = nil,
+        directory: String = "Validators"
+    ) throws(InputError) -> SnapshotResult {
         if profileReference == nil {
             let unknown = Profile.unknownNames(in: snapshot, directory: directory)
             if !unknown.isEmpty { throw InputError(unknown) }

@@ -60,23 +60,32 @@ struct SDKEndToEndTests {
         #expect(report.passed, "\(report.findings.map { "\($0.code) \($0.path): \($0.message)" })")
         #expect(report.findings.isEmpty)
 
+        // A key is sent as itself or inside a Basic header (`key:` in base64).
+        let forms = sdk.key.map { [$0, Data("\($0):".utf8).base64EncodedString()] } ?? []
         try await withTemporaryDirectory { directory in
             let capture = directory.appending(path: "capture.ndjson")
             let ndjson = try lines.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }.joined(separator: "\n")
             try ndjson.write(to: capture, atomically: true, encoding: .utf8)
-            // A key is sent as itself or inside a Basic header (`key:` in base64).
-            let forms = sdk.key.map { [$0, Data("\($0):".utf8).base64EncodedString()] } ?? []
-            if sdk.key != nil { #expect(forms.contains(where: ndjson.contains), "the SDK did not send its key: the check below would prove nothing") }
+            // The server holds the key (recording it through the API below must hide it) but
+            // never answers it.
+            for form in forms { #expect(!ndjson.contains(form), "the control API answered \(form)") }
+            // `[redacted]`, percent-encoded in a form.
+            if sdk.key != nil { #expect(ndjson.contains("redacted"), "the SDK did not send its key: the checks would prove nothing") }
 
+            // The exported capture, secrets hidden, still records and validates with the CLI.
             let recorded = directory.appending(path: "\(sdk.vendor).json").path
             let record = try await tracksnap("record", recorded, "--capture", capture.path, "--validator", profile)
             #expect(record.status == 0, "\(record.stderr)")
             #expect(record.stdout.contains(" events"))
-            let text = try String(contentsOfFile: recorded, encoding: .utf8)
-            for form in forms { #expect(!text.contains(form), "\(form) was written to the snapshot") }
             let check = try await tracksnap("validate", recorded, "--capture", capture.path, "--validator", profile)
             #expect(check.status == 0, "\(check.stdout)")
         }
+
+        // Recorded by the server from what it holds, keys and all: none is written.
+        let recordBody = try JSONSerialization.data(withJSONObject: ["validator": profile])
+        let recorded = String(decoding: try await server.call("POST", "sessions/\(session)/record", body: recordBody), as: UTF8.self)
+        #expect(recorded.contains(#""snapshotContent""#), "\(recorded)")
+        for form in forms { #expect(!recorded.contains(form), "\(form) was written to the snapshot") }
     }
 
     private struct Report: Decodable {

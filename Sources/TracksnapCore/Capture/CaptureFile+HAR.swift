@@ -40,8 +40,8 @@ extension CaptureFile {
                 body = try harBody(postData, file: file, place: place + ".postData", maximumBodySize: maximumBodySize)
             }
             requests.append(CapturedRequest(
-                id: String(index), time: entry.startedDateTime, method: request.method, url: request.url,
-                headers: headers, body: body))
+                id: entry._id ?? String(index), time: entry.startedDateTime, method: request.method, url: request.url,
+                headers: headers, body: body, session: entry._session, serverOrigin: entry._serverOrigin))
         }
         return requests
     }
@@ -69,5 +69,62 @@ extension CaptureFile {
         return try checkedBody(raw, limit: maximumBodySize) { message in
             CaptureFileError(file: file, place: bodyPlace, message: message)
         }
+    }
+}
+
+extension CaptureFile {
+    /// Requests as a HAR 1.2 document that `readHAR` (and browsers' HAR viewers) read back.
+    ///
+    /// ```swift
+    /// try CaptureFile.har(requests).write(toFile: "session.har", atomically: true, encoding: .utf8)
+    /// ```
+    /// HAR requires a response for every entry; a capture has none, so each entry's response is
+    /// HAR's "no response" (`status` 0, as browsers write a request that got no answer). The
+    /// request's `id`, `session` and `serverOrigin` are kept in the custom members `_id`,
+    /// `_session` and `_serverOrigin`. A binary body is `postData.text` in base64 with
+    /// `"encoding": "base64"`, as mitmproxy writes it.
+    /// - Parameter requests: the requests to write, in order.
+    public static func har(_ requests: some Sequence<CapturedRequest>) -> String {
+        let entries = requests.map { request -> JSONValue in
+            var harRequest: [String: JSONValue] = [
+                "method": .string(request.method),
+                "url": .string(request.url),
+                "httpVersion": "HTTP/1.1",
+                "cookies": [],
+                "headers": .array(request.headers.map { .object(["name": .string($0.name), "value": .string($0.value)]) }),
+                "queryString": .array(request.queryItems.map { .object(["name": .string($0.name), "value": .string($0.value)]) }),
+                "headersSize": -1,
+                "bodySize": .number(request.body?.byteCount ?? 0),
+            ]
+            if let body = request.body {
+                var postData: [String: JSONValue] = ["mimeType": .string(request.header("Content-Type") ?? "")]
+                switch body {
+                case .text(let text): postData["text"] = .string(text)
+                case .base64(let encoded):
+                    postData["text"] = .string(encoded)
+                    postData["encoding"] = "base64"
+                }
+                harRequest["postData"] = .object(postData)
+            }
+            var entry: [String: JSONValue] = [
+                "startedDateTime": .string(request.time ?? "1970-01-01T00:00:00.000Z"),
+                "time": 0,
+                "request": .object(harRequest),
+                "response": [
+                    "status": 0, "statusText": "", "httpVersion": "HTTP/1.1", "cookies": [], "headers": [],
+                    "content": ["size": 0, "mimeType": ""], "redirectURL": "", "headersSize": -1, "bodySize": -1,
+                ],
+                "cache": [:],
+                "timings": ["send": 0, "wait": 0, "receive": 0],
+                "_id": .string(request.id),
+            ]
+            if let session = request.session { entry["_session"] = .string(session) }
+            if let origin = request.serverOrigin { entry["_serverOrigin"] = .string(origin) }
+            return .object(entry)
+        }
+        let log: JSONValue = [
+            "log": ["version": "1.2", "creator": ["name": "tracksnap", "version": "1"], "entries": .array(entries)],
+        ]
+        return log.serialized()
     }
 }

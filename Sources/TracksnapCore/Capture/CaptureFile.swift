@@ -12,7 +12,8 @@ import Foundation
 /// anything else is NDJSON.
 ///
 /// **HAR 1.2**, as Chrome, Firefox, Charles and mitmproxy export it: each of
-/// `log.entries[]` is one request, its `id` the entry's 0-based index, its `time` the entry's
+/// `log.entries[]` is one request, its `id` the entry's 0-based index (or its `_id`, which
+/// tracksnap's own HAR export writes with `_session` and `_serverOrigin`), its `time` the entry's
 /// `startedDateTime`. Headers keep their order; HTTP/2 pseudo-headers (`:authority`, `:path`…)
 /// are dropped. The body is `postData.text` (base64 when `postData.encoding` is `base64`), or,
 /// when only `postData.params` are given, a form-encoded body rebuilt from them.

@@ -11,6 +11,10 @@ struct HARDocument: Decodable {
     struct Entry: Decodable {
         var startedDateTime: String?
         var request: Request
+        /// tracksnap's own members (`CaptureFile.har`): the request's id, session and server origin.
+        var _id: String?
+        var _session: String?
+        var _serverOrigin: String?
     }
 
     struct Request: Decodable {

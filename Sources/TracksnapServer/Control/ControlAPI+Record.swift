@@ -12,24 +12,31 @@ extension ControlAPI {
     /// → 200 {"file": "Snapshots/checkout.json", "recorded": true, "requests": 0, "events": 3,
     ///        "generalized": [{"path": "/events/0/properties/order_id", "reason": "differs between runs"}]}
     /// ```
+    /// Without `snapshot`, nothing is written: the answer's `snapshotContent` is the recorded
+    /// snapshot, recorded over the call's `snapshotContent` when it gives one (its matchers that
+    /// still accept the traffic are kept); `mode` and `pending`, which are about a file, are
+    /// refused there.
+    ///
     /// Runs that are not the same flow, a run that captured nothing, a bad profile: 400 and
     /// nothing written. An unknown session, the first or a rerun: 404.
     func record(_ id: String, _ request: IncomingRequest) async -> Response {
         let example = #"{"snapshot": "Snapshots/checkout.json", "validator": "segment", "mode": "all", "pending": false, "reruns": ["s2"]}"#
-        let snapshot: String, reference: String?, mode: RecordMode, pending: Bool, reruns: [String]
+        let snapshot: SnapshotSource?, reference: String?, mode: RecordMode, pending: Bool, reruns: [String]
         let timeout: Double?, settle: Double?
         do throws(ControlBody.Problem) {
             let body = try ControlBody(
-                request.body.readableBytesView, fields: ["snapshot", "validator", "mode", "pending", "reruns", "timeout", "settle"],
-                example: example)
-            guard let path = try body.string("snapshot") else {
-                throw ControlBody.Problem(message: "snapshot is required: \(example)")
-            }
-            guard !path.hasSuffix(".new.json") else {
+                request.body.readableBytesView,
+                fields: ["snapshot", "snapshotContent", "validator", "mode", "pending", "reruns", "timeout", "settle"], example: example)
+            if let path = try body.string("snapshot"), path.hasSuffix(".new.json") {
                 throw ControlBody.Problem(
                     message: "snapshot \"\(path)\" is a pending file; name the snapshot itself (X.json), with \"pending\": true to write X.new.json")
             }
-            snapshot = try resolve(path, field: "snapshot")
+            snapshot = try snapshotSource(body)
+            if case .file = snapshot {} else {
+                for field in ["mode", "pending"] where body.contains(field) {
+                    throw ControlBody.Problem(message: "\(field) is about a snapshot file; without snapshot, the recorded snapshot is answered, not written")
+                }
+            }
             reference = try profileReference(try body.string("validator"), snapshot: snapshot)
             mode = RecordMode(rawValue: try body.word("mode", of: RecordMode.allCases.map(\.rawValue)) ?? "all") ?? .all
             pending = try body.bool("pending") ?? false
@@ -62,23 +69,59 @@ extension ControlAPI {
             runs.append(requests)
         }
 
-        let exists = FileManager.default.fileExists(atPath: snapshot)
-        let writes = mode != .never && !(mode == .missing && exists)
-        if writes, let empty = runs.indices.first(where: { runs[$0].isEmpty }) {
-            return .error(
-                .badRequest,
-                "\(names[empty]) captured no request, so nothing was recorded: an empty snapshot would pass every later run while checking nothing")
+        guard case .file(let path) = snapshot else {
+            return recordContent(runs, names: names, existing: snapshot, reference: reference, session: id)
         }
+        let exists = FileManager.default.fileExists(atPath: path)
+        let writes = mode != .never && !(mode == .missing && exists)
+        if writes, let empty = emptyRun(runs, names: names) { return empty }
         do {
             var profileName = reference
-            if profileName == nil, exists { profileName = try Snapshot.load(path: snapshot).validator }
+            if profileName == nil, exists { profileName = try Snapshot.load(path: path).validator }
             let profile = try Profile.load(profileName ?? "default", directory: validatorsDirectory)
             let outcome = try SnapshotRecorder(profile: profile).record(
-                runs: runs, snapshotAt: snapshot, mode: mode, pending: pending, runNames: names)
+                runs: runs, snapshotAt: path, mode: mode, pending: pending, runNames: names)
             return .json(.ok, answer(outcome))
         } catch {
             return .error(.badRequest, error.description)
         }
+    }
+
+    /// Records without a file: the answer carries the snapshot.
+    private func recordContent(
+        _ runs: [[CapturedRequest]], names: [String], existing: SnapshotSource?, reference: String?, session id: String
+    ) -> Response {
+        if let empty = emptyRun(runs, names: names) { return empty }
+        var document: JSONDocument?
+        if case .content(_, let given) = existing { document = given }
+        do {
+            let profile = try Profile.load(reference ?? existing?.validator ?? "default", directory: validatorsDirectory)
+            let name = store.sessions.first { $0.id == id }?.name ?? id
+            let recording = try SnapshotRecorder(profile: profile).recording(
+                from: runs, name: name, existing: document, file: SnapshotSource.contentName, runNames: names)
+            var members: [String: JSONValue] = [
+                "recorded": .bool(true),
+                "requests": .number(recording.snapshot["requests"]?.arrayValue?.count ?? 0),
+                "generalized": Self.generalized(recording.generalized),
+                "snapshotContent": recording.snapshot,
+            ]
+            if let events = recording.snapshot["events"]?.arrayValue { members["events"] = .number(events.count) }
+            return .json(.ok, .object(members))
+        } catch {
+            return .error(.badRequest, error.description)
+        }
+    }
+
+    /// A 400 naming the first run that captured nothing; nil when every run captured something.
+    private func emptyRun(_ runs: [[CapturedRequest]], names: [String]) -> Response? {
+        guard let empty = runs.indices.first(where: { runs[$0].isEmpty }) else { return nil }
+        return .error(
+            .badRequest,
+            "\(names[empty]) captured no request, so nothing was recorded: an empty snapshot would pass every later run while checking nothing")
+    }
+
+    private static func generalized(_ found: [Generalization]) -> JSONValue {
+        .array(found.map { .object(["path": .string($0.path), "reason": .string($0.reason)]) })
     }
 
     /// What a record call answers: the file (relative to the root), what was written, why not.
@@ -87,8 +130,7 @@ extension ControlAPI {
             "file": .string(root.display(outcome.file)),
             "recorded": .bool(outcome.recorded),
             "requests": .number(String(outcome.requests)),
-            "generalized": .array(
-                outcome.generalized.map { .object(["path": .string($0.path), "reason": .string($0.reason)]) }),
+            "generalized": Self.generalized(outcome.generalized),
         ]
         if let events = outcome.events { members["events"] = .number(String(events)) }
         if let reason = outcome.reason { members["reason"] = .string(reason) }

@@ -20,17 +20,19 @@ extension ControlAPI {
     static let passedHeader = "X-Tracksnap-Passed"
 
     /// `POST sessions/{id}/validate`: waits when asked to, then validates the session against
-    /// a snapshot under the root and answers with the report in the format asked for.
+    /// a snapshot (a file under the root, or `snapshotContent` in the body) and answers with the
+    /// report in the format asked for.
     func validate(_ id: String, _ request: IncomingRequest) async -> Response {
         let example = #"{"snapshot": "Snapshots/checkout.json", "validator": "default", "format": "json", "timeout": 10, "settle": 0.5}"#
-        let snapshot: String, profile: String?, format: ReportFormat, timeout: Double?, settle: Double?
+        let snapshot: SnapshotSource, profile: String?, format: ReportFormat, timeout: Double?, settle: Double?
         do throws(ControlBody.Problem) {
             let body = try ControlBody(
-                request.body.readableBytesView, fields: ["snapshot", "validator", "format", "timeout", "settle"], example: example)
-            guard let path = try body.string("snapshot") else {
-                throw ControlBody.Problem(message: "snapshot is required: \(example)")
+                request.body.readableBytesView, fields: ["snapshot", "snapshotContent", "validator", "format", "timeout", "settle"],
+                example: example)
+            guard let source = try snapshotSource(body) else {
+                throw ControlBody.Problem(message: "snapshot (a path under the root) or snapshotContent (the snapshot's JSON) is required: \(example)")
             }
-            snapshot = try resolve(path, field: "snapshot")
+            snapshot = source
             profile = try profileReference(try body.string("validator"), snapshot: snapshot)
             let name = try body.word("format", of: ReportFormat.all.map(\.name)) ?? "json"
             format = ReportFormat.named(name) ?? .json
@@ -39,18 +41,24 @@ extension ControlAPI {
         } catch {
             return .error(.badRequest, error.message)
         }
+        let directory = validatorsDirectory
+        let check: @Sendable ([CapturedRequest]) throws(InputError) -> SnapshotResult = { requests throws(InputError) in
+            switch snapshot {
+            case .file(let path):
+                try Validation.validate(snapshotAt: path, requests: requests, profile: profile, directory: directory)
+            case .content(let content, _):
+                try Validation.validate(content, file: SnapshotSource.contentName, requests: requests, profile: profile, directory: directory)
+            }
+        }
         let requests: [CapturedRequest]
         var reason: RequestWaitList.Reason?
         if timeout != nil || settle != nil {
             let outcome = await store.wait(
                 inSession: id, settle: Self.duration(settle ?? Self.defaultSettle), timeout: Self.duration(timeout ?? Self.defaultTimeout)
-            ) { [validatorsDirectory] requests in
+            ) { requests in
                 // Every expected entry paired with a request: nothing more is awaited. A
                 // snapshot that cannot be read ends the wait at once; the answer says why.
-                guard
-                    let result = try? Validation.validate(
-                        snapshotAt: snapshot, requests: requests, profile: profile, directory: validatorsDirectory)
-                else { return true }
+                guard let result = try? check(requests) else { return true }
                 return !result.entries.contains { $0.status == .missing }
             }
             guard let outcome else { return noSession(id) }
@@ -62,7 +70,7 @@ extension ControlAPI {
         }
         let result: SnapshotResult
         do {
-            result = try Validation.validate(snapshotAt: snapshot, requests: requests, profile: profile, directory: validatorsDirectory)
+            result = try check(requests)
         } catch {
             return .error(.badRequest, error.description)
         }
@@ -72,6 +80,52 @@ extension ControlAPI {
         if let reason { headers.add(name: Self.waitHeader, value: reason.rawValue) }
         let response = Response(status: .ok, headers: headers, body: ByteBuffer(string: format.render([result])))
         return Self.attributed(response, store.unattributed(sinceSessionStarted: id) ?? 0)
+    }
+
+    /// Where a call's snapshot is: a file under the root, or its content in the body.
+    enum SnapshotSource: Sendable {
+        case file(String)
+        /// The snapshot and its document, as read from `snapshotContent`.
+        case content(Snapshot, JSONDocument)
+
+        /// How errors and reports name a snapshot given in the body.
+        static let contentName = "snapshotContent"
+
+        /// The snapshot's own `validator`, when it names one.
+        var validator: String? {
+            switch self {
+            case .file(let path): FileManager.default.fileExists(atPath: path) ? (try? Snapshot.load(path: path))?.validator : nil
+            case .content(let snapshot, _): snapshot.validator
+            }
+        }
+    }
+
+    /// The call's `snapshot` path, resolved under the root, or its `snapshotContent`: the
+    /// snapshot file's JSON (an object, or a Szimpla file's array), read as if it were a file
+    /// pretty-printed with sorted keys, so that findings' lines and columns point into that text.
+    /// Nil when the call gives neither.
+    func snapshotSource(_ body: ControlBody) throws(ControlBody.Problem) -> SnapshotSource? {
+        let path = try body.string("snapshot")
+        let content = body.value("snapshotContent")
+        if path != nil, content != nil {
+            throw ControlBody.Problem(message: "snapshot and snapshotContent name two snapshots; give one")
+        }
+        if let path { return .file(try resolve(path, field: "snapshot")) }
+        guard let content else { return nil }
+        guard content.objectValue != nil || content.arrayValue != nil else {
+            throw ControlBody.Problem(message: "snapshotContent must be a snapshot's JSON: an object such as {\"events\": [ … ]}, not \(content.typeName)")
+        }
+        let document: JSONDocument
+        do {
+            document = try JSONDocument.parse(Array(content.serialized(pretty: true).utf8), file: SnapshotSource.contentName)
+        } catch {
+            throw ControlBody.Problem(message: "snapshotContent: \(error.message)")
+        }
+        do {
+            return .content(try Snapshot.parse(document: document), document)
+        } catch {
+            throw ControlBody.Problem(message: error.description)
+        }
     }
 
     /// A path a call names, resolved under the root.
@@ -88,12 +142,12 @@ extension ControlAPI {
     /// `segment,Validators/app.json`) has each file resolved under the root; names are looked
     /// up in the server's validators directory, or built in. Nil: the snapshot's own names, or
     /// `default`.
-    func profileReference(_ reference: String?, snapshot: String) throws(ControlBody.Problem) -> String? {
+    func profileReference(_ reference: String?, snapshot: SnapshotSource?) throws(ControlBody.Problem) -> String? {
         var field = "validator"
         var reference = reference
-        if reference == nil, FileManager.default.fileExists(atPath: snapshot) {
-            // The snapshot is under the root; a file its `validator` names must be too.
-            reference = (try? Snapshot.load(path: snapshot))?.validator
+        if reference == nil {
+            // The snapshot is under the root or in the body; a file its `validator` names must be under the root.
+            reference = snapshot?.validator
             field = "the snapshot's validator"
             guard let named = reference, Self.namesFiles(named) else { return nil }
         }

@@ -14,12 +14,15 @@ import TracksnapValidation
 /// ```text
 /// POST /__tracksnap/sessions                                  → 201 {"id":"s1"}
 /// GET  /__tracksnap/sessions/s1/requests?events=3&settle=0.5  → 200 [ … ]
+/// GET  /__tracksnap/sessions/s1/requests?format=har           → 200 {"log": … }
 /// POST /__tracksnap/sessions/s1/validate {"snapshot": "Snapshots/checkout.json", "format": "text"}
 /// POST /__tracksnap/sessions/s1/record {"snapshot": "Snapshots/checkout.json", "reruns": ["s2"]}
 /// ```
 ///
 /// Every path a call names is resolved under the server's root (`ControlRoot`); a path outside
-/// it is refused before anything reads it.
+/// it is refused before anything reads it. Captured requests leave in every answer with their
+/// secrets hidden (`Response.requests`, `Redactor`). `Schemas/control-api.openapi.json`
+/// describes every endpoint; `make test` holds the server to it with schemathesis.
 ///
 /// A session's answers (`GET sessions/{id}/requests`, `POST sessions/{id}/validate`) carry
 /// `X-Tracksnap-Unattributed: N`, the requests no session got since this one started, and
@@ -70,7 +73,11 @@ struct ControlAPI: Sendable {
         case (.GET, ["health"]), (.HEAD, ["health"]):
             return .now(health())
         case (.GET, ["requests"]):
-            return .now(.requests(store.requests()))
+            do throws(BadParameter) {
+                return .now(.requests(store.requests(), format: try Self.exportFormat(request.queryItems, taking: [])))
+            } catch {
+                return .now(.error(.badRequest, error.message))
+            }
         case (.POST, ["reset"]):
             store.reset()
             return .now(.json(.ok, .object([:])))
@@ -86,8 +93,14 @@ struct ControlAPI: Sendable {
         case (.GET, _) where Self.matches(parts, ["sessions", nil, "requests"]):
             return sessionRequests(parts[1], request)
         case (.DELETE, _) where Self.matches(parts, ["sessions", nil]):
+            let format: Response.RequestsFormat
+            do throws(BadParameter) {
+                format = try Self.exportFormat(request.queryItems, taking: [])
+            } catch {
+                return .now(.error(.badRequest, error.message))
+            }
             guard let requests = store.endSession(parts[1]) else { return .now(noSession(parts[1])) }
-            return .now(.requests(requests))
+            return .now(.requests(requests, format: format))
         case (.POST, _) where Self.matches(parts, ["sessions", nil, "validate"]):
             let id = parts[1]
             guard store.requests(inSession: id) != nil else { return .now(noSession(id)) }
@@ -97,16 +110,20 @@ struct ControlAPI: Sendable {
             guard store.requests(inSession: id) != nil else { return .now(noSession(id)) }
             return .later { await record(id, request) }
         default:
-            if Self.knownPaths.contains(where: { Self.matches(parts, $0) }) {
-                return .now(.error(.methodNotAllowed, "\(method.rawValue) is not allowed on \(request.path)"))
+            if let known = Self.knownPaths.first(where: { Self.matches(parts, $0.path) }) {
+                var response = Response.error(.methodNotAllowed, "\(method.rawValue) is not allowed on \(request.path)")
+                response.headers.add(name: "Allow", value: known.methods)
+                return .now(response)
             }
             return .now(.error(.notFound, "no such control endpoint: \(method.rawValue) \(request.path)"))
         }
     }
 
-    private static let knownPaths: [[String?]] = [
-        ["health"], ["requests"], ["reset"], ["sessions"], ["sessions", nil, "requests"], ["sessions", nil],
-        ["sessions", nil, "validate"], ["sessions", nil, "record"],
+    /// Each endpoint's path (nil: any one segment) and the methods it answers, for 405's `Allow`.
+    private static let knownPaths: [(path: [String?], methods: String)] = [
+        (["health"], "GET, HEAD"), (["requests"], "GET"), (["reset"], "POST"), (["sessions"], "GET, POST"),
+        (["sessions", nil, "requests"], "GET"), (["sessions", nil], "DELETE"),
+        (["sessions", nil, "validate"], "POST"), (["sessions", nil, "record"], "POST"),
     ]
 
     private static func matches(_ parts: [String], _ pattern: [String?]) -> Bool {
@@ -133,14 +150,11 @@ struct ControlAPI: Sendable {
     }
 
     private func startSession(_ request: IncomingRequest) -> Response {
-        struct Body: Decodable { var name: String? }
-        var name: String?
-        if request.body.readableBytes > 0 {
-            do {
-                name = try JSONDecoder().decode(Body.self, from: Data(request.body.readableBytesView)).name
-            } catch {
-                return .error(.badRequest, "the body must be a JSON object such as {\"name\": \"checkout\"}")
-            }
+        let name: String?
+        do throws(ControlBody.Problem) {
+            name = try ControlBody(request.body.readableBytesView, fields: ["name"], example: #"{"name": "checkout"}"#).string("name")
+        } catch {
+            return .error(.badRequest, error.message)
         }
         let id = store.startSession(name: name)
         var members: [String: JSONValue] = ["id": .string(id)]
@@ -150,8 +164,9 @@ struct ControlAPI: Sendable {
 
     private func sessionRequests(_ id: String, _ request: IncomingRequest) -> Reply {
         let query = request.queryItems
-        let count: Int?, events: Int?, settle: Double?, seconds: Double
+        let count: Int?, events: Int?, settle: Double?, seconds: Double, format: Response.RequestsFormat
         do throws(BadParameter) {
+            format = try Self.exportFormat(query, taking: ["count", "events", "settle", "timeout"])
             count = try Self.wholeNumber(query, "count")
             events = try Self.wholeNumber(query, "events")
             settle = try Self.seconds(query, "settle")
@@ -162,7 +177,7 @@ struct ControlAPI: Sendable {
         guard let unattributed = store.unattributed(sinceSessionStarted: id) else { return .now(noSession(id)) }
         guard count != nil || events != nil || settle != nil else {
             guard let requests = store.requests(inSession: id) else { return .now(noSession(id)) }
-            return .now(Self.attributed(.requests(requests), unattributed))
+            return .now(Self.attributed(.requests(requests, format: format), unattributed))
         }
         return .later { [store] in
             let outcome = await store.wait(
@@ -173,7 +188,7 @@ struct ControlAPI: Sendable {
                 return count != nil || events != nil
             }
             guard let outcome else { return noSession(id) }
-            var response = Self.attributed(.requests(outcome.requests), store.unattributed(sinceSessionStarted: id) ?? unattributed)
+            var response = Self.attributed(.requests(outcome.requests, format: format), store.unattributed(sinceSessionStarted: id) ?? unattributed)
             response.headers.replaceOrAdd(name: Self.waitHeader, value: outcome.reason.rawValue)
             return response
         }
@@ -193,6 +208,21 @@ struct ControlAPI: Sendable {
 
     private struct BadParameter: Error {
         var message: String
+    }
+
+    /// The `format` an answer of captured requests is asked in (`json`, `ndjson`, `har`; json
+    /// when absent), after refusing any query parameter the call does not take.
+    private static func exportFormat(_ query: [String: String], taking others: Set<String>) throws(BadParameter) -> Response.RequestsFormat {
+        let known = others.union(["format"])
+        if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
+            throw BadParameter(message: "unknown query parameter \"\(unknown)\"; this call takes \(known.sorted().joined(separator: ", "))")
+        }
+        guard let text = query["format"] else { return .json }
+        guard let format = Response.RequestsFormat(rawValue: text) else {
+            let names = Response.RequestsFormat.allCases.map(\.rawValue).joined(separator: ", ")
+            throw BadParameter(message: "format must be one of \(names), not \"\(text)\"")
+        }
+        return format
     }
 
     /// A whole number from the query, such as `count=3`: nil when absent.

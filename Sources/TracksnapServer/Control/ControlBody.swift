@@ -43,6 +43,11 @@ struct ControlBody {
         members[field] != nil && members[field] != .null
     }
 
+    /// The field's JSON as sent; nil when absent or null.
+    func value(_ field: String) -> JSONValue? {
+        present(field)
+    }
+
     func string(_ field: String) throws(Problem) -> String? {
         guard let value = present(field) else { return nil }
         guard let text = value.stringValue else { throw Problem(message: "\(field) must be a string") }

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import TracksnapCore
+import TracksnapValidation
 
 /// An answer the server writes: status, headers and a whole body.
 ///
@@ -34,15 +35,34 @@ struct Response: Sendable {
         json(status, .object(["error": .string(message)]))
     }
 
-    /// Captured requests as a JSON array of the NDJSON objects.
-    static func requests(_ requests: [CapturedRequest]) -> Response {
-        var text = "["
-        for (index, request) in requests.enumerated() {
-            if index > 0 { text += "," }
-            text += CaptureFile.ndjsonLine(request)
+    /// The formats captured requests are answered in: a JSON array of NDJSON records, NDJSON,
+    /// or a HAR 1.2 document (`CaptureFile`).
+    enum RequestsFormat: String, CaseIterable, Sendable {
+        case json, ndjson, har
+
+        var contentType: String {
+            switch self {
+            case .json, .har: "application/json"
+            case .ndjson: "application/x-ndjson"
+            }
         }
-        text += "]"
-        return json(.ok, text: text)
+    }
+
+    /// Captured requests, their secrets hidden (`Redactor`): nothing captured leaves the
+    /// process with a credential in it.
+    static func requests(_ requests: [CapturedRequest], format: RequestsFormat = .json) -> Response {
+        let redactor = Redactor(requests: requests)
+        let safe = requests.map(redactor.redact)
+        let text: String
+        switch format {
+        case .json:
+            text = "[" + safe.map(CaptureFile.ndjsonLine).joined(separator: ",") + "]"
+        case .ndjson:
+            text = CaptureFile.ndjson(safe)
+        case .har:
+            text = CaptureFile.har(safe)
+        }
+        return Response(status: .ok, headers: ["Content-Type": format.contentType], body: ByteBuffer(string: text))
     }
 }
 

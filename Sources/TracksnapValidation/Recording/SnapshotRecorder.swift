@@ -87,9 +87,9 @@ public struct SnapshotRecorder: Sendable {
     }
 
     /// A recorded snapshot and what was written as matchers in it.
-    struct Recording {
-        var snapshot: JSONValue
-        var generalized: [Generalization]
+    package struct Recording {
+        package var snapshot: JSONValue
+        package var generalized: [Generalization]
     }
 
     /// One run's traffic, ready to record: the selected requests no decoder claimed and the
@@ -110,7 +110,7 @@ public struct SnapshotRecorder: Sendable {
     }
 
     /// The snapshot and what was generalised in it, for `snapshot(fromRuns:…)` and `record(runs:…)`.
-    func recording(
+    package func recording(
         from runs: [[CapturedRequest]], name: String, existing: JSONDocument?, file: String, runNames: [String] = []
     ) throws(InputError) -> Recording {
         let runs = runs.isEmpty ? [[]] : runs

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Holds `tracksnap serve` to its OpenAPI description (Schemas/control-api.openapi.json).
+
+    .build/sdk-venv/bin/python Schemas/check_control_api.py [--max-examples N]
+
+Starts the tracksnap binary ($TRACKSNAP_BIN, default .build/debug/tracksnap) on a free port with
+a root of its own holding one snapshot, then runs schemathesis against it: every operation, in
+positive and negative mode, through its examples, coverage, fuzzing and stateful phases (a
+session started, then used), with the checks that need no credentials of another user: no 5xx,
+every status code, content type, header and body as described, invalid data refused. Waits the
+calls ask for are kept short (schemathesis_hooks.py). Exits with schemathesis's status.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from tracksnap import Tracksnap
+
+SCHEMAS = Path(__file__).resolve().parent
+ROOT = SCHEMAS.parent
+CHECKS = ",".join([
+    "not_a_server_error", "status_code_conformance", "content_type_conformance", "response_headers_conformance",
+    "response_schema_conformance", "negative_data_rejection", "unsupported_method", "allow_header_conformance",
+])
+SNAPSHOT = {"requests": [{"method": "POST", "url": {"$regex": ".*/v1/t"}, "body": {"event": "Order Completed"}}]}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--max-examples", type=int, default=25)
+    parser.add_argument("--seed", type=int, default=None)
+    arguments = parser.parse_args()
+    binary = os.environ.get("TRACKSNAP_BIN") or str(ROOT / ".build/debug/tracksnap")
+    with tempfile.TemporaryDirectory(prefix="tracksnap-openapi-") as root:
+        (Path(root) / "snapshots").mkdir()
+        (Path(root) / "snapshots/checkout.json").write_text(json.dumps(SNAPSHOT))
+        with Tracksnap.start(root=root, binary=binary) as server:
+            command = [
+                sys.executable, "-m", "schemathesis.cli", "run", str(SCHEMAS / "control-api.openapi.json"),
+                "--url", server.url, "--checks", CHECKS, "--max-examples", str(arguments.max_examples),
+                "--request-timeout", "10", "--workers", "1", "--no-color", "--generation-database", "none",
+                "--suppress-health-check", "all",
+            ]
+            if arguments.seed is not None:
+                command += ["--seed", str(arguments.seed)]
+            environment = dict(os.environ, SCHEMATHESIS_HOOKS="schemathesis_hooks",
+                               PYTHONPATH=os.pathsep.join(filter(None, [str(SCHEMAS), os.environ.get("PYTHONPATH")])))
+            status = subprocess.run(command, env=environment, cwd=root).returncode
+            # The server outlived everything schemathesis sent.
+            if server.health()["status"] != "ok":
+                status = status or 1
+    sys.exit(status)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,169 @@
+import Foundation
+import TracksnapCore
+
+extension Redactor {
+    /// The request with its secrets hidden and everything else as it was sent, so that what the
+    /// control API answers (and exports as NDJSON or HAR) can still be decoded and validated:
+    /// secret headers' values, values under secret keys in the URL's query, form and JSON
+    /// bodies (also inside JSON text, a form or base64 in a field), and every copy of a captured
+    /// secret, are replaced with `[redacted]`.
+    ///
+    /// ```swift
+    /// let redactor = Redactor(requests: captured)
+    /// let safe = captured.map(redactor.redact)
+    /// // Authorization: [redacted]; {"writeKey": "[redacted]", "event": "Order Completed"}
+    /// ```
+    ///
+    /// A value is rewritten only when it carries a secret, and then in its own encoding (a JSON
+    /// body stays JSON, a base64 field stays base64, of the redacted text); one that cannot be
+    /// taken apart (gzip inside a field, a secret split across an encoding) is hidden whole.
+    /// A binary body keeps its bytes but for the captured secrets it contains.
+    package func redact(_ request: CapturedRequest) -> CapturedRequest {
+        var request = request
+        request.url = redact(url: request.url)
+        request.headers = request.headers.map { header in
+            let hidden = Secrets.headers.contains(header.name.lowercased())
+            return CapturedRequest.Header(name: header.name, value: hidden ? Secrets.placeholderText : redact(text: header.value))
+        }
+        switch request.body {
+        case .text(let text): request.body = .text(redact(encoded: text))
+        case .base64(let encoded): request.body = .base64(redact(binary: encoded))
+        case nil: break
+        }
+        return request
+    }
+
+    /// A URL with secrets cut from its path and fragment, and its query redacted field by field.
+    func redact(url: String) -> String {
+        let queryStart = url.firstIndex { $0 == "?" || $0 == "#" } ?? url.endIndex
+        let hierarchy = url[..<queryStart]
+        var out: String
+        if let separator = hierarchy.range(of: "://") {
+            // The authority's user info would carry a password.
+            let afterScheme = hierarchy[separator.upperBound...]
+            let authorityEnd = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
+            var authority = String(afterScheme[..<authorityEnd])
+            if let at = authority.lastIndex(of: "@") { authority = Secrets.placeholderText + authority[at...] }
+            out = hierarchy[..<separator.upperBound] + authority + redact(path: afterScheme[authorityEnd...])
+        } else {
+            out = redact(path: hierarchy)
+        }
+        var rest = url[queryStart...]
+        if rest.first == "?" {
+            rest = rest.dropFirst()
+            let queryEnd = rest.firstIndex(of: "#") ?? rest.endIndex
+            out += "?" + redact(form: rest[..<queryEnd], depth: 0)
+            rest = rest[queryEnd...]
+        }
+        return rest.isEmpty ? out : out + redact(text: String(rest))
+    }
+
+    private func redact(path: Substring) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { redact(text: String($0)) }.joined(separator: "/")
+    }
+
+    /// Text with its secrets hidden in its own encoding: JSON, a form, base64 of either.
+    func redact(encoded text: String, depth: Int = 0) -> String {
+        guard let cuts = Secrets.cuts(in: text, known: secrets) else {
+            return checked(restructured(text, depth: depth)) ?? Secrets.placeholderText
+        }
+        if cuts.isEmpty { return text }
+        return checked(restructured(text, depth: depth)) ?? redact(text: text)
+    }
+
+    /// The redacted text, or nil when a secret is still in it, so that it is hidden whole: a
+    /// captured secret (a token that is itself base64 of JSON comes back re-encoded, not
+    /// hidden), or a value under a secret key in an encoding this redaction did not take apart.
+    private func checked(_ text: String?) -> String? {
+        guard let text else { return nil }
+        let known = secrets.contains { secret in
+            secret == text || (secret.utf8.count >= Secrets.shortestSearchedSecret && text.contains(secret))
+        }
+        let carried = Secrets.values(in: .string(text)).contains { !$0.contains("redacted") }
+        return known || carried ? nil : text
+    }
+
+    /// The text taken apart, redacted piece by piece, and put back in the same encoding; nil
+    /// when it is none of the encodings that can be put back.
+    private func restructured(_ text: String, depth: Int) -> String? {
+        guard depth < 6 else { return nil }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.first == "{" || trimmed.first == "[",
+            let value = try? JSONDocument.parse(Array(trimmed.utf8), file: "body", trackLocations: false).value {
+            return redact(json: value, depth: depth + 1).serialized()
+        }
+        // Before forms: base64's padding (`eyJ…fQ==`) also reads as a form field.
+        if let (plain, urlSafe, padded) = Self.base64Text(trimmed), let inner = restructured(plain, depth: depth + 1) {
+            var encoded = Data(inner.utf8).base64EncodedString()
+            if urlSafe { encoded = encoded.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_") }
+            if !padded { encoded = String(encoded.prefix { $0 != "=" }) }
+            return encoded
+        }
+        if FormEncoding.looksLikeForm(trimmed) {
+            return redact(form: Substring(trimmed), depth: depth)
+        }
+        return nil
+    }
+
+    private func redact(json value: JSONValue, depth: Int) -> JSONValue {
+        switch value {
+        case .object(let members):
+            .object(members.reduce(into: [:]) { $0[$1.key] = Secrets.isSecret($1.key) ? Secrets.placeholder : redact(json: $1.value, depth: depth) })
+        case .array(let items):
+            .array(items.map { redact(json: $0, depth: depth) })
+        case .string(let text):
+            .string(redact(encoded: text, depth: depth))
+        default:
+            value
+        }
+    }
+
+    /// `a=1&b=2` with each field's value redacted (a secret key's value hidden), its encoding kept
+    /// where nothing changed.
+    private func redact(form: Substring, depth: Int) -> String {
+        form.split(separator: "&", omittingEmptySubsequences: false).map { piece -> String in
+            guard let equals = piece.firstIndex(of: "=") else { return redact(text: String(piece)) }
+            let name = FormEncoding.decode(piece[..<equals])
+            let raw = piece[piece.index(after: equals)...]
+            if Secrets.isSecret(name) { return piece[...equals] + FormEncoding.encode(Secrets.placeholderText) }
+            let value = FormEncoding.decode(raw)
+            let redacted = redact(encoded: value, depth: depth + 1)
+            return redacted == value ? String(piece) : piece[...equals] + FormEncoding.encode(redacted)
+        }.joined(separator: "&")
+    }
+
+    /// A binary body's bytes with every captured secret they contain replaced.
+    private func redact(binary encoded: String) -> String {
+        guard var bytes = Data(base64Encoded: encoded) else { return encoded }
+        var changed = false
+        for secret in secrets where secret.utf8.count >= Secrets.shortestSearchedSecret {
+            let needle = Data(secret.utf8), placeholder = Data(Secrets.placeholderText.utf8)
+            while let range = bytes.range(of: needle) {
+                bytes.replaceSubrange(range, with: placeholder)
+                changed = true
+            }
+        }
+        return changed ? bytes.base64EncodedString() : encoded
+    }
+
+    /// The UTF-8 text inside base64 or base64url (padded or not), and how it was written; nil
+    /// for anything else or text too short to carry a key and a value.
+    private static func base64Text(_ text: String) -> (String, urlSafe: Bool, padded: Bool)? {
+        guard text.utf8.count >= 12 else { return nil }
+        var urlSafe = false
+        var standard = ""
+        for character in text.unicodeScalars {
+            switch character {
+            case "A"..."Z", "a"..."z", "0"..."9", "+", "/", "=": standard.unicodeScalars.append(character)
+            case "-", "_":
+                urlSafe = true
+                standard += character == "-" ? "+" : "/"
+            default: return nil
+            }
+        }
+        let padded = text.hasSuffix("=")
+        standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
+        guard let data = Data(base64Encoded: standard), let plain = String(data: data, encoding: .utf8), plain != text else { return nil }
+        return (plain, urlSafe, padded)
+    }
+}

@@ -1,0 +1,307 @@
+"""The control API of `tracksnap serve`, over urllib: the server, its sessions, their reports."""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import shutil
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Optional, Union
+
+__all__ = ["Tracksnap", "Session", "Report", "TracksnapError"]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+class TracksnapError(Exception):
+    """A call the server refused (its status and `{"error": …}` message), or a server that
+    cannot be started or reached."""
+
+    def __init__(self, message: str, status: Optional[int] = None):
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Report:
+    """A session's validation: whether it passed, and the report in the format asked for.
+
+    `text` is the report as the server rendered it (the text report is what an assertion shows);
+    `json` is the parsed JSON report when the format was `json`.
+    """
+
+    passed: bool
+    text: str
+    format: str
+    json: Optional[dict] = None
+    #: Why the server's wait ended (`complete`, `settled`, `timed_out`…), when it waited.
+    wait: Optional[str] = None
+
+
+# Proxies from the environment must not apply to the control API: a test that points
+# HTTP_PROXY at tracksnap would otherwise send the control calls through tracksnap itself.
+_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+class Tracksnap:
+    """A running `tracksnap serve`: started by `start()` (and stopped by `stop()` or a `with`
+    block), or attached to by URL with `attach()`.
+
+    >>> with Tracksnap.start(root="tests") as server:
+    ...     session = server.session("checkout")
+    """
+
+    def __init__(self, url: str, *, token: Optional[str] = None, root: Optional[PathLike] = None,
+                 process: Optional[subprocess.Popen] = None, log: Optional[Path] = None):
+        self.url = url.rstrip("/")
+        self.token = token
+        #: The directory the server resolves snapshot paths against, as this machine sees it.
+        self.root = Path(root) if root is not None else Path.cwd()
+        self._process = process
+        self._log = log
+
+    # -- the server ---------------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, *, root: Optional[PathLike] = None, binary: Optional[PathLike] = None,
+              args: Iterable[str] = (), timeout: float = 30.0) -> "Tracksnap":
+        """Launches `tracksnap serve` on a free port of 127.0.0.1 and waits for its first line.
+
+        The binary is `binary`, else `$TRACKSNAP_BIN`, else `tracksnap` on the PATH. Paths the
+        control API takes are confined to `root` (default: the working directory). `args` go
+        to `serve` as they are (`["--upstream", "https://api.segment.io"]`).
+        """
+        program = binary or os.environ.get("TRACKSNAP_BIN") or shutil.which("tracksnap")
+        if not program:
+            raise TracksnapError(
+                "tracksnap is not on the PATH and TRACKSNAP_BIN is not set: run `make install` in a clone of "
+                "tracksnap (or set TRACKSNAP_BIN to the binary)")
+        root_path = Path(root).resolve() if root is not None else Path.cwd()
+        command = [os.fspath(program), "serve", "--port", "0", "--quiet", "--root", os.fspath(root_path), *args]
+        log = Path(tempfile.mkstemp(prefix="tracksnap-serve-", suffix=".log")[1])
+        with open(log, "wb") as errors:
+            try:
+                process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors)
+            except OSError as error:
+                raise TracksnapError(f"cannot run {program}: {error}") from error
+        line = _first_line(process, timeout)
+        prefix = "listening on "
+        if not line.startswith(prefix):
+            process.kill()
+            process.wait()
+            detail = log.read_text(errors="replace").strip()
+            raise TracksnapError(f"`{' '.join(command)}` did not start: {detail or line or 'no output'}")
+        return cls(line[len(prefix):].strip(), root=root_path, process=process, log=log)
+
+    @classmethod
+    def attach(cls, url: str, *, token: Optional[str] = None, root: Optional[PathLike] = None) -> "Tracksnap":
+        """A server already running at `url` (`http://127.0.0.1:8181`); `token` when it was
+        started with `--token`; `root`, its `--root` as this machine sees it (default: the
+        working directory), where snapshot files are looked for."""
+        server = cls(url, token=token, root=root)
+        server.health()
+        return server
+
+    def stop(self) -> None:
+        """Stops a server `start()` launched (SIGTERM, then SIGKILL after 10 s); nothing for an
+        attached one."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if process.stdout:
+            process.stdout.close()
+        if self._log:
+            self._log.unlink(missing_ok=True)
+
+    def __enter__(self) -> "Tracksnap":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+    # -- calls ------------------------------------------------------------------------------
+
+    def health(self) -> dict:
+        """The server's counters (`GET /__tracksnap/health`)."""
+        return self._call("GET", "health").json()
+
+    def session(self, name: Optional[str] = None) -> "Session":
+        """Starts a capture session (`POST /__tracksnap/sessions`)."""
+        answer = self._call("POST", "sessions", body={"name": name} if name else None).json()
+        return Session(self, answer["id"], answer.get("name"))
+
+    def sessions(self) -> list:
+        """The open sessions, `[{"id": "s1", "name": "checkout"}]`."""
+        return self._call("GET", "sessions").json()
+
+    def requests(self, format: str = "json") -> Any:
+        """Everything captured, secrets hidden: a list of records (`json`), NDJSON text
+        (`ndjson`) or a HAR document (`har`)."""
+        return _requests(self._call("GET", "requests", query={"format": format}), format)
+
+    def reset(self) -> None:
+        """Forgets everything captured and ends every session."""
+        self._call("POST", "reset")
+
+    def _call(self, method: str, path: str, *, query: Optional[dict] = None, body: Optional[dict] = None,
+              timeout: float = 330.0) -> "_Answer":
+        url = f"{self.url}/__tracksnap/{path}"
+        items = {k: _query_value(v) for k, v in (query or {}).items() if v is not None}
+        if items:
+            url += "?" + urllib.parse.urlencode(items)
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(url, data=data, method=method)
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        if self.token:
+            request.add_header("Authorization", f"Bearer {self.token}")
+        try:
+            with _OPENER.open(request, timeout=timeout) as response:
+                return _Answer(response.status, dict(response.headers.items()), response.read())
+        except urllib.error.HTTPError as error:
+            text = error.read().decode("utf-8", "replace")
+            try:
+                message = json.loads(text)["error"]
+            except (ValueError, KeyError, TypeError):
+                message = text
+            raise TracksnapError(f"{method} {url}: {error.code}: {message}", status=error.code) from None
+        except (urllib.error.URLError, OSError) as error:
+            raise TracksnapError(f"{method} {url}: {getattr(error, 'reason', error)}") from None
+
+
+class Session:
+    """A capture session: the app's traffic sent to `base_url` (or through the proxy with
+    `headers`) lands here; wait for it, validate it, record it, stop it."""
+
+    def __init__(self, server: Tracksnap, id: str, name: Optional[str] = None):
+        self.server = server
+        self.id = id
+        self.name = name
+
+    @property
+    def base_url(self) -> str:
+        """Where an SDK sends to land in this session: `http://127.0.0.1:PORT/__tracksnap/s/ID`
+        (the prefix is stripped before recording: `…/s/ID/v1/batch` is captured as `/v1/batch`)."""
+        return f"{self.server.url}/__tracksnap/s/{urllib.parse.quote(self.id, safe='')}"
+
+    @property
+    def proxy_url(self) -> str:
+        """The server as an HTTP forward proxy (`HTTP_PROXY`); HTTPS tunnels pass unread unless
+        the server intercepts them."""
+        return self.server.url
+
+    @property
+    def proxies(self) -> dict:
+        """`requests`-style proxy settings: `{"http": …, "https": …}`."""
+        return {"http": self.proxy_url, "https": self.proxy_url}
+
+    @property
+    def headers(self) -> dict:
+        """The header that puts proxied traffic in this session when several are open."""
+        return {"X-Tracksnap-Session": self.id}
+
+    def wait(self, count: Optional[int] = None, *, events: Optional[int] = None, settle: Optional[float] = None,
+             timeout: Optional[float] = None) -> list:
+        """The session's requests once it holds `count` requests and `events` decoded events,
+        then once none arrived for `settle` seconds, or at `timeout` (default 30, at most 300)."""
+        answer = self._call("GET", "requests", query={"count": count, "events": events, "settle": settle, "timeout": timeout})
+        return answer.json()
+
+    def requests(self, format: str = "json") -> Any:
+        """What the session captured so far, secrets hidden: a list of records (`json`), NDJSON
+        text (`ndjson`) or a HAR document (`har`)."""
+        return _requests(self._call("GET", "requests", query={"format": format}), format)
+
+    def validate(self, snapshot: Optional[PathLike] = None, *, content: Any = None, format: str = "json",
+                 validator: Optional[str] = None, timeout: Optional[float] = None,
+                 settle: Optional[float] = None) -> Report:
+        """Validates the session against a snapshot: a path under the server's root, or its
+        JSON as `content`. With `timeout` or `settle`, the server waits until every expected
+        entry is matched or traffic settles."""
+        body = _body(snapshot, content, validator=validator, format=format, timeout=timeout, settle=settle)
+        answer = self._call("POST", "validate", body=body)
+        text = answer.body.decode("utf-8", "replace")
+        return Report(passed=answer.headers.get("X-Tracksnap-Passed") == "true", text=text, format=format,
+                      json=json.loads(text) if format == "json" else None, wait=answer.headers.get("X-Tracksnap-Wait"))
+
+    def record(self, snapshot: Optional[PathLike] = None, *, content: Any = None, mode: Optional[str] = None,
+               pending: Optional[bool] = None, reruns: Iterable[Union["Session", str]] = (),
+               validator: Optional[str] = None, timeout: Optional[float] = None,
+               settle: Optional[float] = None) -> dict:
+        """Records the session (and `reruns`, other runs of the same flow) into a snapshot file
+        under the server's root, by `mode` (`missing`, `all`, `never`, `failed`; default `all`),
+        or, without `snapshot`, answers it as `snapshotContent` (over `content`, when given)."""
+        ids = [run.id if isinstance(run, Session) else run for run in reruns]
+        body = _body(snapshot, content, validator=validator, mode=mode, pending=pending, reruns=ids or None,
+                     timeout=timeout, settle=settle)
+        return self._call("POST", "record", body=body).json()
+
+    def stop(self, format: str = "json") -> Any:
+        """Ends the session and answers what it captured, as `requests()` does."""
+        answer = self.server._call("DELETE", f"sessions/{urllib.parse.quote(self.id, safe='')}", query={"format": format})
+        return _requests(answer, format)
+
+    def _call(self, method: str, action: str, **kwargs: Any) -> "_Answer":
+        return self.server._call(method, f"sessions/{urllib.parse.quote(self.id, safe='')}/{action}", **kwargs)
+
+    def __repr__(self) -> str:
+        return f"Session(id={self.id!r}, base_url={self.base_url!r})"
+
+
+@dataclass
+class _Answer:
+    status: int
+    headers: dict
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+def _requests(answer: _Answer, format: str) -> Any:
+    return answer.body.decode() if format == "ndjson" else answer.json()
+
+
+def _body(snapshot: Optional[PathLike], content: Any, **fields: Any) -> dict:
+    body = {key: value for key, value in fields.items() if value is not None}
+    if snapshot is not None:
+        body["snapshot"] = os.fspath(snapshot)
+    if content is not None:
+        body["snapshotContent"] = content
+    return body
+
+
+def _query_value(value: Any) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def _first_line(process: subprocess.Popen, timeout: float) -> str:
+    """The child's first line of standard output, or what it printed before exiting or the deadline."""
+    assert process.stdout is not None
+    line = b""
+    deadline = time.monotonic() + timeout
+    with selectors.DefaultSelector() as selector:
+        selector.register(process.stdout, selectors.EVENT_READ)
+        while not line.endswith(b"\n"):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not selector.select(remaining):
+                break
+            byte = os.read(process.stdout.fileno(), 1)
+            if not byte:
+                break
+            line += byte
+    return line.decode("utf-8", "replace").strip()

@@ -1,0 +1,99 @@
+"""The client against a live `tracksnap serve` (the plugin's `tracksnap` fixture starts it)."""
+
+import base64
+import json
+import urllib.request
+
+import pytest
+
+from tracksnap import Tracksnap, TracksnapError, record_mode
+
+SNAPSHOT = {"requests": [{"method": "POST", "url": {"$regex": "http://127\\.0\\.0\\.1:[0-9]+/v1/t"},
+                          "body": {"event": "Order Completed"}}]}
+
+
+def send(session, body, headers=None, path="/v1/t"):
+    request = urllib.request.Request(session.base_url + path, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json", **(headers or {})})
+    with urllib.request.build_opener(urllib.request.ProxyHandler({})).open(request, timeout=10) as answer:
+        assert answer.status == 200
+
+
+def test_wait_returns_the_session_requests(tracksnap_session):
+    send(tracksnap_session, {"event": "Order Completed"})
+    requests = tracksnap_session.wait(1, timeout=10)
+    assert [r["url"].split("/", 3)[3] for r in requests] == ["v1/t"]
+    assert requests[0]["session"] == tracksnap_session.id
+
+
+def test_validate_with_content_passes_and_fails(tracksnap_session):
+    send(tracksnap_session, {"event": "Order Completed"})
+    assert tracksnap_session.validate(content=SNAPSHOT, settle=0.2).passed
+    changed = {"requests": [dict(SNAPSHOT["requests"][0], body={"event": "Order Refunded"})]}
+    report = tracksnap_session.validate(content=changed, format="text")
+    assert not report.passed
+    assert '"Order Refunded"' in report.text and '"Order Completed"' in report.text, report.text
+
+
+def test_record_without_a_path_answers_the_snapshot(tracksnap_session):
+    send(tracksnap_session, {"event": "Order Completed", "writeKey": "wk_live_123456"})
+    answer = tracksnap_session.record(settle=0.2)
+    assert answer["recorded"] is True and "file" not in answer
+    assert "wk_live_123456" not in json.dumps(answer)
+    assert tracksnap_session.validate(content=answer["snapshotContent"]).passed
+
+
+def test_exports_round_trip_without_secrets(tracksnap_session):
+    token = "tok_9f8e7d6c5b4a"
+    hidden = base64.b64encode(json.dumps({"properties": {"token": token}}).encode()).decode()
+    send(tracksnap_session, {"event": "Order Completed", "data": hidden, "access_token": token},
+         headers={"Authorization": f"Bearer {token}"})
+    tracksnap_session.wait(1)
+    har = tracksnap_session.requests("har")
+    assert [e["request"]["url"].rsplit("/", 2)[-2:] for e in har["log"]["entries"]] == [["v1", "t"]]
+    ndjson = tracksnap_session.requests("ndjson")
+    assert len(ndjson.splitlines()) == 1
+    for answer in (json.dumps(har), ndjson, json.dumps(tracksnap_session.requests()),
+                   json.dumps(tracksnap_session.server.requests())):
+        assert token not in answer
+        assert "[redacted]" in answer
+
+
+def test_bad_calls_raise_with_the_servers_message(tracksnap, tracksnap_session):
+    with pytest.raises(TracksnapError, match="snapshot .* is required") as error:
+        tracksnap_session.validate()
+    assert error.value.status == 400
+    with pytest.raises(TracksnapError, match="outside the root"):
+        tracksnap_session.validate("../../etc/passwd")
+    with pytest.raises(TracksnapError, match="no open session") as missing:
+        tracksnap.session().server._call("GET", "sessions/nope/requests")
+    assert missing.value.status == 404
+
+
+def test_a_missing_binary_is_named(tmp_path):
+    with pytest.raises(TracksnapError, match="cannot run"):
+        Tracksnap.start(binary=tmp_path / "no-such-tracksnap")
+
+
+def test_attach_to_a_running_server(tracksnap):
+    attached = Tracksnap.attach(tracksnap.url)
+    assert attached.health()["status"] == "ok"
+    attached.stop()  # does not stop a server it did not start
+    assert tracksnap.health()["status"] == "ok"
+
+
+@pytest.mark.parametrize("environment, explicit, mode", [
+    ({}, None, "missing"),
+    ({"CI": "true"}, None, "never"),
+    ({"CI": "0"}, None, "missing"),
+    ({"CI": "true", "TRACKSNAP_RECORD": "failed"}, None, "failed"),
+    ({"TRACKSNAP_RECORD": " ALL "}, None, "all"),
+    ({"TRACKSNAP_RECORD": "all"}, "never", "never"),
+])
+def test_record_mode_as_the_swift_side_decides(environment, explicit, mode):
+    assert record_mode(explicit, environment) == mode
+
+
+def test_a_bad_record_mode_is_named():
+    with pytest.raises(ValueError, match="TRACKSNAP_RECORD=sometimes is not a record mode; use one of missing, all, never, failed"):
+        record_mode(None, {"TRACKSNAP_RECORD": "sometimes"})
