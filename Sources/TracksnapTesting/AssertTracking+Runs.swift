@@ -61,11 +61,7 @@ public func assertTracking(
     return await checkRuns(snapshot, runs: runs, validator: validator, record: record, site: site) { run, isComplete in
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         let session = CaptureSession.install(on: sessionConfiguration, mode: capture, name: "run \(run)")
-        do {
-            try await flow(sessionConfiguration)
-        } catch {
-            throw RunFailure(message: "tracksnap: run \(run) of \(runs) of the flow threw: \(error)")
-        }
+        try await flow(sessionConfiguration)
         return CapturedRun(requests: await session.waitForRequests(settle: settle, timeout: timeout, until: isComplete))
     }
 }
@@ -126,7 +122,7 @@ public func assertTracking(
             try await flow(session)
         } catch {
             _ = try? await session.stop()
-            throw RunFailure(message: "tracksnap: run \(run) of \(runs) of the flow threw: \(error)")
+            throw error
         }
         let traffic: TracksnapClient.Traffic
         do {
@@ -146,15 +142,14 @@ private struct CapturedRun {
     var note: String?
 }
 
-/// Why a run has no capture: the message the test fails with (`checkRuns` reports any other
-/// error with the run's number).
+/// Why a run has no capture other than the flow's own error: the message the test fails with.
 private struct RunFailure: Error {
     var message: String
 }
 
 /// What both forms of `assertTracking(matches:runs:)` do around their capture: check the
-/// arguments, run and capture each run in turn, then record or validate them all through
-/// `TrackingCheck`'s one decision, and report.
+/// arguments, run and capture each run in turn (an error other than a `RunFailure` is the
+/// flow's), then record or validate them all through `TrackingCheck`'s one decision, and report.
 private func checkRuns(
     _ snapshot: String, runs: Int, validator: String?, record: RecordMode?, site: CallSite,
     isolation: isolated (any Actor)? = #isolation,
@@ -177,7 +172,7 @@ private func checkRuns(
         do {
             captured.append(try await capture(run, isComplete))
         } catch {
-            reportIssue((error as? RunFailure)?.message ?? "tracksnap: run \(run) of \(runs): \(error)", at: site)
+            reportIssue((error as? RunFailure)?.message ?? "tracksnap: run \(run) of \(runs) of the flow threw: \(error)", at: site)
             return []
         }
     }
