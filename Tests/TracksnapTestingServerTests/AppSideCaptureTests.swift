@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TracksnapCore
 import TracksnapTestingServer
 import TracksnapTestSupport
 
@@ -132,6 +133,47 @@ struct AppSideCaptureTests {
             let reported = try await session.requests().map(\.url)
             #expect(reported.count == 21)
             #expect(reported == capture.requests.map(\.url), "the server's order is the capture's")
+        }
+    }
+
+    @Test("in pass-through the request reaches the real host and its answer reaches the app, and the session gets it too")
+    func passThrough() async throws {
+        // The vendor: another server, whose answer the app must get rather than a local one.
+        let vendorAnswer = CaptureServer.CollectorResponse(status: 202, contentType: "application/json", body: #"{"vendor":true}"#)
+        try await withCaptureServer(.init(collectorResponse: vendorAnswer)) { vendor in
+            try await withCaptureServer { server in
+                let session = try await server.startSession()
+                let configuration = URLSessionConfiguration.ephemeral
+                let capture = CaptureSession.install(on: configuration, mode: .passThrough, reportingTo: session)
+                var request = URLRequest(url: vendor.url.appending(path: "v1/track"))
+                request.httpMethod = "POST"
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                request.httpBody = Data(#"{"event":"Order Completed"}"#.utf8)
+                let (data, answer) = try await URLSession(configuration: configuration).data(for: request)
+                #expect((answer as? HTTPURLResponse)?.statusCode == 202)
+                #expect(String(decoding: data, as: UTF8.self) == #"{"vendor":true}"#)
+                #expect(vendor.server.store.requests().map(\.bodyText) == [#"{"event":"Order Completed"}"#])
+                let reported = try await session.requests()
+                #expect(reported.map(\.url) == [vendor.url.appending(path: "v1/track").absoluteString])
+                #expect(reported.map(\.bodyText) == [#"{"event":"Order Completed"}"#])
+                #expect(capture.requests.count == 1)
+            }
+        }
+    }
+
+    @Test("a server with a token: the app reports with the token its environment carries; without it, 401")
+    func token() async throws {
+        try await withCaptureServer(.init(token: "s3cret")) { server in
+            let session = try await server.startSession()
+            #expect(session.environment[TracksnapClient.Session.tokenVariable] == "s3cret")
+            try await runApp(session)
+            #expect(try await session.requests().count == 2)
+
+            let tokenless = TracksnapClient(baseURL: server.url).session(id: session.id)
+            await #expect { try await tokenless.add([CapturedRequest(id: "1", method: "GET", url: "https://t.example/e")]) } throws: { error in
+                (error as? TracksnapClientError)?.status == 401
+            }
+            #expect(try await session.requests().count == 2)
         }
     }
 
