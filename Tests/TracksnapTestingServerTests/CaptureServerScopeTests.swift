@@ -57,13 +57,25 @@ struct CaptureServerScopeTests {
         }
     }
 
-    @Test("the trait gives the test a running server; outside it there is none", .captureServer())
+    @Test("the trait gives the test a running server", .captureServer())
     func trait() async throws {
         let server = try #require(ScopedCaptureServer.current)
         try await server.client.health()
         let session = try await server.startSession()
         _ = try await session.stop()
-        let outside = await Task.detached { ScopedCaptureServer.current }.value
-        #expect(outside == nil)
+    }
+
+    @Test("the trait's scope: a server while the test runs, none after it; none without the trait")
+    func traitScope() async throws {
+        #expect(ScopedCaptureServer.current == nil)
+        let test = try #require(Test.current)
+        let seen = Mutex<URL?>(nil)
+        try await CaptureServerTrait.captureServer().provideScope(for: test, testCase: Test.Case.current) {
+            let server = try #require(ScopedCaptureServer.current)
+            #expect(await answers(server.url))
+            seen.withLock { $0 = server.url }
+        }
+        #expect(await !answers(try #require(seen.withLock { $0 })))
+        #expect(ScopedCaptureServer.current == nil)
     }
 }
