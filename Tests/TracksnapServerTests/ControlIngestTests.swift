@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import TracksnapCore
 import TracksnapServer
+import TracksnapTestSupport
 
 @Suite("The control API records requests captured elsewhere into a session")
 struct ControlIngestTests {
@@ -33,6 +34,19 @@ struct ControlIngestTests {
             #expect(try capturedRequests(try await control(port, "GET", "sessions/\(other)/requests")).isEmpty)
             #expect(server.store.requests().count == 2, "in the global list too")
             #expect(logged.withLock { $0.map(\.url) } == held.map(\.url))
+        }
+    }
+
+    @Test("requests recorded through the API are journalled as received ones are")
+    func journalled() async throws {
+        try await withTemporaryDirectory { directory in
+            let journal = directory.appending(path: "journal.ndjson").path
+            try await withServer(.init(journalPath: journal)) { _, port in
+                let session = try await startSession(port)
+                #expect(try await control(port, "POST", "sessions/\(session)/requests", body: Self.twoRecords).status == 200)
+            }
+            let lines = try CaptureFile.read(path: journal)
+            #expect(lines.map(\.url) == ["https://api.segment.io/v1/track", "https://t.example/e?ev=view"])
         }
     }
 
