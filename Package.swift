@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "TracksnapServer", targets: ["TracksnapServer"]),
         .library(name: "TracksnapCapture", targets: ["TracksnapCapture"]),
         .library(name: "TracksnapTesting", targets: ["TracksnapTesting"]),
+        .library(name: "TracksnapTestingServer", targets: ["TracksnapTestingServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -51,6 +52,12 @@ let package = Package(
         ),
         .target(name: "TracksnapCapture", dependencies: ["TracksnapCore"]),
         .target(name: "TracksnapTesting", dependencies: ["TracksnapCapture", "TracksnapValidation", "TracksnapReports"]),
+        // A server in the test's own process: a product of its own, so that tests that capture
+        // in-process only do not build SwiftNIO.
+        .target(name: "TracksnapTestingServer", dependencies: ["TracksnapTesting", "TracksnapServer"]),
+        // An app's checkout, reporting its requests to a server session: what the app-side
+        // capture test runs in a process of its own.
+        .executableTarget(name: "TracksnapExampleApp", dependencies: ["TracksnapCapture", "TracksnapCore"]),
         .executableTarget(
             name: "TracksnapCLI",
             dependencies: [
@@ -87,6 +94,8 @@ let package = Package(
         .testTarget(name: "TracksnapServerTests", dependencies: ["TracksnapTestSupport", "TracksnapServer", "TracksnapCapture"]),
         .testTarget(name: "TracksnapCaptureTests", dependencies: ["TracksnapTestSupport", "TracksnapCapture", "TracksnapServer"]),
         .testTarget(name: "TracksnapTestingTests", dependencies: ["TracksnapTestSupport", "TracksnapTesting", "TracksnapServer"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "TracksnapTestingServerTests", dependencies: ["TracksnapTestSupport", "TracksnapTestingServer", "TracksnapExampleApp"]),
         .testTarget(name: "TracksnapFuzzingTests", dependencies: ["TracksnapTestSupport", "TracksnapFuzzing"]),
         .testTarget(name: "TracksnapCLITests", dependencies: ["TracksnapTestSupport", "TracksnapCLI"], exclude: ["Fixtures"]),
     ]

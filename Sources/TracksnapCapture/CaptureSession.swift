@@ -39,6 +39,20 @@ import FoundationNetworking
 ///
 /// Sessions made from the configuration keep answering (or forwarding) as long as they live;
 /// recording stops when this handle is released, and what it held is freed.
+///
+/// **Reporting to a server.** Installed with `reportingTo:`, the capture also sends every
+/// request it captures to a running `tracksnap serve`, into a session by id, so that a test in
+/// another process (a UI test driving the app) waits and validates through the control API,
+/// with no proxy and no certificate. The app is answered (or its request forwarded) once the
+/// server has the request: when a request of the app has completed, the server holds it.
+/// Requests are sent one at a time, in the order captured.
+///
+/// ```swift
+/// // In the app; the UI test passes session.environment as the launch environment.
+/// if let session = TracksnapClient.Session(environment: ProcessInfo.processInfo.environment) {
+///     CaptureSession.install(on: configuration, mode: .respond(), reportingTo: session)
+/// }
+/// ```
 public final class CaptureSession: Sendable {
     /// The name given at install, recorded as each request's `session`.
     public var name: String? { sink.name }
@@ -67,9 +81,12 @@ public final class CaptureSession: Sendable {
     ///   - mode: forward to the network (`.passThrough`, the default) or answer locally
     ///     (`.respond()`, `.reply { … }`).
     ///   - name: recorded as each request's `session`.
+    ///   - session: a `tracksnap serve` session to send every captured request to, as
+    ///     `TracksnapClient.Session.add` does; see "Reporting to a server" above.
     /// - Returns: the handle to read, reset and wait on; keep it for as long as you capture.
     public static func install(
-        on configuration: URLSessionConfiguration, mode: CaptureMode = .passThrough, name: String? = nil
+        on configuration: URLSessionConfiguration, mode: CaptureMode = .passThrough, name: String? = nil,
+        reportingTo session: TracksnapClient.Session? = nil
     ) -> CaptureSession {
         // Another capture installed earlier on the same configuration gives way to this one.
         let others = (configuration.protocolClasses ?? []).filter { !($0 is CaptureURLProtocol.Type) }
@@ -86,7 +103,7 @@ public final class CaptureSession: Sendable {
         let sink = CaptureRegistry.register { protocolClass in
             CaptureSink(
                 protocolClass: protocolClass, name: name, mode: mode, additionalHeaders: additionalHeaders,
-                forwarder: forwarder)
+                forwarder: forwarder, reporter: session.map(CaptureReporter.init))
         }
         configuration.protocolClasses = [sink.protocolClass] + others
         return CaptureSession(sink: sink)

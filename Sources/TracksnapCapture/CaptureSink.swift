@@ -6,8 +6,8 @@ import TracksnapCore
 import FoundationNetworking
 #endif
 
-/// Where the requests of one installed capture go: its recorder, its mode, and for
-/// pass-through the session that forwards them.
+/// Where the requests of one installed capture go: its recorder, its mode, for pass-through
+/// the session that forwards them, and the server session it reports to, if any.
 final class CaptureSink: Sendable {
     /// The URLProtocol class of this capture alone.
     let protocolClass: CaptureURLProtocol.Type
@@ -22,12 +22,18 @@ final class CaptureSink: Sendable {
     /// always returns nil, so a request cannot be tagged as already captured, and a forwarded
     /// request would otherwise be intercepted again.
     let forwarder: URLSession?
+    /// Sends each captured request to a server session, before the app is answered.
+    let reporter: CaptureReporter?
 
-    init(protocolClass: CaptureURLProtocol.Type, name: String?, mode: CaptureMode, additionalHeaders: [String: String], forwarder: URLSession?) {
+    init(
+        protocolClass: CaptureURLProtocol.Type, name: String?, mode: CaptureMode, additionalHeaders: [String: String], forwarder: URLSession?,
+        reporter: CaptureReporter?
+    ) {
         self.protocolClass = protocolClass
         self.additionalHeaders = additionalHeaders
         self.name = name
         self.mode = mode
         self.forwarder = forwarder
+        self.reporter = reporter
     }
 }

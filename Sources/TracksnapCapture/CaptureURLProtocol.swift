@@ -51,6 +51,24 @@ class CaptureURLProtocol: URLProtocol {
         let captured = sink.recorder.append { id in
             RequestSnapshot.capture(request, body: body, id: id, session: sink.name, additionalHeaders: sink.additionalHeaders)
         }
+        guard let reporter = sink.reporter else {
+            answer(request, body: body, captured: captured, sink: sink)
+            return
+        }
+        let this = Unchecked(self)
+        reporter.report(captured) {
+            this.value.answer(request, body: body, captured: captured, sink: sink)
+        }
+    }
+
+    /// Forwards the request or answers it, as the capture's mode says.
+    private func answer(_ request: URLRequest, body: [UInt8]?, captured: CapturedRequest, sink: CaptureSink) {
+        // The app may have cancelled while the request was being reported.
+        let stopped = forwarding.withLock { state -> Bool in
+            if case .stopped = state { return true }
+            return false
+        }
+        if stopped { return }
         switch sink.mode {
         case .passThrough:
             guard let forwarder = sink.forwarder else {

@@ -58,11 +58,108 @@ public func assertTracking(
     _ flow: (URLSessionConfiguration) async throws -> Void
 ) async -> [SnapshotResult] {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    return await checkRuns(snapshot, runs: runs, validator: validator, record: record, site: site) { run, isComplete in
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        let session = CaptureSession.install(on: sessionConfiguration, mode: capture, name: "run \(run)")
+        try await flow(sessionConfiguration)
+        return CapturedRun(requests: await session.waitForRequests(settle: settle, timeout: timeout, until: isComplete))
+    }
+}
+
+/// Runs the same flow several times, each against a new session of a `tracksnap serve`, and
+/// checks every run against a snapshot file here, as the in-process `assertTracking(matches:runs:)`
+/// does: recording from all the runs when the record mode says so (what differs between them
+/// is written as matchers), else validating each run.
+///
+/// ```swift
+/// await assertTracking(matches: "Snapshots/checkout.json", runs: 2, on: server.client) { session in
+///     try await launchApp(environment: session.environment)  // the app reports into `session`
+/// }
+/// ```
+///
+/// Each run starts a session (named `run N`), hands it to `flow`, waits for its traffic as
+/// `assertTracking(_ session:matches:)` does (until every entry the snapshot expects is matched,
+/// or traffic has been quiet for `settle`, or `timeout`), and stops it, so that the next run's
+/// traffic goes to the next session even without a session hint. The snapshot is read, and
+/// recorded, by the test process, not by the server.
+/// - Parameters:
+///   - snapshot: the snapshot file: absolute, or relative to the directory of the calling test file.
+///   - runs: how many times to run the flow; two or more teach the recorder what varies.
+///   - client: the server's control API client.
+///   - validator: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
+///   - record: the record mode for this assertion; see `RecordMode` for the defaults.
+///   - settle: how long each run's traffic must be quiet for its wait to end.
+///   - timeout: the longest wait for each run.
+///   - flow: runs the flow once, its traffic sent into the session it is given (its
+///     `baseURL`, its `header`, or an app reporting into it with `environment`).
+/// - Returns: each run's validation result; empty when the snapshot was recorded, could not
+///   be read, a run threw, or the control API failed.
+@discardableResult
+public func assertTracking(
+    matches snapshot: String,
+    runs: Int,
+    on client: TracksnapClient,
+    validator: String? = nil,
+    record: RecordMode? = nil,
+    settle: Duration = .milliseconds(500),
+    timeout: Duration = .seconds(10),
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation,
+    _ flow: (TracksnapClient.Session) async throws -> Void
+) async -> [SnapshotResult] {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    return await checkRuns(snapshot, runs: runs, validator: validator, record: record, site: site) { run, isComplete in
+        let session: TracksnapClient.Session
+        do {
+            session = try await client.startSession(name: "run \(run)")
+        } catch {
+            throw RunFailure(message: "tracksnap: cannot start a session for run \(run) of \(runs): \(error)")
+        }
+        do {
+            try await flow(session)
+        } catch {
+            _ = try? await session.stop()
+            throw error
+        }
+        let traffic: TracksnapClient.Traffic
+        do {
+            traffic = try await waitForTraffic(of: session, settle: settle, timeout: timeout, until: isComplete)
+        } catch {
+            _ = try? await session.stop()
+            throw RunFailure(message: "tracksnap: cannot read session \(session.id)'s requests: \(error)")
+        }
+        _ = try? await session.stop()
+        return CapturedRun(requests: traffic.requests, note: unattributedNote(traffic, session: session).map { "Run \(run): " + $0 })
+    }
+}
+
+/// One run's capture, and what to add to a failure about it.
+private struct CapturedRun {
+    var requests: [CapturedRequest]
+    var note: String?
+}
+
+/// Why a run has no capture other than the flow's own error: the message the test fails with.
+private struct RunFailure: Error {
+    var message: String
+}
+
+/// What both forms of `assertTracking(matches:runs:)` do around their capture: check the
+/// arguments, run and capture each run in turn (an error other than a `RunFailure` is the
+/// flow's), then record or validate them all through `TrackingCheck`'s one decision, and report.
+private func checkRuns(
+    _ snapshot: String, runs: Int, validator: String?, record: RecordMode?, site: CallSite,
+    isolation: isolated (any Actor)? = #isolation,
+    capture: (_ run: Int, _ isComplete: @escaping ([CapturedRequest]) -> Bool) async throws -> CapturedRun
+) async -> [SnapshotResult] {
     guard runs >= 1 else {
         reportIssue("tracksnap: runs must be at least 1, not \(runs)", at: site)
         return []
     }
-    let testFile = String(describing: filePath)
+    let testFile = String(describing: site.filePath)
     let path = SnapshotLocation.resolve(snapshot, testFile: testFile)
     let configuration = TracksnapConfiguration.current
     let environment = ProcessInfo.processInfo.environment
@@ -70,21 +167,21 @@ public func assertTracking(
         count: nil, snapshot: path, validator: validator, record: record,
         configuration: configuration, environment: environment)
 
-    var captured: [[CapturedRequest]] = []
+    var captured: [CapturedRun] = []
     for run in 1...runs {
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        let session = CaptureSession.install(on: sessionConfiguration, mode: capture, name: "run \(run)")
         do {
-            try await flow(sessionConfiguration)
+            captured.append(try await capture(run, isComplete))
         } catch {
-            reportIssue("tracksnap: run \(run) of \(runs) of the flow threw: \(error)", at: site)
+            reportIssue((error as? RunFailure)?.message ?? "tracksnap: run \(run) of \(runs) of the flow threw: \(error)", at: site)
             return []
         }
-        captured.append(await session.waitForRequests(settle: settle, timeout: timeout, until: isComplete))
     }
     let outcome = TrackingCheck.run(
-        runs: captured, snapshot: path, validator: validator, record: record,
+        runs: captured.map(\.requests), snapshot: path, validator: validator, record: record,
         configuration: configuration, environment: environment, testFile: testFile)
-    if let failure = outcome.failure { reportIssue(failure, at: site) }
+    if let failure = outcome.failure {
+        let notes = captured.compactMap(\.note)
+        reportIssue(notes.isEmpty ? failure : failure + "\n\n" + notes.joined(separator: "\n\n"), at: site)
+    }
     return outcome.results
 }

@@ -142,26 +142,27 @@ public func assertTracking(
     let outcome = TrackingCheck.run(
         traffic.requests, snapshot: path, validator: validator, record: record,
         configuration: configuration, environment: environment, testFile: String(describing: filePath))
-    if var failure = outcome.failure {
-        if traffic.unattributed > 0 {
-            failure += """
-
-
-                While session \(session.id) was open, the server captured \(traffic.unattributed) \
-                request\(traffic.unattributed == 1 ? "" : "s") that no session got: sent without a session \
-                hint while several sessions were open, or naming a session that was not open. Send \
-                \(TracksnapClient.sessionHeader): \(session.id), or point the app at \(session.baseURL.absoluteString).
-                """
-        }
-        reportIssue(failure, at: site)
+    if let failure = outcome.failure {
+        reportIssue(unattributedNote(traffic, session: session).map { failure + "\n\n" + $0 } ?? failure, at: site)
     }
     return outcome.result
+}
+
+/// What a failure adds when requests went astray while the session was open; nil when none did.
+func unattributedNote(_ traffic: TracksnapClient.Traffic, session: TracksnapClient.Session) -> String? {
+    guard traffic.unattributed > 0 else { return nil }
+    return """
+        While session \(session.id) was open, the server captured \(traffic.unattributed) \
+        request\(traffic.unattributed == 1 ? "" : "s") that no session got: sent without a session \
+        hint while several sessions were open, or naming a session that was not open. Send \
+        \(TracksnapClient.sessionHeader): \(session.id), or point the app at \(session.baseURL.absoluteString).
+        """
 }
 
 /// Asks the server for each next request of a session (or for its settle time), checking
 /// after each answer whether the wait is over: the loop that lets a test-side condition
 /// drive a server-side wait.
-private func waitForTraffic(
+func waitForTraffic(
     of session: TracksnapClient.Session, settle: Duration, timeout: Duration,
     until isComplete: ([CapturedRequest]) -> Bool
 ) async throws(TracksnapClientError) -> TracksnapClient.Traffic {

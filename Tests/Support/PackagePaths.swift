@@ -13,13 +13,17 @@ public enum PackagePaths {
         .deletingLastPathComponent()
 
     /// The `tracksnap` executable `swift test` builds beside the test bundle, or why it is not there.
-    public static let executable: Result<URL, ExecutableNotFound> = {
-        let candidates = productDirectories.map { $0.appending(path: "tracksnap") }
+    public static let executable: Result<URL, ExecutableNotFound> = builtExecutable("tracksnap")
+
+    /// An executable product `swift test` builds beside the test bundle (one a test target
+    /// depends on), or why it is not there.
+    public static func builtExecutable(_ name: String) -> Result<URL, ExecutableNotFound> {
+        let candidates = productDirectories.map { $0.appending(path: name) }
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            return .failure(ExecutableNotFound(searched: candidates.map(\.path)))
+            return .failure(ExecutableNotFound(name: name, searched: candidates.map(\.path)))
         }
         return .success(found)
-    }()
+    }
 
     /// The build products directory, seen from the running test process: on Linux the test
     /// runner is `.build/debug/<package>PackageTests.xctest`, an executable beside the products;
@@ -42,10 +46,11 @@ public enum PackagePaths {
 
     /// The executable is missing: the tests say where they looked and how to build it.
     public struct ExecutableNotFound: Error, CustomStringConvertible {
+        let name: String
         let searched: [String]
         public var description: String {
-            "the tracksnap executable was not found; looked for \(searched.joined(separator: ", ")). "
-                + "Build it with `swift build --product tracksnap`, or set TRACKSNAP_EXECUTABLE_DIR to the directory holding it."
+            "the \(name) executable was not found; looked for \(searched.joined(separator: ", ")). "
+                + "Build it with `swift build --product \(name)`, or set TRACKSNAP_EXECUTABLE_DIR to the directory holding it."
         }
     }
 }

@@ -17,6 +17,7 @@ import TracksnapValidation
 /// GET  /__tracksnap/sessions/s1/requests?format=har           → 200 {"log": … }
 /// POST /__tracksnap/sessions/s1/validate {"snapshot": "Snapshots/checkout.json", "format": "text"}
 /// POST /__tracksnap/sessions/s1/record {"snapshot": "Snapshots/checkout.json", "reruns": ["s2"]}
+/// POST /__tracksnap/sessions/s1/requests [{"method": "GET", "url": "https://t.example/e?ev=view"}]
 /// ```
 ///
 /// Every path a call names is resolved under the server's root (`ControlRoot`); a path outside
@@ -45,6 +46,8 @@ struct ControlAPI: Sendable {
     let validatorsDirectory: String
     /// The directory every path a call names must lie in.
     let root: ControlRoot
+    /// Where requests recorded through the API (`ingest`) are logged, as received ones are.
+    var requestLog: (@Sendable (RequestLogLine) -> Void)? = nil
 
     func reply(to request: IncomingRequest) -> Reply {
         let reply = route(request)
@@ -92,6 +95,8 @@ struct ControlAPI: Sendable {
             return .now(.json(.ok, .array(sessions)))
         case (.GET, _) where Self.matches(parts, ["sessions", nil, "requests"]):
             return sessionRequests(parts[1], request)
+        case (.POST, _) where Self.matches(parts, ["sessions", nil, "requests"]):
+            return .now(ingest(parts[1], request))
         case (.DELETE, _) where Self.matches(parts, ["sessions", nil]):
             let format: Response.RequestsFormat
             do throws(BadParameter) {

@@ -25,7 +25,7 @@ final class RequestRouter: Sendable {
         forwarder = Forwarder()
         control = ControlAPI(
             store: store, token: configuration.token, validatorsDirectory: configuration.validatorsDirectory,
-            root: ControlRoot(configuration.root))
+            root: ControlRoot(configuration.root), requestLog: configuration.requestLog)
         controlGuard = ControlGuard(configuration: configuration)
         proxyGuard = ProxyGuard(configuration: configuration)
         let answer = configuration.collectorResponse
