@@ -146,7 +146,7 @@ private struct Run {
     private func finish(_ finding: Finding, request: RequestReference?) -> Finding {
         var finding = finding
         finding.location = location(finding.path)
-        finding.severity = profile.severities[finding.code].map { $0 == .warning ? .warning : .error } ?? .error
+        finding.severity = profile.severities[finding.code] ?? .error
         finding.request = request
         return finding
     }

@@ -24,7 +24,7 @@ public struct Profile: Sendable {
     /// which every profile starts with.
     public var ignore: IgnoreRules
     /// Severity by finding code; codes not listed are errors.
-    public var severities: [FindingCode: Diagnostic.Severity]
+    public var severities: [FindingCode: Severity]
     /// The registered `Validator` that runs this profile (`snapshot`, the built-in, by default).
     public var validator: String
     /// The vendor decoders (`segment`, `ga4`…) that turn traffic into events when a snapshot
@@ -57,7 +57,7 @@ public struct Profile: Sendable {
     public init(
         name: String, file: String? = nil, description: String? = nil, filter: any RequestFilter = .everything,
         order: Order = .strict, unexpected: UnexpectedPolicy = .fail, strict: Bool = false,
-        ignore: IgnoreRules = IgnoreRules(), severities: [FindingCode: Diagnostic.Severity] = [:], validator: String = "snapshot",
+        ignore: IgnoreRules = IgnoreRules(), severities: [FindingCode: Severity] = [:], validator: String = "snapshot",
         recordedHeaders: [String] = [], redact: IgnoreRules = IgnoreRules()
     ) {
         self.name = name
@@ -153,7 +153,7 @@ enum ProfileReader {
                 return nil
             }
             for (code, level) in object {
-                guard let findingCode = FindingCode(rawValue: code), let severity = level.stringValue.flatMap(Diagnostic.Severity.init) else {
+                guard let findingCode = FindingCode(rawValue: code), let severity = level.stringValue.flatMap(Severity.init) else {
                     parser.error(JSONPointer.appending("/severity", code), "\"\(code)\": expected a finding code (\(FindingCode.allCases.map(\.rawValue).joined(separator: ", "))) mapped to \"error\" or \"warning\"")
                     continue
                 }
