@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TracksnapCore", targets: ["TracksnapCore"]),
         .library(name: "TracksnapDecoders", targets: ["TracksnapDecoders"]),
         .library(name: "TracksnapValidation", targets: ["TracksnapValidation"]),
+        .library(name: "TracksnapRecording", targets: ["TracksnapRecording"]),
         .library(name: "TracksnapReports", targets: ["TracksnapReports"]),
         .library(name: "TracksnapServer", targets: ["TracksnapServer"]),
         .library(name: "TracksnapCapture", targets: ["TracksnapCapture"]),
@@ -35,11 +36,13 @@ let package = Package(
             name: "TracksnapValidation", dependencies: ["TracksnapCore", "TracksnapDecoders", "Patterns"],
             resources: [.embedInCode("Profile/BuiltIn")]
         ),
+        // Recording sits above validation (it re-pairs entries as validation does) and holds the only file writes.
+        .target(name: "TracksnapRecording", dependencies: ["TracksnapValidation", "TracksnapDecoders", "TracksnapCore", "Patterns"]),
         .target(name: "TracksnapReports", dependencies: ["TracksnapValidation", "TracksnapCore"]),
         .target(
             name: "TracksnapServer",
             dependencies: [
-                "TracksnapCore", "TracksnapValidation", "TracksnapReports",
+                "TracksnapCore", "TracksnapValidation", "TracksnapRecording", "TracksnapReports",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -47,11 +50,11 @@ let package = Package(
             ]
         ),
         .target(name: "TracksnapCapture", dependencies: ["TracksnapCore"]),
-        .target(name: "TracksnapTesting", dependencies: ["TracksnapCapture", "TracksnapValidation", "TracksnapReports"]),
+        .target(name: "TracksnapTesting", dependencies: ["TracksnapCapture", "TracksnapValidation", "TracksnapRecording", "TracksnapReports"]),
         .executableTarget(
             name: "TracksnapCLI",
             dependencies: [
-                "TracksnapCore", "TracksnapValidation", "TracksnapReports", "TracksnapServer",
+                "TracksnapCore", "TracksnapValidation", "TracksnapRecording", "TracksnapReports", "TracksnapServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -63,7 +66,7 @@ let package = Package(
         ),
         // The parsers under libFuzzer: `make fuzz` builds `TracksnapFuzz` with `-sanitize=fuzzer,address -DFUZZING`;
         // an ordinary build makes it a command that replays inputs. The targets are a library the tests share.
-        .target(name: "TracksnapFuzzing", dependencies: ["TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "Patterns"]),
+        .target(name: "TracksnapFuzzing", dependencies: ["TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "TracksnapRecording", "Patterns"]),
         .target(name: "CLibFuzzer"),
         .executableTarget(name: "TracksnapFuzz", dependencies: ["TracksnapFuzzing", "CLibFuzzer"]),
         // What several test targets share: the package's paths, temporary directories, a seeded generator.
@@ -71,8 +74,10 @@ let package = Package(
         .testTarget(name: "PatternsTests", dependencies: ["Patterns"]),
         .testTarget(name: "TracksnapCoreTests", dependencies: ["TracksnapTestSupport", "TracksnapCore"], exclude: ["Fixtures"]),
         .testTarget(name: "TracksnapDecodersTests", dependencies: ["TracksnapTestSupport", "TracksnapDecoders"], exclude: ["Fixtures"]),
-        .testTarget(name: "TracksnapValidationTests", dependencies: ["TracksnapTestSupport", "TracksnapValidation", "TracksnapCore"]),
-        .testTarget(name: "TracksnapReportsTests", dependencies: ["TracksnapTestSupport", "TracksnapReports", "TracksnapValidation", "TracksnapCore"]),
+        // Validation and recording: recording's tests validate what they record, with validation's helpers.
+        .testTarget(name: "TracksnapValidationTests", dependencies: ["TracksnapTestSupport", "TracksnapValidation", "TracksnapRecording", "TracksnapCore"]),
+        .testTarget(
+            name: "TracksnapReportsTests", dependencies: ["TracksnapTestSupport", "TracksnapReports", "TracksnapValidation", "TracksnapRecording", "TracksnapCore"]),
         .testTarget(name: "TracksnapServerTests", dependencies: ["TracksnapTestSupport", "TracksnapServer", "TracksnapCapture"]),
         .testTarget(name: "TracksnapCaptureTests", dependencies: ["TracksnapTestSupport", "TracksnapCapture", "TracksnapServer"]),
         .testTarget(name: "TracksnapTestingTests", dependencies: ["TracksnapTestSupport", "TracksnapTesting", "TracksnapServer"], exclude: ["Fixtures"]),

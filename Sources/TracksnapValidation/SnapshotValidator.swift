@@ -60,7 +60,7 @@ public struct SnapshotValidator: Validator {
 
     /// The decoders a profile names (every built-in one when it names none); unknown names are
     /// reported when the profile is loaded (`Validation.validate`).
-    static func decoders(named names: [String]?) -> [Decoder] {
+    package static func decoders(named names: [String]?) -> [Decoder] {
         guard let names else { return Decoder.all }
         return names.compactMap(Decoder.named)
     }

@@ -1,5 +1,6 @@
 import Testing
 @testable import TracksnapTesting
+import TracksnapRecording
 
 @Suite("Record modes: where they come from and what they do")
 struct RecordModeTests {

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import TracksnapCore
 @testable import TracksnapTesting
+import TracksnapRecording
 
 /// A stand-in for the recorder: remembers what it was asked to write.
 final class WriterSpy: Sendable {
