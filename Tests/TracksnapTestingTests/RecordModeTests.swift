@@ -1,6 +1,6 @@
 import Testing
-@testable import TracksnapTesting
 import TracksnapRecording
+@testable import TracksnapTesting
 
 @Suite("Record modes: where they come from and what they do")
 struct RecordModeTests {

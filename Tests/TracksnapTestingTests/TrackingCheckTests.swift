@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 import TracksnapCore
-@testable import TracksnapTesting
 import TracksnapRecording
+@testable import TracksnapTesting
 
 /// A stand-in for the recorder: remembers what it was asked to write.
 final class WriterSpy: Sendable {
