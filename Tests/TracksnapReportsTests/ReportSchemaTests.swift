@@ -63,6 +63,12 @@ struct ReportSchemaTests {
         }
     }
 
+    @Test("Foundation's JSONDecoder reads the report as ValidationReport(json:) does", arguments: runs)
+    func foundationDecoder(results: [SnapshotResult]) throws {
+        let written = Data(ReportFormat.json.render(results, options: Fixtures.acceptOptions).utf8)
+        #expect(try JSONDecoder().decode(ValidationReport.self, from: written) == ValidationReport(json: written))
+    }
+
     @Test("the client's model keeps every member the writer writes", arguments: runs)
     func roundTrip(results: [SnapshotResult]) throws {
         let written = ReportFormat.json.render(results, options: Fixtures.acceptOptions)
