@@ -36,7 +36,7 @@ let package = Package(
             name: "TracksnapValidation", dependencies: ["TracksnapCore", "TracksnapDecoders", "Patterns"],
             resources: [.embedInCode("Profile/BuiltIn")]
         ),
-        // Recording sits above validation (it re-pairs entries as validation does) and holds the only file writes.
+        // Recording sits above validation (it re-pairs entries as validation does) and writes the snapshots, atomically.
         .target(name: "TracksnapRecording", dependencies: ["TracksnapValidation", "TracksnapDecoders", "TracksnapCore", "Patterns"]),
         .target(name: "TracksnapReports", dependencies: ["TracksnapValidation", "TracksnapCore"]),
         .target(
