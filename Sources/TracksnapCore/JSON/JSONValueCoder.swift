@@ -96,9 +96,11 @@ package enum JSONValueCoder {
         let node: Node
         let codingPath: [any CodingKey]
 
-        private func child(_ key: Key) -> Node {
+        private func child(_ key: Key) -> Node { child(named: key.stringValue) }
+
+        private func child(named name: String) -> Node {
             let child = Node()
-            node.members?[key.stringValue] = child
+            node.members?[name] = child
             return child
         }
 
@@ -130,7 +132,7 @@ package enum JSONValueCoder {
             ValueEncoder(node: child(key), codingPath: codingPath + [key]).unkeyedContainer()
         }
 
-        mutating func superEncoder() -> any Encoder { ValueEncoder(node: child(Key(stringValue: "super")!), codingPath: codingPath) }
+        mutating func superEncoder() -> any Encoder { ValueEncoder(node: child(named: "super"), codingPath: codingPath) }
         mutating func superEncoder(forKey key: Key) -> any Encoder { ValueEncoder(node: child(key), codingPath: codingPath + [key]) }
     }
 
@@ -287,7 +289,7 @@ package enum JSONValueCoder {
             try ValueDecoder(value: member(key), codingPath: codingPath + [key]).unkeyedContainer()
         }
 
-        func superDecoder() throws -> any Decoder { ValueDecoder(value: .object(members), codingPath: codingPath) }
+        func superDecoder() throws -> any Decoder { ValueDecoder(value: members["super"] ?? .null, codingPath: codingPath) }
         func superDecoder(forKey key: Key) throws -> any Decoder { ValueDecoder(value: try member(key), codingPath: codingPath + [key]) }
     }
 
