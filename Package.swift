@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "TracksnapCore", targets: ["TracksnapCore"]),
         .library(name: "TracksnapDecoders", targets: ["TracksnapDecoders"]),
         .library(name: "TracksnapValidation", targets: ["TracksnapValidation"]),
+        .library(name: "TracksnapRecording", targets: ["TracksnapRecording"]),
         .library(name: "TracksnapReports", targets: ["TracksnapReports"]),
         .library(name: "TracksnapServer", targets: ["TracksnapServer"]),
         .library(name: "TracksnapCapture", targets: ["TracksnapCapture"]),
@@ -39,11 +40,13 @@ let package = Package(
             name: "TracksnapValidation", dependencies: ["TracksnapCore", "TracksnapDecoders", "Patterns"],
             resources: [.embedInCode("Profile/BuiltIn")]
         ),
+        // Recording sits above validation (it re-pairs entries as validation does) and writes the snapshots, atomically.
+        .target(name: "TracksnapRecording", dependencies: ["TracksnapValidation", "TracksnapDecoders", "TracksnapCore", "Patterns"]),
         .target(name: "TracksnapReports", dependencies: ["TracksnapValidation", "TracksnapCore"]),
         .target(
             name: "TracksnapServer",
             dependencies: [
-                "TracksnapCore", "TracksnapValidation", "TracksnapReports",
+                "TracksnapCore", "TracksnapValidation", "TracksnapRecording", "TracksnapReports",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -51,7 +54,7 @@ let package = Package(
             ]
         ),
         .target(name: "TracksnapCapture", dependencies: ["TracksnapCore"]),
-        .target(name: "TracksnapTesting", dependencies: ["TracksnapCapture", "TracksnapValidation", "TracksnapReports"]),
+        .target(name: "TracksnapTesting", dependencies: ["TracksnapCapture", "TracksnapValidation", "TracksnapRecording", "TracksnapReports"]),
         // A server in the test's own process: a product of its own, so that tests that capture
         // in-process only do not build SwiftNIO.
         .target(name: "TracksnapTestingServer", dependencies: ["TracksnapTesting", "TracksnapServer"]),
@@ -61,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "TracksnapCLI",
             dependencies: [
-                "TracksnapCore", "TracksnapValidation", "TracksnapReports", "TracksnapServer",
+                "TracksnapCore", "TracksnapValidation", "TracksnapRecording", "TracksnapReports", "TracksnapServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -76,7 +79,7 @@ let package = Package(
         .target(
             name: "TracksnapFuzzing",
             dependencies: [
-                "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "Patterns", "TracksnapServer",
+                "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "TracksnapRecording", "Patterns", "TracksnapServer",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
@@ -89,8 +92,10 @@ let package = Package(
         .testTarget(name: "InflationTests", dependencies: ["TracksnapTestSupport", "Inflation"]),
         .testTarget(name: "TracksnapCoreTests", dependencies: ["TracksnapTestSupport", "TracksnapCore"], exclude: ["Fixtures"]),
         .testTarget(name: "TracksnapDecodersTests", dependencies: ["TracksnapTestSupport", "TracksnapDecoders"], exclude: ["Fixtures"]),
-        .testTarget(name: "TracksnapValidationTests", dependencies: ["TracksnapTestSupport", "TracksnapValidation", "TracksnapCore"]),
-        .testTarget(name: "TracksnapReportsTests", dependencies: ["TracksnapTestSupport", "TracksnapReports", "TracksnapValidation", "TracksnapCore"]),
+        // Validation and recording: recording's tests validate what they record, with validation's helpers.
+        .testTarget(name: "TracksnapValidationTests", dependencies: ["TracksnapTestSupport", "TracksnapValidation", "TracksnapRecording", "TracksnapCore"]),
+        .testTarget(
+            name: "TracksnapReportsTests", dependencies: ["TracksnapTestSupport", "TracksnapReports", "TracksnapValidation", "TracksnapRecording", "TracksnapCore"]),
         .testTarget(name: "TracksnapServerTests", dependencies: ["TracksnapTestSupport", "TracksnapServer", "TracksnapCapture"]),
         .testTarget(name: "TracksnapCaptureTests", dependencies: ["TracksnapTestSupport", "TracksnapCapture", "TracksnapServer"]),
         .testTarget(name: "TracksnapTestingTests", dependencies: ["TracksnapTestSupport", "TracksnapTesting", "TracksnapServer"], exclude: ["Fixtures"]),

@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""Checks the snapshot and profile JSON Schemas against examples and the repository's own files.
+"""Checks the snapshot, profile and report JSON Schemas against examples and the repository's own files.
 
-    python3 Schemas/check.py [-v]
+    python3 Schemas/check.py [-v] [--report FILE...]
 
-- both schemas are valid draft 2020-12 schemas, and the matcher definitions they share are identical;
+- the three schemas are valid draft 2020-12 schemas, and the matcher definitions the snapshot and
+  profile schemas share are identical;
 - every file under Schemas/examples/valid/ is accepted, every file under Schemas/examples/invalid/ rejected;
 - every *.json under the repository's Snapshots/ and Validators/, and every built-in profile
-  (Sources/TracksnapValidation/Profile/BuiltIn/), is accepted.
+  (Sources/TracksnapValidation/Profile/BuiltIn/), is accepted;
+- with `--report`, each FILE (a report `tracksnap validate --format json` wrote) is accepted by the
+  report schema: the Swift tests pass the writer's own output here.
 
-A file under a `Validators` directory, or naming the profile schema in `$schema`, is a profile; any
-other a snapshot (as `tracksnap lint` decides).
+A file under a `Reports` directory is a JSON report; one under a `Validators` directory, or naming
+the profile schema in `$schema`, is a profile; any other a snapshot (as `tracksnap lint` decides).
 The last line is `N passed, M failed`; the exit status is 1 when anything failed. Needs `jsonschema`.
 """
 
@@ -36,7 +39,9 @@ def load(path):
 
 
 def main():
-    verbose = "-v" in sys.argv[1:]
+    arguments = sys.argv[1:]
+    verbose = "-v" in arguments
+    reports = [Path(a) for a in arguments[arguments.index("--report") + 1:]] if "--report" in arguments else []
     passed, failed = 0, 0
 
     def report(ok, what, detail=""):
@@ -49,7 +54,7 @@ def main():
             print(f"{'ok  ' if ok else 'FAIL'} {what}{': ' + detail if detail else ''}")
 
     schemas = {}
-    for kind in ("snapshot", "profile"):
+    for kind in ("snapshot", "profile", "report"):
         schema = load(SCHEMAS / f"{kind}.schema.json")
         try:
             Draft202012Validator.check_schema(schema)
@@ -59,7 +64,7 @@ def main():
             continue
         schemas[kind] = Draft202012Validator(schema)
 
-    if len(schemas) < 2:
+    if len(schemas) < 3:
         print(f"{passed} passed, {failed} failed")
         return 1
 
@@ -70,17 +75,19 @@ def main():
                f"$defs/{name} is the same in both schemas")
 
     def schema_for(path, document):
+        if "Reports" in path.parts[:-1]:
+            return schemas["report"]
         names_profile_schema = isinstance(document, dict) and str(document.get("$schema", "")).endswith("profile.schema.json")
         return schemas["profile"] if "Validators" in path.parts[:-1] or names_profile_schema else schemas["snapshot"]
 
-    def check(path, expect_valid):
-        label = path.relative_to(ROOT)
+    def check(path, expect_valid, validator=None):
+        label = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
         try:
             document = load(path)
         except (OSError, ValueError) as error:
             report(False, str(label), f"cannot be read as JSON: {error}")
             return
-        validator = schema_for(path, document)
+        validator = validator or schema_for(path, document)
         error = best_match(validator.iter_errors(document))
         where = "/" + "/".join(str(step) for step in error.absolute_path) if error else ""
         if expect_valid:
@@ -104,6 +111,9 @@ def main():
             # Pending recordings (`x.new.json`, git-ignored) are drafts awaiting review, not the repository's files.
             if not path.name.endswith(".new.json"):
                 check(path, True)
+
+    for path in reports:
+        check(path.resolve(), True, schemas["report"])
 
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0

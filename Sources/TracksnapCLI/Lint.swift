@@ -45,9 +45,8 @@ struct Lint: ParsableCommand {
             let diagnostics: [Diagnostic]
             do {
                 let document = try JSONDocument.load(path: file)
-                let isProfile = Self.isProfile(file, document)
-                if isProfile, let note = Self.overrideNote(file) { print(note) }
-                diagnostics = isProfile ? Profile.lint(document: document) : Self.lintSnapshot(document)
+                if Validation.isProfile(document), let note = Self.overrideNote(file) { print(note) }
+                diagnostics = Validation.lint(document: document)
             } catch {
                 diagnostics = error.diagnostics
             }
@@ -58,23 +57,6 @@ struct Lint: ParsableCommand {
         }
         print("\(files.count) file\(files.count == 1 ? "" : "s") checked: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
         if errors > 0 || (strict && warnings > 0) { throw Exit.mismatches }
-    }
-
-    /// A snapshot's problems, and the profiles its `validator` names that do not exist (looked up
-    /// in `Validators/`, then among the built-in ones).
-    static func lintSnapshot(_ document: JSONDocument) -> [Diagnostic] {
-        let diagnostics = Snapshot.lint(document: document)
-        guard let snapshot = try? Snapshot.parse(document: document) else { return diagnostics }
-        return diagnostics + Profile.unknownNames(in: snapshot)
-    }
-
-    /// Profiles live under a `Validators` directory; elsewhere, a document that names the
-    /// profile schema, or has a `filter` and no expectations, is one too.
-    static func isProfile(_ file: String, _ document: JSONDocument) -> Bool {
-        if file.split(separator: "/").dropLast().contains("Validators") { return true }
-        guard let top = document.value.objectValue else { return false }
-        if top["$schema"]?.stringValue?.hasSuffix("profile.schema.json") == true { return true }
-        return top["requests"] == nil && top["events"] == nil && top["filter"] != nil
     }
 
     /// `Validators/segment.json: note: …` when a profile file takes a built-in profile's name:

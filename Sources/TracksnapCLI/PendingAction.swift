@@ -1,5 +1,6 @@
 import Foundation
 import TracksnapCore
+import TracksnapRecording
 import TracksnapValidation
 
 /// What `accept` and `reject` share: each named snapshot (or every pending file under a

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TracksnapCore
+import TracksnapRecording
 import TracksnapValidation
 
 struct Record: ParsableCommand {

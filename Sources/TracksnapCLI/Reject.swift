@@ -1,5 +1,6 @@
 import ArgumentParser
 import TracksnapCore
+import TracksnapRecording
 import TracksnapValidation
 
 struct Reject: ParsableCommand {

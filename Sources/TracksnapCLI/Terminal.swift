@@ -22,11 +22,6 @@ enum Terminal {
         FileHandle.standardError.write(Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
     }
 
-    /// Writes a file whole or not at all: a temporary file beside it, then a rename.
-    static func writeAtomically(_ text: String, to path: String) throws {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-    }
-
     /// The JSON files a user named: files as given, directories searched recursively (sorted).
     static func jsonFiles(_ paths: [String]) throws(PathError) -> [String] {
         var files: [String] = []

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TracksnapCore
+import TracksnapRecording
 import TracksnapReports
 import TracksnapValidation
 
@@ -70,9 +71,9 @@ struct Validate: ParsableCommand {
         terminalOptions.color = Terminal.useColor(color)
         if let output {
             do {
-                try Terminal.writeAtomically(format.render(results, options: acceptOptions), to: output)
+                try AtomicFile.write(format.render(results, options: acceptOptions), to: output, creatingDirectory: false)
             } catch {
-                Terminal.error("\(output): error: cannot write the report: \(error.localizedDescription)")
+                Terminal.error(error.description)
                 throw Exit.badInput
             }
             print(ReportFormat.text.render(results, options: terminalOptions), terminator: "")

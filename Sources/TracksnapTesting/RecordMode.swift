@@ -1,4 +1,5 @@
 import Foundation
+import TracksnapRecording
 import TracksnapValidation
 
 /// How an assertion picks its `RecordMode` (`missing`, `never`, `all`, `failed`).

@@ -1,5 +1,6 @@
 import Foundation
 import TracksnapCore
+import TracksnapRecording
 import TracksnapReports
 import TracksnapValidation
 

@@ -1,5 +1,6 @@
 import Foundation
 import TracksnapCore
+import TracksnapRecording
 import TracksnapReports
 import TracksnapValidation
 
@@ -27,7 +28,7 @@ enum TrackingCheck {
     static func run(
         _ requests: [CapturedRequest], snapshot: String, validator: String?, record: RecordMode?,
         configuration: TracksnapConfiguration, environment: [String: String], testFile: String,
-        write: Writer = { try writeSnapshot($0, to: $1, profile: $2, directory: $3) }
+        write: Writer = { _ = try writeSnapshot(runs: [$0], to: $1, profile: $2, directory: $3) }
     ) -> Outcome {
         switch step(snapshot: snapshot, record: record, configuration: configuration, environment: environment, testFile: testFile) {
         case .fail(let message):

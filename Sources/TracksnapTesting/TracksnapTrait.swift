@@ -1,5 +1,6 @@
 #if canImport(Testing)
 import Testing
+import TracksnapRecording
 
 /// The Swift Testing trait that configures `assertTracking` for a test or a whole suite.
 ///

@@ -8,18 +8,18 @@ import TracksnapCore
 /// Any order: exact matches by hash, then an optimal assignment (least total mismatch) of what is
 /// left. Both then explain what stays unpaired: an exact match found elsewhere is out of order,
 /// an extra copy of a matched entry is a count mismatch.
-struct Alignment {
-    var pairs: [(expected: Int, actual: Int)] = []
-    var missing: [Int] = []
-    var unexpected: [Int] = []
+package struct Alignment {
+    package var pairs: [(expected: Int, actual: Int)] = []
+    package var missing: [Int] = []
+    package var unexpected: [Int] = []
     /// Exact matches captured out of the expected order.
-    var outOfOrder: [(expected: Int, actual: Int)] = []
+    package var outOfOrder: [(expected: Int, actual: Int)] = []
     /// Captured values that repeat an expected entry already matched.
-    var duplicates: [(expected: Int, actual: Int)] = []
+    package var duplicates: [(expected: Int, actual: Int)] = []
 }
 
 /// Prices pairings for `Alignment`, caching each comparison.
-final class Aligner {
+package final class Aligner {
     /// A pairing costing more than this is not a near miss unless the identity (method and URL,
     /// or vendor and name) matches.
     static let nearMissThreshold = 0.5
@@ -40,7 +40,7 @@ final class Aligner {
     private var costs: [Int: Double] = [:]
     private var identityCache: [Int: Bool] = [:]
 
-    init(expected: [ExpectedEntry], actual: [JSONValue], ignore: IgnoreRules, strictObjects: Bool) {
+    package init(expected: [ExpectedEntry], actual: [JSONValue], ignore: IgnoreRules, strictObjects: Bool) {
         self.expected = expected
         self.actual = actual
         self.ignore = ignore
@@ -82,7 +82,7 @@ final class Aligner {
         return sameIdentity || cost(e, a) <= Self.nearMissThreshold
     }
 
-    func align(order: Order) -> Alignment {
+    package func align(order: Order) -> Alignment {
         var alignment = order == .strict ? alignStrict() : alignAny()
         explainLeftovers(&alignment, order: order)
         alignment.pairs.sort { $0.expected < $1.expected }

@@ -102,11 +102,11 @@ struct Comparator {
             if strict ?? (strictObjects && !tokens.isEmpty && tokens.first != "headers") {
                 let known = Set(members.map(\.key))
                 for key in object.keys.sorted() where !known.contains(key) {
-                    tokens.append(EntryRecorder.escaped(key))
+                    tokens.append(Matcher.Member.token(for: key))
                     defer { tokens.removeLast() }
                     if !ignore.isEmpty, ignore.ignores(tokens) { continue }
                     checks += 1
-                    fail(.unexpectedKey, explain ? JSONPointer.appending(pointer, EntryRecorder.escaped(key)) : "", nil, object[key], { "\($0) is not expected (strict object)" })
+                    fail(.unexpectedKey, explain ? JSONPointer.appending(pointer, Matcher.Member.token(for: key)) : "", nil, object[key], { "\($0) is not expected (strict object)" })
                 }
             }
         case .array(let items):

@@ -5,10 +5,6 @@ public struct Finding: Sendable, Hashable {
     /// What kind of difference it is; the raw value is the code reports print.
     public typealias Code = FindingCode
 
-    public enum Severity: String, Sendable, Hashable {
-        case error, warning
-    }
-
     public var code: Code
     public var severity: Severity
     /// The JSON Pointer of the expectation in the snapshot file (`/requests/0/parameters/ev`).

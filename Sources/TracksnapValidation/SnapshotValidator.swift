@@ -24,7 +24,7 @@ public struct SnapshotValidator: Validator {
         }
         var captured: [Captured] = []
         var events: [Captured] = []
-        let decoders = snapshot.events.isEmpty ? [] : Self.decoders(named: profile.decoders)
+        let decoders = snapshot.events.isEmpty ? [] : profile.decoders.resolved
         for i in selected {
             let request = requests[i]
             let reference = RequestReference(id: request.id, index: i, method: request.method, url: request.urlWithoutQuery)
@@ -56,13 +56,6 @@ public struct SnapshotValidator: Validator {
         // Secrets are looked for only when there is something to report: a passing run shows no values.
         guard !result.findings.isEmpty else { return result }
         return Redactor(requests: selected.lazy.map { requests[$0] }).redact(result)
-    }
-
-    /// The decoders a profile names (every built-in one when it names none); unknown names are
-    /// reported when the profile is loaded (`Validation.validate`).
-    static func decoders(named names: [String]?) -> [Decoder] {
-        guard let names else { return Decoder.all }
-        return names.compactMap(Decoder.named)
     }
 }
 
@@ -146,7 +139,7 @@ private struct Run {
     private func finish(_ finding: Finding, request: RequestReference?) -> Finding {
         var finding = finding
         finding.location = location(finding.path)
-        finding.severity = profile.severities[finding.code].map { $0 == .warning ? .warning : .error } ?? .error
+        finding.severity = profile.severities[finding.code] ?? .error
         finding.request = request
         return finding
     }

@@ -45,23 +45,39 @@ public enum Validation {
             if !unknown.isEmpty { throw InputError(unknown) }
         }
         let profile = try Profile.load(profileReference ?? snapshot.validator ?? "default", directory: directory)
-        if let unknown = profile.unknownDecoders.first {
-            throw InputError(file: profile.file ?? path, message: Profile.unknownDecoderMessage(unknown))
+        if let unknown = profile.decoders.unknownNames.first {
+            throw InputError(file: profile.file ?? path, message: DecoderChoice.unknownMessage(unknown))
         }
         guard let validator = ValidatorRegistry.validator(named: profile.validator) else {
             throw InputError(file: profile.file ?? path, message: "no validator is registered as \"\(profile.validator)\"")
         }
         return validator.validate(snapshot, requests: requests, profile: profile)
     }
-}
 
-extension Profile {
-    /// The decoder names this profile lists that no decoder answers to.
-    public var unknownDecoders: [String] {
-        decoders?.filter { Decoder.named($0) == nil } ?? []
+    /// Every error and warning in a snapshot or profile file, for `tracksnap lint`: the file's
+    /// own problems (each at its line and column, duplicate keys as warnings), and for a snapshot
+    /// the profiles its `validator` names that do not exist.
+    ///
+    /// ```swift
+    /// let document = try JSONDocument.load(path: "Validators/shop.json")
+    /// Validation.lint(document: document)  // [Validators/shop.json:4:13: error: no decoder "segmnet"; decoders: …]
+    /// ```
+    /// - Parameters:
+    ///   - document: the parsed file (`isProfile(_:)` tells a profile from a snapshot).
+    ///   - directory: where a snapshot's profile names are looked up, before the built-in ones.
+    public static func lint(document: JSONDocument, directory: String = "Validators") -> [Diagnostic] {
+        if isProfile(document) { return Profile.lint(document: document) }
+        let diagnostics = Snapshot.lint(document: document)
+        guard let snapshot = try? Snapshot.parse(document: document) else { return diagnostics }
+        return diagnostics + Profile.unknownNames(in: snapshot, directory: directory)
     }
 
-    static func unknownDecoderMessage(_ name: String) -> String {
-        "no decoder \"\(name)\"; decoders: \(Decoder.all.map(\.vendor).joined(separator: ", "))"
+    /// Whether a file is a profile rather than a snapshot: one under a `Validators` directory;
+    /// elsewhere, one that names the profile schema, or has a `filter` and no expectations.
+    public static func isProfile(_ document: JSONDocument) -> Bool {
+        if document.file.split(separator: "/").dropLast().contains("Validators") { return true }
+        guard let top = document.value.objectValue else { return false }
+        if top["$schema"]?.stringValue?.hasSuffix("profile.schema.json") == true { return true }
+        return top["requests"] == nil && top["events"] == nil && top["filter"] != nil
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import TracksnapRecording
 @testable import TracksnapTesting
 
 @Suite("Record modes: where they come from and what they do")

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TracksnapCore
+import TracksnapRecording
 @testable import TracksnapTesting
 
 /// A stand-in for the recorder: remembers what it was asked to write.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TracksnapCapture
+import TracksnapCore
 import TracksnapReports
 import TracksnapValidation
 

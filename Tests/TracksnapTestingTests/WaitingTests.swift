@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TracksnapCapture
 import TracksnapCore
+import TracksnapRecording
 import TracksnapServer
 @testable import TracksnapTesting
 import TracksnapTestSupport

@@ -21,11 +21,11 @@ struct BuiltInProfileTests {
     @Test("each built-in profile lints clean and reads as the one built in", arguments: names)
     func lintsClean(name: String) throws {
         let document = try JSONDocument.load(path: Self.folder.appending(path: "\(name).json").path)
-        #expect(Profile.lint(document: document).map(\.description) == [])
+        #expect(Validation.lint(document: document).map(\.description) == [])
         let builtIn = try #require(Profile.builtIn(name))
         #expect(builtIn.name == name)
         #expect(builtIn.file == "<built-in>/\(name).json")
-        #expect(builtIn.decoders == (name == "default" ? nil : [name]))
+        #expect(builtIn.decoders == (name == "default" ? .unspecified : [name]))
     }
 
     @Test("a name resolves to the built-in profile when no Validators directory exists", arguments: vendors)
@@ -34,7 +34,7 @@ struct BuiltInProfileTests {
             let profile = try Profile.load(name, directory: directory.appending(path: "no-such-folder").path)
             #expect(profile.name == name)
             #expect(profile.file == "<built-in>/\(name).json")
-            #expect(profile.recordsEvents)
+            #expect(profile.decoders.recordsEvents)
         }
     }
 
@@ -45,7 +45,7 @@ struct BuiltInProfileTests {
             let profile = try Profile.load("segment", directory: directory.path)
             #expect(profile.file == directory.appending(path: "segment.json").path)
             #expect(profile.order == .any)
-            #expect(profile.decoders == nil)
+            #expect(profile.decoders == .unspecified)
             #expect(try Profile.load("ga4", directory: directory.path).file == "<built-in>/ga4.json")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TracksnapRecording
 import TracksnapTestSupport
 import TracksnapCore
 import TracksnapDecoders

@@ -1,5 +1,6 @@
 import Foundation
 import TracksnapCore
+import TracksnapRecording
 import TracksnapValidation
 
 /// The package root: this file is `Tests/TracksnapValidationTests/RecordSupport.swift`.

@@ -1,7 +1,5 @@
 /// A problem in a file a user wrote: a snapshot, a profile, a capture.
 public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
-    public enum Severity: String, Sendable, Hashable { case error, warning }
-
     public var severity: Severity
     public var file: String
     /// The JSON Pointer of the value concerned, if any.

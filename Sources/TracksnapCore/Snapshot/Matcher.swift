@@ -41,6 +41,16 @@ public indirect enum Matcher: Sendable, Hashable {
             self.token = token ?? key
             self.matcher = matcher
         }
+
+        /// A data key as a snapshot file writes it: one beginning with `$` (Mixpanel's `$os`) gets
+        /// another `$`, so that it does not read as a matcher.
+        ///
+        /// ```swift
+        /// Matcher.Member.token(for: "$os")  // "$$os"
+        /// ```
+        public static func token(for key: String) -> String {
+            key.hasPrefix("$") ? "$" + key : key
+        }
     }
 
     /// The JSON types `$type` accepts.

@@ -68,8 +68,9 @@ public struct Snapshot: Sendable {
         return snapshot
     }
 
-    /// Every error and warning in a snapshot document, for `tracksnap lint`.
-    public static func lint(document: JSONDocument) -> [Diagnostic] {
+    /// Every error and warning in a snapshot document itself; `Validation.lint(document:directory:)`
+    /// is the entry point, which also checks the profiles it names.
+    package static func lint(document: JSONDocument) -> [Diagnostic] {
         read(document).1 + document.duplicateKeyWarnings
     }
 

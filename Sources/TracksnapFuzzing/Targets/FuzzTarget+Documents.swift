@@ -25,7 +25,7 @@ extension FuzzTarget {
         _ = Profile.lint(document: document)
         guard let profile = try? Profile.parse(document: document) else { return }
         _ = profile.select(sampleRequests)
-        _ = profile.unknownDecoders
+        _ = profile.decoders.unknownNames
     }
 
     /// Requests of the kinds profiles select: a JSON batch, a form body, a GET with a query.

@@ -1,4 +1,5 @@
 import Patterns
+import TracksnapRecording
 import TracksnapValidation
 
 extension FuzzTarget {

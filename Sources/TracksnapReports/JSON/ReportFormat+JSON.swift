@@ -1,13 +1,15 @@
+import TracksnapCore
 import TracksnapValidation
 
 extension ReportFormat {
-    /// A JSON document with a stable, versioned schema (`Schemas/report.schema.json`), keys sorted.
+    /// A JSON document with a stable, versioned schema (`ValidationReport`, described for other
+    /// languages by `Schemas/report.schema.json`), keys sorted.
     ///
     /// ```json
     /// { "findings": [ { "code": "value_mismatch", "snapshot": "Snapshots/checkout.json", … } ],
     ///   "passed": false, "snapshots": [ { "file": "Snapshots/checkout.json", … } ], "version": 1 }
     /// ```
     public static let json = ReportFormat(name: "json") { results, options in
-        JSONReport.document(results, options: options).serialized(pretty: true) + "\n"
+        ValidationReport(results, options: options).json
     }
 }

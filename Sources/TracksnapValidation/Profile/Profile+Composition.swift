@@ -57,12 +57,7 @@ extension Profile {
         merged.literal = literal.union(other.literal)
         merged.recordedHeaders = Self.union(recordedHeaders, other.recordedHeaders)
         merged.recordedContext = Self.union(recordedContext, other.recordedContext)
-        switch (recordsEvents, other.recordsEvents) {
-        case (true, true): merged.decoders = decoders.flatMap { mine in other.decoders.map { Self.union(mine, $0) } }
-        case (false, true): merged.decoders = other.decoders
-        default: break
-        }
-        merged.recordsEvents = recordsEvents || other.recordsEvents
+        merged.decoders = decoders.union(other.decoders)
         merged.explicitKeys = explicitKeys.union(other.explicitKeys)
         return merged
     }

@@ -24,15 +24,12 @@ public struct Profile: Sendable {
     /// which every profile starts with.
     public var ignore: IgnoreRules
     /// Severity by finding code; codes not listed are errors.
-    public var severities: [FindingCode: Diagnostic.Severity]
+    public var severities: [FindingCode: Severity]
     /// The registered `Validator` that runs this profile (`snapshot`, the built-in, by default).
     public var validator: String
     /// The vendor decoders (`segment`, `ga4`…) that turn traffic into events when a snapshot
-    /// lists `events`; nil means every built-in decoder.
-    public var decoders: [String]?
-    /// Whether the profile has a `decoders` key: `tracksnap record` then writes `events`
-    /// (decoded traffic) rather than the requests that carried them.
-    public var recordsEvents = false
+    /// lists `events`, and whether `tracksnap record` writes events: the file's `decoders`.
+    public var decoders = DecoderChoice.unspecified
     /// The context fields a recorded event keeps, as dotted paths into its `context`
     /// (`"record": {"context": ["page.path", "library.name"]}`); none by default, since
     /// context is mostly ids, timestamps and library versions.
@@ -57,7 +54,7 @@ public struct Profile: Sendable {
     public init(
         name: String, file: String? = nil, description: String? = nil, filter: any RequestFilter = .everything,
         order: Order = .strict, unexpected: UnexpectedPolicy = .fail, strict: Bool = false,
-        ignore: IgnoreRules = IgnoreRules(), severities: [FindingCode: Diagnostic.Severity] = [:], validator: String = "snapshot",
+        ignore: IgnoreRules = IgnoreRules(), severities: [FindingCode: Severity] = [:], validator: String = "snapshot",
         recordedHeaders: [String] = [], redact: IgnoreRules = IgnoreRules()
     ) {
         self.name = name
@@ -74,8 +71,6 @@ public struct Profile: Sendable {
         self.redact = redact
     }
 
-    static let keys = ["$schema", "name", "description", "extends", "filter", "order", "unexpected", "strict", "ignore", "severity", "validator", "decoders", "record", "redact"]
-
     /// Builds a profile from an already parsed document; the profiles it `extends` are looked up
     /// next to its file, then among the built-in ones.
     ///
@@ -88,153 +83,27 @@ public struct Profile: Sendable {
         try ProfileCatalog(beside: document.file).profile(from: document, chain: [])
     }
 
-    /// Every error and warning in a profile document, for `tracksnap lint`.
-    public static func lint(document: JSONDocument) -> [Diagnostic] {
+    /// Every error and warning in a profile document; `Validation.lint(document:directory:)` is
+    /// the entry point, for snapshots and profiles alike.
+    package static func lint(document: JSONDocument) -> [Diagnostic] {
         ProfileCatalog(beside: document.file).read(document, chain: []).diagnostics + document.duplicateKeyWarnings
     }
 }
 
-/// Reads one profile document's own keys; `ProfileCatalog` applies what it `extends`.
+/// Reads one profile document's own keys, through `ProfileKey`'s table; `ProfileCatalog` applies what it `extends`.
 enum ProfileReader {
     static func read(_ document: JSONDocument, _ parser: inout MatcherParser) -> Profile? {
         guard let top = document.value.objectValue else {
             parser.error("", "a profile is a JSON object, not \(document.value.typeName)")
             return nil
         }
-        for key in top.keys.sorted() where !Profile.keys.contains(key) {
-            parser.keyError("/" + key, "unknown key \"\(key)\"; a profile has \(Profile.keys.joined(separator: ", "))")
-        }
         var profile = Profile(name: URL(fileURLWithPath: document.file).deletingPathExtension().lastPathComponent, file: document.file)
         profile.explicitKeys = Set(top.keys)
         if let record = top["record"]?.objectValue { profile.explicitKeys.formUnion(record.keys.map { "record." + $0 }) }
-        if let value = top["extends"] {
-            let names = value.stringValue.map { [$0] } ?? value.arrayValue?.compactMap(\.stringValue)
-            guard let names, names.count == (value.arrayValue?.count ?? 1), !names.contains(where: \.isEmpty) else {
-                parser.error("/extends", "\"extends\" names a profile (\"segment\") or a list of them ([\"segment\", \"ga4\"])")
-                return nil
-            }
-            profile.extends = names
+        let readable = ProfileKey.read(top, at: "", through: ProfileKey.all, into: &profile, &parser) { key, names in
+            "unknown key \"\(key)\"; a profile has \(names)"
         }
-        if let name = top["name"]?.stringValue { profile.name = name }
-        profile.description = top["description"]?.stringValue
-        if let filter = top["filter"] { profile.filter = self.filter(filter, at: "/filter", &parser) }
-        if let value = top["order"] {
-            guard let order = value.stringValue.flatMap(Order.init) else {
-                parser.error("/order", "\"order\" must be \"strict\" or \"any\"")
-                return nil
-            }
-            profile.order = order
-        }
-        if let value = top["unexpected"] {
-            guard let policy = value.stringValue.flatMap(UnexpectedPolicy.init) else {
-                parser.error("/unexpected", "\"unexpected\" must be \"fail\" or \"allow\"")
-                return nil
-            }
-            profile.unexpected = policy
-        }
-        if let value = top["strict"] {
-            guard let strict = value.boolValue else {
-                parser.error("/strict", "\"strict\" must be true or false")
-                return nil
-            }
-            profile.strict = strict
-        }
-        if let value = top["ignore"] {
-            let rules = value.arrayValue?.compactMap(\.stringValue)
-            guard let rules, rules.count == value.arrayValue?.count else {
-                parser.error("/ignore", "\"ignore\" is an array of strings: JSON Pointers relative to an entry (\"/parameters/cb\") or key names (\"sentAt\")")
-                return nil
-            }
-            profile.ignore = profile.ignore.union(IgnoreRules(rules))
-        }
-        if let value = top["severity"] {
-            guard let object = value.objectValue else {
-                parser.error("/severity", "\"severity\" maps finding codes to \"error\" or \"warning\"")
-                return nil
-            }
-            for (code, level) in object {
-                guard let findingCode = FindingCode(rawValue: code), let severity = level.stringValue.flatMap(Diagnostic.Severity.init) else {
-                    parser.error(JSONPointer.appending("/severity", code), "\"\(code)\": expected a finding code (\(FindingCode.allCases.map(\.rawValue).joined(separator: ", "))) mapped to \"error\" or \"warning\"")
-                    continue
-                }
-                profile.severities[findingCode] = severity
-            }
-        }
-        if let value = top["validator"] {
-            guard let name = value.stringValue else {
-                parser.error("/validator", "\"validator\" names a registered validator")
-                return nil
-            }
-            if ValidatorRegistry.validator(named: name) == nil {
-                parser.error("/validator", "no validator is registered as \"\(name)\" (registered: \(ValidatorRegistry.names.joined(separator: ", "))); register it with ValidatorRegistry.register before loading the profile")
-            }
-            profile.validator = name
-        }
-        if let value = top["decoders"] {
-            let names = value.arrayValue?.compactMap(\.stringValue)
-            if value == "all" {
-                profile.decoders = nil
-            } else if let names, names.count == value.arrayValue?.count {
-                profile.decoders = names
-                for (index, name) in names.enumerated() where Decoder.named(name) == nil {
-                    parser.error(JSONPointer.appending("/decoders", index), Profile.unknownDecoderMessage(name))
-                }
-            } else {
-                parser.error("/decoders", "\"decoders\" is \"all\" or an array of vendor ids (\"segment\", \"ga4\"…)")
-                return nil
-            }
-            profile.recordsEvents = true
-        }
-        if let value = top["record"] {
-            guard let object = value.objectValue else {
-                parser.error("/record", "\"record\" is an object: {\"headers\": [\"X-Client\"]} names the headers a recorded snapshot keeps, {\"context\": [\"page.path\"]} the event context fields")
-                return nil
-            }
-            let recordKeys = ["headers", "context", "generalize", "literal"]
-            for key in object.keys.sorted() where !recordKeys.contains(key) {
-                parser.keyError(JSONPointer.appending("/record", key), "unknown key \"\(key)\" in \"record\"; it has \(recordKeys.joined(separator: ", "))")
-            }
-            if let generalize = object["generalize"] {
-                guard let flag = generalize.boolValue else {
-                    parser.error("/record/generalize", "\"generalize\" is true (volatile values are recorded as matchers) or false")
-                    return nil
-                }
-                profile.generalizes = flag
-            }
-            if let literal = object["literal"] {
-                let rules = literal.arrayValue?.compactMap(\.stringValue)
-                guard let rules, rules.count == literal.arrayValue?.count else {
-                    parser.error("/record/literal", "\"literal\" is an array of strings, as \"ignore\" is: the fields recorded as captured, whatever their shape")
-                    return nil
-                }
-                profile.literal = IgnoreRules(rules)
-            }
-            if let context = object["context"] {
-                let paths = context.arrayValue?.compactMap(\.stringValue)
-                guard let paths, paths.count == context.arrayValue?.count, !paths.contains(where: \.isEmpty) else {
-                    parser.error("/record/context", "\"context\" is an array of dotted paths into a recorded event's context (\"page.path\", \"library.name\")")
-                    return nil
-                }
-                profile.recordedContext = paths
-            }
-            if let headers = object["headers"] {
-                let names = headers.arrayValue?.compactMap(\.stringValue)
-                guard let names, names.count == headers.arrayValue?.count else {
-                    parser.error("/record/headers", "\"headers\" is an array of header names")
-                    return nil
-                }
-                profile.recordedHeaders = names
-            }
-        }
-        if let value = top["redact"] {
-            let rules = value.arrayValue?.compactMap(\.stringValue)
-            guard let rules, rules.count == value.arrayValue?.count else {
-                parser.error("/redact", "\"redact\" is an array of strings, as \"ignore\" is: JSON Pointers relative to an entry (\"/body/context/ip\") or key names (\"client_id\")")
-                return nil
-            }
-            profile.redact = IgnoreRules(rules)
-        }
-        return profile
+        return readable ? profile : nil
     }
 
     static let filterKeys = ["host", "path", "method", "url", "header", "vendor", "all", "any", "not", "custom"]

@@ -1,5 +1,6 @@
 import Foundation
 import TracksnapCore
+import TracksnapValidation
 
 extension SnapshotRecorder {
     /// Records a snapshot file as a mode asks: the whole record-then-validate step of a test.

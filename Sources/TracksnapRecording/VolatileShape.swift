@@ -1,6 +1,7 @@
 import Foundation
 import Patterns
 import TracksnapCore
+import TracksnapValidation
 
 /// The shape of a captured value that changes on every run — an id, a timestamp, a token, a
 /// local server's address — and the matcher a recorded snapshot writes in its place.

@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapValidation
 
 /// Re-recording: merges an existing entry's expectations with what was captured again, keeping
 /// every matcher that still accepts the new value and taking the newly recorded value elsewhere.
@@ -27,13 +28,13 @@ struct PatternKeeper {
                 // Parameters and headers are strings on the wire: `12` in a snapshot means "12".
                 let childLenient = lenient || (tokens.isEmpty && (member.key == "parameters" || member.key == "headers"))
                 if let merged = merge(
-                    member.matcher, full: fullObject[EntryRecorder.escaped(member.key)], trimmed: trimmedObject[EntryRecorder.escaped(member.key)], actual: actualObject[member.key],
+                    member.matcher, full: fullObject[Matcher.Member.token(for: member.key)], trimmed: trimmedObject[Matcher.Member.token(for: member.key)], actual: actualObject[member.key],
                     tokens: tokens + [member.token], lenient: childLenient)
                 {
                     out[member.token] = merged
                 }
             }
-            for (key, value) in trimmedObject where !members.contains(where: { EntryRecorder.escaped($0.key) == key }) {
+            for (key, value) in trimmedObject where !members.contains(where: { Matcher.Member.token(for: $0.key) == key }) {
                 out[key] = value
             }
             return .object(out)

@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapValidation
 
 /// Writes a snapshot as people write them: sorted keys, two-space indentation, one member per
 /// line, and a matcher on the line of its key (`"ts": { "$regex": "[0-9]{13}" }`), so that a

@@ -1,5 +1,6 @@
 import Foundation
 import TracksnapCore
+import TracksnapValidation
 
 /// Pending snapshots: a recording written as `X.new.json` beside `X.json` for review, then
 /// accepted (moved over `X.json`) or rejected (deleted).

@@ -1,5 +1,6 @@
 import Foundation
 import TracksnapCore
+import TracksnapValidation
 
 /// Turns one captured request's validation view into the JSON of a snapshot entry: ignored
 /// fields left out, secrets replaced by matchers, `$` keys escaped, every header kept (the
@@ -67,7 +68,7 @@ struct EntryRecorder {
         var kept: JSONValue = .object([:])
         if let context = object["context"] {
             for path in paths {
-                let tokens = path.split(separator: ".", omittingEmptySubsequences: false).map { escaped(String($0)) }
+                let tokens = path.split(separator: ".", omittingEmptySubsequences: false).map { Matcher.Member.token(for: String($0)) }
                 if let value = value(at: tokens, in: context) { kept = inserting(value, at: tokens[...], into: kept) }
             }
         }
@@ -104,7 +105,7 @@ struct EntryRecorder {
             return
         }
         switch value {
-        case .object(let members): for (key, member) in members { collectSecrets(member, tokens: tokens + [Self.escaped(key)]) }
+        case .object(let members): for (key, member) in members { collectSecrets(member, tokens: tokens + [Matcher.Member.token(for: key)]) }
         case .array(let items): for (index, item) in items.enumerated() { collectSecrets(item, tokens: tokens + [String(index)]) }
         default: break
         }
@@ -143,24 +144,18 @@ struct EntryRecorder {
             var built: [String: JSONValue] = [:]
             for (key, member) in members {
                 // Rules name keys as the snapshot spells them (`$$insert_id`).
-                let memberTokens = tokens + [Self.escaped(key)]
+                let memberTokens = tokens + [Matcher.Member.token(for: key)]
                 if ignore.ignores(memberTokens) {
                     changed = true
                     continue
                 }
-                built[Self.escaped(key)] = build(member, tokens: memberTokens)
+                built[Matcher.Member.token(for: key)] = build(member, tokens: memberTokens)
             }
             changed = changed || outerChanged
             return .object(built)
         default:
             return value
         }
-    }
-
-    /// A data key as a snapshot writes it: one beginning with `$` (Mixpanel's `$os`) gets another
-    /// `$`, so that it does not read as a matcher.
-    static func escaped(_ key: String) -> String {
-        key.hasPrefix("$") ? "$" + key : key
     }
 
     /// `{"$type": "string"}` for a string, `{"$any": true}` for anything else.

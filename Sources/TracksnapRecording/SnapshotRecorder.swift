@@ -1,6 +1,7 @@
 import Foundation
 import TracksnapCore
 import TracksnapDecoders
+import TracksnapValidation
 
 /// Writes a snapshot from captured traffic, under a profile: requests, or decoded events.
 ///
@@ -128,8 +129,8 @@ public struct SnapshotRecorder: Sendable {
         for (requests, indices) in zip(runs, selected) {
             for i in indices { recorder.collectSecrets(of: requests[i], view: requests[i].validationView) }
         }
-        let decodesEvents = profile.recordsEvents || !(old?.events.isEmpty ?? true)
-        let decoders = decodesEvents ? SnapshotValidator.decoders(named: profile.decoders) : []
+        let decodesEvents = profile.decoders.recordsEvents || !(old?.events.isEmpty ?? true)
+        let decoders = decodesEvents ? profile.decoders.resolved : []
 
         var collected: [RunEntries] = []
         for (r, requests) in runs.enumerated() {

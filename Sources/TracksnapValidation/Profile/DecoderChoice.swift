@@ -1,0 +1,53 @@
+import TracksnapDecoders
+
+/// Which vendor decoders turn a profile's traffic into events: its `"decoders"` key.
+///
+/// ```json
+/// "decoders": ["segment", "ga4"]     // .named(["segment", "ga4"])
+/// "decoders": "all"                   // .all
+/// ```
+/// With either, `tracksnap record` writes the decoded events rather than the requests that
+/// carried them. Without the key (`.unspecified`) it writes requests, and a snapshot that lists
+/// `events` has them decoded by every built-in decoder.
+public enum DecoderChoice: Sendable, Hashable, ExpressibleByArrayLiteral {
+    /// The profile has no `decoders` key.
+    case unspecified
+    /// `"decoders": "all"`: every built-in decoder.
+    case all
+    /// `"decoders": ["segment", "ga4"]`: these vendors' decoders.
+    case named([String])
+
+    public init(arrayLiteral names: String...) { self = .named(names) }
+
+    /// Whether `tracksnap record` writes decoded events rather than the requests that carried them.
+    public var recordsEvents: Bool { self != .unspecified }
+
+    /// The decoders that decode a snapshot's `events`: the named ones, else every built-in one.
+    /// Names no decoder answers to are left out here; reading the profile reports them.
+    public var resolved: [Decoder] {
+        guard case .named(let names) = self else { return Decoder.all }
+        return names.compactMap(Decoder.named)
+    }
+
+    /// The names no decoder answers to.
+    public var unknownNames: [String] {
+        guard case .named(let names) = self else { return [] }
+        return names.filter { Decoder.named($0) == nil }
+    }
+
+    /// Two profiles' choices as one, as composition joins them: every decoder when either says
+    /// `all`, the union of the names when both name some, else whichever was given.
+    func union(_ other: DecoderChoice) -> DecoderChoice {
+        switch (self, other) {
+        case (.unspecified, _): other
+        case (_, .unspecified): self
+        case (.all, _), (_, .all): .all
+        case (.named(let mine), .named(let theirs)): .named(mine + theirs.filter { !mine.contains($0) })
+        }
+    }
+
+    /// How an unknown name is reported.
+    static func unknownMessage(_ name: String) -> String {
+        "no decoder \"\(name)\"; decoders: \(Decoder.all.map(\.vendor).joined(separator: ", "))"
+    }
+}
