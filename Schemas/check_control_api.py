@@ -6,9 +6,11 @@
 Starts the tracksnap binary ($TRACKSNAP_BIN, default .build/debug/tracksnap) on a free port with
 a root of its own holding one snapshot, then runs schemathesis against it: every operation, in
 positive and negative mode, through its examples, coverage, fuzzing and stateful phases (a
-session started, then used), with the checks that need no credentials of another user: no 5xx,
-every status code, content type, header and body as described, invalid data refused. Waits the
-calls ask for are kept short (schemathesis_hooks.py). Exits with schemathesis's status.
+session started, sent an event, then used), with the checks that need no credentials of another
+user: no 5xx, every status code, content type, header and body as described, invalid data
+refused, 405 with `Allow`. Waits the calls ask for are kept short, and each session started is
+sent its event, by schemathesis_hooks.py. Exits with schemathesis's status (1 when anything
+failed), or 1 when the server did not outlive the run.
 """
 
 import argparse

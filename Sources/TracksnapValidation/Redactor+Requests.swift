@@ -2,6 +2,9 @@ import Foundation
 import TracksnapCore
 
 extension Redactor {
+    /// How many encodings deep a value is taken apart, as deep as `Secrets` searches one.
+    static let deepestLayer = 6
+
     /// The request with its secrets hidden and everything else as it was sent, so that what the
     /// control API answers (and exports as NDJSON or HAR) can still be decoded and validated:
     /// secret headers' values, values under secret keys in the URL's query, form and JSON
@@ -86,7 +89,7 @@ extension Redactor {
     /// The text taken apart, redacted piece by piece, and put back in the same encoding; nil
     /// when it is none of the encodings that can be put back.
     private func restructured(_ text: String, depth: Int) -> String? {
-        guard depth < 6 else { return nil }
+        guard depth < Self.deepestLayer else { return nil }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.first == "{" || trimmed.first == "[",
             let value = try? JSONDocument.parse(Array(trimmed.utf8), file: "body", trackLocations: false).value {

@@ -16,7 +16,9 @@ extension CapturedRequest {
 
 /// Hides captured secrets in a validation result before it reaches a report: values under secret
 /// keys, text that carries a secret inside an encoding, and every copy of a captured secret
-/// (a token the app also put in a URL path or a body field), in findings, messages and URLs.
+/// (a token the app also put in a URL path or a body field), in findings, messages and URLs;
+/// and in captured requests themselves before the control API answers them (`redact(_:)` on a
+/// `CapturedRequest`, in `Redactor+Requests.swift`).
 ///
 /// ```swift
 /// let result = Redactor(requests: captured).redact(SnapshotValidator().validate(snapshot, requests: captured, profile: profile))

@@ -76,11 +76,14 @@ struct ControlAPI: Sendable {
         case (.GET, ["health"]), (.HEAD, ["health"]):
             return .now(health())
         case (.GET, ["requests"]):
+            let format: Response.RequestsFormat
             do throws(BadParameter) {
-                return .now(.requests(store.requests(), format: try Self.exportFormat(request.queryItems, taking: [])))
+                format = try Self.exportFormat(request.queryItems, taking: [])
             } catch {
                 return .now(.error(.badRequest, error.message))
             }
+            let requests = store.requests()
+            return .later { .requests(requests, format: format) }
         case (.POST, ["reset"]):
             store.reset()
             return .now(.json(.ok, .object([:])))
@@ -105,7 +108,7 @@ struct ControlAPI: Sendable {
                 return .now(.error(.badRequest, error.message))
             }
             guard let requests = store.endSession(parts[1]) else { return .now(noSession(parts[1])) }
-            return .now(.requests(requests, format: format))
+            return .later { .requests(requests, format: format) }
         case (.POST, _) where Self.matches(parts, ["sessions", nil, "validate"]):
             let id = parts[1]
             guard store.requests(inSession: id) != nil else { return .now(noSession(id)) }
@@ -182,7 +185,7 @@ struct ControlAPI: Sendable {
         guard let unattributed = store.unattributed(sinceSessionStarted: id) else { return .now(noSession(id)) }
         guard count != nil || events != nil || settle != nil else {
             guard let requests = store.requests(inSession: id) else { return .now(noSession(id)) }
-            return .now(Self.attributed(.requests(requests, format: format), unattributed))
+            return .later { Self.attributed(.requests(requests, format: format), unattributed) }
         }
         return .later { [store] in
             let outcome = await store.wait(

@@ -49,7 +49,9 @@ struct Response: Sendable {
     }
 
     /// Captured requests, their secrets hidden (`Redactor`): nothing captured leaves the
-    /// process with a credential in it.
+    /// process with a credential in it. Redacting is work in proportion to what was captured:
+    /// callers build this answer off the event loop (`Reply.later`), which every server in the
+    /// process shares.
     static func requests(_ requests: [CapturedRequest], format: RequestsFormat = .json) -> Response {
         let redactor = Redactor(requests: requests)
         let safe = requests.map(redactor.redact)
