@@ -32,7 +32,9 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("Keep at most N requests in memory per list; older ones are dropped and counted.", valueName: "n"))
     var maxRequests: Int?
 
-    @Option(help: ArgumentHelp("Refuse bodies larger than this with 413.", valueName: "bytes"))
+    @Option(help: ArgumentHelp(
+        "Refuse with 413 a body larger than this, as sent or inflated (every gzip layer in it counted together); one refused once inflated is recorded as refused, without its body.",
+        valueName: "bytes"))
     var maxBodySize = 16 * 1024 * 1024
 
     @Option(help: ArgumentHelp(

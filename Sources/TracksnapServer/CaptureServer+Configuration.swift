@@ -20,7 +20,10 @@ extension CaptureServer {
         public var journalPath: String?
         /// The most requests kept in memory per list (oldest dropped and counted); nil: no limit.
         public var maximumRequests: Int?
-        /// Bodies larger than this, in bytes, get 413 and are not recorded. Default 16 MiB.
+        /// The most a body may be, in bytes, as sent and as inflated, every layer counted
+        /// together (`BodyDecoder`); beyond it the client gets 413. A body sent larger is not
+        /// recorded; one that inflates beyond it is recorded as refused, without its body.
+        /// Default 16 MiB.
         public var maximumBodySize: Int
         /// When set, the control API demands `Authorization: Bearer TOKEN`; bound beyond
         /// loopback, the forward proxy demands it too, in `Proxy-Authorization`.

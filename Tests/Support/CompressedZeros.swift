@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The wrappers `compressedZeros` writes.
 public enum CompressionWrapper: Int32, Sendable {
@@ -9,12 +10,23 @@ public enum CompressionWrapper: Int32, Sendable {
 
 /// Zero bytes compressed by Python's zlib, not by anything of tracksnap's, `layers` times over:
 /// a decompression bomb (64 MiB of zeros are about 64 KiB of gzip, and gzip again about 200
-/// bytes). Streamed a mebibyte at a time, so that making a large one costs no memory.
+/// bytes). Streamed a mebibyte at a time, so that making a large one costs no memory; made once
+/// per test process for each shape.
 ///
 /// ```swift
 /// let bomb = try compressedZeros(64 << 20, layers: 2)  // gzip in gzip
 /// ```
 public func compressedZeros(_ count: Int, wrapper: CompressionWrapper = .gzip, layers: Int = 1) throws -> [UInt8] {
+    let key = "\(count) \(wrapper.rawValue) \(layers)"
+    if let made = madeZeros.withLock({ $0[key] }) { return made }
+    let made = try makeCompressedZeros(count, wrapper: wrapper, layers: layers)
+    madeZeros.withLock { $0[key] = made }
+    return made
+}
+
+private let madeZeros = Mutex<[String: [UInt8]]>([:])
+
+private func makeCompressedZeros(_ count: Int, wrapper: CompressionWrapper, layers: Int) throws -> [UInt8] {
     let script = """
         import sys, zlib
         count, wbits, layers, out = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]

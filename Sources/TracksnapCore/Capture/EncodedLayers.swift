@@ -117,18 +117,21 @@ enum EncodedLayers {
     /// The bytes of base64 or base64url text (padded or not); nil for text that is not, or is
     /// too short to carry a key and a value.
     static func base64Bytes(_ text: String) -> [UInt8]? {
-        guard text.utf8.count >= 12 else { return nil }
-        var standard = ""
-        standard.reserveCapacity(text.utf8.count + 2)
-        for character in text.unicodeScalars {
-            switch character {
-            case "A"..."Z", "a"..."z", "0"..."9", "+", "/", "=": standard.unicodeScalars.append(character)
-            case "-": standard += "+"
-            case "_": standard += "/"
+        let utf8 = text.utf8
+        guard utf8.count >= 12 else { return nil }
+        var standard: [UInt8] = []
+        standard.reserveCapacity(utf8.count + 3)
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="):
+                standard.append(byte)
+            case UInt8(ascii: "-"): standard.append(UInt8(ascii: "+"))
+            case UInt8(ascii: "_"): standard.append(UInt8(ascii: "/"))
             default: return nil
             }
         }
-        standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
-        return Data(base64Encoded: standard).map { Array($0) }
+        while standard.count % 4 != 0 { standard.append(UInt8(ascii: "=")) }
+        return Data(base64Encoded: Data(standard)).map { Array($0) }
     }
 }
