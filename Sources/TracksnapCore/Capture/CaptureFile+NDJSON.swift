@@ -107,18 +107,19 @@ extension CaptureFile {
             throw CaptureFileError(file: file, line: lineNumber, message: "cannot be decoded: \(error)")
         }
 
+        // Checked with or without a body: a record that names an unknown encoding is wrong either way.
+        let isBase64: Bool
+        switch record.bodyEncoding {
+        case nil, "text": isBase64 = false
+        case "base64": isBase64 = true
+        case let other?:
+            throw CaptureFileError(
+                file: file, line: lineNumber, place: "bodyEncoding",
+                message: "unknown encoding \"\(other)\"; expected \"text\" or \"base64\"")
+        }
         var body: CapturedRequest.Body?
         if let text = record.body {
-            let raw: CapturedRequest.Body
-            switch record.bodyEncoding {
-            case nil, "text": raw = .text(text)
-            case "base64": raw = .base64(text)
-            case let other?:
-                throw CaptureFileError(
-                    file: file, line: lineNumber, place: "bodyEncoding",
-                    message: "unknown encoding \"\(other)\"; expected \"text\" or \"base64\"")
-            }
-            body = try checkedBody(raw, limit: maximumBodySize) { message in
+            body = try checkedBody(isBase64 ? .base64(text) : .text(text), limit: maximumBodySize) { message in
                 CaptureFileError(file: file, line: lineNumber, place: "body", message: message)
             }
         }

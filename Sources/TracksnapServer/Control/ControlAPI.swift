@@ -130,7 +130,7 @@ struct ControlAPI: Sendable {
     /// Each endpoint's path (nil: any one segment) and the methods it answers, for 405's `Allow`.
     private static let knownPaths: [(path: [String?], methods: String)] = [
         (["health"], "GET, HEAD"), (["requests"], "GET"), (["reset"], "POST"), (["sessions"], "GET, POST"),
-        (["sessions", nil, "requests"], "GET"), (["sessions", nil], "DELETE"),
+        (["sessions", nil, "requests"], "GET, POST"), (["sessions", nil], "DELETE"),
         (["sessions", nil, "validate"], "POST"), (["sessions", nil, "record"], "POST"),
     ]
 
