@@ -8,8 +8,8 @@ struct InflationTests {
     @Test("a stream within the budget inflates whole and is charged its size", arguments: [
         CompressionWrapper.gzip, .zlib, .raw,
     ])
-    func withinBudget(wrapper: CompressionWrapper) throws {
-        let compressed = try compressedZeros(300_000, wrapper: wrapper)
+    func withinBudget(wrapper: CompressionWrapper) async throws {
+        let compressed = try await compressedZeros(300_000, wrapper: wrapper)
         var budget = InflationBudget(limit: 1 << 20)
         let format: Inflation.Format = wrapper == .raw ? .raw : wrapper == .gzip ? .gzip : .zlibOrGzip
         let plain = try Inflation.inflate(compressed, format: format, budget: &budget)
@@ -19,8 +19,8 @@ struct InflationTests {
     }
 
     @Test("a stream that ends exactly at the limit fits; one byte more does not")
-    func exactLimit() throws {
-        let compressed = try compressedZeros(100_000)
+    func exactLimit() async throws {
+        let compressed = try await compressedZeros(100_000)
         var exact = InflationBudget(limit: 100_000)
         #expect(try Inflation.inflate(compressed, format: .gzip, budget: &exact).count == 100_000)
         #expect(exact.remaining == 0)
@@ -29,8 +29,8 @@ struct InflationTests {
     }
 
     @Test("a bomb stops at the first byte beyond the budget, with an error naming the limit, long before its end")
-    func bomb() throws {
-        let bomb = try compressedZeros(32 << 20)  // 32 MiB of zeros in 32 KiB
+    func bomb() async throws {
+        let bomb = try await compressedZeros(32 << 20)  // 32 MiB of zeros in 32 KiB
         #expect(bomb.count < 64 << 10)
         let clock = ContinuousClock()
         var budget = InflationBudget(limit: 1 << 20)
@@ -49,9 +49,9 @@ struct InflationTests {
     }
 
     @Test("layers share one budget: gzip in gzip is refused though each layer alone fits")
-    func nestedLayersShareTheBudget() throws {
-        let inner = try compressedZeros(600_000)
-        let nested = try compressedZeros(600_000, layers: 2)
+    func nestedLayersShareTheBudget() async throws {
+        let inner = try await compressedZeros(600_000)
+        let nested = try await compressedZeros(600_000, layers: 2)
         var budget = InflationBudget(limit: 1 << 20)
         let middle = try Inflation.inflate(nested, format: .gzip, budget: &budget)
         #expect(middle == inner)
@@ -65,8 +65,8 @@ struct InflationTests {
     }
 
     @Test("truncated and corrupt streams are errors that spend nothing")
-    func badStreams() throws {
-        let compressed = try compressedZeros(10_000)
+    func badStreams() async throws {
+        let compressed = try await compressedZeros(10_000)
         var budget = InflationBudget(limit: 1 << 20)
         let truncated = try #require(throws: InflationError.self) {
             try Inflation.inflate(Array(compressed.prefix(compressed.count / 2)), format: .gzip, budget: &budget)

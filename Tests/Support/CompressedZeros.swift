@@ -16,10 +16,12 @@ public enum CompressionWrapper: Int32, Sendable {
 /// ```swift
 /// let bomb = try compressedZeros(64 << 20, layers: 2)  // gzip in gzip
 /// ```
-public func compressedZeros(_ count: Int, wrapper: CompressionWrapper = .gzip, layers: Int = 1) throws -> [UInt8] {
+/// Async, and Python runs on a thread of its own: compressing hundreds of mebibytes takes seconds,
+/// which would stall every test sharing the cooperative pool's few threads.
+public func compressedZeros(_ count: Int, wrapper: CompressionWrapper = .gzip, layers: Int = 1) async throws -> [UInt8] {
     let key = "\(count) \(wrapper.rawValue) \(layers)"
     if let made = madeZeros.withLock({ $0[key] }) { return made }
-    let made = try makeCompressedZeros(count, wrapper: wrapper, layers: layers)
+    let made = try await offloaded { try makeCompressedZeros(count, wrapper: wrapper, layers: layers) }
     madeZeros.withLock { $0[key] = made }
     return made
 }

@@ -8,7 +8,7 @@ struct DecompressionBombCLITests {
     func captureFileBomb() async throws {
         try await withTemporaryDirectory { directory in
             // 160 MiB of zeros, gzip in gzip, in base64: about 1 KiB on the line.
-            let bomb = Data(try compressedZeros(160 << 20, layers: 2)).base64EncodedString()
+            let bomb = Data(try await compressedZeros(160 << 20, layers: 2)).base64EncodedString()
             let capture = directory.appending(path: "capture.ndjson")
             let lines = [
                 #"{"method":"GET","url":"https://t.example/ok"}"#,

@@ -93,7 +93,7 @@ struct CaptureSessionTests {
         var request = URLRequest(url: try #require(URL(string: "https://api.amplitude.com/2/httpapi")))
         request.httpMethod = "POST"
         request.setValue("gzip", forHTTPHeaderField: "Content-Encoding")
-        request.httpBody = Data(try compressedZeros(65 << 20, layers: 2))  // gzip in gzip, 65 MiB
+        request.httpBody = Data(try await compressedZeros(65 << 20, layers: 2))  // gzip in gzip, 65 MiB
         _ = try await session.data(for: request)
 
         let captured = try #require(capture.requests.first)

@@ -11,20 +11,20 @@ struct BodyDecoderTests {
     private static let zeros = 16 << 20
 
     @Test("gzip and deflate bodies are inflated, text when UTF-8, base64 otherwise")
-    func ordinaryBodies() throws {
+    func ordinaryBodies() async throws {
         let decoder = BodyDecoder(limit: limit)
         let json = #"{"event":"Order Completed"}"#
         #expect(try decoder.body(Array(try gzipped(Data(json.utf8))), contentEncoding: "gzip") == .text(json))
-        #expect(try decoder.body(try compressedZeros(10, wrapper: .zlib), contentEncoding: "deflate") == .text(String(repeating: "\0", count: 10)))
-        #expect(try decoder.body(try compressedZeros(10, wrapper: .raw), contentEncoding: "deflate") == .text(String(repeating: "\0", count: 10)))
+        #expect(try decoder.body(try await compressedZeros(10, wrapper: .zlib), contentEncoding: "deflate") == .text(String(repeating: "\0", count: 10)))
+        #expect(try decoder.body(try await compressedZeros(10, wrapper: .raw), contentEncoding: "deflate") == .text(String(repeating: "\0", count: 10)))
         #expect(try decoder.body([0xFF, 0x00], contentEncoding: nil) == .base64("/wA="))
         // A body that does not decode is kept as sent, not lost.
         #expect(try decoder.body([0x1F, 0x8B, 1, 2], contentEncoding: "gzip") == .base64("H4sBAg=="))
     }
 
     @Test("a bomb is refused at the limit, however it is wrapped", arguments: BombShape.allCases)
-    func bombs(shape: BombShape) throws {
-        let (bytes, encoding) = try shape.request(zeros: Self.zeros)
+    func bombs(shape: BombShape) async throws {
+        let (bytes, encoding) = try await shape.request(zeros: Self.zeros)
         #expect(bytes.count < 128 << 10)
         let clock = ContinuousClock()
         let start = clock.now
@@ -34,15 +34,15 @@ struct BodyDecoderTests {
     }
 
     @Test("the same shapes inflating within the limit are accepted", arguments: BombShape.allCases)
-    func withinTheLimit(shape: BombShape) throws {
-        let (bytes, encoding) = try shape.request(zeros: 300_000)
+    func withinTheLimit(shape: BombShape) async throws {
+        let (bytes, encoding) = try await shape.request(zeros: 300_000)
         #expect(throws: Never.self) { try BodyDecoder(limit: limit).body(bytes, contentEncoding: encoding) }
     }
 
     @Test("nested layers count together: two layers within the limit each, beyond it together")
-    func layersCountTogether() throws {
+    func layersCountTogether() async throws {
         // A form with two fields, each 600,000 zeros gzipped in base64: each fits 1 MiB, both do not.
-        let field = Data(try compressedZeros(600_000)).base64EncodedString()
+        let field = Data(try await compressedZeros(600_000)).base64EncodedString()
         let one = Array("a=\(FormEncoding.encode(field))".utf8)
         let two = Array("a=\(FormEncoding.encode(field))&b=\(FormEncoding.encode(field))".utf8)
         #expect(throws: Never.self) { try BodyDecoder(limit: limit).body(one) }
@@ -50,8 +50,8 @@ struct BodyDecoderTests {
     }
 
     @Test("a capture file holding a bomb is an error naming the line and the limit")
-    func captureFile() throws {
-        let bomb = Data(try compressedZeros(Self.zeros, layers: 2)).base64EncodedString()
+    func captureFile() async throws {
+        let bomb = Data(try await compressedZeros(Self.zeros, layers: 2)).base64EncodedString()
         let line = #"{"method":"POST","url":"https://t.example/batch","body":"\#(bomb)","bodyEncoding":"base64"}"#
         let error = try #require(throws: CaptureFileError.self) {
             try CaptureFile.read(data: Data(("{\"method\":\"GET\",\"url\":\"https://t.example/\"}\n" + line + "\n").utf8), file: "bomb.ndjson", maximumBodySize: limit)
@@ -83,17 +83,17 @@ enum BombShape: String, CaseIterable, Sendable {
     /// gzip in base64 in a JSON string.
     case base64InJSON
 
-    func request(zeros: Int) throws -> (bytes: [UInt8], encoding: String?) {
+    func request(zeros: Int) async throws -> (bytes: [UInt8], encoding: String?) {
         switch self {
-        case .gzipInGzip: return (try compressedZeros(zeros, layers: 2), "gzip")
-        case .twoCodings: return (try compressedZeros(zeros, layers: 2), "gzip, gzip")
-        case .deflate: return (try compressedZeros(zeros, wrapper: .zlib), "deflate")
-        case .bareGzip: return (try compressedZeros(zeros), nil)
+        case .gzipInGzip: return (try await compressedZeros(zeros, layers: 2), "gzip")
+        case .twoCodings: return (try await compressedZeros(zeros, layers: 2), "gzip, gzip")
+        case .deflate: return (try await compressedZeros(zeros, wrapper: .zlib), "deflate")
+        case .bareGzip: return (try await compressedZeros(zeros), nil)
         case .base64InForm:
-            let field = Data(try compressedZeros(zeros)).base64EncodedString()
+            let field = Data(try await compressedZeros(zeros)).base64EncodedString()
             return (Array("ip=1&data=\(FormEncoding.encode(field))".utf8), nil)
         case .base64InJSON:
-            let field = Data(try compressedZeros(zeros)).base64EncodedString()
+            let field = Data(try await compressedZeros(zeros)).base64EncodedString()
             return (Array(#"{"batch":[{"payload":"\#(field)"}]}"#.utf8), nil)
         }
     }

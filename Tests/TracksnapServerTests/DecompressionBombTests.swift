@@ -20,12 +20,12 @@ struct DecompressionBombTests {
         let headers: [String]
         var testDescription: String { name }
 
-        static func all() throws -> [Bomb] {
-            let base64 = Data(try compressedZeros(zeros)).base64EncodedString()
+        static func all() async throws -> [Bomb] {
+            let base64 = Data(try await compressedZeros(zeros)).base64EncodedString()
             return [
-                Bomb(name: "gzip in gzip", body: try compressedZeros(zeros, layers: 2), headers: ["Content-Encoding: gzip"]),
-                Bomb(name: "gzip, gzip", body: try compressedZeros(zeros, layers: 2), headers: ["Content-Encoding: gzip, gzip"]),
-                Bomb(name: "deflate", body: try compressedZeros(zeros, wrapper: .zlib), headers: ["Content-Encoding: deflate"]),
+                Bomb(name: "gzip in gzip", body: try await compressedZeros(zeros, layers: 2), headers: ["Content-Encoding: gzip"]),
+                Bomb(name: "gzip, gzip", body: try await compressedZeros(zeros, layers: 2), headers: ["Content-Encoding: gzip, gzip"]),
+                Bomb(name: "deflate", body: try await compressedZeros(zeros, wrapper: .zlib), headers: ["Content-Encoding: deflate"]),
                 Bomb(
                     name: "gzip in base64 in a form field", body: Array("ip=1&data=\(FormEncoding.encode(base64))".utf8),
                     headers: ["Content-Type: application/x-www-form-urlencoded"]),
@@ -33,7 +33,7 @@ struct DecompressionBombTests {
         }
     }
 
-    @Test("a bomb gets 413 naming the limit, and is recorded as refused without its body, counted and logged", arguments: try Bomb.all())
+    @Test("a bomb gets 413 naming the limit, and is recorded as refused without its body, counted and logged", arguments: try await Bomb.all())
     func refused(bomb: Bomb) async throws {
         try await withTemporaryDirectory { directory in
             let journal = directory.appending(path: "journal.ndjson")
@@ -72,7 +72,7 @@ struct DecompressionBombTests {
         try await withTemporaryDirectory { directory in
             let journal = directory.appending(path: "journal.ndjson")
             let file = directory.appending(path: "bomb")
-            try Data(try compressedZeros(Self.zeros, layers: 2)).write(to: file)
+            try Data(try await compressedZeros(Self.zeros, layers: 2)).write(to: file)
             let server = try await ServeProcess.launch(["--journal", journal.path, "--max-body-size", String(Self.limit), "--quiet"])
             defer { if server.process.isRunning { server.process.terminate() } }
             let base = "http://127.0.0.1:\(server.port)"
@@ -102,7 +102,7 @@ struct DecompressionBombTests {
     func otherClientsAreNotHeldUp() async throws {
         // 80 fields of 256 KiB of zeros, gzip in base64: 20 MiB inflated a field at a time,
         // refused at the 16 MiB limit after 64 of them. Small in memory, long in time.
-        let field = Data(try compressedZeros(256 << 10)).base64EncodedString()
+        let field = Data(try await compressedZeros(256 << 10)).base64EncodedString()
         let body = Array(("{" + (0..<80).map { "\"f\($0)\":\"\(field)\"" }.joined(separator: ",") + "}").utf8)
         try await withServer(.init(maximumBodySize: 16 << 20)) { server, port in
             let clock = ContinuousClock()
