@@ -2,9 +2,6 @@ import Foundation
 import TracksnapCore
 
 extension Redactor {
-    /// How many encodings deep a value is taken apart, as deep as `Secrets` searches one.
-    static let deepestLayer = 6
-
     /// The request with its secrets hidden and everything else as it was sent, so that what the
     /// control API answers (and exports as NDJSON or HAR) can still be decoded and validated:
     /// secret headers' values, values under secret keys in the URL's query, form and JSON
@@ -89,17 +86,19 @@ extension Redactor {
     /// The text taken apart, redacted piece by piece, and put back in the same encoding; nil
     /// when it is none of the encodings that can be put back.
     private func restructured(_ text: String, depth: Int) -> String? {
-        guard depth < Self.deepestLayer else { return nil }
+        guard depth < EncodedLayers.deepest else { return nil }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.first == "{" || trimmed.first == "[",
             let value = try? JSONDocument.parse(Array(trimmed.utf8), file: "body", trackLocations: false).value {
             return redact(json: value, depth: depth + 1).serialized()
         }
         // Before forms: base64's padding (`eyJ…fQ==`) also reads as a form field.
-        if let (plain, urlSafe, padded) = Self.base64Text(trimmed), let inner = restructured(plain, depth: depth + 1) {
+        if let bytes = EncodedLayers.base64Bytes(trimmed), let plain = String(validating: bytes, as: UTF8.self), plain != trimmed,
+            let inner = restructured(plain, depth: depth + 1)
+        {
             var encoded = Data(inner.utf8).base64EncodedString()
-            if urlSafe { encoded = encoded.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_") }
-            if !padded { encoded = String(encoded.prefix { $0 != "=" }) }
+            if trimmed.contains(where: { $0 == "-" || $0 == "_" }) { encoded = encoded.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_") }
+            if !trimmed.hasSuffix("=") { encoded = String(encoded.prefix { $0 != "=" }) }
             return encoded
         }
         if FormEncoding.looksLikeForm(trimmed) {
@@ -147,26 +146,5 @@ extension Redactor {
             }
         }
         return changed ? bytes.base64EncodedString() : encoded
-    }
-
-    /// The UTF-8 text inside base64 or base64url (padded or not), and how it was written; nil
-    /// for anything else or text too short to carry a key and a value.
-    private static func base64Text(_ text: String) -> (String, urlSafe: Bool, padded: Bool)? {
-        guard text.utf8.count >= 12 else { return nil }
-        var urlSafe = false
-        var standard = ""
-        for character in text.unicodeScalars {
-            switch character {
-            case "A"..."Z", "a"..."z", "0"..."9", "+", "/", "=": standard.unicodeScalars.append(character)
-            case "-", "_":
-                urlSafe = true
-                standard += character == "-" ? "+" : "/"
-            default: return nil
-            }
-        }
-        let padded = text.hasSuffix("=")
-        standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
-        guard let data = Data(base64Encoded: standard), let plain = String(data: data, encoding: .utf8), plain != text else { return nil }
-        return (plain, urlSafe, padded)
     }
 }

@@ -10,9 +10,9 @@ import Inflation
 /// var budget = InflationBudget(limit: 1 << 20)
 /// try EncodedLayers.layer(in: "eyJ0b2tlbiI6ImFiYzEyMyJ9", budget: &budget)  // {"token": "abc123"}
 /// ```
-enum EncodedLayers {
+package enum EncodedLayers {
     /// How many encodings deep a value is read (JSON in a form field in base64 in gzip is four).
-    static let deepest = 6
+    package static let deepest = 6
 
     /// What a string holds inside an encoding, as JSON: parsed JSON text, a form's or a URL
     /// query's fields, or the same for the text inside base64, base64url or gzip-in-base64.
@@ -116,7 +116,7 @@ enum EncodedLayers {
 
     /// The bytes of base64 or base64url text (padded or not); nil for text that is not, or is
     /// too short to carry a key and a value.
-    static func base64Bytes(_ text: String) -> [UInt8]? {
+    package static func base64Bytes(_ text: String) -> [UInt8]? {
         let utf8 = text.utf8
         guard utf8.count >= 12 else { return nil }
         var standard: [UInt8] = []

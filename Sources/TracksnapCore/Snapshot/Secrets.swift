@@ -9,10 +9,20 @@ public enum Secrets {
     static let markers = ["token", "secret", "password", "passwd", "apikey", "api_key", "writekey", "write_key", "authorization", "cookie", "credential", "api-key"]
 
     /// Whether a header, parameter or JSON key holds a secret.
+    ///
+    /// Asked of every key of every captured request when a report hides secrets, so it compares
+    /// ASCII-lowered bytes: Foundation's `contains` took a fifth of a validation with findings.
     public static func isSecret(_ key: String) -> Bool {
-        let lowered = key.lowercased()
-        return headers.contains(lowered) || markers.contains { lowered.contains($0) }
+        let lowered = key.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+        return markerBytes.contains { marker in
+            marker.count <= lowered.count
+                && (0...(lowered.count - marker.count)).contains { start in
+                    lowered[start..<(start + marker.count)].elementsEqual(marker)
+                }
+        } || headers.contains(String(decoding: lowered, as: UTF8.self))
     }
+
+    private static let markerBytes = markers.map { Array($0.utf8) }
 
     /// The text secrets are replaced with in reports.
     public static let placeholderText = "[redacted]"
