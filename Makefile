@@ -6,7 +6,7 @@ SWIFT ?= swift
 TRACKSNAP := .build/debug/tracksnap
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test bench bench-server deps build sdk-venv install fuzz fuzz-build fuzz-smoke fuzz-run
+.PHONY: demo test bench bench-server deps build sdk-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run
 
 # PCRE2 and zlib are the system libraries tracksnap links; pkg-config finds them for SwiftPM.
 deps:
@@ -80,11 +80,19 @@ sdk-venv:
 	  $(SDK_VENV)/bin/python -m pip install -q --disable-pip-version-check $(SDK_PACKAGES) \
 	    || { echo "error: pip could not install the SDKs into $(SDK_VENV) (is PyPI reachable?)" >&2; exit 2; }; }
 
+# curl and openssl are the HTTPS interception tests' clients and certificate checker, as a user's.
+test-tools:
+	@missing=""; for tool in curl openssl; do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing$$missing (the HTTPS interception tests' clients)..."; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
 # The tests: schema examples, a build free of warnings in this package's own code (dependencies'
 # warnings are theirs), a short fuzz of every parser, then every Swift test (the SDK end-to-end
 # tests need `sdk-venv`), whose closing line ends the output.
 OWN_WARNINGS := ^$(CURDIR)/(Sources|Tests)/.*warning:|warning: 'tracksnap'
-test: deps sdk-venv
+test: deps sdk-venv test-tools
 	@$(SDK_VENV)/bin/python Schemas/check.py
 	@$(SWIFT) build --build-tests 2>&1 | tee .build-warnings.log | grep -E "error:|$(OWN_WARNINGS)" || true
 	@! grep -qE "$(OWN_WARNINGS)" .build-warnings.log || { echo "error: the build has warnings (see above)" >&2; exit 1; }
