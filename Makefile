@@ -80,9 +80,10 @@ sdk-venv:
 	  $(SDK_VENV)/bin/python -m pip install -q --disable-pip-version-check $(SDK_PACKAGES) \
 	    || { echo "error: pip could not install the SDKs into $(SDK_VENV) (is PyPI reachable?)" >&2; exit 2; }; }
 
-# curl and openssl are the HTTPS interception tests' clients and certificate checker, as a user's.
+# curl, openssl and Debian's chromium are the HTTPS interception tests' clients and certificate
+# checker, as a user's (each package is named after its command).
 test-tools:
-	@missing=""; for tool in curl openssl; do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
+	@missing=""; for tool in curl openssl chromium; do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing$$missing (the HTTPS interception tests' clients)..."; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing >/dev/null; \

@@ -56,13 +56,14 @@ struct CA: ParsableCommand {
         let certificate = TrafficOptions.shellQuoted(authority.certificatePath)
         switch target {
         case .nss:
-            let database = "sql:\(NSHomeDirectory())/.pki/nssdb"
+            let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            let database = "sql:\(home)/.pki/nssdb"
             let commands = [
-                ["mkdir", "-p", "\(NSHomeDirectory())/.pki/nssdb"],
+                ["mkdir", "-p", "\(home)/.pki/nssdb"],
                 ["certutil", "-d", database, "-A", "-t", "C,,", "-n", "tracksnap", "-i", authority.certificatePath],
             ]
             if let certutil = Self.which("certutil") {
-                try FileManager.default.createDirectory(atPath: "\(NSHomeDirectory())/.pki/nssdb", withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(atPath: "\(home)/.pki/nssdb", withIntermediateDirectories: true)
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: certutil)
                 process.arguments = Array(commands[1].dropFirst())

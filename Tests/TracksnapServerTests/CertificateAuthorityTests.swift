@@ -67,7 +67,8 @@ struct CertificateAuthorityTests {
             #expect { try CertificateAuthority.load(from: folder) } throws: { "\($0)".contains("is not the key of") }
 
             try FileManager.default.removeItem(atPath: authority.certificatePath)
-            #expect { try CertificateAuthority.loadOrCreate(in: folder) } throws: { "\($0)".contains("ca-cert.pem does not exist") }
+            #expect { try CertificateAuthority.loadOrCreate(in: folder) } throws: { "\($0)".contains("holds ca-key.pem but not ca-cert.pem") }
+            #expect { try CertificateAuthority.load(from: folder) } throws: { "\($0)".contains("ca-cert.pem does not exist") }
         }
     }
 

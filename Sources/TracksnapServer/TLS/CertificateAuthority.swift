@@ -56,12 +56,18 @@ public struct CertificateAuthority: Sendable {
     ///   without the other, or a file is unreadable, malformed, or the key can be read by others.
     public static func loadOrCreate(in directory: String) throws(CertificateAuthorityError) -> (CertificateAuthority, created: Bool) {
         let manager = FileManager.default
-        let authority = CertificateAuthority.paths(directory)
-        if !manager.fileExists(atPath: authority.key) && !manager.fileExists(atPath: authority.certificate) {
+        let paths = paths(directory)
+        switch (manager.fileExists(atPath: paths.key), manager.fileExists(atPath: paths.certificate)) {
+        case (false, false):
             try create(in: directory)
             return (try load(from: directory), true)
+        case (true, false), (false, true):
+            let (present, missing) = manager.fileExists(atPath: paths.key) ? (keyFileName, certificateFileName) : (certificateFileName, keyFileName)
+            throw CertificateAuthorityError(
+                "\(directory) holds \(present) but not \(missing): remove the folder (and untrust the old CA) to make a new one")
+        case (true, true):
+            return (try load(from: directory), false)
         }
-        return (try load(from: directory), false)
     }
 
     /// Loads the authority in `directory`, as `serve --intercept` does.
