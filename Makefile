@@ -80,10 +80,11 @@ sdk-venv:
 	  $(SDK_VENV)/bin/python -m pip install -q --disable-pip-version-check $(SDK_PACKAGES) \
 	    || { echo "error: pip could not install the SDKs into $(SDK_VENV) (is PyPI reachable?)" >&2; exit 2; }; }
 
-# curl, openssl and Debian's chromium are the HTTPS interception tests' clients and certificate
-# checker, as a user's (each package is named after its command).
+# curl, openssl, Debian's chromium and NSS's certutil are the HTTPS interception tests' clients,
+# certificate checker and trust store, as a user's (COMMAND:PACKAGE).
+TEST_TOOLS := curl:curl openssl:openssl chromium:chromium certutil:libnss3-tools
 test-tools:
-	@missing=""; for tool in curl openssl chromium; do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
+	@missing=""; for pair in $(TEST_TOOLS); do command -v $${pair%%:*} >/dev/null || missing="$$missing $${pair#*:}"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing$$missing (the HTTPS interception tests' clients)..."; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing >/dev/null; \

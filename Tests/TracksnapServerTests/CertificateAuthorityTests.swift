@@ -119,4 +119,24 @@ struct CertificateAuthorityTests {
             #expect(second.stdout.contains(authority.fingerprint))
         }
     }
+
+    @Test("tracksnap ca --trust nss adds the CA to the user's NSS database (Chromium's and Firefox's), as certutil lists it")
+    func trustNSS() async throws {
+        try await withTemporaryDirectory { home in
+            let folder = home.appending(path: "ca").path
+            var environment = ProcessInfo.processInfo.environment
+            environment["HOME"] = home.path
+            let executable = try PackagePaths.executable.get()
+            let trusted = try await runProcess(executable, ["ca", "--ca-dir", folder, "--trust", "nss"], environment: environment)
+            #expect(trusted.status == 0, "\(trusted.stderr)")
+            let database = "sql:\(home.path)/.pki/nssdb"
+            #expect(trusted.stdout.contains("nss: added as \"tracksnap\" to \(database)"), "\(trusted.stdout)")
+            #expect(trusted.stdout.contains("to remove: certutil -d \(database) -D -n tracksnap"))
+            let listed = try await runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["certutil", "-d", database, "-L", "-n", "tracksnap", "-a"])
+            let authority = try CertificateAuthority.load(from: folder)
+            // certutil writes PEM with CRLF line ends.
+            #expect(listed.stdout.replacingOccurrences(of: "\r", with: "").trimmingCharacters(in: .whitespacesAndNewlines)
+                == (try String(contentsOfFile: authority.certificatePath, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+    }
 }
