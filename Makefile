@@ -6,7 +6,7 @@ SWIFT ?= swift
 TRACKSNAP := .build/debug/tracksnap
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test bench bench-server deps build sdk-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run
+.PHONY: demo test bench bench-server bench-intercept deps build sdk-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run
 
 # PCRE2 and zlib are the system libraries tracksnap links; pkg-config finds them for SwiftPM.
 deps:
@@ -162,3 +162,7 @@ bench: deps
 # The capture server under wrk on 127.0.0.1, beside nginx and mitmdump (installs them).
 bench-server: deps
 	@Benchmarks/server.sh
+
+# HTTPS interception (serve --intercept --answer) beside mitmdump, through curl --parallel.
+bench-intercept: deps
+	@Benchmarks/intercept.sh
