@@ -28,7 +28,7 @@ struct CA: ParsableCommand {
     @Option(help: ArgumentHelp("The folder of the CA's key and certificate.", valueName: "dir"))
     var caDir: String?
 
-    @Option(help: ArgumentHelp("Trust the CA in TARGET, or print how: nss, python, node, curl, ios-simulator, android.", valueName: "target"))
+    @Option(help: ArgumentHelp("Trust the CA in TARGET where tracksnap can, or print how. Repeatable.", valueName: "target"))
     var trust: [Target] = []
 
     func run() throws {

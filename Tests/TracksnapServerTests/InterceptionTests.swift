@@ -197,6 +197,33 @@ struct InterceptionTests {
         }
     }
 
+    @Test("a client that opens an intercepted tunnel and sends nothing is closed after the header timeout, and counted")
+    func silentClient() async throws {
+        try await withAuthority { authority in
+            let notices = Notices()
+            var configuration = try interceptingConfiguration(["api.segment.io"], answer: true, authority: authority, notices: notices)
+            configuration.headerTimeout = .seconds(1)
+            try await withServer(configuration) { server, port in
+                let closedAfter = try await offloaded { () throws -> Duration? in
+                    let socket = try Socket(port: port, timeout: 10)
+                    defer { socket.close() }
+                    try socket.write(Array("CONNECT api.segment.io:443 HTTP/1.1\r\nHost: api.segment.io:443\r\n\r\n".utf8))
+                    guard String(decoding: try socket.readHead(), as: UTF8.self).hasPrefix("HTTP/1.1 200") else { return nil }
+                    let opened = ContinuousClock.now
+                    while ContinuousClock.now - opened < .seconds(10) {
+                        if socket.closedByPeer(within: 100) { return ContinuousClock.now - opened }
+                    }
+                    return nil
+                }
+                let after = try #require(closedAfter, "the silent tunnel was never closed")
+                #expect(after >= .milliseconds(900))
+                #expect(after < .seconds(5))
+                #expect(server.store.statistics.interceptFailures == 1)
+                #expect(notices.all.first?.hasPrefix("intercept api.segment.io: no TLS handshake (nor HTTP request) within 1000 ms") == true, "\(notices.all)")
+            }
+        }
+    }
+
     @Test("leaf certificates: made once per host, kept within a bound, valid for days; an IP literal gets an IP SAN")
     func leaves() async throws {
         try await withAuthority { authority in

@@ -26,7 +26,8 @@ func interceptingConfiguration(
     configuration.certificateAuthority = authority
     configuration.upstreamCertificateFiles = upstreamCertificates
     configuration.notices = { notices.append($0) }
-    configuration.headerTimeout = .seconds(5)
+    // Generous: a handshake on a loaded machine must not be taken for a silent client.
+    configuration.headerTimeout = .seconds(30)
     return configuration
 }
 
