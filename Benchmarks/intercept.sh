@@ -43,7 +43,8 @@ config() {
   : > "$file"
   for _ in $(seq "$count"); do
     printf 'url = "%s"\ndata = "%s"\noutput = "/dev/null"\n' "$url" "${body//\"/\\\"}" >> "$file"
-    [ "$close" = close ] && printf 'header = "Connection: close"\n' >> "$file"
+    # HTTP/1.1: over HTTP/2 curl would multiplex them on one connection whatever the header says.
+    [ "$close" = close ] && printf 'header = "Connection: close"\nhttp1.1\n' >> "$file"
   done
   echo "$file"
 }
