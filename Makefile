@@ -6,7 +6,7 @@ SWIFT ?= swift
 TRACKSNAP := .build/debug/tracksnap
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test bench bench-server deps build sdk-venv install fuzz fuzz-build fuzz-smoke fuzz-run python-client control-api-check python-test
+.PHONY: demo test bench bench-server bench-intercept deps build sdk-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run python-client control-api-check python-test
 
 # PCRE2 and zlib are the system libraries tracksnap links; pkg-config finds them for SwiftPM.
 deps:
@@ -99,12 +99,22 @@ control-api-check: python-client
 python-test: python-client
 	@cd clients/python && TRACKSNAP_BIN=$(CURDIR)/$(TRACKSNAP) $(CURDIR)/$(SDK_VENV)/bin/python -m pytest -q -p no:cacheprovider
 
+# curl, openssl, Debian's chromium and NSS's certutil are the HTTPS interception tests' clients,
+# certificate checker and trust store, as a user's (COMMAND:PACKAGE).
+TEST_TOOLS := curl:curl openssl:openssl chromium:chromium certutil:libnss3-tools
+test-tools:
+	@missing=""; for pair in $(TEST_TOOLS); do command -v $${pair%%:*} >/dev/null || missing="$$missing $${pair#*:}"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing$$missing (the HTTPS interception tests' clients)..."; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
 # The tests: schema examples, a build free of warnings in this package's own code (dependencies'
 # warnings are theirs), a short fuzz of every parser, the control API against its OpenAPI
 # description, the Python client's tests, then every Swift test (the SDK end-to-end tests need
 # `sdk-venv`), whose closing line ends the output.
 OWN_WARNINGS := ^$(CURDIR)/(Sources|Tests)/.*warning:|warning: 'tracksnap'
-test: deps sdk-venv
+test: deps sdk-venv test-tools
 	@$(SDK_VENV)/bin/python Schemas/check.py
 	@$(SWIFT) build --build-tests 2>&1 | tee .build-warnings.log | grep -E "error:|$(OWN_WARNINGS)" || true
 	@! grep -qE "$(OWN_WARNINGS)" .build-warnings.log || { echo "error: the build has warnings (see above)" >&2; exit 1; }
@@ -173,3 +183,7 @@ bench: deps
 # The capture server under wrk on 127.0.0.1, beside nginx and mitmdump (installs them).
 bench-server: deps
 	@Benchmarks/server.sh
+
+# HTTPS interception (serve --intercept --answer) beside mitmdump, through curl --parallel.
+bench-intercept: deps
+	@Benchmarks/intercept.sh

@@ -22,6 +22,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // HTTPS interception (`tracksnap ca`, `serve --intercept`): TLS, HTTP/2, and the CA's certificates.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         .systemLibrary(
@@ -46,11 +52,17 @@ let package = Package(
         .target(
             name: "TracksnapServer",
             dependencies: [
-                "TracksnapCore", "TracksnapValidation", "TracksnapRecording", "TracksnapReports",
+                "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "TracksnapRecording", "TracksnapReports",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
         .target(name: "TracksnapCapture", dependencies: ["TracksnapCore"]),
@@ -96,7 +108,15 @@ let package = Package(
         .testTarget(name: "TracksnapValidationTests", dependencies: ["TracksnapTestSupport", "TracksnapValidation", "TracksnapRecording", "TracksnapCore"]),
         .testTarget(
             name: "TracksnapReportsTests", dependencies: ["TracksnapTestSupport", "TracksnapReports", "TracksnapValidation", "TracksnapRecording", "TracksnapCore"]),
-        .testTarget(name: "TracksnapServerTests", dependencies: ["TracksnapTestSupport", "TracksnapServer", "TracksnapCapture"]),
+        .testTarget(
+            name: "TracksnapServerTests",
+            dependencies: [
+                "TracksnapTestSupport", "TracksnapServer", "TracksnapCapture",
+                // The interception tests' upstream: a small TLS server of their own.
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            exclude: ["Fixtures"]),
         .testTarget(name: "TracksnapCaptureTests", dependencies: ["TracksnapTestSupport", "TracksnapCapture", "TracksnapServer"]),
         .testTarget(name: "TracksnapTestingTests", dependencies: ["TracksnapTestSupport", "TracksnapTesting", "TracksnapServer"], exclude: ["Fixtures"]),
         .testTarget(

@@ -14,6 +14,12 @@ struct Serve: ParsableCommand {
             /__tracksnap/. Then one line per captured request on stderr (time, session or -, method, \
             URL, status; a request no open session got says why), unless --quiet. SIGINT or SIGTERM \
             stop it cleanly (exit 0).
+
+            HTTPS: --intercept PATTERN… decrypts CONNECT tunnels to the hosts named (all, analytics for the \
+            vendors' own domains, *.DOMAIN, or a host), answering the client with certificates signed by the \
+            CA `tracksnap ca` made; the requests inside (HTTP/1.1 or HTTP/2) are recorded under their https:// \
+            URL and forwarded to the real host, or answered as the collector answers with --answer or \
+            PATTERN=answer. Other tunnels are relayed untouched. A failed interception is told on stderr.
             """
     )
 
@@ -63,6 +69,22 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("The control API reads and writes files only under this directory (symlinks followed). Default: the working directory.", valueName: "dir"))
     var root: String?
 
+    @Option(parsing: .upToNextOption, help: ArgumentHelp(
+        "Decrypt CONNECT tunnels to these hosts: all, analytics, *.DOMAIN or a host; PATTERN=answer or PATTERN=forward sets one pattern's action.",
+        valueName: "pattern"))
+    var intercept: [String] = []
+
+    @Flag(help: "Answer intercepted requests as the collector does instead of forwarding them to the real host: nothing reaches the vendor.")
+    var answer = false
+
+    @Option(help: ArgumentHelp(
+        "Trust the certificates in this PEM file, besides the system's roots, when forwarding an intercepted request. Repeatable.",
+        valueName: "file"))
+    var upstreamCa: [String] = []
+
+    @Option(help: ArgumentHelp("The certificate authority's folder (see `tracksnap ca`).", valueName: "dir"))
+    var caDir: String?
+
     @Flag(help: "Do not print a line on stderr for each captured request.")
     var quiet = false
 
@@ -86,6 +108,9 @@ struct Serve: ParsableCommand {
             guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw ValidationError("--root must be a directory, not \"\(root)\"")
             }
+        }
+        if intercept.isEmpty && (answer || !upstreamCa.isEmpty || caDir != nil) {
+            throw ValidationError("--answer, --upstream-ca and --ca-dir apply to intercepted tunnels: name their hosts with --intercept")
         }
         if let upstream {
             guard let url = URL(string: upstream), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
@@ -115,6 +140,20 @@ struct Serve: ParsableCommand {
             host: host, port: port, upstream: upstream.flatMap { URL(string: $0) }, journalPath: journal,
             maximumRequests: maxRequests, maximumBodySize: maxBodySize, token: token, validatorsDirectory: validatorsDir,
             root: root, requestLog: requestLog, allowedHosts: allowHost)
+        configuration.notices = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        if !intercept.isEmpty {
+            do {
+                configuration.interception = try Interception(intercept, answer: answer)
+                configuration.certificateAuthority = try CertificateAuthority.load(from: caDir ?? CertificateAuthority.defaultDirectory())
+            } catch let error as CaptureServerError {
+                Terminal.error("error: \(error.message)")
+                throw Exit.badInput
+            } catch let error as CertificateAuthorityError {
+                Terminal.error("error: \(error.message)")
+                throw Exit.badInput
+            }
+            configuration.upstreamCertificateFiles = upstreamCa
+        }
         configuration.headerTimeout = .milliseconds(Int64((headerTimeout * 1000).rounded()))
         configuration.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded()))
         let server: CaptureServer

@@ -49,6 +49,18 @@ extension CaptureServer {
         /// before it is closed. The time the server takes to answer (a control API wait)
         /// does not count. Default 60 s.
         public var idleTimeout: Duration = .seconds(60)
+        /// The `CONNECT` tunnels to decrypt (`serve --intercept`), and what to do with their
+        /// requests; nil: every tunnel is relayed untouched. Needs `certificateAuthority`.
+        public var interception: Interception?
+        /// The authority that signs the certificates intercepted tunnels are answered with.
+        public var certificateAuthority: CertificateAuthority?
+        /// PEM files of certificates trusted, besides the system's roots, when an intercepted
+        /// request is forwarded to its host (`serve --upstream-ca`).
+        public var upstreamCertificateFiles: [String] = []
+        /// Called with a line for each problem worth telling the person running the server
+        /// that is not a captured request: an intercepted tunnel whose handshake failed, that
+        /// spoke neither TLS nor HTTP, or closed mid-request. `tracksnap serve` prints these on stderr.
+        public var notices: (@Sendable (String) -> Void)?
         /// Tests only: behave as if bound beyond loopback (the proxy demands the token), so
         /// that the check can be shown without listening beyond loopback.
         package var simulatesPublicBinding = false

@@ -45,7 +45,7 @@ public final class CaptureServer: Sendable {
         }
         self.configuration = configuration
         store = try CaptureStore(maximumRequests: configuration.maximumRequests, journalPath: configuration.journalPath)
-        router = RequestRouter(configuration: configuration, store: store)
+        router = try RequestRouter(configuration: configuration, store: store)
     }
 
     /// The port listened on, once started.

@@ -108,10 +108,12 @@ struct ServeChild {
     let base: String
 
     /// Starts the server and reads its first line, `listening on http://HOST:PORT`.
-    static func launch() throws -> ServeChild {
+    ///
+    /// - Parameter options: more of `serve`'s options.
+    static func launch(_ options: [String] = []) throws -> ServeChild {
         let process = Process()
         process.executableURL = try PackagePaths.executable.get()
-        process.arguments = ["serve", "--port", "0"]
+        process.arguments = ["serve", "--port", "0"] + options
         process.currentDirectoryURL = PackagePaths.root
         let stdout = Pipe()
         process.standardOutput = stdout

@@ -16,7 +16,7 @@ extension Decoder {
     public static let metaPixel = Decoder(builtIn: "meta-pixel", rule: "/tr and /tr/ on facebook.com, elsewhere with id= and ev=") { request throws(DecodeFailure) in
         guard request.trimmedPath.hasSuffix("/tr") else { return nil }
         let parameters = request.parameters
-        let onFacebook = request.isHost(in: ["facebook.com", "facebook.net"])
+        let onFacebook = request.isHost(in: Decoder.metaPixelHosts)
         guard let name = parameters.last(where: { $0.name == "ev" })?.value else {
             guard onFacebook else { return nil }
             throw DecodeFailure("request has no ev parameter")
@@ -45,4 +45,8 @@ extension Decoder {
                 context: .object(context), request: request.id, index: 0)
         ]
     }
+}
+
+extension Decoder {
+    static let metaPixelHosts = ["facebook.com", "facebook.net"]
 }

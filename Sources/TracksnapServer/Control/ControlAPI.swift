@@ -154,6 +154,7 @@ struct ControlAPI: Sendable {
                 "sessions": .number(String(statistics.sessions)),
                 "stored": .number(String(statistics.stored)),
                 "unattributed": .number(String(statistics.unattributed)),
+                "intercept_failures": .number(String(statistics.interceptFailures)),
             ]))
     }
 

@@ -1,10 +1,12 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// One client connection: gathers each request (refusing bodies over the limit with 413),
 /// hands it to the router, writes the answer, and turns the connection into a tunnel on
-/// `CONNECT`.
+/// `CONNECT` — relayed untouched, or intercepted when `serve --intercept` names its host, where
+/// another `ConnectionHandler` serves the requests inside (one per HTTP/2 stream).
 ///
 /// ```swift
 /// try ConnectionHandler.configure(channel, router: router)
@@ -32,17 +34,23 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private let router: RequestRouter
-    private let timer: ConnectionTimer
+    /// Nil on an HTTP/2 stream, whose connection the HTTP/2 handler keeps.
+    private let timer: ConnectionTimer?
+    /// The intercepted tunnel this connection or stream is inside, if any.
+    private let tunnel: InterceptedTunnel?
     private var state = State.idle
+    private var failureTold = false
 
-    private init(router: RequestRouter, timer: ConnectionTimer) {
+    private init(router: RequestRouter, timer: ConnectionTimer?, tunnel: InterceptedTunnel?) {
         self.router = router
         self.timer = timer
+        self.tunnel = tunnel
     }
 
-    /// Sets up a new connection's pipeline. Malformed HTTP gets 400 from NIO's protocol error
-    /// handler; pipelined requests are answered in order by NIO's pipelining handler.
-    static func configure(_ channel: Channel, router: RequestRouter) throws {
+    /// Sets up a new connection's pipeline, or an intercepted tunnel's once decrypted. Malformed
+    /// HTTP gets 400 from NIO's protocol error handler; pipelined requests are answered in order
+    /// by NIO's pipelining handler.
+    static func configure(_ channel: Channel, router: RequestRouter, tunnel: InterceptedTunnel? = nil) throws {
         let operations = channel.pipeline.syncOperations
         let configuration = router.configuration
         let timer = ConnectionTimer(
@@ -53,7 +61,12 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes)), name: Name.decoder)
         try operations.addHandler(HTTPServerPipelineHandler(), name: Name.pipelining)
         try operations.addHandler(HTTPServerProtocolErrorHandler(), name: Name.errors)
-        try operations.addHandler(ConnectionHandler(router: router, timer: timer), name: Name.handler)
+        try operations.addHandler(ConnectionHandler(router: router, timer: timer, tunnel: tunnel), name: Name.handler)
+    }
+
+    /// Sets up an HTTP/2 stream of an intercepted tunnel, after its HTTP/1 codec: one request.
+    static func configureStream(_ stream: Channel, router: RequestRouter, tunnel: InterceptedTunnel) throws {
+        try stream.pipeline.syncOperations.addHandler(ConnectionHandler(router: router, timer: nil, tunnel: tunnel))
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -62,13 +75,13 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         case (_, .tunnelling):
             return
         case (.head(let head), _):
-            timer.headReceived()
+            timer?.headReceived()
             let limit = router.configuration.maximumBodySize
             if let length = head.headers.first(name: "Content-Length").flatMap(Int.init), length > limit {
                 reject(context: context, head: head)
                 return
             }
-            if head.headers.first(name: "Expect")?.lowercased() == "100-continue" {
+            if head.headers.first(name: "Expect")?.lowercased() == "100-continue" && head.version.major == 1 {
                 context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
             }
             state = .receiving(head, context.channel.allocator.buffer(capacity: 0))
@@ -82,7 +95,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             state = .receiving(head, body)
         case (.end, .receiving(let head, let body)):
             state = .idle
-            timer.requestReceived()
+            timer?.requestReceived()
             complete(
                 IncomingRequest(
                     head: head, body: body, localAddress: context.channel.localAddress,
@@ -97,7 +110,39 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         // Protocol errors were answered with 400 by the handler before this one; anything
         // else (a reset connection) only ends this connection.
+        if tunnel != nil, !Self.isCleanClose(error) {
+            if case .receiving = state {
+                tellClosedMidRequest()
+            } else {
+                tellTunnelFailure("not HTTP inside the tunnel: \(error)")
+            }
+        }
         context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if tunnel != nil, case .receiving = state { tellClosedMidRequest() }
+        context.fireChannelInactive()
+    }
+
+    private func tellClosedMidRequest() {
+        guard case .receiving(let head, _) = state else { return }
+        tellTunnelFailure("the connection closed in the middle of \(head.method) \(head.uri)")
+    }
+
+    /// Counts and tells an intercepted tunnel's failure, once for each connection or stream.
+    private func tellTunnelFailure(_ reason: String) {
+        state = .idle
+        guard let tunnel, !failureTold else { return }
+        failureTold = true
+        router.interceptor?.failed(tunnel.host, reason)
+    }
+
+    /// A connection the client closed without TLS's close_notify, or reset: how many clients end.
+    private static func isCleanClose(_ error: Error) -> Bool {
+        if case NIOSSLError.uncleanShutdown = error { return true }
+        if let error = error as? IOError { return error.errnoCode == ECONNRESET || error.errnoCode == EPIPE }
+        return false
     }
 
     private func reject(context: ChannelHandlerContext, head: HTTPRequestHead) {
@@ -112,11 +157,12 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func complete(_ request: IncomingRequest, context: ChannelHandlerContext) {
-        if request.method == .CONNECT {
+        if request.method == .CONNECT && tunnel == nil {
             openTunnel(request.head, context: context)
             return
         }
-        switch router.reply(to: request) {
+        let reply = tunnel.map { router.reply(to: request, in: $0) } ?? router.reply(to: request)
+        switch reply {
         case .now(let response):
             write(response, for: request.head, keepAlive: request.head.isKeepAlive, context: context)
         case .later(let work):
@@ -138,6 +184,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         if !response.keepsContentLength {
             headers.replaceOrAdd(name: "Content-Length", value: String(response.body.readableBytes))
         }
+        // An HTTP/2 stream ends with its answer; the connection carries on.
+        let keepAlive = keepAlive || tunnel?.isHTTP2 == true
         if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
         let version = head.version.major == 1 && head.version.minor == 0 ? HTTPVersion.http1_0 : .http1_1
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: response.status, headers: headers))), promise: nil)
@@ -148,7 +196,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         if closeWhenWritten ?? !keepAlive {
             written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
         } else if keepAlive {
-            timer.responseFinished()
+            timer?.responseFinished()
         }
     }
 
@@ -162,6 +210,10 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let client = context.channel.remoteAddress
         if let refusal = router.proxyGuard.refusal(head, client: client, targetHost: target.host) {
             write(refusal, for: head, keepAlive: false, context: context)
+            return
+        }
+        if let interceptor = router.interceptor, let action = interceptor.interception.action(for: target.host) {
+            intercept(head, target: target, action: action, interceptor: interceptor, context: context)
             return
         }
         let recorded = router.recordTunnel(head, target: target)
@@ -189,6 +241,39 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
     }
 
+    /// Answers `200` and hands the tunnel to the interceptor: the `CONNECT` itself is not
+    /// recorded, the requests inside are.
+    private func intercept(
+        _ head: HTTPRequestHead, target: TunnelTarget, action: Interception.Action, interceptor: Interceptor,
+        context: ChannelHandlerContext
+    ) {
+        state = .tunnelling
+        let operations = context.pipeline.syncOperations
+        removeHTTPHandlers(operations, context: context)
+        do {
+            try interceptor.intercept(
+                context.channel, target: target, action: action, sessionHint: head.headers.first(name: SessionRouting.headerName),
+                router: router)
+        } catch {
+            context.close(promise: nil)
+            return
+        }
+        operations.removeHandler(context: context, promise: nil)
+        // Last: bytes the client sent after its CONNECT are forwarded to the interceptor.
+        operations.removeHandler(name: Name.decoder, promise: nil)
+    }
+
+    /// Takes out the duplex HTTP handlers and writes the raw `200` that opens a tunnel.
+    private func removeHTTPHandlers(_ operations: ChannelPipeline.SynchronousOperations, context: ChannelHandlerContext) {
+        // The duplex HTTP handlers go first, so that the raw 200 reaches the socket.
+        operations.removeHandler(name: Name.timer, promise: nil)
+        operations.removeHandler(name: Name.errors, promise: nil)
+        operations.removeHandler(name: Name.pipelining, promise: nil)
+        operations.removeHandler(name: Name.encoder, promise: nil)
+        let established = "HTTP/1.1 200 Connection Established\r\n\r\n"
+        context.channel.writeAndFlush(context.channel.allocator.buffer(string: established), promise: nil)
+    }
+
     /// Replaces the HTTP handlers with a glue handler once the tunnel's far end is connected.
     /// Both channels are on this event loop (the bootstrap used it), so the pipelines can be
     /// changed synchronously.
@@ -200,13 +285,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let (local, remote) = GlueHandler.matchedPair()
         do {
             let operations = context.pipeline.syncOperations
-            // The duplex HTTP handlers go first, so that the raw 200 below reaches the socket.
-            operations.removeHandler(name: Name.timer, promise: nil)
-            operations.removeHandler(name: Name.errors, promise: nil)
-            operations.removeHandler(name: Name.pipelining, promise: nil)
-            operations.removeHandler(name: Name.encoder, promise: nil)
-            let established = "HTTP/1.1 200 Connection Established\r\n\r\n"
-            context.channel.writeAndFlush(context.channel.allocator.buffer(string: established), promise: nil)
+            removeHTTPHandlers(operations, context: context)
             try peer.pipeline.syncOperations.addHandler(remote)
             try operations.addHandler(local)
             operations.removeHandler(context: context, promise: nil)

@@ -17,12 +17,15 @@ final class RequestRouter: Sendable {
     private let control: ControlAPI
     private let controlGuard: ControlGuard
     let proxyGuard: ProxyGuard
+    /// Set when `serve --intercept` names tunnels to decrypt.
+    let interceptor: Interceptor?
     private let collectorResponse: Response
 
-    init(configuration: CaptureServer.Configuration, store: CaptureStore) {
+    init(configuration: CaptureServer.Configuration, store: CaptureStore) throws(CaptureServerError) {
         self.configuration = configuration
         self.store = store
-        forwarder = Forwarder()
+        forwarder = try Forwarder()
+        interceptor = configuration.interception == nil ? nil : try Interceptor(configuration: configuration, store: store)
         control = ControlAPI(
             store: store, token: configuration.token, validatorsDirectory: configuration.validatorsDirectory,
             root: ControlRoot(configuration.root), requestLog: configuration.requestLog)
@@ -138,6 +141,32 @@ final class RequestRouter: Sendable {
         var response = collectorResponse
         response.headers.add(contentsOf: CORS.headers(for: request.headers))
         return logged(recorded, .now(response))
+    }
+
+    /// The answer to a request inside an intercepted tunnel: recorded under its `https://` URL as
+    /// the collector records one (a CORS preflight is not recorded), then answered as the
+    /// collector answers, or forwarded to the real host.
+    func reply(to request: IncomingRequest, in tunnel: InterceptedTunnel) -> Reply {
+        if request.method == .CONNECT {
+            return .now(.error(.methodNotAllowed, "CONNECT inside an intercepted tunnel is not relayed"))
+        }
+        let uri = request.head.uri
+        guard uri.hasPrefix("/") else {
+            return .now(.error(.badRequest, "inside a tunnel to \(tunnel.host) a request names a path, not \"\(uri)\""))
+        }
+        let url = tunnel.origin + uri
+        let sessionHint = request.headers.first(name: SessionRouting.headerName) ?? tunnel.sessionHint
+        let recorded = request.isPreflight ? nil : record(request, url: url, sessionHint: sessionHint)
+        switch tunnel.action {
+        case .forward:
+            guard let forwarder = interceptor?.forwarder else { return .now(.error(.internalServerError, "no interceptor")) }
+            return logged(recorded, .later { await forwarder.forward(request, to: url) })
+        case .answer:
+            if request.isPreflight { return .now(CORS.preflight(for: request.headers)) }
+            var response = collectorResponse
+            response.headers.add(contentsOf: CORS.headers(for: request.headers))
+            return logged(recorded, .now(response))
+        }
     }
 
     /// The control API's answer, once the guard lets the request through, with CORS headers

@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
+import NIOSSL
+import Synchronization
 
 /// Sends requests on to their target over pooled connections and turns the answer, or the
 /// failure to get one, into the response the client receives.
@@ -9,26 +11,49 @@ import NIOHTTP1
 /// let response = await Forwarder().forward(request, to: "http://127.0.0.1:8080/v1/batch")
 /// ```
 ///
-/// Every server in the process shares one `HTTPClient`, created on first use and never shut
-/// down: its pool outlives any one server, and a client that is dropped without `shutdown()`
-/// would stop a debug build.
+/// Every server in the process shares one `HTTPClient` for each set of trusted certificates,
+/// created on first use and never shut down: its pool outlives any one server, and a client that
+/// is dropped without `shutdown()` would stop a debug build.
 struct Forwarder: Sendable {
     /// The largest upstream response passed back, in bytes.
     static let maximumResponseSize = 256 * 1024 * 1024
 
-    private static let client: HTTPClient = {
-        var configuration = HTTPClient.Configuration(
-            // A proxy passes redirects back to the client instead of following them.
-            redirectConfiguration: .disallow,
-            timeout: .init(connect: .seconds(10), read: .seconds(60)),
-            connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64),
-            decompression: .disabled
-        )
-        // Without this, a request to an upstream that is down waits out the whole connect
-        // timeout retrying, where the client should get its 502 at once.
-        configuration.connectionPool.retryConnectionEstablishment = false
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-    }()
+    private static let clients = Mutex<[[String]: HTTPClient]>([:])
+
+    private let client: HTTPClient
+
+    /// A forwarder that verifies HTTPS upstreams against the system's roots and the
+    /// certificates in `trusting` (PEM files).
+    ///
+    /// - Throws: `CaptureServerError` naming a file that holds no PEM certificate.
+    init(trusting files: [String] = []) throws(CaptureServerError) {
+        for file in files {
+            do {
+                guard try !NIOSSLCertificate.fromPEMFile(file).isEmpty else { throw CaptureServerError("\(file) holds no certificate") }
+            } catch {
+                throw CaptureServerError("--upstream-ca \(file) is not a readable PEM certificate file: \(error)")
+            }
+        }
+        client = Self.clients.withLock { clients in
+            if let client = clients[files] { return client }
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = files.map { .file($0) }
+            var configuration = HTTPClient.Configuration(
+                tlsConfiguration: tls,
+                // A proxy passes redirects back to the client instead of following them.
+                redirectConfiguration: .disallow,
+                timeout: .init(connect: .seconds(10), read: .seconds(60)),
+                connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64),
+                decompression: .disabled
+            )
+            // Without this, a request to an upstream that is down waits out the whole connect
+            // timeout retrying, where the client should get its 502 at once.
+            configuration.connectionPool.retryConnectionEstablishment = false
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            clients[files] = client
+            return client
+        }
+    }
 
     /// Forwards a request; any failure becomes a 502 with `{"error": …}`.
     ///
@@ -45,7 +70,7 @@ struct Forwarder: Sendable {
             outgoing.body = .bytes(request.body)
         }
         do {
-            let upstream = try await Self.client.execute(outgoing, timeout: .seconds(120))
+            let upstream = try await client.execute(outgoing, timeout: .seconds(120))
             let body = try await upstream.body.collect(upTo: Self.maximumResponseSize)
             var response = Response(status: upstream.status, body: body)
             if request.method == .HEAD {
@@ -56,7 +81,21 @@ struct Forwarder: Sendable {
             }
             return response
         } catch {
-            return .error(.badGateway, "tracksnap could not reach \(url): \(error)")
+            return .error(.badGateway, "tracksnap could not reach \(url): \(Self.reason(error))")
         }
+    }
+
+    /// What went wrong, in words a person looks for first: the connection refused, the
+    /// certificate not verified; then the error itself.
+    static func reason(_ error: any Error) -> String {
+        let text = String(describing: error)
+        let lowered = text.lowercased()
+        if lowered.contains("certificate_verify_failed") || lowered.contains("certificate verify failed") {
+            return "certificate verification failed (the upstream's certificate is not trusted: --upstream-ca FILE trusts another CA): \(text)"
+        }
+        if lowered.contains("connection refused") || lowered.contains("econnrefused") {
+            return "connection refused: \(text)"
+        }
+        return text
     }
 }

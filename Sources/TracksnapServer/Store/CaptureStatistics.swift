@@ -19,6 +19,10 @@ public struct CaptureStatistics: Sendable, Hashable {
     /// Requests that reached no session while at least one was open: they named none (with
     /// several open) or named one that is not open. They are only in the global list.
     public var unattributed: Int
+    /// Intercepted tunnels that failed: a TLS handshake the client refused or botched, bytes
+    /// that were neither TLS nor HTTP, a name (SNI) other than the `CONNECT` target's, a
+    /// connection closed mid-request.
+    public var interceptFailures: Int = 0
 
     public init(captured: Int = 0, dropped: Int = 0, rejected: Int = 0, sessions: Int = 0, stored: Int = 0, unattributed: Int = 0) {
         self.captured = captured

@@ -116,6 +116,10 @@ public final class CaptureStore: Sendable {
         state.withLock { $0.statistics.rejected += 1 }
     }
 
+    package func countInterceptFailure() {
+        state.withLock { $0.statistics.interceptFailures += 1 }
+    }
+
     // MARK: Reading
 
     /// Everything captured and still held, oldest first.

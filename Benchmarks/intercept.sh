@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# HTTPS interception under load, on 127.0.0.1 only, every run bounded in count.
+#
+#   Benchmarks/intercept.sh            (or: make bench-intercept)
+#
+# Measures, in one run, with the same client (curl --parallel through the proxy, trusting each
+# proxy's CA): requests/s over kept-alive intercepted TLS connections, and new intercepted TLS
+# connections/s (Connection: close, one CONNECT and one handshake per request), of
+# `tracksnap serve --intercept api.segment.io --answer` beside mitmproxy's `mitmdump` with an
+# addon that answers the same way; then tracksnap's peak memory after $MANY intercepted requests
+# with --max-requests. Installs what it needs: curl (apt), mitmproxy (pip, in .build/bench-venv).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+REQUESTS=${REQUESTS:-20000}       # requests per kept-alive run
+CONNECTIONS=${CONNECTIONS:-2000}  # requests per new-connection run
+PARALLEL=${PARALLEL:-32}
+MANY=${MANY:-100000}
+SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
+
+command -v curl >/dev/null || { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq curl >/dev/null; }
+if [ ! -x .build/bench-venv/bin/mitmdump ]; then
+  python3 -m venv .build/bench-venv
+  .build/bench-venv/bin/pip install -q "mitmproxy==11.0.2"
+fi
+swift build -c release --product tracksnap -q
+TRACKSNAP=.build/release/tracksnap
+
+work=$(mktemp -d)
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+wait_port() { for _ in $(seq 400); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.05; done; echo "nothing listens on $1" >&2; return 1; }
+peak_kib() { awk '/VmHWM/ {print $2}' "/proc/$1/status"; }
+url="https://api.segment.io/v1/track"
+body='{"type":"track","event":"Order Completed","userId":"user-42","properties":{"revenue":12.5}}'
+
+# A curl config of COUNT POSTs; with CLOSE each asks for its own connection.
+config() {
+  local count=$1 close=$2 file="$work/curl-$1-$2.cfg"
+  : > "$file"
+  for _ in $(seq "$count"); do
+    printf 'url = "%s"\ndata = "%s"\noutput = "/dev/null"\n' "$url" "${body//\"/\\\"}" >> "$file"
+    # HTTP/1.1: over HTTP/2 curl would multiplex them on one connection whatever the header says.
+    [ "$close" = close ] && printf 'header = "Connection: close"\nhttp1.1\n' >> "$file"
+  done
+  echo "$file"
+}
+keep=$(config "$REQUESTS" keep)
+fresh=$(config "$CONNECTIONS" close)
+
+# Requests/s of curl --parallel through proxy PORT trusting CA, over config FILE of COUNT requests.
+rate() {
+  local port=$1 ca=$2 file=$3 count=$4 start end
+  start=$(date +%s.%N)
+  curl --silent --fail --parallel --parallel-max "$PARALLEL" --proxy "http://127.0.0.1:$port" --cacert "$ca" \
+    -H 'Content-Type: application/json' --config "$file"
+  end=$(date +%s.%N)
+  python3 -c "print(f'{$count / ($end - $start):.0f}')"
+}
+
+"$TRACKSNAP" ca --ca-dir "$work/ca" > /dev/null
+port=$(free_port)
+"$TRACKSNAP" serve --port "$port" --quiet --intercept api.segment.io --answer --ca-dir "$work/ca" --max-requests 10000 \
+  > /dev/null & serve_pid=$!; pids+=($serve_pid)
+wait_port "$port"
+ts_keep=$(rate "$port" "$work/ca/ca-cert.pem" "$keep" "$REQUESTS")
+ts_new=$(rate "$port" "$work/ca/ca-cert.pem" "$fresh" "$CONNECTIONS")
+
+cat > "$work/answer.py" <<'PY'
+from mitmproxy import http
+
+def request(flow: http.HTTPFlow) -> None:
+    flow.response = http.Response.make(200, b'{"code":200,"status":1}', {"Content-Type": "application/json"})
+PY
+mitm_port=$(free_port)
+.build/bench-venv/bin/mitmdump --listen-host 127.0.0.1 --listen-port "$mitm_port" --set confdir="$work/mitm" \
+  --allow-hosts 'api\.segment\.io' -s "$work/answer.py" -q & mitm_pid=$!; pids+=($mitm_pid)
+wait_port "$mitm_port"
+for _ in $(seq 100); do [ -f "$work/mitm/mitmproxy-ca-cert.pem" ] && break; sleep 0.1; done
+mitm_keep=$(rate "$mitm_port" "$work/mitm/mitmproxy-ca-cert.pem" "$keep" "$REQUESTS")
+mitm_new=$(rate "$mitm_port" "$work/mitm/mitmproxy-ca-cert.pem" "$fresh" "$CONNECTIONS")
+kill "$mitm_pid"
+
+# Peak memory of the server after $MANY intercepted requests (in batches of $REQUESTS).
+for _ in $(seq $((MANY / REQUESTS - 1))); do
+  curl --silent --fail --parallel --parallel-max "$PARALLEL" --proxy "http://127.0.0.1:$port" --cacert "$work/ca/ca-cert.pem" \
+    -H 'Content-Type: application/json' --config "$keep"
+done
+many_health=$(curl -s "http://127.0.0.1:$port/__tracksnap/health")
+kib=$(peak_kib "$serve_pid")
+kill -TERM "$serve_pid"
+
+ratio() { python3 -c "print(f'{$1 / $2:.2f}x')"; }
+printf '\ncurl --parallel --parallel-max %s, POST %s\n' "$PARALLEL" "$url"
+printf '%-52s %12s %18s\n' "proxy, answering locally" "requests/s" "new TLS conns/s"
+printf '%-52s %12s %18s\n' "mitmdump 11.0.2 with an answering addon" "$mitm_keep" "$mitm_new"
+printf '%-52s %12s %18s   %s / %s of mitmdump (targets: 10x / 5x)\n' "tracksnap serve --intercept --answer, recording" "$ts_keep" "$ts_new" \
+  "$(ratio "$ts_keep" "$mitm_keep")" "$(ratio "$ts_new" "$mitm_new")"
+printf '\npeak memory of tracksnap (--max-requests 10000) after %s intercepted requests: %.0f MiB   %s\n' \
+  "$(python3 -c "import json,sys; print(json.loads(sys.argv[1])['captured'])" "$many_health")" "$(python3 -c "print($kib/1024)")" "$many_health"

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import TracksnapTestSupport
+
+/// A real browser — Debian's Chromium, headless — loading a shop page whose tags send to the
+/// vendors' own HTTPS hosts, through `tracksnap serve --intercept analytics --answer`. The CA is
+/// trusted the way a tester would for one browser profile: by its SPKI hash.
+@Suite("HTTPS interception end to end: headless Chromium")
+struct BrowserInterceptionTests {
+    static let chromium = "/usr/bin/chromium"
+
+    @Test("an image pixel, sendBeacon and a preflighted fetch to Google Analytics and Segment are captured and validate")
+    func shopPage() async throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.chromium) else {
+            Issue.record("\(Self.chromium) is missing: run `make test`, which installs Debian's chromium for this test")
+            return
+        }
+        try await withTemporaryDirectory { directory in
+            let caDirectory = directory.appending(path: "ca").path
+            let ca = try await tracksnap("ca", "--ca-dir", caDirectory)
+            #expect(ca.status == 0, "\(ca.stderr)")
+            let spki = try #require(ca.stdout.split(separator: "\n").first { $0.hasPrefix("SPKI:") }?.split(separator: " ").last)
+            let server = try await offloaded { try ServeChild.launch(["--intercept", "analytics", "--answer", "--ca-dir", caDirectory]) }
+            defer { server.stop() }
+            let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
+            let pages = try await offloaded { try PageServer.launch(serving: PackagePaths.fixtures.appending(path: "browser")) }
+            defer { pages.stop() }
+
+            // The page is on loopback, which Chromium reaches directly; the tags' requests go
+            // through tracksnap, and the browser's own background traffic (updates, accounts) to
+            // a closed port, so that nothing tries to leave the machine. --virtual-time-budget
+            // lets the page's requests finish before the DOM is printed.
+            let pac = """
+                function FindProxyForURL(url, host) {
+                  if (host == "127.0.0.1") return "DIRECT";
+                  if (dnsDomainIs(host, "google-analytics.com") || dnsDomainIs(host, "segment.io")) return "PROXY \(server.base.dropFirst("http://".count))";
+                  return "PROXY 127.0.0.1:9";
+                }
+                """
+            let browsed = try await runProcess(
+                URL(fileURLWithPath: Self.chromium),
+                [
+                    "--headless=new", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(directory.appending(path: "profile").path)",
+                    "--proxy-pac-url=data:application/x-ns-proxy-autoconfig;base64,\(Data(pac.utf8).base64EncodedString())",
+                    "--ignore-certificate-errors-spki-list=\(spki)", "--no-first-run",
+                    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-default-apps",
+                    "--disable-extensions", "--virtual-time-budget=15000", "--dump-dom", "\(pages.base)/shop.html",
+                ], timeout: 120)
+            #expect(browsed.stdout.contains("<title>sent</title>"), "\(browsed.stdout)\n\(browsed.stderr.suffix(2000))")
+
+            let captured = try await server.call("GET", "sessions/\(session)/requests?count=4&timeout=30")
+            let lines = try #require(try JSONSerialization.jsonObject(with: captured) as? [[String: Any]])
+            let urls = lines.compactMap { $0["url"] as? String }
+            #expect(urls.count == 4, "\(urls)")
+            #expect(urls.filter { $0.hasPrefix("https://www.google-analytics.com/g/collect?") }.count == 2, "\(urls)")
+            #expect(urls.filter { $0 == "https://api.segment.io/v1/t" }.count == 2, "\(urls)")
+            // The preflight was answered (the page read the fetch's answer), not recorded.
+            #expect(!lines.contains { $0["method"] as? String == "OPTIONS" })
+
+            for vendor in ["ga4", "segment"] {
+                let snapshot = PackagePaths.fixtures.appending(path: "browser/\(vendor).json").path
+                let body = try JSONSerialization.data(withJSONObject: ["snapshot": snapshot, "validator": vendor, "format": "text"])
+                let report = try await server.call("POST", "sessions/\(session)/validate", body: body)
+                let text = String(decoding: report, as: UTF8.self)
+                #expect(text.contains("1 snapshot: 1 passed"), "\(text)")
+            }
+        }
+    }
+}
+
+/// Python's http.server on 127.0.0.1, serving a folder: the shop page's own origin.
+struct PageServer {
+    let process: Process
+    /// `http://127.0.0.1:PORT`.
+    let base: String
+
+    static func launch(serving folder: URL) throws -> PageServer {
+        let script = """
+            import functools, http.server, sys
+            handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
+            server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+            print(server.server_address[1], flush=True)
+            server.serve_forever()
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, folder.path]
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        var line: [UInt8] = []
+        while line.last != UInt8(ascii: "\n") {
+            let byte = stdout.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty { break }
+            line += byte
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            process.terminate()
+            throw ServeFailure(description: "the page server printed \(String(decoding: line, as: UTF8.self).debugDescription)")
+        }
+        return PageServer(process: process, base: "http://127.0.0.1:\(port)")
+    }
+
+    func stop() {
+        process.terminate()
+        let process = process
+        Thread { process.waitUntilExit() }.start()
+    }
+}

@@ -1,0 +1,69 @@
+"""Misbehaving clients of an intercepted CONNECT tunnel, for tracksnap's interception tests.
+
+usage: tunnel_client.py PROXY_PORT TARGET_HOST:PORT MODE [CA_FILE]
+
+Modes (each prints what it saw on stdout, one line, and exits 0 when it could run):
+  plain-http     a POST in plain HTTP inside the tunnel; prints the answer's status line
+  plain-garbage  bytes that are neither TLS nor HTTP; prints the first answer line, or "closed"
+  garbage-hello  a TLS handshake record holding garbage; prints "closed" once the proxy closes
+  sni            a TLS handshake naming sni.other.example, not the CONNECT host; prints the error
+  mid-request    a TLS request whose body stops half-way, then the connection closes; prints "sent"
+"""
+import socket
+import ssl
+import sys
+
+port, target, mode = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+host = target.rsplit(":", 1)[0]
+sock = socket.create_connection(("127.0.0.1", port), timeout=20)
+sock.sendall(f"CONNECT {target} HTTP/1.1\r\nHost: {target}\r\n\r\n".encode())
+head = b""
+while b"\r\n\r\n" not in head:
+    chunk = sock.recv(1)
+    if not chunk:
+        sys.exit("the proxy closed before answering the CONNECT")
+    head += chunk
+if not head.startswith(b"HTTP/1.1 200"):
+    sys.exit(f"CONNECT answered {head!r}")
+
+
+def read_all(connection):
+    data = b""
+    try:
+        while True:
+            chunk = connection.recv(4096)
+            if not chunk:
+                return data
+            data += chunk
+    except (ConnectionResetError, ssl.SSLError):
+        return data
+
+
+if mode == "plain-http":
+    body = b'{"type":"track","event":"Plain","userId":"u-1"}'
+    sock.sendall(b"POST /v1/track HTTP/1.1\r\nHost: " + host.encode() + b"\r\nContent-Type: application/json\r\n"
+                 + b"Content-Length: " + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body)
+    print(read_all(sock).split(b"\r\n")[0].decode())
+elif mode == "plain-garbage":
+    sock.sendall(b"\x00\x01\x02 not tls, not http \xff\xfe\r\n\r\n")
+    answer = read_all(sock)
+    print(answer.split(b"\r\n")[0].decode(errors="replace") if answer else "closed")
+elif mode == "garbage-hello":
+    sock.sendall(b"\x16\x03\x01\x00\x20" + b"\x01" + b"\xee" * 31)
+    read_all(sock)
+    print("closed")
+elif mode == "sni":
+    context = ssl.create_default_context(cafile=sys.argv[4])
+    try:
+        context.wrap_socket(sock, server_hostname="sni.other.example")
+        print("handshake succeeded")
+    except (ssl.SSLError, OSError) as error:
+        print(f"handshake failed: {error}")
+elif mode == "mid-request":
+    context = ssl.create_default_context(cafile=sys.argv[4])
+    tls = context.wrap_socket(sock, server_hostname=host)
+    tls.sendall(b"POST /v1/track HTTP/1.1\r\nHost: " + host.encode() + b"\r\nContent-Length: 100\r\n\r\n" + b'{"half":')
+    tls.close()
+    print("sent")
+else:
+    sys.exit(f"unknown mode {mode}")
