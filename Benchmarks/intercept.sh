@@ -37,26 +37,29 @@ peak_kib() { awk '/VmHWM/ {print $2}' "/proc/$1/status"; }
 url="https://api.segment.io/v1/track"
 body='{"type":"track","event":"Order Completed","userId":"user-42","properties":{"revenue":12.5}}'
 
-# A curl config of COUNT POSTs; with CLOSE each asks for its own connection.
+# A curl config of COUNT POSTs through proxy PORT trusting CA; with CLOSE each asks for its own
+# connection. Each POST is an operation of its own (`next`): curl joins every `data` of one
+# operation into one body, so without it the Nth request would carry N bodies.
 config() {
-  local count=$1 close=$2 file="$work/curl-$1-$2.cfg"
+  local count=$1 close=$2 port=$3 ca=$4 file="$work/curl-$1-$2-$3.cfg"
   : > "$file"
   for _ in $(seq "$count"); do
-    printf 'url = "%s"\ndata = "%s"\noutput = "/dev/null"\n' "$url" "${body//\"/\\\"}" >> "$file"
+    printf 'url = "%s"\ndata = "%s"\noutput = "/dev/null"\nproxy = "http://127.0.0.1:%s"\ncacert = "%s"\n' \
+      "$url" "${body//\"/\\\"}" "$port" "$ca" >> "$file"
+    printf 'header = "Content-Type: application/json"\nsilent\nfail\n' >> "$file"
     # HTTP/1.1: over HTTP/2 curl would multiplex them on one connection whatever the header says.
     [ "$close" = close ] && printf 'header = "Connection: close"\nhttp1.1\n' >> "$file"
+    printf 'next\n' >> "$file"
   done
   echo "$file"
 }
-keep=$(config "$REQUESTS" keep)
-fresh=$(config "$CONNECTIONS" close)
 
-# Requests/s of curl --parallel through proxy PORT trusting CA, over config FILE of COUNT requests.
+# Requests/s of curl --parallel through proxy PORT trusting CA, COUNT requests, CLOSE or keep.
 rate() {
-  local port=$1 ca=$2 file=$3 count=$4 start end
+  local port=$1 ca=$2 count=$3 close=$4 file start end
+  file=$(config "$count" "$close" "$port" "$ca")
   start=$(date +%s.%N)
-  curl --silent --fail --parallel --parallel-max "$PARALLEL" --proxy "http://127.0.0.1:$port" --cacert "$ca" \
-    -H 'Content-Type: application/json' --config "$file"
+  curl --parallel --parallel-max "$PARALLEL" --config "$file"
   end=$(date +%s.%N)
   python3 -c "print(f'{$count / ($end - $start):.0f}')"
 }
@@ -66,8 +69,8 @@ port=$(free_port)
 "$TRACKSNAP" serve --port "$port" --quiet --intercept api.segment.io --answer --ca-dir "$work/ca" --max-requests 10000 \
   > /dev/null & serve_pid=$!; pids+=($serve_pid)
 wait_port "$port"
-ts_keep=$(rate "$port" "$work/ca/ca-cert.pem" "$keep" "$REQUESTS")
-ts_new=$(rate "$port" "$work/ca/ca-cert.pem" "$fresh" "$CONNECTIONS")
+ts_keep=$(rate "$port" "$work/ca/ca-cert.pem" "$REQUESTS" keep)
+ts_new=$(rate "$port" "$work/ca/ca-cert.pem" "$CONNECTIONS" close)
 
 cat > "$work/answer.py" <<'PY'
 from mitmproxy import http
@@ -80,14 +83,14 @@ mitm_port=$(free_port)
   --allow-hosts 'api\.segment\.io' -s "$work/answer.py" -q & mitm_pid=$!; pids+=($mitm_pid)
 wait_port "$mitm_port"
 for _ in $(seq 100); do [ -f "$work/mitm/mitmproxy-ca-cert.pem" ] && break; sleep 0.1; done
-mitm_keep=$(rate "$mitm_port" "$work/mitm/mitmproxy-ca-cert.pem" "$keep" "$REQUESTS")
-mitm_new=$(rate "$mitm_port" "$work/mitm/mitmproxy-ca-cert.pem" "$fresh" "$CONNECTIONS")
+mitm_keep=$(rate "$mitm_port" "$work/mitm/mitmproxy-ca-cert.pem" "$REQUESTS" keep)
+mitm_new=$(rate "$mitm_port" "$work/mitm/mitmproxy-ca-cert.pem" "$CONNECTIONS" close)
 kill "$mitm_pid"
 
 # Peak memory of the server after $MANY intercepted requests (in batches of $REQUESTS).
+keep=$(config "$REQUESTS" keep "$port" "$work/ca/ca-cert.pem")
 for _ in $(seq $((MANY / REQUESTS - 1))); do
-  curl --silent --fail --parallel --parallel-max "$PARALLEL" --proxy "http://127.0.0.1:$port" --cacert "$work/ca/ca-cert.pem" \
-    -H 'Content-Type: application/json' --config "$keep"
+  curl --parallel --parallel-max "$PARALLEL" --config "$keep"
 done
 many_health=$(curl -s "http://127.0.0.1:$port/__tracksnap/health")
 kib=$(peak_kib "$serve_pid")

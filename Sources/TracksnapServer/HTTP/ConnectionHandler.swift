@@ -161,7 +161,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             openTunnel(request.head, context: context)
             return
         }
-        let reply = tunnel.map { router.reply(to: request, in: $0) } ?? router.reply(to: request)
+        let reply = router.reply(to: request, in: tunnel)
         switch reply {
         case .now(let response):
             write(response, for: request.head, keepAlive: request.head.isKeepAlive, context: context)

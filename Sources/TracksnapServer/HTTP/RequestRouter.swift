@@ -38,19 +38,24 @@ final class RequestRouter: Sendable {
             status: HTTPResponseStatus(statusCode: answer.status), headers: headers, body: ByteBuffer(string: answer.body))
     }
 
-    func reply(to request: IncomingRequest) -> Reply {
+    /// The answer to a request the server received, or (`tunnel`) one inside an intercepted
+    /// tunnel; either way its body is decoded the same way first.
+    func reply(to request: IncomingRequest, in tunnel: InterceptedTunnel? = nil) -> Reply {
         let uri = request.head.uri
-        if uri.hasPrefix(ControlAPI.prefix) && !uri.hasPrefix(SessionRouting.prefix) {
+        if tunnel == nil, uri.hasPrefix(ControlAPI.prefix) && !uri.hasPrefix(SessionRouting.prefix) {
             return controlReply(to: request)
         }
         // Absolute-form (`GET http://host/path`, as `curl -x` and `http_proxy` send): forward
         // proxy, refused before its body is even decoded when the guard says so.
-        if !uri.hasPrefix("/"), uri.contains("://"),
+        if tunnel == nil, !uri.hasPrefix("/"), uri.contains("://"),
             let refusal = proxyGuard.refusal(request.head, client: request.remoteAddress, targetHost: URL(string: uri)?.host ?? "")
         {
             return .now(refusal)
         }
-        guard request.body.readableBytes > 0, !request.isPreflight else { return reply(to: request, decoded: (nil, nil)) }
+        let reply = { @Sendable [self] (decoded: Decoded) -> Reply in
+            tunnel.map { self.reply(to: request, decoded: decoded, in: $0) } ?? self.reply(to: request, decoded: decoded)
+        }
+        guard request.body.readableBytes > 0, !request.isPreflight else { return reply((nil, nil)) }
         // A body is decoded where it arrived when that is cheap: every layer together inflates
         // within `inlineBudget`. Anything more goes to the thread pool, so that inflating one
         // client's body never holds up the event loop's other clients.
@@ -59,12 +64,12 @@ final class RequestRouter: Sendable {
         let limit = configuration.maximumBodySize
         if bytes.count <= Self.inlineBudget {
             let quick = Self.decode(bytes, encoding: encoding, limit: min(limit, Self.inlineBudget))
-            if quick.refused == nil || limit <= Self.inlineBudget { return reply(to: request, decoded: quick) }
+            if quick.refused == nil || limit <= Self.inlineBudget { return reply(quick) }
         }
-        return .later { [self] in
+        return .later {
             let decode = { @Sendable in Self.decode(bytes, encoding: encoding, limit: limit) }
             let decoded = (try? await NIOThreadPool.singleton.runIfActive(decode)) ?? decode()
-            switch reply(to: request, decoded: decoded) {
+            switch reply(decoded) {
             case .now(let response): return response
             case .later(let work): return await work()
             }
@@ -91,11 +96,6 @@ final class RequestRouter: Sendable {
     private func reply(to request: IncomingRequest, decoded: Decoded) -> Reply {
         let uri = request.head.uri
         let refused = decoded.refused?.description
-        let refusal = {
-            var response = Response.error(.payloadTooLarge, (refused ?? "") + " (--max-body-size)")
-            response.headers.add(contentsOf: CORS.headers(for: request.headers))
-            return Reply.now(response)
-        }
 
         // Absolute-form (`GET http://host/path`, as `curl -x` and `http_proxy` send): forward proxy.
         if !uri.hasPrefix("/"), uri.contains("://") {
@@ -104,7 +104,7 @@ final class RequestRouter: Sendable {
                 request.isPreflight
                 ? nil
                 : record(request, url: uri, body: decoded.body, refused: refused, sessionHint: request.headers.first(name: SessionRouting.headerName))
-            if refused != nil { return logged(recorded, refusal()) }
+            if let refused { return logged(recorded, refusal(refused, request)) }
             return logged(
                 recorded,
                 .later { [forwarder, proxyGuard] in
@@ -130,7 +130,7 @@ final class RequestRouter: Sendable {
                 request, url: "http://\(host)\(target)", body: decoded.body, refused: refused, sessionHint: sessionHint,
                 serverOrigin: "http://\(host)")
         }
-        if refused != nil { return logged(recorded, refusal()) }
+        if let refused { return logged(recorded, refusal(refused, request)) }
         if let upstream = configuration.upstream {
             var base = upstream.absoluteString
             while base.hasSuffix("/") { base.removeLast() }
@@ -143,10 +143,17 @@ final class RequestRouter: Sendable {
         return logged(recorded, .now(response))
     }
 
+    /// 413 for a body that inflates beyond the limit.
+    private func refusal(_ reason: String, _ request: IncomingRequest) -> Reply {
+        var response = Response.error(.payloadTooLarge, reason + " (--max-body-size)")
+        response.headers.add(contentsOf: CORS.headers(for: request.headers))
+        return .now(response)
+    }
+
     /// The answer to a request inside an intercepted tunnel: recorded under its `https://` URL as
     /// the collector records one (a CORS preflight is not recorded), then answered as the
     /// collector answers, or forwarded to the real host.
-    func reply(to request: IncomingRequest, in tunnel: InterceptedTunnel) -> Reply {
+    private func reply(to request: IncomingRequest, decoded: Decoded, in tunnel: InterceptedTunnel) -> Reply {
         if request.method == .CONNECT {
             return .now(.error(.methodNotAllowed, "CONNECT inside an intercepted tunnel is not relayed"))
         }
@@ -156,7 +163,10 @@ final class RequestRouter: Sendable {
         }
         let url = tunnel.origin + uri
         let sessionHint = request.headers.first(name: SessionRouting.headerName) ?? tunnel.sessionHint
-        let recorded = request.isPreflight ? nil : record(request, url: url, sessionHint: sessionHint)
+        let refused = decoded.refused?.description
+        let recorded =
+            request.isPreflight ? nil : record(request, url: url, body: decoded.body, refused: refused, sessionHint: sessionHint)
+        if let refused { return logged(recorded, refusal(refused, request)) }
         switch tunnel.action {
         case .forward:
             guard let forwarder = interceptor?.forwarder else { return .now(.error(.internalServerError, "no interceptor")) }
