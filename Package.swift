@@ -47,7 +47,9 @@ let package = Package(
             resources: [.embedInCode("Profile/BuiltIn")]
         ),
         // Recording sits above validation (it re-pairs entries as validation does) and writes the snapshots, atomically.
-        .target(name: "TracksnapRecording", dependencies: ["TracksnapValidation", "TracksnapDecoders", "TracksnapCore", "Patterns"]),
+        .target(
+            name: "TracksnapRecording",
+            dependencies: ["TracksnapValidation", "TracksnapDecoders", "TracksnapCore", "Patterns"]),
         .target(name: "TracksnapReports", dependencies: ["TracksnapValidation", "TracksnapCore"]),
         .target(
             name: "TracksnapServer",
@@ -66,7 +68,9 @@ let package = Package(
             ]
         ),
         .target(name: "TracksnapCapture", dependencies: ["TracksnapCore"]),
-        .target(name: "TracksnapTesting", dependencies: ["TracksnapCapture", "TracksnapValidation", "TracksnapRecording", "TracksnapReports"]),
+        .target(
+            name: "TracksnapTesting",
+            dependencies: ["TracksnapCapture", "TracksnapValidation", "TracksnapRecording", "TracksnapReports"]),
         // A server in the test's own process: a product of its own, so that tests that capture
         // in-process only do not build SwiftNIO.
         .target(name: "TracksnapTestingServer", dependencies: ["TracksnapTesting", "TracksnapServer"]),
@@ -91,7 +95,8 @@ let package = Package(
         .target(
             name: "TracksnapFuzzing",
             dependencies: [
-                "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "TracksnapRecording", "Patterns", "TracksnapServer",
+                "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "TracksnapRecording", "Patterns",
+                "TracksnapServer",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
@@ -102,12 +107,21 @@ let package = Package(
         .target(name: "TracksnapTestSupport", path: "Tests/Support"),
         .testTarget(name: "PatternsTests", dependencies: ["Patterns"]),
         .testTarget(name: "InflationTests", dependencies: ["TracksnapTestSupport", "Inflation"]),
-        .testTarget(name: "TracksnapCoreTests", dependencies: ["TracksnapTestSupport", "TracksnapCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "TracksnapDecodersTests", dependencies: ["TracksnapTestSupport", "TracksnapDecoders"], exclude: ["Fixtures"]),
-        // Validation and recording: recording's tests validate what they record, with validation's helpers.
-        .testTarget(name: "TracksnapValidationTests", dependencies: ["TracksnapTestSupport", "TracksnapValidation", "TracksnapRecording", "TracksnapCore"]),
         .testTarget(
-            name: "TracksnapReportsTests", dependencies: ["TracksnapTestSupport", "TracksnapReports", "TracksnapValidation", "TracksnapRecording", "TracksnapCore"]),
+            name: "TracksnapCoreTests", dependencies: ["TracksnapTestSupport", "TracksnapCore"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "TracksnapDecodersTests", dependencies: ["TracksnapTestSupport", "TracksnapDecoders"],
+            exclude: ["Fixtures"]),
+        // Validation and recording: recording's tests validate what they record, with validation's helpers.
+        .testTarget(
+            name: "TracksnapValidationTests",
+            dependencies: ["TracksnapTestSupport", "TracksnapValidation", "TracksnapRecording", "TracksnapCore"]),
+        .testTarget(
+            name: "TracksnapReportsTests",
+            dependencies: [
+                "TracksnapTestSupport", "TracksnapReports", "TracksnapValidation", "TracksnapRecording",
+                "TracksnapCore",
+            ]),
         .testTarget(
             name: "TracksnapServerTests",
             dependencies: [
@@ -117,11 +131,17 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             exclude: ["Fixtures"]),
-        .testTarget(name: "TracksnapCaptureTests", dependencies: ["TracksnapTestSupport", "TracksnapCapture", "TracksnapServer"]),
-        .testTarget(name: "TracksnapTestingTests", dependencies: ["TracksnapTestSupport", "TracksnapTesting", "TracksnapServer"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "TracksnapTestingServerTests", dependencies: ["TracksnapTestSupport", "TracksnapTestingServer", "TracksnapExampleApp"]),
+            name: "TracksnapCaptureTests",
+            dependencies: ["TracksnapTestSupport", "TracksnapCapture", "TracksnapServer"]),
+        .testTarget(
+            name: "TracksnapTestingTests",
+            dependencies: ["TracksnapTestSupport", "TracksnapTesting", "TracksnapServer"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "TracksnapTestingServerTests",
+            dependencies: ["TracksnapTestSupport", "TracksnapTestingServer", "TracksnapExampleApp"]),
         .testTarget(name: "TracksnapFuzzingTests", dependencies: ["TracksnapTestSupport", "TracksnapFuzzing"]),
-        .testTarget(name: "TracksnapCLITests", dependencies: ["TracksnapTestSupport", "TracksnapCLI"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "TracksnapCLITests", dependencies: ["TracksnapTestSupport", "TracksnapCLI"], exclude: ["Fixtures"]),
     ]
 )

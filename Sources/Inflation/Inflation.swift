@@ -43,7 +43,9 @@ public enum Inflation {
     ///   - budget: what the output may spend; on success it is charged the output's size.
     /// - Returns: the inflated bytes.
     /// - Throws: `InflationError`: over the budget (charged to its limit), truncated, corrupt.
-    public static func inflate(_ input: [UInt8], format: Format, budget: inout InflationBudget) throws(InflationError) -> [UInt8] {
+    public static func inflate(_ input: [UInt8], format: Format, budget: inout InflationBudget) throws(InflationError)
+        -> [UInt8]
+    {
         // Less one, so that one byte past the allowance can always be asked for.
         let allowance = min(budget.remaining, Int.max - 1)
         var stream = z_stream()

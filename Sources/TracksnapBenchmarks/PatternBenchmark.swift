@@ -84,15 +84,20 @@ func runPatternBenchmark() {
     }
     let lengths = bytes.map(\.count)
     let cSources = sources.map { strdup($0) }
-    defer { cSources.forEach { free($0) } }
-    guard let baseline = cSources.map({ UnsafePointer($0) }).withUnsafeBufferPointer({ cpcre2_baseline_create($0.baseAddress, $0.count) }) else {
+    defer { for source in cSources { free(source) } }
+    guard
+        let baseline = cSources.map({ UnsafePointer($0) }).withUnsafeBufferPointer({
+            cpcre2_baseline_create($0.baseAddress, $0.count)
+        })
+    else {
         print("pattern benchmark: PCRE2 cannot JIT-compile the workload from C")
         return
     }
     defer { cpcre2_baseline_free(baseline) }
     func runRawPCRE2(_ verdicts: inout [Bool]) {
         verdicts.withUnsafeMutableBytes { raw in
-            _ = cpcre2_baseline_run(baseline, starts, lengths, subjects.count, raw.bindMemory(to: UInt8.self).baseAddress)
+            _ = cpcre2_baseline_run(
+                baseline, starts, lengths, subjects.count, raw.bindMemory(to: UInt8.self).baseAddress)
         }
     }
 

@@ -5,7 +5,8 @@ import TracksnapServer
 struct CA: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ca",
-        abstract: "Create (once) and show the local certificate authority that `serve --intercept` signs certificates with.",
+        abstract:
+            "Create (once) and show the local certificate authority that `serve --intercept` signs certificates with.",
         discussion: """
             The key (ca-key.pem, mode 0600) and certificate (ca-cert.pem) live in --ca-dir, by default \
             ~/.local/share/tracksnap/ca ($XDG_DATA_HOME/tracksnap/ca) on Linux and \
@@ -28,7 +29,9 @@ struct CA: ParsableCommand {
     @Option(help: ArgumentHelp("The folder of the CA's key and certificate.", valueName: "dir"))
     var caDir: String?
 
-    @Option(help: ArgumentHelp("Trust the CA in TARGET where tracksnap can, or print how. Repeatable.", valueName: "target"))
+    @Option(
+        help: ArgumentHelp("Trust the CA in TARGET where tracksnap can, or print how. Repeatable.", valueName: "target")
+    )
     var trust: [Target] = []
 
     func run() throws {
@@ -41,7 +44,8 @@ struct CA: ParsableCommand {
             Terminal.error("error: \(error.message)")
             throw Exit.badInput
         }
-        print(created ? "created the certificate authority in \(directory)" : "the certificate authority in \(directory)")
+        print(
+            created ? "created the certificate authority in \(directory)" : "the certificate authority in \(directory)")
         print("certificate: \(authority.certificatePath)")
         print("key:         \(authority.keyPath) (mode 0600: keep it to yourself)")
         print("SHA-256:     \(authority.fingerprint)")
@@ -56,7 +60,8 @@ struct CA: ParsableCommand {
         let certificate = TrafficOptions.shellQuoted(authority.certificatePath)
         switch target {
         case .nss:
-            let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            let home =
+                ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
             let database = "sql:\(home)/.pki/nssdb"
             let commands = [
                 ["mkdir", "-p", "\(home)/.pki/nssdb"],
@@ -73,17 +78,24 @@ struct CA: ParsableCommand {
                     Terminal.error("error: certutil failed (status \(process.terminationStatus))")
                     throw Exit.badInput
                 }
-                print("nss: added as \"tracksnap\" to \(database) (Chromium and Firefox with the system's NSS database)")
+                print(
+                    "nss: added as \"tracksnap\" to \(database) (Chromium and Firefox with the system's NSS database)")
             } else {
                 print("nss: certutil is not installed (Debian: apt-get install libnss3-tools); then run:")
                 for command in commands { print("  " + command.map(TrafficOptions.shellQuoted).joined(separator: " ")) }
             }
             print("  to remove: certutil -d \(TrafficOptions.shellQuoted(database)) -D -n tracksnap")
-            print("  or, for Chromium alone without trusting it: --ignore-certificate-errors-spki-list=\(authority.spkiHash)")
+            print(
+                "  or, for Chromium alone without trusting it: --ignore-certificate-errors-spki-list=\(authority.spkiHash)"
+            )
         case .python:
             print("python (requests, urllib, httpx): give the processes under test")
-            print("  export HTTPS_PROXY=http://127.0.0.1:PORT REQUESTS_CA_BUNDLE=\(certificate) SSL_CERT_FILE=\(certificate)")
-            print("  (these replace the default roots for that process: hosts not intercepted then fail unless you bundle")
+            print(
+                "  export HTTPS_PROXY=http://127.0.0.1:PORT REQUESTS_CA_BUNDLE=\(certificate) SSL_CERT_FILE=\(certificate)"
+            )
+            print(
+                "  (these replace the default roots for that process: hosts not intercepted then fail unless you bundle"
+            )
             print("  both: cat \"$(python3 -m certifi)\" \(certificate) > bundle.pem)")
         case .node:
             print("node: adds to its roots for that process")
@@ -100,7 +112,8 @@ struct CA: ParsableCommand {
             print("android: copy the certificate into the app (debug builds only) as res/raw/tracksnap_ca.pem:")
             print("  cp \(certificate) app/src/debug/res/raw/tracksnap_ca.pem")
             print("and trust it in app/src/debug/res/xml/network_security_config.xml:")
-            print("""
+            print(
+                """
                   <network-security-config>
                     <debug-overrides>
                       <trust-anchors>
@@ -110,13 +123,19 @@ struct CA: ParsableCommand {
                     </debug-overrides>
                   </network-security-config>
                 """)
-            print("  with android:networkSecurityConfig=\"@xml/network_security_config\" on <application>; then point the")
-            print("  emulator at the proxy: adb shell settings put global http_proxy 10.0.2.2:PORT, which reaches this machine's loopback)")
+            print(
+                "  with android:networkSecurityConfig=\"@xml/network_security_config\" on <application>; then point the"
+            )
+            print(
+                "  emulator at the proxy: adb shell settings put global http_proxy 10.0.2.2:PORT, which reaches this machine's loopback)"
+            )
         }
     }
 
     private static func which(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 }

@@ -24,7 +24,8 @@ struct Lint: ParsableCommand {
     var strict = false
 
     func run() throws {
-        let roots = paths.isEmpty ? ["Snapshots", "Validators"].filter { FileManager.default.fileExists(atPath: $0) } : paths
+        let roots =
+            paths.isEmpty ? ["Snapshots", "Validators"].filter { FileManager.default.fileExists(atPath: $0) } : paths
         let files: [String]
         do {
             files = try Terminal.jsonFiles(roots)
@@ -40,7 +41,8 @@ struct Lint: ParsableCommand {
                     : "\(paths.joined(separator: ", ")): error: no JSON files found")
             throw Exit.badInput
         }
-        var errors = 0, warnings = 0
+        var errors = 0
+        var warnings = 0
         for file in files {
             let diagnostics: [Diagnostic]
             do {
@@ -50,12 +52,16 @@ struct Lint: ParsableCommand {
             } catch {
                 diagnostics = error.diagnostics
             }
-            for diagnostic in diagnostics.sorted(by: { ($0.location ?? .init(line: 0, column: 0)) < ($1.location ?? .init(line: 0, column: 0)) }) {
+            for diagnostic in diagnostics.sorted(by: {
+                ($0.location ?? .init(line: 0, column: 0)) < ($1.location ?? .init(line: 0, column: 0))
+            }) {
                 print(diagnostic.description)
                 if diagnostic.severity == .error { errors += 1 } else { warnings += 1 }
             }
         }
-        print("\(files.count) file\(files.count == 1 ? "" : "s") checked: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
+        print(
+            "\(files.count) file\(files.count == 1 ? "" : "s") checked: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+        )
         if errors > 0 || (strict && warnings > 0) { throw Exit.mismatches }
     }
 

@@ -39,7 +39,10 @@ struct Record: ParsableCommand {
 
     @OptionGroup var traffic: TrafficOptions
 
-    @Option(help: ArgumentHelp("Another run of the same flow (HAR or NDJSON; repeat for more): values that differ between the runs are recorded as patterns.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Another run of the same flow (HAR or NDJSON; repeat for more): values that differ between the runs are recorded as patterns.",
+            valueName: "file"))
     var rerun: [String] = []
 
     @Option(help: "all: always; missing: only when the file does not exist; failed: only when validation fails.")
@@ -50,7 +53,8 @@ struct Record: ParsableCommand {
 
     func validate() throws {
         guard !snapshot.hasSuffix(".new.json") else {
-            throw ValidationError("\(snapshot) is a pending file; name the snapshot itself (X.json), with --pending to write X.new.json")
+            throw ValidationError(
+                "\(snapshot) is a pending file; name the snapshot itself (X.json), with --pending to write X.new.json")
         }
     }
 
@@ -79,10 +83,13 @@ struct Record: ParsableCommand {
             if outcome.recorded {
                 let requests = "\(outcome.requests) request\(outcome.requests == 1 ? "" : "s")"
                 // An event-level snapshot names its events, and its requests only when some were not decoded.
-                let count = outcome.events.map { events in
-                    "\(events) event\(events == 1 ? "" : "s")" + (outcome.requests > 0 ? ", " + requests : "")
-                } ?? requests
-                print("recorded \(outcome.file): \(count)" + (pending ? " (pending; tracksnap review, accept or reject it)" : ""))
+                let count =
+                    outcome.events.map { events in
+                        "\(events) event\(events == 1 ? "" : "s")" + (outcome.requests > 0 ? ", " + requests : "")
+                    } ?? requests
+                print(
+                    "recorded \(outcome.file): \(count)"
+                        + (pending ? " (pending; tracksnap review, accept or reject it)" : ""))
                 if let summary = Self.patternSummary(outcome.generalized) { print(summary) }
             } else {
                 print("kept \(outcome.file): \(outcome.reason ?? "nothing to record")")

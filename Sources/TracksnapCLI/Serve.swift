@@ -29,57 +29,74 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("The port; 0 picks a free one.", valueName: "port"))
     var port = 0
 
-    @Option(help: ArgumentHelp("Forward requests to this URL (reverse proxy) instead of answering them.", valueName: "url"))
+    @Option(
+        help: ArgumentHelp("Forward requests to this URL (reverse proxy) instead of answering them.", valueName: "url"))
     var upstream: String?
 
     @Option(help: ArgumentHelp("Append every captured request to this NDJSON file as it arrives.", valueName: "file"))
     var journal: String?
 
-    @Option(help: ArgumentHelp("Keep at most N requests in memory per list; older ones are dropped and counted.", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Keep at most N requests in memory per list; older ones are dropped and counted.", valueName: "n"))
     var maxRequests: Int?
 
-    @Option(help: ArgumentHelp(
-        "Refuse with 413 a body larger than this, as sent or inflated (every gzip layer in it counted together); one refused once inflated is recorded as refused, without its body.",
-        valueName: "bytes"))
+    @Option(
+        help: ArgumentHelp(
+            "Refuse with 413 a body larger than this, as sent or inflated (every gzip layer in it counted together); one refused once inflated is recorded as refused, without its body.",
+            valueName: "bytes"))
     var maxBodySize = 16 * 1024 * 1024
 
-    @Option(help: ArgumentHelp(
-        "Demand Authorization: Bearer TOKEN on the control API; bound beyond loopback, the proxy demands it too (Proxy-Authorization: Bearer TOKEN, or Basic with TOKEN as the password).",
-        valueName: "token"))
+    @Option(
+        help: ArgumentHelp(
+            "Demand Authorization: Bearer TOKEN on the control API; bound beyond loopback, the proxy demands it too (Proxy-Authorization: Bearer TOKEN, or Basic with TOKEN as the password).",
+            valueName: "token"))
     var token: String?
 
-    @Option(help: ArgumentHelp(
-        "Also answer control API requests whose Host is NAME (any port) or NAME:PORT; the server's own address, localhost, 127.0.0.1 and [::1] always are. Repeatable.",
-        valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Also answer control API requests whose Host is NAME (any port) or NAME:PORT; the server's own address, localhost, 127.0.0.1 and [::1] always are. Repeatable.",
+            valueName: "name"))
     var allowHost: [String] = []
 
     @Option(help: ArgumentHelp("Where validate looks up profile names.", valueName: "dir"))
     var validatorsDir = "Validators"
 
-    @Option(help: ArgumentHelp(
-        "Close a connection that has not sent a whole request head this many seconds after its first byte.",
-        valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Close a connection that has not sent a whole request head this many seconds after its first byte.",
+            valueName: "seconds"))
     var headerTimeout = 10.0
 
-    @Option(help: ArgumentHelp(
-        "Close a connection that sends nothing for this many seconds between requests or inside a body.",
-        valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Close a connection that sends nothing for this many seconds between requests or inside a body.",
+            valueName: "seconds"))
     var idleTimeout = 60.0
 
-    @Option(help: ArgumentHelp("The control API reads and writes files only under this directory (symlinks followed). Default: the working directory.", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "The control API reads and writes files only under this directory (symlinks followed). Default: the working directory.",
+            valueName: "dir"))
     var root: String?
 
-    @Option(parsing: .upToNextOption, help: ArgumentHelp(
-        "Decrypt CONNECT tunnels to these hosts: all, analytics, *.DOMAIN or a host; PATTERN=answer or PATTERN=forward sets one pattern's action.",
-        valueName: "pattern"))
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Decrypt CONNECT tunnels to these hosts: all, analytics, *.DOMAIN or a host; PATTERN=answer or PATTERN=forward sets one pattern's action.",
+            valueName: "pattern"))
     var intercept: [String] = []
 
-    @Flag(help: "Answer intercepted requests as the collector does instead of forwarding them to the real host: nothing reaches the vendor.")
+    @Flag(
+        help:
+            "Answer intercepted requests as the collector does instead of forwarding them to the real host: nothing reaches the vendor."
+    )
     var answer = false
 
-    @Option(help: ArgumentHelp(
-        "Trust the certificates in this PEM file, besides the system's roots, when forwarding an intercepted request. Repeatable.",
-        valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Trust the certificates in this PEM file, besides the system's roots, when forwarding an intercepted request. Repeatable.",
+            valueName: "file"))
     var upstreamCa: [String] = []
 
     @Option(help: ArgumentHelp("The certificate authority's folder (see `tracksnap ca`).", valueName: "dir"))
@@ -92,7 +109,8 @@ struct Serve: ParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         if !CaptureServer.Configuration.isLoopback(host) && (token ?? "").isEmpty {
             throw ValidationError(
-                "binding to \(host) would let anyone on the network drive the control API; pass --token TOKEN, or bind 127.0.0.1")
+                "binding to \(host) would let anyone on the network drive the control API; pass --token TOKEN, or bind 127.0.0.1"
+            )
         }
         for name in allowHost where name.isEmpty || name.contains(where: { $0.isWhitespace || "/@".contains($0) }) {
             throw ValidationError("--allow-host takes a host name, or NAME:PORT, not \"\(name)\"")
@@ -110,10 +128,13 @@ struct Serve: ParsableCommand {
             }
         }
         if intercept.isEmpty && (answer || !upstreamCa.isEmpty || caDir != nil) {
-            throw ValidationError("--answer, --upstream-ca and --ca-dir apply to intercepted tunnels: name their hosts with --intercept")
+            throw ValidationError(
+                "--answer, --upstream-ca and --ca-dir apply to intercepted tunnels: name their hosts with --intercept")
         }
         if let upstream {
-            guard let url = URL(string: upstream), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+            guard let url = URL(string: upstream), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                url.host != nil
+            else {
                 throw ValidationError("--upstream must be an http:// or https:// URL, not \"\(upstream)\"")
             }
         }
@@ -138,13 +159,15 @@ struct Serve: ParsableCommand {
         }
         var configuration = CaptureServer.Configuration(
             host: host, port: port, upstream: upstream.flatMap { URL(string: $0) }, journalPath: journal,
-            maximumRequests: maxRequests, maximumBodySize: maxBodySize, token: token, validatorsDirectory: validatorsDir,
+            maximumRequests: maxRequests, maximumBodySize: maxBodySize, token: token,
+            validatorsDirectory: validatorsDir,
             root: root, requestLog: requestLog, allowedHosts: allowHost)
         configuration.notices = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
         if !intercept.isEmpty {
             do {
                 configuration.interception = try Interception(intercept, answer: answer)
-                configuration.certificateAuthority = try CertificateAuthority.load(from: caDir ?? CertificateAuthority.defaultDirectory())
+                configuration.certificateAuthority = try CertificateAuthority.load(
+                    from: caDir ?? CertificateAuthority.defaultDirectory())
             } catch let error as CaptureServerError {
                 Terminal.error("error: \(error.message)")
                 throw Exit.badInput
@@ -204,4 +227,3 @@ private final class ServeOutcome: Sendable {
         message.withLock { $0 = text }
     }
 }
-

@@ -11,7 +11,9 @@ struct Tracksnap: ParsableCommand {
             errors), 2 bad input or usage.
             """,
         version: "0.1.0",
-        subcommands: [Validate.self, Lint.self, Serve.self, CA.self, Record.self, Accept.self, Reject.self, Review.self]
+        subcommands: [
+            Validate.self, Lint.self, Serve.self, CA.self, Record.self, Accept.self, Reject.self, Review.self,
+        ]
     )
 
     /// Argument parser's own usage errors exit 64, and any other error 1; tracksnap promises 1

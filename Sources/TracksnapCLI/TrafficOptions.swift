@@ -3,17 +3,25 @@ import TracksnapCore
 
 /// The options `validate` and `record` share: the captured traffic and the profile.
 struct TrafficOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("A capture file: HAR 1.2, tracksnap NDJSON, or a JSON array of its records; - is standard input (repeat to join several, in order).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "A capture file: HAR 1.2, tracksnap NDJSON, or a JSON array of its records; - is standard input (repeat to join several, in order).",
+            valueName: "file"))
     var capture: [String] = []
 
-    @Option(help: ArgumentHelp("A profile name (Validators/NAME.json, else built in: segment, ga4…) or path, or several joined by commas (segment,ga4); otherwise the snapshot's \"validator\", else default.", valueName: "name|path"))
+    @Option(
+        help: ArgumentHelp(
+            "A profile name (Validators/NAME.json, else built in: segment, ga4…) or path, or several joined by commas (segment,ga4); otherwise the snapshot's \"validator\", else default.",
+            valueName: "name|path"))
     var validator: String?
 
     @Option(help: ArgumentHelp("Where profile names are looked up before the built-in profiles.", valueName: "dir"))
     var validatorsDir = "Validators"
 
     func validate() throws {
-        guard !capture.isEmpty else { throw ValidationError("--capture FILE is required: the captured traffic (HAR or NDJSON)") }
+        guard !capture.isEmpty else {
+            throw ValidationError("--capture FILE is required: the captured traffic (HAR or NDJSON)")
+        }
     }
 
     /// Every captured request, the files joined in order.
@@ -50,7 +58,8 @@ struct TrafficOptions: ParsableArguments {
     /// single quotes (a single quote inside written `'\''`).
     static func shellQuoted(_ word: String) -> String {
         let safe = word.unicodeScalars.allSatisfy { scalar in
-            (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))) || "-_./:=@%+,".unicodeScalars.contains(scalar)
+            (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)))
+                || "-_./:=@%+,".unicodeScalars.contains(scalar)
         }
         if safe, !word.isEmpty { return word }
         return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"

@@ -23,7 +23,9 @@ struct Validate: ParsableCommand {
     @Option(help: ArgumentHelp("text, json, junit, github, markdown or html.", valueName: "format"))
     var format = "text"
 
-    @Option(help: ArgumentHelp("Write the report to this file (the terminal still gets the text report).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Write the report to this file (the terminal still gets the text report).", valueName: "file"))
     var output: String?
 
     @Option(help: "Colour: auto, always or never.")
@@ -31,7 +33,8 @@ struct Validate: ParsableCommand {
 
     func validate() throws {
         guard ReportFormat.named(format) != nil else {
-            throw ValidationError("unknown format \"\(format)\"; use \(ReportFormat.all.map(\.name).joined(separator: ", "))")
+            throw ValidationError(
+                "unknown format \"\(format)\"; use \(ReportFormat.all.map(\.name).joined(separator: ", "))")
         }
     }
 
@@ -53,7 +56,10 @@ struct Validate: ParsableCommand {
         var badInput = false
         for file in files {
             do {
-                results.append(try Validation.validate(snapshotAt: file, requests: requests, profile: traffic.validator, directory: traffic.validatorsDir))
+                results.append(
+                    try Validation.validate(
+                        snapshotAt: file, requests: requests, profile: traffic.validator,
+                        directory: traffic.validatorsDir))
             } catch {
                 Terminal.error(error.description)
                 badInput = true
@@ -71,16 +77,20 @@ struct Validate: ParsableCommand {
         terminalOptions.color = Terminal.useColor(color)
         if let output {
             do {
-                try AtomicFile.write(format.render(results, options: acceptOptions), to: output, creatingDirectory: false)
+                try AtomicFile.write(
+                    format.render(results, options: acceptOptions), to: output, creatingDirectory: false)
             } catch {
                 Terminal.error(error.description)
                 throw Exit.badInput
             }
             print(ReportFormat.text.render(results, options: terminalOptions), terminator: "")
         } else {
-            print(format.render(results, options: format.name == "text" ? terminalOptions : acceptOptions), terminator: "")
+            print(
+                format.render(results, options: format.name == "text" ? terminalOptions : acceptOptions), terminator: ""
+            )
         }
-        if format.name == "github", let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty,
+        if format.name == "github", let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"],
+            !summary.isEmpty,
             let handle = FileHandle(forWritingAtPath: summary)
         {
             handle.seekToEndOfFile()

@@ -36,7 +36,10 @@ public struct CaptureResponse: Sendable, Hashable {
     ///   - status: the HTTP status code.
     ///   - headers: the response headers.
     ///   - body: the response body.
-    public init(status: Int = 200, headers: [String: String] = ["Content-Type": "application/json"], body: Data = Data("{}".utf8)) {
+    public init(
+        status: Int = 200, headers: [String: String] = ["Content-Type": "application/json"],
+        body: Data = Data("{}".utf8)
+    ) {
         self.status = status
         self.headers = headers
         self.body = body

@@ -28,9 +28,11 @@ final class CaptureReporter: Sendable {
                 do {
                     try await session.add([item.request])
                 } catch {
-                    FileHandle.standardError.write(Data("""
-                        tracksnap: cannot report \(item.request.method) \(item.request.url) into session \(session.id): \(error)\n
-                        """.utf8))
+                    FileHandle.standardError.write(
+                        Data(
+                            """
+                            tracksnap: cannot report \(item.request.method) \(item.request.url) into session \(session.id): \(error)\n
+                            """.utf8))
                 }
                 item.then()
             }

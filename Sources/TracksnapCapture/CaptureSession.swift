@@ -2,7 +2,7 @@ import Foundation
 import TracksnapCore
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Captures every request of the URLSessions made from one configuration, in-process.
@@ -133,7 +133,9 @@ public final class CaptureSession: Sendable {
     ///   - settle: return once no request has arrived for this long, after at least one did;
     ///     nil waits for the count or the timeout.
     ///   - timeout: the longest wait.
-    public func waitForRequests(count: Int, settle: Duration? = nil, timeout: Duration = .seconds(10)) async -> [CapturedRequest] {
+    public func waitForRequests(count: Int, settle: Duration? = nil, timeout: Duration = .seconds(10)) async
+        -> [CapturedRequest]
+    {
         await sink.recorder.wait(settle: settle, timeout: timeout) { $0.count >= count }.requests
     }
 

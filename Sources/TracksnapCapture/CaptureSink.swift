@@ -3,7 +3,7 @@ import Synchronization
 import TracksnapCore
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Where the requests of one installed capture go: its recorder, its mode, for pass-through
@@ -26,7 +26,8 @@ final class CaptureSink: Sendable {
     let reporter: CaptureReporter?
 
     init(
-        protocolClass: CaptureURLProtocol.Type, name: String?, mode: CaptureMode, additionalHeaders: [String: String], forwarder: URLSession?,
+        protocolClass: CaptureURLProtocol.Type, name: String?, mode: CaptureMode, additionalHeaders: [String: String],
+        forwarder: URLSession?,
         reporter: CaptureReporter?
     ) {
         self.protocolClass = protocolClass

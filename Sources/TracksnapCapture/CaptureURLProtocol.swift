@@ -3,7 +3,7 @@ import Synchronization
 import TracksnapCore
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The URLProtocol that records a configuration's requests, then forwards or answers them.
@@ -49,7 +49,8 @@ class CaptureURLProtocol: URLProtocol {
         }
         let body = RequestSnapshot.bodyBytes(of: request)
         let captured = sink.recorder.append { id in
-            RequestSnapshot.capture(request, body: body, id: id, session: sink.name, additionalHeaders: sink.additionalHeaders)
+            RequestSnapshot.capture(
+                request, body: body, id: id, session: sink.name, additionalHeaders: sink.additionalHeaders)
         }
         guard let reporter = sink.reporter else {
             answer(request, body: body, captured: captured, sink: sink)
@@ -93,7 +94,8 @@ class CaptureURLProtocol: URLProtocol {
 
     private func respond(_ response: CaptureResponse) {
         guard let url = request.url,
-            let head = HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: response.headers)
+            let head = HTTPURLResponse(
+                url: url, statusCode: response.status, httpVersion: "HTTP/1.1", headerFields: response.headers)
         else {
             client?.urlProtocol(self, didFailWithError: URLError(.badURL))
             return

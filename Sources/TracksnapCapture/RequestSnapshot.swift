@@ -2,7 +2,7 @@ import Foundation
 import TracksnapCore
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// What a URLProtocol can see of a request: turns a `URLRequest` into a `CapturedRequest`.
@@ -48,7 +48,8 @@ enum RequestSnapshot {
         var fields = request.allHTTPHeaderFields ?? [:]
         let present = Set(fields.keys.map { $0.lowercased() })
         for (name, value) in additionalHeaders where !present.contains(name.lowercased()) { fields[name] = value }
-        let headers = fields
+        let headers =
+            fields
             .sorted { ($0.key.lowercased(), $0.key) < ($1.key.lowercased(), $1.key) }
             .map { CapturedRequest.Header(name: $0.key, value: $0.value) }
         var captured = CapturedRequest(
@@ -56,7 +57,8 @@ enum RequestSnapshot {
             url: request.url?.absoluteString ?? "", headers: headers, session: session)
         if let body, !body.isEmpty {
             do throws(BodyDecoder.Refusal) {
-                captured.body = try BodyDecoder(limit: maximumBodySize).body(body, contentEncoding: captured.header("Content-Encoding"))
+                captured.body = try BodyDecoder(limit: maximumBodySize).body(
+                    body, contentEncoding: captured.header("Content-Encoding"))
             } catch {
                 captured.refused = error.description
             }

@@ -90,12 +90,14 @@ extension TracksnapClient.Session {
         else {
             throw response.error("the answer is not a recording: \(response.text.prefix(200))")
         }
-        let generalized = (answer["generalized"]?.arrayValue ?? []).compactMap { item -> TracksnapClient.Recording.Generalization? in
+        let generalized = (answer["generalized"]?.arrayValue ?? []).compactMap {
+            item -> TracksnapClient.Recording.Generalization? in
             guard let path = item["path"]?.stringValue, let reason = item["reason"]?.stringValue else { return nil }
             return .init(path: path, reason: reason)
         }
         return TracksnapClient.Recording(
-            file: file, recorded: recorded, requests: Int(requests), events: answer["events"]?.doubleValue.map { Int($0) },
+            file: file, recorded: recorded, requests: Int(requests),
+            events: answer["events"]?.doubleValue.map { Int($0) },
             generalized: generalized, reason: answer["reason"]?.stringValue)
     }
 

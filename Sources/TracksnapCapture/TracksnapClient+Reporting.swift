@@ -30,7 +30,8 @@ extension TracksnapClient.Session {
         }
         let response = try await client.send(.post, requestsPath, body: .array(records))
         guard let recorded = try response.json()["recorded"]?.doubleValue else {
-            throw response.error("the answer does not say how many requests were recorded: \(response.text.prefix(200))")
+            throw response.error(
+                "the answer does not say how many requests were recorded: \(response.text.prefix(200))")
         }
         return Int(recorded)
     }
@@ -75,10 +76,12 @@ extension TracksnapClient.Session {
             let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
         else {
             let value = environment[Self.serverVariable].map { "\"\($0)\"" } ?? "unset"
-            FileHandle.standardError.write(Data("""
-                tracksnap: \(Self.sessionVariable) is \(id) but \(Self.serverVariable) is \(value), not the server's \
-                http:// address; requests are not reported\n
-                """.utf8))
+            FileHandle.standardError.write(
+                Data(
+                    """
+                    tracksnap: \(Self.sessionVariable) is \(id) but \(Self.serverVariable) is \(value), not the server's \
+                    http:// address; requests are not reported\n
+                    """.utf8))
             return nil
         }
         let token = environment[Self.tokenVariable].flatMap { $0.isEmpty ? nil : $0 }

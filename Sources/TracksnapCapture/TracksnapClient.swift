@@ -2,7 +2,7 @@ import Foundation
 import TracksnapCore
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A client of `tracksnap serve`'s control API, under `/__tracksnap/`, for tests in Swift.
@@ -79,7 +79,9 @@ public struct TracksnapClient: Sendable {
     // MARK: - Requests
 
     enum Method: String {
-        case get = "GET", post = "POST", delete = "DELETE"
+        case get = "GET"
+        case post = "POST"
+        case delete = "DELETE"
     }
 
     /// The URL of a control API path: `path` below `/__tracksnap/`, segments already escaped.
@@ -92,7 +94,9 @@ public struct TracksnapClient: Sendable {
         return components.url ?? baseURL
     }
 
-    func request(_ method: Method, _ path: String, query: [URLQueryItem] = [], body: JSONValue? = nil, timeout: TimeInterval = 30) -> URLRequest {
+    func request(
+        _ method: Method, _ path: String, query: [URLQueryItem] = [], body: JSONValue? = nil, timeout: TimeInterval = 30
+    ) -> URLRequest {
         var request = URLRequest(url: url(path, query: query), timeoutInterval: timeout)
         request.httpMethod = method.rawValue
         request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -114,7 +118,8 @@ public struct TracksnapClient: Sendable {
         do {
             (data, head) = try await urlSession.data(for: request)
         } catch {
-            throw TracksnapClientError(status: nil, message: error.localizedDescription, method: method.rawValue, url: url)
+            throw TracksnapClientError(
+                status: nil, message: error.localizedDescription, method: method.rawValue, url: url)
         }
         guard let http = head as? HTTPURLResponse else {
             throw TracksnapClientError(status: nil, message: "not an HTTP response", method: method.rawValue, url: url)
@@ -123,7 +128,8 @@ public struct TracksnapClient: Sendable {
         for (name, value) in http.allHeaderFields {
             if let name = name as? String { headers[name.lowercased()] = "\(value)" }
         }
-        let response = Response(method: method.rawValue, url: url, status: http.statusCode, body: data, headers: headers)
+        let response = Response(
+            method: method.rawValue, url: url, status: http.statusCode, body: data, headers: headers)
         guard (200..<300).contains(http.statusCode) else { throw response.error(response.serverMessage) }
         return response
     }
@@ -166,7 +172,8 @@ public struct TracksnapClient: Sendable {
                 }
             }
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            return trimmed.isEmpty ? HTTPURLResponse.localizedString(forStatusCode: status) : String(trimmed.prefix(500))
+            return trimmed.isEmpty
+                ? HTTPURLResponse.localizedString(forStatusCode: status) : String(trimmed.prefix(500))
         }
 
         /// A JSON array of captured requests, each in the NDJSON line's shape.

@@ -8,7 +8,8 @@
 /// Snowplow has none: its collectors run on each customer's own domain.
 package enum VendorDomains {
     package static let all: [String] =
-        SegmentShape.segmentHosts + SegmentShape.rudderHosts + UniversalAnalytics.hosts + Mixpanel.hosts + Amplitude.hosts
+        SegmentShape.segmentHosts + SegmentShape.rudderHosts + UniversalAnalytics.hosts + Mixpanel.hosts
+        + Amplitude.hosts
         + PostHog.hosts + Decoder.metaPixelHosts
 
     /// Whether `host` is one of the domains or below one.

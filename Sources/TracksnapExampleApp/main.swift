@@ -12,14 +12,15 @@ import TracksnapCapture
 import TracksnapCore
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 let environment = ProcessInfo.processInfo.environment
 let configuration = URLSessionConfiguration.ephemeral
 let reportTo = TracksnapClient.Session(environment: environment)
 if reportTo == nil {
-    FileHandle.standardError.write(Data("example app: \(TracksnapClient.Session.sessionVariable) is not set; nothing is reported\n".utf8))
+    FileHandle.standardError.write(
+        Data("example app: \(TracksnapClient.Session.sessionVariable) is not set; nothing is reported\n".utf8))
 }
 // A real app installs the capture only in its test builds, or when its environment names a
 // session; answering locally keeps test events away from the vendor.
@@ -31,7 +32,10 @@ let anonymousId = UUID().uuidString.lowercased()
 let cartId = UUID().uuidString.lowercased()
 let checkout: [(event: String, properties: [String: JSONValue])] = [
     ("Checkout Started", ["order_id": "o-1001", "currency": "EUR", "cart_id": .string(cartId)]),
-    ("Order Completed", ["order_id": "o-1001", "currency": "EUR", "revenue": .number("12.5"), "cart_id": .string(cartId)]),
+    (
+        "Order Completed",
+        ["order_id": "o-1001", "currency": "EUR", "revenue": .number("12.5"), "cart_id": .string(cartId)]
+    ),
 ]
 
 guard let track = URL(string: "https://api.segment.io/v1/track") else { exit(2) }

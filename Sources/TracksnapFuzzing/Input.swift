@@ -29,9 +29,10 @@ enum Input {
             if line.isEmpty { break }
             let header = text(Array(line))
             let parts = header.split(separator: ":", maxSplits: 1)
-            headers.append(.init(
-                name: String(parts.first ?? ""),
-                value: parts.count > 1 ? String(parts[1].drop { $0 == " " }) : ""))
+            headers.append(
+                .init(
+                    name: String(parts.first ?? ""),
+                    value: parts.count > 1 ? String(parts[1].drop { $0 == " " }) : ""))
         }
         let body: CapturedRequest.Body?
         if rest.isEmpty {

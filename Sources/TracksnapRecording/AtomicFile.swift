@@ -1,11 +1,12 @@
 import Foundation
 import TracksnapCore
+
 #if canImport(Glibc)
-import Glibc
-private let systemRename = Glibc.rename
+    import Glibc
+    private let systemRename = Glibc.rename
 #elseif canImport(Darwin)
-import Darwin
-private let systemRename = Darwin.rename
+    import Darwin
+    private let systemRename = Darwin.rename
 #endif
 
 /// Files written whole or not at all: snapshots, pending snapshots, and the CLI's `--output` reports.
@@ -28,7 +29,9 @@ package enum AtomicFile {
         let directory = target.deletingLastPathComponent()
         let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).tmp")
         do {
-            if creatingDirectory { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) }
+            if creatingDirectory {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            }
             try Data(text.utf8).write(to: temporary)
         } catch {
             try? FileManager.default.removeItem(at: temporary)

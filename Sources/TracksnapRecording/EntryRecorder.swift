@@ -68,7 +68,9 @@ struct EntryRecorder {
         var kept: JSONValue = .object([:])
         if let context = object["context"] {
             for path in paths {
-                let tokens = path.split(separator: ".", omittingEmptySubsequences: false).map { Matcher.Member.token(for: String($0)) }
+                let tokens = path.split(separator: ".", omittingEmptySubsequences: false).map {
+                    Matcher.Member.token(for: String($0))
+                }
                 if let value = value(at: tokens, in: context) { kept = inserting(value, at: tokens[...], into: kept) }
             }
         }
@@ -85,7 +87,9 @@ struct EntryRecorder {
         tokens.reduce(Optional(value)) { current, token in current?.objectValue?[token] }
     }
 
-    private static func inserting(_ value: JSONValue, at tokens: ArraySlice<String>, into target: JSONValue) -> JSONValue {
+    private static func inserting(_ value: JSONValue, at tokens: ArraySlice<String>, into target: JSONValue)
+        -> JSONValue
+    {
         guard let first = tokens.first else { return value }
         var object = target.objectValue ?? [:]
         object[first] = inserting(value, at: tokens.dropFirst(), into: object[first] ?? .object([:]))
@@ -105,8 +109,10 @@ struct EntryRecorder {
             return
         }
         switch value {
-        case .object(let members): for (key, member) in members { collectSecrets(member, tokens: tokens + [Matcher.Member.token(for: key)]) }
-        case .array(let items): for (index, item) in items.enumerated() { collectSecrets(item, tokens: tokens + [String(index)]) }
+        case .object(let members):
+            for (key, member) in members { collectSecrets(member, tokens: tokens + [Matcher.Member.token(for: key)]) }
+        case .array(let items):
+            for (index, item) in items.enumerated() { collectSecrets(item, tokens: tokens + [String(index)]) }
         default: break
         }
     }
@@ -114,8 +120,8 @@ struct EntryRecorder {
     private mutating func collectStrings(_ value: JSONValue) {
         switch value {
         case .string(let text): if !text.isEmpty { secrets.insert(text) }
-        case .object(let members): members.values.forEach { collectStrings($0) }
-        case .array(let items): items.forEach { collectStrings($0) }
+        case .object(let members): for member in members.values { collectStrings(member) }
+        case .array(let items): for item in items { collectStrings(item) }
         default: break
         }
     }
@@ -129,15 +135,16 @@ struct EntryRecorder {
         case .string(let text):
             return hidingSecrets(in: text)
         case .array(let items):
-            return .array(items.enumerated().map { index, item in
-                let itemTokens = tokens + [String(index)]
-                // Arrays compare by position: an ignored element keeps its place.
-                if ignore.ignores(itemTokens) {
-                    changed = true
-                    return ["$any": true]
-                }
-                return build(item, tokens: itemTokens)
-            })
+            return .array(
+                items.enumerated().map { index, item in
+                    let itemTokens = tokens + [String(index)]
+                    // Arrays compare by position: an ignored element keeps its place.
+                    if ignore.ignores(itemTokens) {
+                        changed = true
+                        return ["$any": true]
+                    }
+                    return build(item, tokens: itemTokens)
+                })
         case .object(let members):
             let outerChanged = changed
             changed = false
@@ -195,10 +202,16 @@ struct EntryRecorder {
     static func fillingSecretHoles(_ value: JSONValue) -> JSONValue {
         switch value {
         case .string(let text) where text.contains(secretHole):
-            return ["$regex": .string(text.components(separatedBy: secretHole).map(PatternEscaping.escape).joined(separator: "[\\s\\S]+"))]
+            return [
+                "$regex": .string(
+                    text.components(separatedBy: secretHole).map(PatternEscaping.escape).joined(separator: "[\\s\\S]+"))
+            ]
         case .object(let members):
             if members.count == 1, let source = members["$regex"]?.stringValue {
-                return ["$regex": .string(source.replacingOccurrences(of: PatternEscaping.escape(secretHole), with: "[\\s\\S]+"))]
+                return [
+                    "$regex": .string(
+                        source.replacingOccurrences(of: PatternEscaping.escape(secretHole), with: "[\\s\\S]+"))
+                ]
             }
             return .object(members.mapValues(fillingSecretHoles))
         case .array(let items):

@@ -128,9 +128,10 @@ struct Generalizer {
                 found.append(Found(tokens: tokens, reason: Self.differs))
                 return ["$type": "array"]
             }
-            return .array(items.indices.map { index in
-                value(arrays.map { $0[index] }, tokens: tokens + [String(index)], runs: runs, found: &found)
-            })
+            return .array(
+                items.indices.map { index in
+                    value(arrays.map { $0[index] }, tokens: tokens + [String(index)], runs: runs, found: &found)
+                })
         }
         if values.allSatisfy({ $0 == first }) {
             guard detectsShapes else { return first }
@@ -140,7 +141,9 @@ struct Generalizer {
                 found.append(Found(tokens: tokens, reason: shape.name))
                 return shape.matcher
             }
-            if let text = first.stringValue, let embedded = VolatileShape.inJSONText(text, capturedAt: runs[0].time, allShapes: values.count == 1) {
+            if let text = first.stringValue,
+                let embedded = VolatileShape.inJSONText(text, capturedAt: runs[0].time, allShapes: values.count == 1)
+            {
                 found.append(Found(tokens: tokens, reason: Self.inJSON(embedded.shapes)))
                 return ["$regex": .string(embedded.pattern)]
             }
@@ -170,7 +173,10 @@ struct Generalizer {
                 guard let end = text.range(of: "://") else { return "" }
                 return String(text[..<(text[end.upperBound...].firstIndex(of: "/") ?? text.endIndex)])
             }
-            guard let head = Self.common(heads.map(JSONValue.string), runs: runs).matcher.regexSource(literalAllowed: true) else {
+            guard
+                let head = Self.common(heads.map(JSONValue.string), runs: runs).matcher.regexSource(
+                    literalAllowed: true)
+            else {
                 found.append(Found(tokens: ["url"], reason: Self.differs))
                 return ["$type": "string"]
             }
@@ -188,7 +194,8 @@ struct Generalizer {
         for index in segmentLists[0].indices {
             let column = segmentLists.map { $0[index] }
             if column.allSatisfy({ $0 == column[0] }) {
-                if detectsShapes, !column[0].isEmpty, let shape = VolatileShape.of(.string(column[0]), capturedAt: runs[0].time),
+                if detectsShapes, !column[0].isEmpty,
+                    let shape = VolatileShape.of(.string(column[0]), capturedAt: runs[0].time),
                     values.count == 1 || shape.isAlwaysVolatile, let source = shape.matcher["$regex"]?.stringValue
                 {
                     segments.append(source)
@@ -218,12 +225,15 @@ struct Generalizer {
         let shapes = zip(values, runs).map { VolatileShape.of($0, capturedAt: $1.time, serverOrigin: $1.serverOrigin) }
         if let shape = shapes[0], shapes.allSatisfy({ $0 == shape }) { return (shape.matcher, shape.name) }
         let texts = values.compactMap(\.stringValue)
-        if texts.count == values.count, let embedded = VolatileShape.inJSONText(texts[0], capturedAt: runs[0].time, allShapes: true),
+        if texts.count == values.count,
+            let embedded = VolatileShape.inJSONText(texts[0], capturedAt: runs[0].time, allShapes: true),
             let pattern = try? Pattern(embedded.pattern), texts.allSatisfy({ (try? pattern.matches($0)) == true })
         {
             return (["$regex": .string(embedded.pattern)], inJSON(embedded.shapes))
         }
-        if texts.count == values.count, let pattern = digitsPattern(texts) { return (["$regex": .string(pattern)], differs) }
+        if texts.count == values.count, let pattern = digitsPattern(texts) {
+            return (["$regex": .string(pattern)], differs)
+        }
         let types = values.map(type)
         if types.allSatisfy({ $0 == types[0] }) { return (["$type": .string(types[0])], differs) }
         if Set(types) == ["integer", "number"] { return (["$type": "number"], differs) }

@@ -15,41 +15,52 @@ struct PatternKeeper {
     ///   - trimmed: the new recording as it is written for a new entry (listed headers only).
     ///   - actual: the captured value (its validation view).
     /// - Returns: the JSON to write, or nil to leave the key out.
-    func merge(_ matcher: Matcher, full: JSONValue?, trimmed: JSONValue?, actual: JSONValue?, tokens: [String] = [], lenient: Bool = false) -> JSONValue? {
+    func merge(
+        _ matcher: Matcher, full: JSONValue?, trimmed: JSONValue?, actual: JSONValue?, tokens: [String] = [],
+        lenient: Bool = false
+    ) -> JSONValue? {
         // An ignored field is never compared: what a person wrote there stays.
         if !tokens.isEmpty, ignore.ignores(tokens) { return matcher.json }
         let recorded = trimmed ?? full
         switch matcher {
         case .object(let members, _):
-            guard let actualObject = actual?.objectValue, let fullObject = full?.objectValue else { return keepIfAccepted(matcher, recorded: recorded, full: full, actual: actual, lenient: lenient) }
+            guard let actualObject = actual?.objectValue, let fullObject = full?.objectValue else {
+                return keepIfAccepted(matcher, recorded: recorded, full: full, actual: actual, lenient: lenient)
+            }
             let trimmedObject = trimmed?.objectValue ?? [:]
             var out: [String: JSONValue] = [:]
             for member in members {
                 // Parameters and headers are strings on the wire: `12` in a snapshot means "12".
-                let childLenient = lenient || (tokens.isEmpty && (member.key == "parameters" || member.key == "headers"))
+                let childLenient =
+                    lenient || (tokens.isEmpty && (member.key == "parameters" || member.key == "headers"))
                 if let merged = merge(
-                    member.matcher, full: fullObject[Matcher.Member.token(for: member.key)], trimmed: trimmedObject[Matcher.Member.token(for: member.key)], actual: actualObject[member.key],
+                    member.matcher, full: fullObject[Matcher.Member.token(for: member.key)],
+                    trimmed: trimmedObject[Matcher.Member.token(for: member.key)], actual: actualObject[member.key],
                     tokens: tokens + [member.token], lenient: childLenient)
                 {
                     out[member.token] = merged
                 }
             }
-            for (key, value) in trimmedObject where !members.contains(where: { Matcher.Member.token(for: $0.key) == key }) {
+            for (key, value) in trimmedObject
+            where !members.contains(where: { Matcher.Member.token(for: $0.key) == key }) {
                 out[key] = value
             }
             return .object(out)
         case .array(let items):
-            guard let actualArray = actual?.arrayValue, let fullArray = full?.arrayValue, fullArray.count == actualArray.count else {
+            guard let actualArray = actual?.arrayValue, let fullArray = full?.arrayValue,
+                fullArray.count == actualArray.count
+            else {
                 return keepIfAccepted(matcher, recorded: recorded, full: full, actual: actual, lenient: lenient)
             }
             let trimmedArray = trimmed?.arrayValue
-            return .array(actualArray.indices.map { index in
-                let recordedItem = trimmedArray.flatMap { index < $0.count ? $0[index] : nil } ?? fullArray[index]
-                guard index < items.count else { return recordedItem }
-                return merge(
-                    items[index], full: fullArray[index], trimmed: recordedItem, actual: actualArray[index],
-                    tokens: tokens + [String(index)], lenient: lenient) ?? recordedItem
-            })
+            return .array(
+                actualArray.indices.map { index in
+                    let recordedItem = trimmedArray.flatMap { index < $0.count ? $0[index] : nil } ?? fullArray[index]
+                    guard index < items.count else { return recordedItem }
+                    return merge(
+                        items[index], full: fullArray[index], trimmed: recordedItem, actual: actualArray[index],
+                        tokens: tokens + [String(index)], lenient: lenient) ?? recordedItem
+                })
         case .szimpla(let string, let pattern):
             guard matcher.accepts(actual, lenient: lenient), !EntryRecorder.isRedaction(full) else { return recorded }
             // A Szimpla string is a literal and a pattern at once; the new file says which it was.
@@ -62,7 +73,9 @@ struct PatternKeeper {
 
     /// The existing matcher when it still accepts the value, except a literal where the new
     /// recording hides a secret: a literal there would be the secret itself.
-    private func keepIfAccepted(_ matcher: Matcher, recorded: JSONValue?, full: JSONValue?, actual: JSONValue?, lenient: Bool) -> JSONValue? {
+    private func keepIfAccepted(
+        _ matcher: Matcher, recorded: JSONValue?, full: JSONValue?, actual: JSONValue?, lenient: Bool
+    ) -> JSONValue? {
         guard matcher.accepts(actual, lenient: lenient) else { return recorded }
         switch matcher {
         case .literal, .exact, .object, .array:

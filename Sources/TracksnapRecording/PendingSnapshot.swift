@@ -80,7 +80,11 @@ public enum PendingSnapshot {
     private static func existingPending(_ snapshot: String) throws(InputError) -> String {
         let pending = path(for: snapshot)
         guard FileManager.default.fileExists(atPath: pending) else {
-            throw InputError(file: pending, message: "no pending snapshot to review (record one with `tracksnap record \(snapshotPath(for: snapshot)) --pending`)")
+            throw InputError(
+                file: pending,
+                message:
+                    "no pending snapshot to review (record one with `tracksnap record \(snapshotPath(for: snapshot)) --pending`)"
+            )
         }
         return pending
     }

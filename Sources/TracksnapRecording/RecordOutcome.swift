@@ -14,7 +14,10 @@ public struct RecordOutcome: Sendable, Hashable {
     /// differ between runs), in snapshot order; secrets and kept patterns are not listed.
     public var generalized: [Generalization]
 
-    public init(file: String, recorded: Bool, requests: Int, events: Int? = nil, reason: String? = nil, generalized: [Generalization] = []) {
+    public init(
+        file: String, recorded: Bool, requests: Int, events: Int? = nil, reason: String? = nil,
+        generalized: [Generalization] = []
+    ) {
         self.file = file
         self.recorded = recorded
         self.requests = requests

@@ -21,13 +21,17 @@ enum RunPairing {
     /// - Returns: for each of the first run's entries, the index of its counterpart in `items`.
     /// - Throws: `InputError` naming the later run and the first entry with no counterpart.
     static func pair(
-        _ items: [SnapshotRecorder.RecordedItem], with expected: [JSONValue], firstItems: [SnapshotRecorder.RecordedItem], kind: ExpectedEntry.Kind,
+        _ items: [SnapshotRecorder.RecordedItem], with expected: [JSONValue],
+        firstItems: [SnapshotRecorder.RecordedItem], kind: ExpectedEntry.Kind,
         order: Order, ignore: IgnoreRules, names: (first: String, run: String)
     ) throws(InputError) -> [Int] {
         let section = kind == .request ? "requests" : "events"
         let document = JSONDocument(file: names.first, value: [section: .array(expected)], locations: [:])
-        let entries = try (kind == .request ? Snapshot.parse(document: document).requests : Snapshot.parse(document: document).events)
-        let alignment = Aligner(expected: entries, actual: items.map(\.view), ignore: ignore, strictObjects: false).align(order: order)
+        let entries =
+            try
+            (kind == .request ? Snapshot.parse(document: document).requests : Snapshot.parse(document: document).events)
+        let alignment = Aligner(expected: entries, actual: items.map(\.view), ignore: ignore, strictObjects: false)
+            .align(order: order)
 
         var counterpart = [Int?](repeating: nil, count: expected.count)
         var problems: [(position: Int, message: String)] = []
@@ -35,7 +39,11 @@ enum RunPairing {
             if identity(of: entries[e]).accepts(items[a].view) {
                 counterpart[e] = a
             } else {
-                problems.append((a, "\(items[a].label) has no counterpart in the first run (\(names.first)): there, \(firstItems[e].label) stands in its place"))
+                problems.append(
+                    (
+                        a,
+                        "\(items[a].label) has no counterpart in the first run (\(names.first)): there, \(firstItems[e].label) stands in its place"
+                    ))
             }
         }
         for (_, a) in alignment.outOfOrder {
@@ -48,14 +56,17 @@ enum RunPairing {
             problems.append((a, "\(items[a].label) has no counterpart in the first run (\(names.first))"))
         }
         for e in alignment.missing {
-            problems.append((e, "the first run's \(firstItems[e].label) (\(names.first)) has no counterpart in this run"))
+            problems.append(
+                (e, "the first run's \(firstItems[e].label) (\(names.first)) has no counterpart in this run"))
         }
         guard let first = problems.min(by: { $0.position < $1.position }) else {
             return counterpart.compactMap { $0 }
         }
         let noun = kind == .request ? "request" : "event"
-        let counts = items.count == firstItems.count
-            ? "" : "; the first run has \(firstItems.count) \(noun)\(firstItems.count == 1 ? "" : "s"), this one \(items.count)"
+        let counts =
+            items.count == firstItems.count
+            ? ""
+            : "; the first run has \(firstItems.count) \(noun)\(firstItems.count == 1 ? "" : "s"), this one \(items.count)"
         throw InputError(file: names.run, message: "not the same flow as the first run: \(first.message)\(counts)")
     }
 

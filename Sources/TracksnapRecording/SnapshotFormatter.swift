@@ -19,7 +19,8 @@ enum SnapshotFormatter {
     }
 
     private static func write(_ value: JSONValue, indent: Int, to out: inout String) {
-        let inner = String(repeating: "  ", count: indent + 1), outer = String(repeating: "  ", count: indent)
+        let inner = String(repeating: "  ", count: indent + 1)
+        let outer = String(repeating: "  ", count: indent)
         switch value {
         case .array(let items) where !items.isEmpty:
             out += "["

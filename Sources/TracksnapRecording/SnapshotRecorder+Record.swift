@@ -18,7 +18,9 @@ extension SnapshotRecorder {
     ///   - pending: write `X.new.json` for review instead of replacing `X.json`.
     /// - Throws: `InputError` for an existing snapshot that cannot be read, an unknown validator,
     ///   traffic a decoder recognises but cannot decode, or a file that cannot be written.
-    public func record(_ requests: [CapturedRequest], snapshotAt path: String, mode: RecordMode, pending: Bool = false) throws(InputError) -> RecordOutcome {
+    public func record(_ requests: [CapturedRequest], snapshotAt path: String, mode: RecordMode, pending: Bool = false)
+        throws(InputError) -> RecordOutcome
+    {
         try record(runs: [requests], snapshotAt: path, mode: mode, pending: pending)
     }
 
@@ -39,7 +41,10 @@ extension SnapshotRecorder {
     ///   - runNames: how errors name each run (its capture file).
     /// - Throws: `InputError` as `record(_:snapshotAt:mode:pending:)` does, and for runs that are
     ///   not the same flow, naming the first difference.
-    public func record(runs: [[CapturedRequest]], snapshotAt path: String, mode: RecordMode, pending: Bool = false, runNames: [String] = []) throws(InputError) -> RecordOutcome {
+    public func record(
+        runs: [[CapturedRequest]], snapshotAt path: String, mode: RecordMode, pending: Bool = false,
+        runNames: [String] = []
+    ) throws(InputError) -> RecordOutcome {
         let exists = FileManager.default.fileExists(atPath: path)
         switch mode {
         case .never:
@@ -49,7 +54,8 @@ extension SnapshotRecorder {
         case .failed where exists:
             let snapshot = try Snapshot.load(path: path)
             guard let validator = ValidatorRegistry.validator(named: profile.validator) else {
-                throw InputError(file: profile.file ?? path, message: "no validator is registered as \"\(profile.validator)\"")
+                throw InputError(
+                    file: profile.file ?? path, message: "no validator is registered as \"\(profile.validator)\"")
             }
             if runs.allSatisfy({ validator.validate(snapshot, requests: $0, profile: profile).passed }) {
                 return RecordOutcome(file: path, recorded: false, requests: 0, reason: "it passes (mode failed)")

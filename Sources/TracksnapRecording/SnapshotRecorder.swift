@@ -59,7 +59,9 @@ public struct SnapshotRecorder: Sendable {
     ///   - existing: the snapshot recorded before, if any.
     /// - Throws: `InputError` when the existing snapshot is not a valid snapshot, or when a
     ///   decoder recognises a request it cannot decode (with the request and the reason).
-    public func snapshot(from requests: [CapturedRequest], name: String, existing: JSONDocument? = nil) throws(InputError) -> JSONValue {
+    public func snapshot(from requests: [CapturedRequest], name: String, existing: JSONDocument? = nil)
+        throws(InputError) -> JSONValue
+    {
         try recording(from: [requests], name: name, existing: existing, file: existing?.file ?? name).snapshot
     }
 
@@ -83,8 +85,11 @@ public struct SnapshotRecorder: Sendable {
     /// - Throws: `InputError` as `snapshot(from:name:existing:)` does, and when a run is not the
     ///   same flow as the first: a different number of entries, or an entry with no counterpart
     ///   (another event name, method or URL), naming the first difference.
-    public func snapshot(fromRuns runs: [[CapturedRequest]], name: String, existing: JSONDocument? = nil, runNames: [String] = []) throws(InputError) -> JSONValue {
-        try recording(from: runs, name: name, existing: existing, file: existing?.file ?? name, runNames: runNames).snapshot
+    public func snapshot(
+        fromRuns runs: [[CapturedRequest]], name: String, existing: JSONDocument? = nil, runNames: [String] = []
+    ) throws(InputError) -> JSONValue {
+        try recording(from: runs, name: name, existing: existing, file: existing?.file ?? name, runNames: runNames)
+            .snapshot
     }
 
     /// A recorded snapshot and what was written as matchers in it.
@@ -122,7 +127,8 @@ public struct SnapshotRecorder: Sendable {
         for (r, requests) in runs.enumerated() {
             let selection = profile.select(requests)
             if let first = selection.undecided.first {
-                throw InputError(file: file, message: "cannot record from \(names[r]): " + selection.message(first, in: requests))
+                throw InputError(
+                    file: file, message: "cannot record from \(names[r]): " + selection.message(first, in: requests))
             }
             selected.append(selection.selected)
         }
@@ -141,28 +147,39 @@ public struct SnapshotRecorder: Sendable {
                 case .events(let decoded):
                     for event in decoded {
                         let view = event.validationView
-                        run.events.append(RecordedItem(
-                            view: view, full: recorder.eventEntry(view: view),
-                            label: "event #\(run.events.count + 1) \"\(event.name ?? event.type)\"", run: Generalizer.Run(request: request)))
+                        run.events.append(
+                            RecordedItem(
+                                view: view, full: recorder.eventEntry(view: view),
+                                label: "event #\(run.events.count + 1) \"\(event.name ?? event.type)\"",
+                                run: Generalizer.Run(request: request)))
                     }
                 case .unclaimed:
                     let view = request.validationView
-                    run.requests.append(RecordedItem(
-                        view: view, full: recorder.entry(for: request, view: view),
-                        label: "request #\(i + 1) \(request.method) \(request.urlWithoutQuery)", run: Generalizer.Run(request: request)))
+                    run.requests.append(
+                        RecordedItem(
+                            view: view, full: recorder.entry(for: request, view: view),
+                            label: "request #\(i + 1) \(request.method) \(request.urlWithoutQuery)",
+                            run: Generalizer.Run(request: request)))
                 case .failed(let error):
                     throw InputError(
                         file: r == 0 ? file : names[r],
-                        message: "cannot record events: request #\(i + 1) \(request.method) \(request.urlWithoutQuery) (id \(request.id)): \(error.description)")
+                        message:
+                            "cannot record events: request #\(i + 1) \(request.method) \(request.urlWithoutQuery) (id \(request.id)): \(error.description)"
+                    )
                 }
             }
             collected.append(run)
         }
 
         var generalized: [Generalization] = []
-        let requestEntries = try learn(collected.map(\.requests), kind: .request, names: names, old: old?.requests ?? [], existing: existing, oldSnapshot: old, generalized: &generalized)
-        let eventEntries = decodesEvents
-            ? try learn(collected.map(\.events), kind: .event, names: names, old: old?.events ?? [], existing: existing, oldSnapshot: old, generalized: &generalized)
+        let requestEntries = try learn(
+            collected.map(\.requests), kind: .request, names: names, old: old?.requests ?? [], existing: existing,
+            oldSnapshot: old, generalized: &generalized)
+        let eventEntries =
+            decodesEvents
+            ? try learn(
+                collected.map(\.events), kind: .event, names: names, old: old?.events ?? [], existing: existing,
+                oldSnapshot: old, generalized: &generalized)
             : nil
 
         var top: [String: JSONValue]
@@ -188,7 +205,8 @@ public struct SnapshotRecorder: Sendable {
     /// The entries of one kind: each run paired with the first, generalised, trimmed as they are
     /// written, and merged with what the existing snapshot had.
     private func learn(
-        _ runs: [[RecordedItem]], kind: ExpectedEntry.Kind, names: [String], old: [ExpectedEntry], existing: JSONDocument?, oldSnapshot: Snapshot?,
+        _ runs: [[RecordedItem]], kind: ExpectedEntry.Kind, names: [String], old: [ExpectedEntry],
+        existing: JSONDocument?, oldSnapshot: Snapshot?,
         generalized: inout [Generalization]
     ) throws(InputError) -> [JSONValue] {
         let first = runs[0]
@@ -200,28 +218,37 @@ public struct SnapshotRecorder: Sendable {
             let pairing = Generalizer(detectsShapes: true)
             let single = first.map { item in
                 var found: [Generalizer.Found] = []
-                return trim(EntryRecorder.fillingSecretHoles(pairing.entry([item.full], kind: kind, runs: [item.run], found: &found)), kind: kind)
+                return trim(
+                    EntryRecorder.fillingSecretHoles(
+                        pairing.entry([item.full], kind: kind, runs: [item.run], found: &found)), kind: kind)
             }
             let order = oldSnapshot?.order ?? profile.order
             for r in runs.indices.dropFirst() {
-                pairings.append(try RunPairing.pair(runs[r], with: single, firstItems: first, kind: kind, order: order, ignore: profile.ignore, names: (names[0], names[r])))
+                pairings.append(
+                    try RunPairing.pair(
+                        runs[r], with: single, firstItems: first, kind: kind, order: order, ignore: profile.ignore,
+                        names: (names[0], names[r])))
             }
         }
         var found: [[Generalizer.Found]] = []
         let full = first.indices.map { e in
             let items = [first[e]] + pairings.enumerated().map { runs[$0.offset + 1][$0.element[e]] }
             var entryFound: [Generalizer.Found] = []
-            let entry = EntryRecorder.fillingSecretHoles(generalizer.entry(items.map(\.full), kind: kind, runs: items.map(\.run), found: &entryFound))
+            let entry = EntryRecorder.fillingSecretHoles(
+                generalizer.entry(items.map(\.full), kind: kind, runs: items.map(\.run), found: &entryFound))
             found.append(entryFound)
             return entry
         }
         let trimmed = full.map { trim($0, kind: kind) }
-        let entries = merge(old, views: first.map(\.view), full: full, trimmed: trimmed, existing: existing, oldSnapshot: oldSnapshot)
+        let entries = merge(
+            old, views: first.map(\.view), full: full, trimmed: trimmed, existing: existing, oldSnapshot: oldSnapshot)
         let section = kind == .request ? "requests" : "events"
         for (index, entry) in entries.enumerated() {
             // Only what is written: trimmed headers and context, and patterns a person kept, are not news.
             for item in found[index].sorted(by: { $0.tokens.lexicographicallyPrecedes($1.tokens) }) {
-                guard let value = Self.value(at: item.tokens, in: entry), value == Self.value(at: item.tokens, in: full[index]) else { continue }
+                guard let value = Self.value(at: item.tokens, in: entry),
+                    value == Self.value(at: item.tokens, in: full[index])
+                else { continue }
                 let path = item.tokens.reduce("/\(section)/\(index)") { JSONPointer.appending($0, $1) }
                 generalized.append(Generalization(path: path, reason: item.reason))
             }
@@ -243,7 +270,9 @@ public struct SnapshotRecorder: Sendable {
     private static func value(at tokens: [String], in value: JSONValue) -> JSONValue? {
         tokens.reduce(Optional(value)) { current, token in
             guard let current else { return nil }
-            if let index = Int(token), let items = current.arrayValue { return index < items.count ? items[index] : nil }
+            if let index = Int(token), let items = current.arrayValue {
+                return index < items.count ? items[index] : nil
+            }
             return current.objectValue?[token]
         }
     }
@@ -251,17 +280,20 @@ public struct SnapshotRecorder: Sendable {
     /// Pairs the existing entries with the captured values by the alignment validation uses,
     /// and keeps what still matches in each pair (`PatternKeeper`).
     private func merge(
-        _ old: [ExpectedEntry], views: [JSONValue], full: [JSONValue], trimmed: [JSONValue], existing: JSONDocument?, oldSnapshot: Snapshot?
+        _ old: [ExpectedEntry], views: [JSONValue], full: [JSONValue], trimmed: [JSONValue], existing: JSONDocument?,
+        oldSnapshot: Snapshot?
     ) -> [JSONValue] {
         guard let existing, let oldSnapshot, !old.isEmpty else { return trimmed }
-        let aligner = Aligner(expected: old, actual: views, ignore: profile.ignore, strictObjects: oldSnapshot.strict ?? profile.strict)
+        let aligner = Aligner(
+            expected: old, actual: views, ignore: profile.ignore, strictObjects: oldSnapshot.strict ?? profile.strict)
         let alignment = aligner.align(order: oldSnapshot.order ?? profile.order)
         var pairedEntry: [Int: Int] = [:]
         for (e, a) in alignment.pairs + alignment.outOfOrder + alignment.duplicates { pairedEntry[a] = e }
         let keeper = PatternKeeper(ignore: profile.ignore)
         return views.indices.map { a in
             guard let e = pairedEntry[a] else { return trimmed[a] }
-            let merged = keeper.merge(old[e].matcher, full: full[a], trimmed: trimmed[a], actual: views[a]) ?? trimmed[a]
+            let merged =
+                keeper.merge(old[e].matcher, full: full[a], trimmed: trimmed[a], actual: views[a]) ?? trimmed[a]
             guard var object = merged.objectValue else { return merged }
             object["description"] = Self.rawEntry(old[e].path, in: existing)?["description"]
             return .object(object)

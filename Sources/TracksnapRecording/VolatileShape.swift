@@ -45,7 +45,9 @@ struct VolatileShape: Sendable, Hashable {
             return ofString(text, capturedAt: time, serverOrigin: serverOrigin)
         case .number(let text):
             if let epoch = epoch(text, capturedAt: time) { return epoch }
-            if isNumericID(text) { return VolatileShape(name: "random-id", matcher: ["$type": "integer"], isAlwaysVolatile: false) }
+            if isNumericID(text) {
+                return VolatileShape(name: "random-id", matcher: ["$type": "integer"], isAlwaysVolatile: false)
+            }
             return nil
         default:
             return nil
@@ -55,13 +57,16 @@ struct VolatileShape: Sendable, Hashable {
     private static func ofString(_ text: String, capturedAt time: Date, serverOrigin: String?) -> VolatileShape? {
         if let origin = LocalOrigin(text, serverOrigin: serverOrigin) {
             return VolatileShape(
-                name: "local-origin", matcher: .string(origin.pattern + PatternEscaping.escape(origin.rest)).asRegex, isAlwaysVolatile: true)
+                name: "local-origin", matcher: .string(origin.pattern + PatternEscaping.escape(origin.rest)).asRegex,
+                isAlwaysVolatile: true)
         }
         if let uuid = uuid(text) { return uuid }
         if let timestamp = timestamp(text) { return timestamp }
         if let epoch = epoch(text, capturedAt: time) { return epoch }
         if let clientID = clientID(text, capturedAt: time) { return clientID }
-        if isNumericID(text) { return VolatileShape(name: "random-id", matcher: ["$regex": "[0-9]+"], isAlwaysVolatile: false) }
+        if isNumericID(text) {
+            return VolatileShape(name: "random-id", matcher: ["$regex": "[0-9]+"], isAlwaysVolatile: false)
+        }
         if let hex = hexToken(text) { return hex }
         if let base64 = base64Token(text) { return base64 }
         return nil
@@ -78,8 +83,11 @@ struct VolatileShape: Sendable, Hashable {
     ///   - time: when it was captured.
     ///   - allShapes: every volatile shape, as from a single run; else only those always volatile.
     /// - Returns: the pattern's source and the shapes found in it, or nil when it has none.
-    static func inJSONText(_ text: String, capturedAt time: Date, allShapes: Bool) -> (pattern: String, shapes: [String])? {
-        guard let first = text.first(where: { !$0.isWhitespace }), first == "{" || first == "[", text.utf8.count <= 1 << 16,
+    static func inJSONText(_ text: String, capturedAt time: Date, allShapes: Bool) -> (
+        pattern: String, shapes: [String]
+    )? {
+        guard let first = text.first(where: { !$0.isWhitespace }), first == "{" || first == "[",
+            text.utf8.count <= 1 << 16,
             (try? JSONDocument.parse(Array(text.utf8), file: "text", trackLocations: false)) != nil
         else { return nil }
         var pattern = ""
@@ -124,7 +132,8 @@ struct VolatileShape: Sendable, Hashable {
     private static func uuid(_ text: String) -> VolatileShape? {
         let bytes = Array(text.utf8)
         guard bytes.count == 36 else { return nil }
-        var lower = false, upper = false
+        var lower = false
+        var upper = false
         for (index, byte) in bytes.enumerated() {
             if [8, 13, 18, 23].contains(index) {
                 guard byte == UInt8(ascii: "-") else { return nil }
@@ -148,14 +157,19 @@ struct VolatileShape: Sendable, Hashable {
         #"[0-9]{4}-[0-9]{2}-[0-9]{2}([T ])[0-9]{2}:[0-9]{2}(:[0-9]{2}([.,][0-9]+)?)?(Z|[+-][0-9]{2}:?[0-9]{2})?"#)
 
     private static func timestamp(_ text: String) -> VolatileShape? {
-        guard text.utf8.count >= 16, text.utf8.count <= 40, let recogniser = timestampPattern, (try? recogniser.matches(text)) == true else { return nil }
+        guard text.utf8.count >= 16, text.utf8.count <= 40, let recogniser = timestampPattern,
+            (try? recogniser.matches(text)) == true
+        else { return nil }
         let bytes = Array(text.utf8)
         let separator = bytes[10] == UInt8(ascii: "T") ? "T" : " "
         let hasSeconds = bytes.count > 16 && bytes[16] == UInt8(ascii: ":")
         let last = bytes[bytes.count - 1]
-        let hasZone = last == UInt8(ascii: "Z") || (bytes.count > 19 && bytes[16...].contains { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") })
+        let hasZone =
+            last == UInt8(ascii: "Z")
+            || (bytes.count > 19 && bytes[16...].contains { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") })
         // Fractions come and go (Python leaves them out at 0 µs), offsets differ between machines.
-        let pattern = "[0-9]{4}-[0-9]{2}-[0-9]{2}\(separator)[0-9]{2}:[0-9]{2}"
+        let pattern =
+            "[0-9]{4}-[0-9]{2}-[0-9]{2}\(separator)[0-9]{2}:[0-9]{2}"
             + (hasSeconds ? ":[0-9]{2}([.,][0-9]+)?" : "")
             + (hasZone ? "(Z|[+-][0-9]{2}:?[0-9]{2})" : "")
         return VolatileShape(name: "timestamp", matcher: .string(pattern).asRegex, isAlwaysVolatile: true)
@@ -169,7 +183,9 @@ struct VolatileShape: Sendable, Hashable {
             parts.count == 1 || (parts[1].utf8.count > 0 && parts[1].utf8.allSatisfy(isDigit)),
             let number = Double(whole)
         else { return nil }
-        let units: [(digits: Int, perSecond: Double, name: String)] = [(10, 1, "epoch-s"), (13, 1e3, "epoch-ms"), (16, 1e6, "epoch-us")]
+        let units: [(digits: Int, perSecond: Double, name: String)] = [
+            (10, 1, "epoch-s"), (13, 1e3, "epoch-ms"), (16, 1e6, "epoch-us"),
+        ]
         guard let unit = units.first(where: { $0.digits == whole.utf8.count }),
             abs(number / unit.perSecond - time.timeIntervalSince1970) <= epochWindow
         else { return nil }
@@ -197,7 +213,9 @@ struct VolatileShape: Sendable, Hashable {
     private static func hexToken(_ text: String) -> VolatileShape? {
         let bytes = Array(text.utf8)
         guard bytes.count >= shortestHexToken else { return nil }
-        var lower = false, upper = false, digit = false
+        var lower = false
+        var upper = false
+        var digit = false
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = true
@@ -207,7 +225,9 @@ struct VolatileShape: Sendable, Hashable {
             }
         }
         guard digit, lower != upper else { return nil }
-        return VolatileShape(name: "hex", matcher: .string("\(upper ? "[0-9A-F]" : "[0-9a-f]"){\(bytes.count)}").asRegex, isAlwaysVolatile: false)
+        return VolatileShape(
+            name: "hex", matcher: .string("\(upper ? "[0-9A-F]" : "[0-9a-f]"){\(bytes.count)}").asRegex,
+            isAlwaysVolatile: false)
     }
 
     /// Twenty characters or more of base64 or base64url, upper and lower case mixed with digits
@@ -223,7 +243,8 @@ struct VolatileShape: Sendable, Hashable {
         guard bytes.count >= shortestBase64Token, bytes.first != UInt8(ascii: "/") else { return nil }
         enum Class { case upper, lower, digit, symbol }
         var classes: [Class] = []
-        var standard = false, urlSafe = false
+        var standard = false
+        var urlSafe = false
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"): classes.append(.upper)
@@ -287,7 +308,8 @@ struct LocalOrigin {
         let afterScheme = url[schemeEnd.upperBound...]
         let authority = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let origin = url[..<authority.endIndex]
-        guard let colon = authority.lastIndex(of: ":"), authority[authority.index(after: colon)...].allSatisfy(\.isASCIIDigit),
+        guard let colon = authority.lastIndex(of: ":"),
+            authority[authority.index(after: colon)...].allSatisfy(\.isASCIIDigit),
             authority.index(after: colon) < authority.endIndex
         else { return nil }
         let host = authority[..<colon]
@@ -301,7 +323,8 @@ struct LocalOrigin {
 
     private static func isLoopbackIPv4(_ host: Substring) -> Bool {
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCIIDigit) }
+        return parts.count == 4 && parts[0] == "127"
+            && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCIIDigit) }
     }
 }
 

@@ -118,7 +118,8 @@ extension CaptureServer {
         public var body: String
 
         public init(
-            status: Int = CollectorAnswer.status, contentType: String? = CollectorAnswer.contentType, body: String = CollectorAnswer.body
+            status: Int = CollectorAnswer.status, contentType: String? = CollectorAnswer.contentType,
+            body: String = CollectorAnswer.body
         ) {
             self.status = status
             self.contentType = contentType

@@ -32,11 +32,16 @@ public final class CaptureServer: Sendable {
     ///   not an absolute http(s) URL.
     public init(configuration: CaptureServer.Configuration = Configuration()) throws(CaptureServerError) {
         if let upstream = configuration.upstream {
-            guard let scheme = upstream.scheme?.lowercased(), scheme == "http" || scheme == "https", upstream.host != nil else {
-                throw CaptureServerError("the upstream must be an http:// or https:// URL with a host, not \"\(upstream.absoluteString)\"")
+            guard let scheme = upstream.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                upstream.host != nil
+            else {
+                throw CaptureServerError(
+                    "the upstream must be an http:// or https:// URL with a host, not \"\(upstream.absoluteString)\"")
             }
         }
-        guard configuration.maximumBodySize >= 0 else { throw CaptureServerError("the maximum body size cannot be negative") }
+        guard configuration.maximumBodySize >= 0 else {
+            throw CaptureServerError("the maximum body size cannot be negative")
+        }
         guard configuration.headerTimeout > .zero, configuration.idleTimeout > .zero else {
             throw CaptureServerError("the header and idle timeouts must be longer than zero")
         }
@@ -88,7 +93,9 @@ public final class CaptureServer: Sendable {
             return state.stopped
         }
         if stopped { try? await listener.close() }
-        let host = configuration.host.contains(":") && !configuration.host.hasPrefix("[") ? "[\(configuration.host)]" : configuration.host
+        let host =
+            configuration.host.contains(":") && !configuration.host.hasPrefix("[")
+            ? "[\(configuration.host)]" : configuration.host
         guard let url = URL(string: "http://\(host):\(port)") else {
             throw CaptureServerError("cannot form a URL from the host \"\(configuration.host)\"")
         }

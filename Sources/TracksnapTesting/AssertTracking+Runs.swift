@@ -5,7 +5,7 @@ import TracksnapRecording
 import TracksnapValidation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Runs the same flow several times, each on a fresh capture, and checks every run against a
@@ -133,7 +133,8 @@ public func assertTracking(
             throw RunFailure(message: "tracksnap: cannot read session \(session.id)'s requests: \(error)")
         }
         _ = try? await session.stop()
-        return CapturedRun(requests: traffic.requests, note: unattributedNote(traffic, session: session).map { "Run \(run): " + $0 })
+        return CapturedRun(
+            requests: traffic.requests, note: unattributedNote(traffic, session: session).map { "Run \(run): " + $0 })
     }
 }
 
@@ -173,7 +174,9 @@ private func checkRuns(
         do {
             captured.append(try await capture(run, isComplete))
         } catch {
-            reportIssue((error as? RunFailure)?.message ?? "tracksnap: run \(run) of \(runs) of the flow threw: \(error)", at: site)
+            reportIssue(
+                (error as? RunFailure)?.message ?? "tracksnap: run \(run) of \(runs) of the flow threw: \(error)",
+                at: site)
             return []
         }
     }

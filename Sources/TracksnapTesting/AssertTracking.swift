@@ -173,7 +173,8 @@ func waitForTraffic(
     while !isComplete(traffic.requests) {
         let remaining = clock.now.duration(to: deadline)
         if remaining <= .zero { break }
-        let next = try await session.waitForTraffic(count: traffic.requests.count + 1, settle: settle, timeout: remaining)
+        let next = try await session.waitForTraffic(
+            count: traffic.requests.count + 1, settle: settle, timeout: remaining)
         let grew = next.requests.count > traffic.requests.count
         traffic = next
         // No new request: traffic settled, the deadline passed, or the session ended.

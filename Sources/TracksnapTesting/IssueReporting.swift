@@ -1,8 +1,8 @@
 #if canImport(Testing)
-import Testing
+    import Testing
 #endif
 #if canImport(XCTest)
-import XCTest
+    import XCTest
 #endif
 
 /// Where an assertion was called, to point a failure at that line.
@@ -20,18 +20,18 @@ struct CallSite: Sendable {
 /// swift-snapshot-testing's `recordIssue` does).
 func reportIssue(_ message: String, at site: CallSite) {
     #if canImport(Testing)
-    if Test.current != nil {
-        Issue.record(
-            Comment(rawValue: message),
-            sourceLocation: Testing.SourceLocation(
-                fileID: String(describing: site.fileID), filePath: String(describing: site.filePath),
-                line: Int(site.line), column: Int(site.column)))
-        return
-    }
+        if Test.current != nil {
+            Issue.record(
+                Comment(rawValue: message),
+                sourceLocation: Testing.SourceLocation(
+                    fileID: String(describing: site.fileID), filePath: String(describing: site.filePath),
+                    line: Int(site.line), column: Int(site.column)))
+            return
+        }
     #endif
     #if canImport(XCTest)
-    XCTFail(message, file: site.filePath, line: site.line)
+        XCTFail(message, file: site.filePath, line: site.line)
     #else
-    print("\(site.filePath):\(site.line): error: \(message)")
+        print("\(site.filePath):\(site.line): error: \(message)")
     #endif
 }

@@ -17,7 +17,9 @@ import TracksnapValidation
 /// - Returns: what was written and generalised.
 /// - Throws: `InputError` when the profile or the existing snapshot cannot be read, the file
 ///   cannot be written, or the runs are not the same flow (nothing is written then).
-func writeSnapshot(runs: [[CapturedRequest]], to path: String, profile: String?, directory: String) throws -> RecordOutcome {
+func writeSnapshot(runs: [[CapturedRequest]], to path: String, profile: String?, directory: String) throws
+    -> RecordOutcome
+{
     let existing = try? Snapshot.load(path: path)
     let profile = try Profile.load(profile ?? existing?.validator ?? "default", directory: directory)
     return try SnapshotRecorder(profile: profile).record(runs: runs, snapshotAt: path, mode: .all)

@@ -13,7 +13,8 @@ extension TrackingCheck {
         var failure: String?
     }
 
-    typealias RunsWriter = (_ runs: [[CapturedRequest]], _ path: String, _ profile: String?, _ directory: String) throws -> RecordOutcome
+    typealias RunsWriter = (_ runs: [[CapturedRequest]], _ path: String, _ profile: String?, _ directory: String) throws
+        -> RecordOutcome
 
     /// What `assertTracking(matches:runs:…)` does once every run is captured: records the
     /// snapshot from all of them when the record mode says so (values that differ between the
@@ -33,18 +34,24 @@ extension TrackingCheck {
         configuration: TracksnapConfiguration, environment: [String: String], testFile: String,
         write: RunsWriter = { try writeSnapshot(runs: $0, to: $1, profile: $2, directory: $3) }
     ) -> RunsOutcome {
-        switch step(snapshot: snapshot, record: record, configuration: configuration, environment: environment, testFile: testFile) {
+        switch step(
+            snapshot: snapshot, record: record, configuration: configuration, environment: environment,
+            testFile: testFile)
+        {
         case .fail(let message):
             return RunsOutcome(failure: message)
         case .record(let path, let mode, let directory, let verb):
-            return RunsOutcome(failure: recording(runs, to: path, profile: validator, directory: directory, mode: mode, verb: verb, write: write))
+            return RunsOutcome(
+                failure: recording(
+                    runs, to: path, profile: validator, directory: directory, mode: mode, verb: verb, write: write))
         case .validate(let path, let mode, let directory, let recordOnFailure):
             var results: [SnapshotResult] = []
             var failures: [String] = []
             for (index, requests) in runs.enumerated() {
                 let result: SnapshotResult
                 do {
-                    result = try Validation.validate(snapshotAt: path, requests: requests, profile: validator, directory: directory)
+                    result = try Validation.validate(
+                        snapshotAt: path, requests: requests, profile: validator, directory: directory)
                 } catch {
                     return RunsOutcome(failure: "tracksnap cannot check \(path):\n\(error)")
                 }
@@ -60,9 +67,14 @@ extension TrackingCheck {
 
                 """ + failures.joined(separator: "\n")
             if recordOnFailure {
-                message += "\n" + recording(runs, to: path, profile: validator, directory: directory, mode: mode, verb: "Re-recorded", write: write)
+                message +=
+                    "\n"
+                    + recording(
+                        runs, to: path, profile: validator, directory: directory, mode: mode, verb: "Re-recorded",
+                        write: write)
             } else {
-                message += "\nTo accept what was captured, run the test again with \(RecordMode.environmentVariable)=failed."
+                message +=
+                    "\nTo accept what was captured, run the test again with \(RecordMode.environmentVariable)=failed."
             }
             return RunsOutcome(results: results, failure: message)
         }
@@ -71,7 +83,8 @@ extension TrackingCheck {
     /// Records from every run and words the outcome; a recording always fails the test, so
     /// that the new file is looked at before it is committed.
     private static func recording(
-        _ runs: [[CapturedRequest]], to path: String, profile: String?, directory: String, mode: RecordMode, verb: String,
+        _ runs: [[CapturedRequest]], to path: String, profile: String?, directory: String, mode: RecordMode,
+        verb: String,
         write: RunsWriter
     ) -> String {
         if let empty = runs.firstIndex(where: \.isEmpty) {
@@ -87,11 +100,13 @@ extension TrackingCheck {
             if !outcome.generalized.isEmpty {
                 let listed = outcome.generalized.prefix(10).map(\.description).joined(separator: ", ")
                 let more = outcome.generalized.count > 10 ? ", and \(outcome.generalized.count - 10) more" : ""
-                message += " \(outcome.generalized.count) value\(outcome.generalized.count == 1 ? "" : "s") recorded as patterns: \(listed)\(more)."
+                message +=
+                    " \(outcome.generalized.count) value\(outcome.generalized.count == 1 ? "" : "s") recorded as patterns: \(listed)\(more)."
             }
             return message + " Check it, commit it, and run the test again."
         } catch {
-            return "Could not record the snapshot \(path) from \(runs.count) runs (record mode `\(mode.rawValue)`): \(error)"
+            return
+                "Could not record the snapshot \(path) from \(runs.count) runs (record mode `\(mode.rawValue)`): \(error)"
         }
     }
 }

@@ -14,7 +14,8 @@ enum TrackingCheck {
         var failure: String?
     }
 
-    typealias Writer = (_ requests: [CapturedRequest], _ path: String, _ profile: String?, _ directory: String) throws -> Void
+    typealias Writer = (_ requests: [CapturedRequest], _ path: String, _ profile: String?, _ directory: String) throws
+        -> Void
 
     /// - Parameters:
     ///   - requests: the captured traffic.
@@ -30,24 +31,35 @@ enum TrackingCheck {
         configuration: TracksnapConfiguration, environment: [String: String], testFile: String,
         write: Writer = { _ = try writeSnapshot(runs: [$0], to: $1, profile: $2, directory: $3) }
     ) -> Outcome {
-        switch step(snapshot: snapshot, record: record, configuration: configuration, environment: environment, testFile: testFile) {
+        switch step(
+            snapshot: snapshot, record: record, configuration: configuration, environment: environment,
+            testFile: testFile)
+        {
         case .fail(let message):
             return Outcome(failure: message)
         case .record(let path, let mode, let directory, let verb):
-            return Outcome(failure: recording(requests, to: path, profile: validator, directory: directory, mode: mode, verb: verb, write: write))
+            return Outcome(
+                failure: recording(
+                    requests, to: path, profile: validator, directory: directory, mode: mode, verb: verb, write: write))
         case .validate(let path, let mode, let directory, let recordOnFailure):
             let result: SnapshotResult
             do {
-                result = try Validation.validate(snapshotAt: path, requests: requests, profile: validator, directory: directory)
+                result = try Validation.validate(
+                    snapshotAt: path, requests: requests, profile: validator, directory: directory)
             } catch {
                 return Outcome(failure: "tracksnap cannot check \(path):\n\(error)")
             }
             if result.passed { return Outcome(result: result) }
             var message = "Tracking does not match the snapshot \(path):\n\n" + ReportFormat.text.render([result])
             if recordOnFailure {
-                message += "\n" + recording(requests, to: path, profile: validator, directory: directory, mode: mode, verb: "Re-recorded", write: write)
+                message +=
+                    "\n"
+                    + recording(
+                        requests, to: path, profile: validator, directory: directory, mode: mode, verb: "Re-recorded",
+                        write: write)
             } else {
-                message += "\nTo accept what was captured, run the test again with \(RecordMode.environmentVariable)=failed."
+                message +=
+                    "\nTo accept what was captured, run the test again with \(RecordMode.environmentVariable)=failed."
             }
             return Outcome(result: result, failure: message)
         }
@@ -64,7 +76,8 @@ enum TrackingCheck {
     /// The step for a snapshot, a record mode and where the test runs; one decision for
     /// `run(_:…)` and `run(runs:…)`.
     static func step(
-        snapshot: String, record: RecordMode?, configuration: TracksnapConfiguration, environment: [String: String], testFile: String
+        snapshot: String, record: RecordMode?, configuration: TracksnapConfiguration, environment: [String: String],
+        testFile: String
     ) -> Step {
         let path = SnapshotLocation.resolve(snapshot, testFile: testFile)
         let mode: RecordMode
@@ -76,9 +89,11 @@ enum TrackingCheck {
         let directory = configuration.validatorsDirectory ?? SnapshotLocation.validatorsDirectory(for: path)
         switch RecordDecision(mode: mode, snapshotExists: FileManager.default.fileExists(atPath: path)) {
         case .failMissing:
-            let why = RecordMode.isCI(environment) && record == nil && configuration.record == nil
+            let why =
+                RecordMode.isCI(environment) && record == nil && configuration.record == nil
                 ? "record mode is `never` because CI is set" : "record mode is `never`"
-            return .fail("""
+            return .fail(
+                """
                 No snapshot at \(path), and \(why). Record it locally (record mode `missing`, the \
                 default outside CI), check it, and commit it.
                 """)
@@ -93,7 +108,8 @@ enum TrackingCheck {
     /// Writes the snapshot and words the outcome; a recording always fails the test, so that
     /// the new file is looked at before it is committed.
     private static func recording(
-        _ requests: [CapturedRequest], to path: String, profile: String?, directory: String, mode: RecordMode, verb: String,
+        _ requests: [CapturedRequest], to path: String, profile: String?, directory: String, mode: RecordMode,
+        verb: String,
         write: Writer
     ) -> String {
         guard !requests.isEmpty else { return nothingCaptured(path) }
@@ -137,7 +153,10 @@ enum TrackingCheck {
         configuration: TracksnapConfiguration, environment: [String: String]
     ) -> ([CapturedRequest]) -> Bool {
         if let count { return { $0.count >= count } }
-        guard let mode = try? RecordMode.resolve(explicit: record, configured: configuration.record, environment: environment) else {
+        guard
+            let mode = try? RecordMode.resolve(
+                explicit: record, configured: configuration.record, environment: environment)
+        else {
             return { _ in true }
         }
         switch RecordDecision(mode: mode, snapshotExists: FileManager.default.fileExists(atPath: path)) {
@@ -148,7 +167,9 @@ enum TrackingCheck {
         case .validate(let recordOnFailure):
             let directory = configuration.validatorsDirectory ?? SnapshotLocation.validatorsDirectory(for: path)
             return { requests in
-                guard let result = try? Validation.validate(snapshotAt: path, requests: requests, profile: validator, directory: directory)
+                guard
+                    let result = try? Validation.validate(
+                        snapshotAt: path, requests: requests, profile: validator, directory: directory)
                 else { return true }
                 // A mismatch that will be re-recorded waits for the rest of the traffic.
                 if recordOnFailure { return result.passed }

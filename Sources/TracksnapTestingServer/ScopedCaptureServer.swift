@@ -78,7 +78,8 @@ public func withCaptureServer<R>(
         try? await server.shutdown()
         throw error
     }
-    let scoped = ScopedCaptureServer(server: server, url: url, client: TracksnapClient(baseURL: url, token: configuration.token))
+    let scoped = ScopedCaptureServer(
+        server: server, url: url, client: TracksnapClient(baseURL: url, token: configuration.token))
     let result: R
     do {
         result = try await body(scoped)

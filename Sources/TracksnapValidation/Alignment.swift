@@ -74,11 +74,13 @@ package final class Aligner {
     /// Whether the two may be paired as a near miss.
     func mayPair(_ e: Int, _ a: Int) -> Bool {
         let key = e &* actual.count &+ a
-        let sameIdentity = identityCache[key] ?? {
-            let result = identities[e].accepts(actual[a])
-            identityCache[key] = result
-            return result
-        }()
+        let sameIdentity =
+            identityCache[key]
+            ?? {
+                let result = identities[e].accepts(actual[a])
+                identityCache[key] = result
+                return result
+            }()
         return sameIdentity || cost(e, a) <= Self.nearMissThreshold
     }
 
@@ -95,7 +97,9 @@ package final class Aligner {
         var alignment = Alignment()
         var previous = (expected: -1, actual: -1)
         for anchor in exactAnchors() + [(expected.count, actual.count)] {
-            pairGap(expected: (previous.expected + 1)..<anchor.0, actual: (previous.actual + 1)..<anchor.1, into: &alignment)
+            pairGap(
+                expected: (previous.expected + 1)..<anchor.0, actual: (previous.actual + 1)..<anchor.1, into: &alignment
+            )
             if anchor.0 < expected.count { alignment.pairs.append((anchor.0, anchor.1)) }
             previous = (anchor.0, anchor.1)
         }
@@ -146,7 +150,8 @@ package final class Aligner {
             pairGreedily(Array(es), Array(as_), inOrder: true, into: &alignment)
             return
         }
-        let rows = es.count, cols = as_.count
+        let rows = es.count
+        let cols = as_.count
         var table = [Double](repeating: 0, count: (rows + 1) * (cols + 1))
         func at(_ i: Int, _ j: Int) -> Int { i * (cols + 1) + j }
         for i in 0...rows { table[at(i, 0)] = Double(i) / 2 }
@@ -154,15 +159,18 @@ package final class Aligner {
         for i in 1...rows {
             for j in 1...cols {
                 var best = min(table[at(i - 1, j)], table[at(i, j - 1)]) + 0.5
-                let e = es.lowerBound + i - 1, a = as_.lowerBound + j - 1
+                let e = es.lowerBound + i - 1
+                let a = as_.lowerBound + j - 1
                 if mayPair(e, a) { best = min(best, table[at(i - 1, j - 1)] + cost(e, a)) }
                 table[at(i, j)] = best
             }
         }
-        var i = rows, j = cols
+        var i = rows
+        var j = cols
         var pairs: [(Int, Int)] = []
         while i > 0 || j > 0 {
-            let e = es.lowerBound + i - 1, a = as_.lowerBound + j - 1
+            let e = es.lowerBound + i - 1
+            let a = as_.lowerBound + j - 1
             if i > 0, j > 0, mayPair(e, a), table[at(i, j)] == table[at(i - 1, j - 1)] + cost(e, a) {
                 pairs.append((e, a))
                 i -= 1
@@ -185,7 +193,9 @@ package final class Aligner {
         var used = [Bool](repeating: false, count: actual.count)
         var paired = [Bool](repeating: false, count: expected.count)
         // The most constrained entries first, so a pattern does not take what only a literal fits.
-        let byConstraint = expected.indices.map { ($0, index.candidates(forExpected: $0)) }.sorted { $0.1.count < $1.1.count }
+        let byConstraint = expected.indices.map { ($0, index.candidates(forExpected: $0)) }.sorted {
+            $0.1.count < $1.1.count
+        }
         for (e, candidates) in byConstraint {
             if let a = candidates.first(where: { !used[$0] && isExact(e, $0) }) {
                 used[a] = true
@@ -200,12 +210,14 @@ package final class Aligner {
             return alignment
         }
         let flipped = restE.count > restA.count
-        let rows = flipped ? restA : restE, cols = flipped ? restE : restA
+        let rows = flipped ? restA : restE
+        let cols = flipped ? restE : restA
         let assignment = Assignment.minimumCost(rows: rows.count, columns: cols.count) { r, c in
             let (e, a) = flipped ? (cols[c], rows[r]) : (rows[r], cols[c])
             return mayPair(e, a) ? cost(e, a) : 1
         }
-        var pairedE = Set<Int>(), pairedA = Set<Int>()
+        var pairedE = Set<Int>()
+        var pairedA = Set<Int>()
         for (r, c) in assignment.enumerated() {
             let (e, a) = flipped ? (cols[c], rows[r]) : (rows[r], cols[c])
             guard mayPair(e, a), cost(e, a) < 1 else { continue }
@@ -253,7 +265,8 @@ package final class Aligner {
         if order == .strict {
             var stillMissing: [Int] = []
             for e in alignment.missing {
-                if let a = index.candidates(forExpected: e).first(where: { unexpected.contains($0) && isExact(e, $0) }) {
+                if let a = index.candidates(forExpected: e).first(where: { unexpected.contains($0) && isExact(e, $0) })
+                {
                     unexpected.remove(a)
                     alignment.outOfOrder.append((e, a))
                 } else {
@@ -262,7 +275,9 @@ package final class Aligner {
             }
             alignment.missing = stillMissing
         }
-        let matched = Set(alignment.pairs.filter { isExact($0.expected, $0.actual) }.map(\.expected) + alignment.outOfOrder.map(\.expected))
+        let matched = Set(
+            alignment.pairs.filter { isExact($0.expected, $0.actual) }.map(\.expected)
+                + alignment.outOfOrder.map(\.expected))
         for a in unexpected.sorted() {
             if let e = index.candidates(forActual: a).first(where: { matched.contains($0) && isExact($0, a) }) {
                 unexpected.remove(a)
@@ -278,7 +293,8 @@ extension Array {
     /// The index of the first element for which `belongs` is false, in an array partitioned so
     /// that it is true for a prefix (binary search).
     func partitionPoint(_ belongs: (Element) -> Bool) -> Int {
-        var low = 0, high = count
+        var low = 0
+        var high = count
         while low < high {
             let mid = (low + high) / 2
             if belongs(self[mid]) { low = mid + 1 } else { high = mid }

@@ -8,9 +8,12 @@ enum Assignment {
     /// - Returns: for each row, the column it is paired with.
     static func minimumCost(rows: Int, columns: Int, cost: (Int, Int) -> Double) -> [Int] {
         precondition(rows <= columns, "Assignment needs rows <= columns")
-        let n = rows, m = columns
-        var u = [Double](repeating: 0, count: n + 1), v = [Double](repeating: 0, count: m + 1)
-        var rowOfColumn = [Int](repeating: 0, count: m + 1), way = [Int](repeating: 0, count: m + 1)
+        let n = rows
+        let m = columns
+        var u = [Double](repeating: 0, count: n + 1)
+        var v = [Double](repeating: 0, count: m + 1)
+        var rowOfColumn = [Int](repeating: 0, count: m + 1)
+        var way = [Int](repeating: 0, count: m + 1)
         var matrix = [Double](repeating: 0, count: n * m)
         for r in 0..<n { for c in 0..<m { matrix[r * m + c] = cost(r, c) } }
         for i in 1...max(n, 1) where n > 0 {
@@ -21,7 +24,8 @@ enum Assignment {
             repeat {
                 used[j0] = true
                 let i0 = rowOfColumn[j0]
-                var delta = Double.infinity, j1 = 0
+                var delta = Double.infinity
+                var j1 = 0
                 for j in 1...m where !used[j] {
                     let current = matrix[(i0 - 1) * m + (j - 1)] - u[i0] - v[j]
                     if current < minv[j] {

@@ -33,11 +33,13 @@ struct CandidateIndex {
             var tokens: [String] = []
             Self.collect(matcher, steps: [], tokens: &tokens, ignore: ignore, into: &leaves)
             let shape = leaves.map(\.0)
-            let index = shapeIndex[shape] ?? {
-                shapes.append(shape)
-                shapeIndex[shape] = shapes.count - 1
-                return shapes.count - 1
-            }()
+            let index =
+                shapeIndex[shape]
+                ?? {
+                    shapes.append(shape)
+                    shapeIndex[shape] = shapes.count - 1
+                    return shapes.count - 1
+                }()
             shapeOfExpected.append(index)
             keyOfExpected.append(leaves.map(\.1).joined(separator: "\u{1F}"))
         }
@@ -68,7 +70,10 @@ struct CandidateIndex {
         return result.count > 1 ? result.sorted() : result
     }
 
-    private static func collect(_ matcher: Matcher, steps: [Step], tokens: inout [String], ignore: IgnoreRules, into leaves: inout [(Leaf, String)]) {
+    private static func collect(
+        _ matcher: Matcher, steps: [Step], tokens: inout [String], ignore: IgnoreRules,
+        into leaves: inout [(Leaf, String)]
+    ) {
         let lenient = steps.first == .key("parameters") || steps.first == .key("headers")
         switch matcher {
         case .literal(let value):
@@ -78,7 +83,8 @@ struct CandidateIndex {
                 tokens.append(member.token)
                 defer { tokens.removeLast() }
                 if !ignore.isEmpty, ignore.ignores(tokens) { continue }
-                collect(member.matcher, steps: steps + [.key(member.key)], tokens: &tokens, ignore: ignore, into: &leaves)
+                collect(
+                    member.matcher, steps: steps + [.key(member.key)], tokens: &tokens, ignore: ignore, into: &leaves)
             }
         case .array(let items):
             leaves.append((Leaf(steps: steps + [.count], lenient: false), String(items.count)))
@@ -103,7 +109,10 @@ struct CandidateIndex {
                 switch step {
                 case .key(let key): current = current?.objectValue?[key]
                 case .index(let index):
-                    guard let array = current?.arrayValue, index < array.count else { current = nil; break }
+                    guard let array = current?.arrayValue, index < array.count else {
+                        current = nil
+                        break
+                    }
                     current = array[index]
                 case .count: counted = current?.arrayValue.map { String($0.count) }
                 }

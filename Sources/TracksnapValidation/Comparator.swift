@@ -28,10 +28,15 @@ struct Comparator {
         compare(matcher, actual, pointer: entry, lenient: false)
     }
 
-    private mutating func fail(_ code: FindingCode, _ pointer: String, _ expected: JSONValue?, _ actual: JSONValue?, _ message: (String) -> String) {
+    private mutating func fail(
+        _ code: FindingCode, _ pointer: String, _ expected: JSONValue?, _ actual: JSONValue?,
+        _ message: (String) -> String
+    ) {
         failures += 1
         guard explain else { return }
-        findings.append(Finding(code: code, path: pointer, entry: entry, expected: expected, actual: actual, message: message(here)))
+        findings.append(
+            Finding(code: code, path: pointer, entry: entry, expected: expected, actual: actual, message: message(here))
+        )
     }
 
     private var here: String { tokens.isEmpty ? "the entry" : tokens.joined(separator: ".") }
@@ -59,11 +64,15 @@ struct Comparator {
             if sameType {
                 fail(.valueMismatch, pointer, expected, actual, { "\($0) differs" })
             } else {
-                fail(.typeMismatch, pointer, expected, actual, { "\($0) is \(actual.typeName), expected \(expected.typeName)" })
+                fail(
+                    .typeMismatch, pointer, expected, actual,
+                    { "\($0) is \(actual.typeName), expected \(expected.typeName)" })
             }
         case .regex(let pattern):
             guard let text = actual.scalarText else {
-                fail(.typeMismatch, pointer, matcher.json, actual, { "\($0) is \(actual.typeName); a pattern matches strings, numbers and booleans" })
+                fail(
+                    .typeMismatch, pointer, matcher.json, actual,
+                    { "\($0) is \(actual.typeName); a pattern matches strings, numbers and booleans" })
                 return
             }
             do {
@@ -79,15 +88,20 @@ struct Comparator {
                 return
             }
             if text != string, ((try? pattern?.matches(text)) ?? false) != true {
-                fail(.patternMismatch, pointer, matcher.json, actual, { "\($0) neither equals nor matches the expected value" })
+                fail(
+                    .patternMismatch, pointer, matcher.json, actual,
+                    { "\($0) neither equals nor matches the expected value" })
             }
         case .type(let type):
             if !type.accepts(actual) {
-                fail(.typeMismatch, pointer, matcher.json, actual, { "\($0) is \(actual.typeName), expected \(type.rawValue)" })
+                fail(
+                    .typeMismatch, pointer, matcher.json, actual,
+                    { "\($0) is \(actual.typeName), expected \(type.rawValue)" })
             }
         case .object(let members, let strict):
             guard let object = actual.objectValue else {
-                fail(.typeMismatch, pointer, matcher.json, actual, { "\($0) is \(actual.typeName), expected an object" })
+                fail(
+                    .typeMismatch, pointer, matcher.json, actual, { "\($0) is \(actual.typeName), expected an object" })
                 return
             }
             for member in members {
@@ -95,8 +109,11 @@ struct Comparator {
                 defer { tokens.removeLast() }
                 if !ignore.isEmpty, ignore.ignores(tokens) { continue }
                 // Parameters and headers are strings on the wire: `12` in a snapshot means "12".
-                let childLenient = lenient || (tokens.count == 1 && (member.key == "parameters" || member.key == "headers"))
-                compare(member.matcher, object[member.key], pointer: explain ? JSONPointer.appending(pointer, member.token) : "", lenient: childLenient)
+                let childLenient =
+                    lenient || (tokens.count == 1 && (member.key == "parameters" || member.key == "headers"))
+                compare(
+                    member.matcher, object[member.key],
+                    pointer: explain ? JSONPointer.appending(pointer, member.token) : "", lenient: childLenient)
             }
             // Strictness applies inside an entry, never to the entry's own fields or to headers.
             if strict ?? (strictObjects && !tokens.isEmpty && tokens.first != "headers") {
@@ -106,7 +123,9 @@ struct Comparator {
                     defer { tokens.removeLast() }
                     if !ignore.isEmpty, ignore.ignores(tokens) { continue }
                     checks += 1
-                    fail(.unexpectedKey, explain ? JSONPointer.appending(pointer, Matcher.Member.token(for: key)) : "", nil, object[key], { "\($0) is not expected (strict object)" })
+                    fail(
+                        .unexpectedKey, explain ? JSONPointer.appending(pointer, Matcher.Member.token(for: key)) : "",
+                        nil, object[key], { "\($0) is not expected (strict object)" })
                 }
             }
         case .array(let items):
@@ -118,10 +137,14 @@ struct Comparator {
                 tokens.append(String(index))
                 defer { tokens.removeLast() }
                 if !ignore.isEmpty, ignore.ignores(tokens) { continue }
-                compare(item, index < array.count ? array[index] : nil, pointer: explain ? JSONPointer.appending(pointer, index) : "", lenient: lenient)
+                compare(
+                    item, index < array.count ? array[index] : nil,
+                    pointer: explain ? JSONPointer.appending(pointer, index) : "", lenient: lenient)
             }
             if array.count != items.count {
-                fail(.countMismatch, pointer, .number(items.count), .number(array.count), { "\($0) has \(array.count) elements, expected \(items.count)" })
+                fail(
+                    .countMismatch, pointer, .number(items.count), .number(array.count),
+                    { "\($0) has \(array.count) elements, expected \(items.count)" })
             }
         case .absent, .any:
             break

@@ -23,7 +23,8 @@ extension Redactor {
         request.url = redact(url: request.url)
         request.headers = request.headers.map { header in
             let hidden = Secrets.headers.contains(header.name.lowercased())
-            return CapturedRequest.Header(name: header.name, value: hidden ? Secrets.placeholderText : redact(text: header.value))
+            return CapturedRequest.Header(
+                name: header.name, value: hidden ? Secrets.placeholderText : redact(text: header.value))
         }
         switch request.body {
         case .text(let text): request.body = .text(redact(encoded: text))
@@ -59,7 +60,8 @@ extension Redactor {
     }
 
     private func redact(path: Substring) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: false).map { redact(text: String($0)) }.joined(separator: "/")
+        path.split(separator: "/", omittingEmptySubsequences: false).map { redact(text: String($0)) }.joined(
+            separator: "/")
     }
 
     /// Text with its secrets hidden in its own encoding: JSON, a form, base64 of either.
@@ -89,15 +91,19 @@ extension Redactor {
         guard depth < EncodedLayers.deepest else { return nil }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.first == "{" || trimmed.first == "[",
-            let value = try? JSONDocument.parse(Array(trimmed.utf8), file: "body", trackLocations: false).value {
+            let value = try? JSONDocument.parse(Array(trimmed.utf8), file: "body", trackLocations: false).value
+        {
             return redact(json: value, depth: depth + 1).serialized()
         }
         // Before forms: base64's padding (`eyJ…fQ==`) also reads as a form field.
-        if let bytes = EncodedLayers.base64Bytes(trimmed), let plain = String(validating: bytes, as: UTF8.self), plain != trimmed,
+        if let bytes = EncodedLayers.base64Bytes(trimmed), let plain = String(validating: bytes, as: UTF8.self),
+            plain != trimmed,
             let inner = restructured(plain, depth: depth + 1)
         {
             var encoded = Data(inner.utf8).base64EncodedString()
-            if trimmed.contains(where: { $0 == "-" || $0 == "_" }) { encoded = encoded.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_") }
+            if trimmed.contains(where: { $0 == "-" || $0 == "_" }) {
+                encoded = encoded.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            }
             if !trimmed.hasSuffix("=") { encoded = String(encoded.prefix { $0 != "=" }) }
             return encoded
         }
@@ -110,7 +116,10 @@ extension Redactor {
     private func redact(json value: JSONValue, depth: Int) -> JSONValue {
         switch value {
         case .object(let members):
-            .object(members.reduce(into: [:]) { $0[$1.key] = Secrets.isSecret($1.key) ? Secrets.placeholder : redact(json: $1.value, depth: depth) })
+            .object(
+                members.reduce(into: [:]) {
+                    $0[$1.key] = Secrets.isSecret($1.key) ? Secrets.placeholder : redact(json: $1.value, depth: depth)
+                })
         case .array(let items):
             .array(items.map { redact(json: $0, depth: depth) })
         case .string(let text):
@@ -139,7 +148,8 @@ extension Redactor {
         guard var bytes = Data(base64Encoded: encoded) else { return encoded }
         var changed = false
         for secret in secrets where secret.utf8.count >= Secrets.shortestSearchedSecret {
-            let needle = Data(secret.utf8), placeholder = Data(Secrets.placeholderText.utf8)
+            let needle = Data(secret.utf8)
+            let placeholder = Data(Secrets.placeholderText.utf8)
             while let range = bytes.range(of: needle) {
                 bytes.replaceSubrange(range, with: placeholder)
                 changed = true

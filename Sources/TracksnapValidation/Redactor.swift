@@ -64,7 +64,10 @@ package struct Redactor {
     func redact(_ value: JSONValue) -> JSONValue {
         switch value {
         case .object(let members):
-            .object(members.reduce(into: [:]) { $0[$1.key] = Secrets.isSecret($1.key) ? Secrets.placeholder : redact($1.value) })
+            .object(
+                members.reduce(into: [:]) {
+                    $0[$1.key] = Secrets.isSecret($1.key) ? Secrets.placeholder : redact($1.value)
+                })
         case .array(let items):
             .array(items.map(redact))
         case .string(let text):

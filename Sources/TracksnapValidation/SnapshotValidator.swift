@@ -20,29 +20,36 @@ public struct SnapshotValidator: Validator {
             Finding(
                 code: .patternMismatch, path: "", message: selection.message(item, in: requests),
                 request: RequestReference(
-                    id: requests[item.index].id, index: item.index, method: requests[item.index].method, url: requests[item.index].urlWithoutQuery))
+                    id: requests[item.index].id, index: item.index, method: requests[item.index].method,
+                    url: requests[item.index].urlWithoutQuery))
         }
         var captured: [Captured] = []
         var events: [Captured] = []
         let decoders = snapshot.events.isEmpty ? [] : profile.decoders.resolved
         for i in selected {
             let request = requests[i]
-            let reference = RequestReference(id: request.id, index: i, method: request.method, url: request.urlWithoutQuery)
+            let reference = RequestReference(
+                id: request.id, index: i, method: request.method, url: request.urlWithoutQuery)
             let decoded = decoders.isEmpty ? .unclaimed : Decoders.decode(request, using: decoders)
-            captured.append(Captured(
-                view: request.validationView, request: reference, reportsUnexpected: decoded == .unclaimed,
-                description: "request #\(i + 1) \(request.method) \(reference.url)"))
+            captured.append(
+                Captured(
+                    view: request.validationView, request: reference, reportsUnexpected: decoded == .unclaimed,
+                    description: "request #\(i + 1) \(request.method) \(reference.url)"))
             switch decoded {
             case .events(let decodedEvents):
                 events += decodedEvents.map { event in
                     Captured(
                         view: event.validationView, request: reference, reportsUnexpected: true,
-                        description: "\(event.vendor) \(event.type) \(event.name.map { "\"\($0)\"" } ?? "") (request #\(i + 1), event \(event.index + 1))")
+                        description:
+                            "\(event.vendor) \(event.type) \(event.name.map { "\"\($0)\"" } ?? "") (request #\(i + 1), event \(event.index + 1))"
+                    )
                 }
             case .failed(let error):
-                run.decodeErrors.append(Finding(
-                    code: .decodeError, path: "/events", location: snapshot.locations["/events"],
-                    message: "request #\(i + 1) \(request.method) \(reference.url): \(error.description)", request: reference))
+                run.decodeErrors.append(
+                    Finding(
+                        code: .decodeError, path: "/events", location: snapshot.locations["/events"],
+                        message: "request #\(i + 1) \(request.method) \(reference.url): \(error.description)",
+                        request: reference))
             case .unclaimed:
                 break
             }
@@ -51,7 +58,8 @@ public struct SnapshotValidator: Validator {
         if !snapshot.events.isEmpty { run.check(snapshot.events, against: events, collection: "/events") }
         let result = SnapshotResult(
             file: snapshot.file, name: snapshot.name, profile: profile.name, entries: run.entries,
-            findings: undecided + run.findings + run.decodeErrors + run.unexpectedFindings, selected: selected.count, captured: requests.count,
+            findings: undecided + run.findings + run.decodeErrors + run.unexpectedFindings, selected: selected.count,
+            captured: requests.count,
             events: snapshot.events.isEmpty ? nil : events.count)
         // Secrets are looked for only when there is something to report: a passing run shows no values.
         guard !result.findings.isEmpty else { return result }
@@ -94,43 +102,58 @@ private struct Run {
         var pairedWith = [Int?](repeating: nil, count: expected.count)
 
         for (e, a) in alignment.pairs {
-            var comparator = Comparator(ignore: profile.ignore, strictObjects: strict, explain: true, entry: expected[e].path)
+            var comparator = Comparator(
+                ignore: profile.ignore, strictObjects: strict, explain: true, entry: expected[e].path)
             comparator.compareEntry(expected[e].matcher, views[a])
             entryFindings[e] = comparator.findings.map { finish($0, request: references[a]) }
             pairedWith[e] = a
         }
         for (e, a) in alignment.outOfOrder {
             pairedWith[e] = a
-            entryFindings[e].append(finish(Finding(
-                code: .orderMismatch, path: expected[e].path, entry: expected[e].path,
-                message: "captured as request #\(references[a].index + 1), out of the expected order"), request: references[a]))
+            entryFindings[e].append(
+                finish(
+                    Finding(
+                        code: .orderMismatch, path: expected[e].path, entry: expected[e].path,
+                        message: "captured as request #\(references[a].index + 1), out of the expected order"),
+                    request: references[a]))
         }
         var extraCopies: [Int: [Int]] = [:]
         for (e, a) in alignment.duplicates where captured[a].reportsUnexpected { extraCopies[e, default: []].append(a) }
         if (snapshot.unexpected ?? profile.unexpected) == .fail {
             for (e, copies) in extraCopies.sorted(by: { $0.key < $1.key }) {
                 let times = copies.count + 1
-                entryFindings[e].append(finish(Finding(
-                    code: .countMismatch, path: expected[e].path, entry: expected[e].path,
-                    expected: .number(1), actual: .number(times),
-                    message: "captured \(times) times, expected once (again as request \(copies.map { "#\(references[$0].index + 1)" }.joined(separator: ", ")))"), request: references[copies[0]]))
+                entryFindings[e].append(
+                    finish(
+                        Finding(
+                            code: .countMismatch, path: expected[e].path, entry: expected[e].path,
+                            expected: .number(1), actual: .number(times),
+                            message:
+                                "captured \(times) times, expected once (again as request \(copies.map { "#\(references[$0].index + 1)" }.joined(separator: ", ")))"
+                        ), request: references[copies[0]]))
             }
             for a in alignment.unexpected where captured[a].reportsUnexpected {
-                unexpectedFindings.append(finish(Finding(
-                    code: .unexpectedEvent, path: collection, actual: Self.shortView(views[a]),
-                    message: "\(captured[a].description) matches no expected entry"), request: references[a]))
+                unexpectedFindings.append(
+                    finish(
+                        Finding(
+                            code: .unexpectedEvent, path: collection, actual: Self.shortView(views[a]),
+                            message: "\(captured[a].description) matches no expected entry"), request: references[a]))
             }
         }
         for e in alignment.missing {
-            entryFindings[e].append(finish(Finding(
-                code: .missingEvent, path: expected[e].path, entry: expected[e].path, expected: expected[e].matcher.json,
-                message: "\(expected[e].summary) was not captured"), request: nil))
+            entryFindings[e].append(
+                finish(
+                    Finding(
+                        code: .missingEvent, path: expected[e].path, entry: expected[e].path,
+                        expected: expected[e].matcher.json,
+                        message: "\(expected[e].summary) was not captured"), request: nil))
         }
         for (e, entry) in expected.enumerated() {
-            let status: EntryResult.Status = pairedWith[e] == nil ? .missing : (entryFindings[e].isEmpty ? .matched : .mismatched)
-            entries.append(EntryResult(
-                path: entry.path, location: location(entry.path), summary: entry.summary, status: status,
-                request: pairedWith[e].map { references[$0] }))
+            let status: EntryResult.Status =
+                pairedWith[e] == nil ? .missing : (entryFindings[e].isEmpty ? .matched : .mismatched)
+            entries.append(
+                EntryResult(
+                    path: entry.path, location: location(entry.path), summary: entry.summary, status: status,
+                    request: pairedWith[e].map { references[$0] }))
             findings += entryFindings[e]
         }
     }

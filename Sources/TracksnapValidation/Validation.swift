@@ -20,7 +20,9 @@ public enum Validation {
         snapshotAt path: String, requests: [CapturedRequest], profile profileReference: String? = nil,
         directory: String = "Validators"
     ) throws(InputError) -> SnapshotResult {
-        try validate(try Snapshot.load(path: path), file: path, requests: requests, profile: profileReference, directory: directory)
+        try validate(
+            try Snapshot.load(path: path), file: path, requests: requests, profile: profileReference,
+            directory: directory)
     }
 
     /// Validates captured requests against a snapshot already read (from a request's body, say).
@@ -49,7 +51,8 @@ public enum Validation {
             throw InputError(file: profile.file ?? path, message: DecoderChoice.unknownMessage(unknown))
         }
         guard let validator = ValidatorRegistry.validator(named: profile.validator) else {
-            throw InputError(file: profile.file ?? path, message: "no validator is registered as \"\(profile.validator)\"")
+            throw InputError(
+                file: profile.file ?? path, message: "no validator is registered as \"\(profile.validator)\"")
         }
         return validator.validate(snapshot, requests: requests, profile: profile)
     }

@@ -5,9 +5,11 @@ import TracksnapTestSupport
 
 @Suite("Inflation within a byte budget")
 struct InflationTests {
-    @Test("a stream within the budget inflates whole and is charged its size", arguments: [
-        CompressionWrapper.gzip, .zlib, .raw,
-    ])
+    @Test(
+        "a stream within the budget inflates whole and is charged its size",
+        arguments: [
+            CompressionWrapper.gzip, .zlib, .raw,
+        ])
     func withinBudget(wrapper: CompressionWrapper) async throws {
         let compressed = try await compressedZeros(300_000, wrapper: wrapper)
         var budget = InflationBudget(limit: 1 << 20)
@@ -35,7 +37,9 @@ struct InflationTests {
         let clock = ContinuousClock()
         var budget = InflationBudget(limit: 1 << 20)
         let start = clock.now
-        let error = try #require(throws: InflationError.self) { try Inflation.inflate(bomb, format: .gzip, budget: &budget) }
+        let error = try #require(throws: InflationError.self) {
+            try Inflation.inflate(bomb, format: .gzip, budget: &budget)
+        }
         let stopped = clock.now - start
         #expect(error.isOverBudget && error.limit == 1 << 20)
         #expect(error.description == "inflates beyond 1048576 bytes")
@@ -72,7 +76,9 @@ struct InflationTests {
             try Inflation.inflate(Array(compressed.prefix(compressed.count / 2)), format: .gzip, budget: &budget)
         }
         #expect(truncated.description == "compressed data is truncated" && !truncated.isOverBudget)
-        let corrupt = try #require(throws: InflationError.self) { try Inflation.inflate([0x1F, 0x8B, 9, 9, 9, 9], format: .gzip, budget: &budget) }
+        let corrupt = try #require(throws: InflationError.self) {
+            try Inflation.inflate([0x1F, 0x8B, 9, 9, 9, 9], format: .gzip, budget: &budget)
+        }
         #expect(corrupt.description == "compressed data is corrupt")
         #expect(budget.spent == 0)
     }

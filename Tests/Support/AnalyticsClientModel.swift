@@ -65,8 +65,10 @@ public struct AnalyticsClientModel: Sendable {
         }
 
         let session = 100_000_000_000 + random.next() % 900_000_000_000
-        let clientID = "\(1_000_000_000 + random.next() % 1_000_000_000).\(Int(start.timeIntervalSince1970) - 86_400 * 30)"
-        let screenView = "/e?ev=screen_view&screen=Home&ts=\(Int(time.timeIntervalSince1970 * 1000))&sid=\(session)&cid=\(clientID)&rnd=\(Self.hex(&random, count: 16))"
+        let clientID =
+            "\(1_000_000_000 + random.next() % 1_000_000_000).\(Int(start.timeIntervalSince1970) - 86_400 * 30)"
+        let screenView =
+            "/e?ev=screen_view&screen=Home&ts=\(Int(time.timeIntervalSince1970 * 1000))&sid=\(session)&cid=\(clientID)&rnd=\(Self.hex(&random, count: 16))"
         capture("GET", screenView)
         if change == .sendTwice { capture("GET", screenView) }
 
@@ -74,7 +76,8 @@ public struct AnalyticsClientModel: Sendable {
             #""product_id":"p-42""#, "\"price\":\(change == .changeConstant ? "13.5" : "12.5")", #""quantity":2"#,
             change == .dropProperty ? nil : #""currency":"EUR""#,
         ].compactMap { $0 }.joined(separator: ",")
-        let added = [#""product_id":"p-42""#, #""quantity":1"#, "\"cart_id\":\"\(Self.base64URL(&random, count: 22))\""]
+        let added =
+            [#""product_id":"p-42""#, #""quantity":1"#, "\"cart_id\":\"\(Self.base64URL(&random, count: 22))\""]
             + (sendsOrderReference ? ["\"order_ref\":\"o-\(1000 + random.next() % 9000)\""] : [])
         let batch = """
             {"batch":[\
@@ -88,7 +91,8 @@ public struct AnalyticsClientModel: Sendable {
 
         let order = 10_000_000_000 + random.next() % 90_000_000_000
         capture(
-            "POST", "/v1/devices/\(Self.uuid(&random))/events", body: "en=purchase&order_id=\(order)&value=59.5&cu=EUR&ts=\(Int(time.timeIntervalSince1970))",
+            "POST", "/v1/devices/\(Self.uuid(&random))/events",
+            body: "en=purchase&order_id=\(order)&value=59.5&cu=EUR&ts=\(Int(time.timeIntervalSince1970))",
             contentType: "application/x-www-form-urlencoded")
         return lines.joined(separator: "\n") + "\n"
     }

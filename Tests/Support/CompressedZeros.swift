@@ -18,7 +18,8 @@ public enum CompressionWrapper: Int32, Sendable {
 /// ```
 /// Async, and Python runs on a thread of its own: compressing hundreds of mebibytes takes seconds,
 /// which would stall every test sharing the cooperative pool's few threads.
-public func compressedZeros(_ count: Int, wrapper: CompressionWrapper = .gzip, layers: Int = 1) async throws -> [UInt8] {
+public func compressedZeros(_ count: Int, wrapper: CompressionWrapper = .gzip, layers: Int = 1) async throws -> [UInt8]
+{
     let key = "\(count) \(wrapper.rawValue) \(layers)"
     if let made = madeZeros.withLock({ $0[key] }) { return made }
     let made = try await offloaded { try makeCompressedZeros(count, wrapper: wrapper, layers: layers) }

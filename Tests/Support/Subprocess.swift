@@ -29,13 +29,16 @@ public struct ProcessTimeout: Error, CustomStringConvertible {
 ///   - environment: its whole environment; the test's own when nil.
 ///   - timeout: seconds before it is terminated and `ProcessTimeout` is thrown.
 public func runProcess(
-    _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil, timeout: Int = 60
+    _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
+    timeout: Int = 60
 ) throws -> ProcessResult {
     try withTemporaryDirectory { scratch in
-        let outURL = scratch.appending(path: "stdout"), errURL = scratch.appending(path: "stderr")
+        let outURL = scratch.appending(path: "stdout")
+        let errURL = scratch.appending(path: "stderr")
         try Data().write(to: outURL)
         try Data().write(to: errURL)
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -49,7 +52,8 @@ public func runProcess(
         try process.run()
         if exited.wait(timeout: .now() + .seconds(timeout)) == .timedOut {
             process.terminate()
-            throw ProcessTimeout(command: ([executable.lastPathComponent] + arguments).joined(separator: " "), seconds: timeout)
+            throw ProcessTimeout(
+                command: ([executable.lastPathComponent] + arguments).joined(separator: " "), seconds: timeout)
         }
         try out.close()
         try err.close()
@@ -63,9 +67,12 @@ public func runProcess(
 /// one of the few threads Swift's concurrency runs every test's tasks on (on a 2-core machine,
 /// two blocked threads stall every other async test in the process).
 public func runProcess(
-    _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil, timeout: Int = 60
+    _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
+    timeout: Int = 60
 ) async throws -> ProcessResult {
-    try await offloaded { try runProcess(executable, arguments, in: directory, environment: environment, timeout: timeout) }
+    try await offloaded {
+        try runProcess(executable, arguments, in: directory, environment: environment, timeout: timeout)
+    }
 }
 
 /// Runs blocking work on a thread of its own and awaits its result.

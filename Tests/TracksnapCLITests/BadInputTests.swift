@@ -53,15 +53,23 @@ struct BadInput: Sendable, CustomTestStringConvertible {
         """
 
     static let cases: [BadInput] = [
-        BadInput("a capture file that does not exist", ["validate", snapshot, "--capture", "$TMP/absent.har"], says: ["$TMP/absent.har", "no such file"]),
-        BadInput("a capture that is a directory", ["validate", snapshot, "--capture", "$TMP"], says: ["$TMP", "directory"]),
+        BadInput(
+            "a capture file that does not exist", ["validate", snapshot, "--capture", "$TMP/absent.har"],
+            says: ["$TMP/absent.har", "no such file"]),
+        BadInput(
+            "a capture that is a directory", ["validate", snapshot, "--capture", "$TMP"], says: ["$TMP", "directory"]),
         BadInput(
             "a malformed HAR file", files: ["broken.har": malformedHAR],
             ["validate", snapshot, "--capture", "$TMP/broken.har"],
-            says: ["$TMP/broken.har:\(SourceText(text: malformedHAR).place(of: "}", after: "[") ?? "?")", "malformed JSON"]),
+            says: [
+                "$TMP/broken.har:\(SourceText(text: malformedHAR).place(of: "}", after: "[") ?? "?")", "malformed JSON",
+            ]),
         BadInput(
             "a malformed line in an NDJSON capture",
-            files: ["capture.ndjson": "{\"method\":\"GET\",\"url\":\"https://t.example/a\"}\n{\"method\":\"GET\" \"url\":\"https://t.example/b\"}\n"],
+            files: [
+                "capture.ndjson":
+                    "{\"method\":\"GET\",\"url\":\"https://t.example/a\"}\n{\"method\":\"GET\" \"url\":\"https://t.example/b\"}\n"
+            ],
             ["validate", snapshot, "--capture", "$TMP/capture.ndjson"], says: ["$TMP/capture.ndjson:2:"]),
         BadInput(
             "a snapshot that is not valid JSON", files: ["bad.json": malformedSnapshot],
@@ -75,7 +83,8 @@ struct BadInput: Sendable, CustomTestStringConvertible {
                 "\"\(invalidPattern)\"", "offset \(invalidPattern.utf8.count)", "missing closing parenthesis",
             ]),
         BadInput(
-            "a profile name that does not exist", ["validate", snapshot, "--capture", capture, "--validator", "no-such-profile"],
+            "a profile name that does not exist",
+            ["validate", snapshot, "--capture", capture, "--validator", "no-such-profile"],
             says: ["no-such-profile", "available: \(shippedProfiles.joined(separator: ", "))"]),
         BadInput(
             "a profile path whose filter has an invalid pattern",
@@ -83,19 +92,26 @@ struct BadInput: Sendable, CustomTestStringConvertible {
             ["validate", snapshot, "--capture", capture, "--validator", "$TMP/profile.json"],
             says: ["$TMP/profile.json:2:", "invalid pattern", #""a(""#]),
         BadInput(
-            "a validators directory that does not exist", ["validate", snapshot, "--capture", capture, "--validators-dir", "$TMP/none"],
+            "a validators directory that does not exist",
+            ["validate", snapshot, "--capture", capture, "--validators-dir", "$TMP/none"],
             says: ["$TMP/none", "acme-shop"]),
-        BadInput("an unknown --format", ["validate", snapshot, "--capture", capture, "--format", "yaml"], says: ["yaml", "text, json, junit, github"]),
+        BadInput(
+            "an unknown --format", ["validate", snapshot, "--capture", capture, "--format", "yaml"],
+            says: ["yaml", "text, json, junit, github"]),
         BadInput("no --capture", ["validate", snapshot], says: ["--capture"]),
         BadInput("no snapshot argument", ["validate", "--capture", capture], says: ["snapshots"]),
-        BadInput("an unknown option", ["validate", snapshot, "--capture", capture, "--frobnicate"], says: ["--frobnicate"]),
+        BadInput(
+            "an unknown option", ["validate", snapshot, "--capture", capture, "--frobnicate"], says: ["--frobnicate"]),
         BadInput("an unknown subcommand", ["frobnicate"], says: ["frobnicate"]),
-        BadInput("a snapshot path that does not exist", ["validate", "$TMP/absent.json", "--capture", capture], says: ["$TMP/absent.json", "no such file"]),
+        BadInput(
+            "a snapshot path that does not exist", ["validate", "$TMP/absent.json", "--capture", capture],
+            says: ["$TMP/absent.json", "no such file"]),
         BadInput(
             "a directory with no snapshot files", files: ["notes.txt": "not a snapshot\n"],
             ["validate", "$TMP", "--capture", capture], says: ["$TMP", "no snapshot files"]),
         BadInput(
-            "a report file that cannot be written", ["validate", snapshot, "--capture", capture, "--output", "$TMP/missing/report.json"],
+            "a report file that cannot be written",
+            ["validate", snapshot, "--capture", capture, "--output", "$TMP/missing/report.json"],
             says: ["$TMP/missing/report.json", "cannot write"]),
     ]
 
@@ -125,12 +141,15 @@ struct BadInputTests {
         }
     }
 
-    @Test("a good and a bad snapshot: the good one is still reported, the error printed, and the exit is 2", arguments: ["text", "json"])
+    @Test(
+        "a good and a bad snapshot: the good one is still reported, the error printed, and the exit is 2",
+        arguments: ["text", "json"])
     func goodAndBad(format: String) throws {
         try withTemporaryDirectory { directory in
             let bad = directory.appending(path: "bad.json")
             try write(BadInput.malformedSnapshot, to: bad)
-            let run = try tracksnap("validate", DemoTests.snapshot, bad.path, "--capture", DemoTests.release14, "--format", format)
+            let run = try tracksnap(
+                "validate", DemoTests.snapshot, bad.path, "--capture", DemoTests.release14, "--format", format)
             #expect(run.status == 2)
             #expect(run.stderr.contains("\(bad.path):\(BadInput.malformedPlace)"))
             if format == "text" {

@@ -9,7 +9,8 @@ import TracksnapTestSupport
 struct BrowserInterceptionTests {
     static let chromium = "/usr/bin/chromium"
 
-    @Test("an image pixel, sendBeacon and a preflighted fetch to Google Analytics and Segment are captured and validate")
+    @Test(
+        "an image pixel, sendBeacon and a preflighted fetch to Google Analytics and Segment are captured and validate")
     func shopPage() async throws {
         guard FileManager.default.isExecutableFile(atPath: Self.chromium) else {
             Issue.record("\(Self.chromium) is missing: run `make test`, which installs Debian's chromium for this test")
@@ -19,11 +20,16 @@ struct BrowserInterceptionTests {
             let caDirectory = directory.appending(path: "ca").path
             let ca = try await tracksnap("ca", "--ca-dir", caDirectory)
             #expect(ca.status == 0, "\(ca.stderr)")
-            let spki = try #require(ca.stdout.split(separator: "\n").first { $0.hasPrefix("SPKI:") }?.split(separator: " ").last)
-            let server = try await offloaded { try ServeChild.launch(["--intercept", "analytics", "--answer", "--ca-dir", caDirectory]) }
+            let spki = try #require(
+                ca.stdout.split(separator: "\n").first { $0.hasPrefix("SPKI:") }?.split(separator: " ").last)
+            let server = try await offloaded {
+                try ServeChild.launch(["--intercept", "analytics", "--answer", "--ca-dir", caDirectory])
+            }
             defer { server.stop() }
             let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
-            let pages = try await offloaded { try PageServer.launch(serving: PackagePaths.fixtures.appending(path: "browser")) }
+            let pages = try await offloaded {
+                try PageServer.launch(serving: PackagePaths.fixtures.appending(path: "browser"))
+            }
             defer { pages.stop() }
 
             // The page is on loopback, which Chromium reaches directly; the tags' requests go
@@ -40,10 +46,12 @@ struct BrowserInterceptionTests {
             let browsed = try await runProcess(
                 URL(fileURLWithPath: Self.chromium),
                 [
-                    "--headless=new", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(directory.appending(path: "profile").path)",
+                    "--headless=new", "--no-sandbox", "--disable-gpu",
+                    "--user-data-dir=\(directory.appending(path: "profile").path)",
                     "--proxy-pac-url=data:application/x-ns-proxy-autoconfig;base64,\(Data(pac.utf8).base64EncodedString())",
                     "--ignore-certificate-errors-spki-list=\(spki)", "--no-first-run",
-                    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-default-apps",
+                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                    "--disable-default-apps",
                     "--disable-extensions", "--virtual-time-budget=15000", "--dump-dom", "\(pages.base)/shop.html",
                 ], timeout: 120)
             #expect(browsed.stdout.contains("<title>sent</title>"), "\(browsed.stdout)\n\(browsed.stderr.suffix(2000))")
@@ -59,7 +67,9 @@ struct BrowserInterceptionTests {
 
             for vendor in ["ga4", "segment"] {
                 let snapshot = PackagePaths.fixtures.appending(path: "browser/\(vendor).json").path
-                let body = try JSONSerialization.data(withJSONObject: ["snapshot": snapshot, "validator": vendor, "format": "text"])
+                let body = try JSONSerialization.data(withJSONObject: [
+                    "snapshot": snapshot, "validator": vendor, "format": "text",
+                ])
                 let report = try await server.call("POST", "sessions/\(session)/validate", body: body)
                 let text = String(decoding: report, as: UTF8.self)
                 #expect(text.contains("1 snapshot: 1 passed"), "\(text)")
@@ -96,9 +106,11 @@ struct PageServer {
             if byte.isEmpty { break }
             line += byte
         }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
             process.terminate()
-            throw ServeFailure(description: "the page server printed \(String(decoding: line, as: UTF8.self).debugDescription)")
+            throw ServeFailure(
+                description: "the page server printed \(String(decoding: line, as: UTF8.self).debugDescription)")
         }
         return PageServer(process: process, base: "http://127.0.0.1:\(port)")
     }

@@ -14,27 +14,35 @@ struct CaptureSourcesTests {
         var environment = ProcessInfo.processInfo.environment
         environment["TRACKSNAP"] = try PackagePaths.executable.get().path
         environment["CI"] = nil
-        return try runProcess(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: PackagePaths.root, environment: environment)
+        return try runProcess(
+            URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: PackagePaths.root, environment: environment)
     }
 
-    @Test("--capture - reads NDJSON from standard input, joined in order with files", arguments: [
-        #""$TRACKSNAP" validate "$SNAPSHOT" --capture "$BROWSE" --capture - < "$BUY""#,
-        #"cat "$BROWSE" "$BUY" | "$TRACKSNAP" validate "$SNAPSHOT" --capture -"#,
-        #""$TRACKSNAP" validate "$SNAPSHOT" --capture <(cat "$BROWSE") --capture <(cat "$BUY")"#,
-    ])
+    @Test(
+        "--capture - reads NDJSON from standard input, joined in order with files",
+        arguments: [
+            #""$TRACKSNAP" validate "$SNAPSHOT" --capture "$BROWSE" --capture - < "$BUY""#,
+            #"cat "$BROWSE" "$BUY" | "$TRACKSNAP" validate "$SNAPSHOT" --capture -"#,
+            #""$TRACKSNAP" validate "$SNAPSHOT" --capture <(cat "$BROWSE") --capture <(cat "$BUY")"#,
+        ])
     func standardInputAndPipes(command: String) throws {
         let run = try shell("SNAPSHOT='\(DemoTests.snapshot)' BROWSE='\(Self.browse)' BUY='\(Self.buy)'; " + command)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.hasPrefix("✓ checkout"))
         // Swapped, the strict order fails: the input was read, not skipped.
-        let swapped = try shell("SNAPSHOT='\(DemoTests.snapshot)' BROWSE='\(Self.buy)' BUY='\(Self.browse)'; " + command)
+        let swapped = try shell(
+            "SNAPSHOT='\(DemoTests.snapshot)' BROWSE='\(Self.buy)' BUY='\(Self.browse)'; " + command)
         #expect(swapped.status == 1, "\(swapped.stdout)\(swapped.stderr)")
     }
 
-    @Test("a JSON array of capture records, as the control API answers, is a capture; a bad element is named by its index")
+    @Test(
+        "a JSON array of capture records, as the control API answers, is a capture; a bad element is named by its index"
+    )
     func jsonArray() throws {
         try withTemporaryDirectory { directory in
-            let lines = try [Self.browse, Self.buy].flatMap { try String(contentsOfFile: $0, encoding: .utf8).split(separator: "\n") }
+            let lines = try [Self.browse, Self.buy].flatMap {
+                try String(contentsOfFile: $0, encoding: .utf8).split(separator: "\n")
+            }
             let array = directory.appending(path: "session.json")
             try write("[\n" + lines.joined(separator: ",\n") + "\n]\n", to: array)
             let run = try tracksnap("validate", DemoTests.snapshot, "--capture", array.path)

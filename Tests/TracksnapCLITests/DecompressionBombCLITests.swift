@@ -22,7 +22,10 @@ struct DecompressionBombCLITests {
             let (status, peak) = try await runMeasured(executable, arguments, stderr: stderr)
             #expect(status == 2)
             let message = String(decoding: try Data(contentsOf: stderr), as: UTF8.self)
-            #expect(message.contains("\(capture.path):2: body: inflates beyond the limit of 64 MiB (every gzip layer inside it counted)"), "\(message)")
+            #expect(
+                message.contains(
+                    "\(capture.path):2: body: inflates beyond the limit of 64 MiB (every gzip layer inside it counted)"),
+                "\(message)")
             // Inflated, the bomb alone would take 160 MiB; the budget stops it at 64 MiB.
             #expect(peak < 128 << 20, "tracksnap held \(peak) bytes at its peak")
         }
@@ -33,7 +36,9 @@ struct DecompressionBombCLITests {
 ///
 /// Python starts it and reads `ru_maxrss` of its children: a child started straight from the test
 /// process would report the test process's own peak, which Linux carries over to it at `exec`.
-private func runMeasured(_ executable: URL, _ arguments: [String], stderr: URL) async throws -> (status: Int32, peakBytes: Int) {
+private func runMeasured(_ executable: URL, _ arguments: [String], stderr: URL) async throws -> (
+    status: Int32, peakBytes: Int
+) {
     let script = """
         import resource, subprocess, sys
         with open(sys.argv[1], "wb") as err:
@@ -42,7 +47,9 @@ private func runMeasured(_ executable: URL, _ arguments: [String], stderr: URL) 
         """
     let result = try await runProcess(
         URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, stderr.path, executable.path] + arguments)
-    let fields = result.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    let fields = result.stdout.split(separator: " ").compactMap {
+        Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
     guard result.status == 0, fields.count == 2 else { throw MeasureFailure(output: result.stdout + result.stderr) }
     return (Int32(fields[0]), fields[1] * 1024)
 }

@@ -25,7 +25,10 @@ struct DemoTests {
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("✗ checkout (\(Self.snapshot))") == true)
         #expect(lines.contains { $0.contains("/requests/2") })
-        #expect(lines.contains { $0.contains("/parameters/ev") && $0.contains(#""add_to_cart""#) && $0.contains(#""addToCart""#) })
+        #expect(
+            lines.contains {
+                $0.contains("/parameters/ev") && $0.contains(#""add_to_cart""#) && $0.contains(#""addToCart""#)
+            })
         #expect(lines.contains { $0.contains("/requests/3") })
         #expect(lines.contains { $0.contains("count_mismatch") })
         #expect(lines.contains { $0.contains("/body/properties/currency") && $0.contains("missing_key") })
@@ -63,7 +66,8 @@ struct DemoTests {
                 }
                 """, to: mismatch)
             let path = snapshot == .demo ? Self.snapshot : mismatch.path
-            let run = try tracksnap("validate", path, "--capture", Self.release15, "--format", format, "--color", "always")
+            let run = try tracksnap(
+                "validate", path, "--capture", Self.release15, "--format", format, "--color", "always")
             #expect(run.status == 1)
             #expect(!run.stdout.isEmpty)
             #expect(!run.stdout.contains("wk_live_"))

@@ -17,9 +17,11 @@ struct DirectoryTests {
         return [first.path, second.path]
     }
 
-    @Test("each snapshot below the directory is validated, and pending .new.json files are not", arguments: [
-        (DemoTests.release14, Int32(0)), (DemoTests.release15, Int32(1)),
-    ])
+    @Test(
+        "each snapshot below the directory is validated, and pending .new.json files are not",
+        arguments: [
+            (DemoTests.release14, Int32(0)), (DemoTests.release15, Int32(1)),
+        ])
     func everySnapshot(capture: String, status: Int32) throws {
         try withTemporaryDirectory { directory in
             let expected = try Self.makeTree(in: directory)

@@ -3,9 +3,11 @@ import Testing
 
 @Suite("Help and version")
 struct HelpTests {
-    @Test("--help exits 0 and describes the command", arguments: [
-        ["--help"], ["validate", "--help"], ["lint", "--help"], ["help", "validate"],
-    ])
+    @Test(
+        "--help exits 0 and describes the command",
+        arguments: [
+            ["--help"], ["validate", "--help"], ["lint", "--help"], ["help", "validate"],
+        ])
     func help(arguments: [String]) throws {
         let run = try tracksnap(arguments: arguments)
         #expect(run.status == 0, "\(run.stderr)")

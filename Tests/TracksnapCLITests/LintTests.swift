@@ -74,7 +74,8 @@ struct LintCase: Sendable, CustomTestStringConvertible {
                   ]
                 }
                 """,
-            severity: "error", says: [#""https://t\.example/[a-z""#, "offset 23", "missing terminating ] for character class"],
+            severity: "error",
+            says: [#""https://t\.example/[a-z""#, "offset 23", "missing terminating ] for character class"],
             at: #""https://t"#),
         LintCase(
             testDescription: "malformed JSON is an error at its line and column",
@@ -105,7 +106,8 @@ struct LintCase: Sendable, CustomTestStringConvertible {
                   "validator": "strictest"
                 }
                 """,
-            severity: "error", says: [#"no validator is registered as "strictest""#, "registered: snapshot"], at: #""strictest""#),
+            severity: "error", says: [#"no validator is registered as "strictest""#, "registered: snapshot"],
+            at: #""strictest""#),
     ]
 
     /// `line:column` of the text the diagnostic points at.
@@ -114,12 +116,16 @@ struct LintCase: Sendable, CustomTestStringConvertible {
 
 @Suite("tracksnap lint: snapshot and profile files checked without a capture")
 struct LintTests {
-    @Test("the repository's own Snapshots and Validators lint clean", arguments: [[String](), ["Snapshots", "Validators"]])
+    @Test(
+        "the repository's own Snapshots and Validators lint clean",
+        arguments: [[String](), ["Snapshots", "Validators"]])
     func shippedFilesAreClean(paths: [String]) throws {
         let run = try tracksnap(arguments: ["lint", "--strict"] + paths)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         let count = ["Snapshots", "Validators"].map { folder in
-            let files = FileManager.default.enumerator(atPath: PackagePaths.root.appending(path: folder).path)?.allObjects as? [String] ?? []
+            let files =
+                FileManager.default.enumerator(atPath: PackagePaths.root.appending(path: folder).path)?.allObjects
+                as? [String] ?? []
             return files.filter { $0.hasSuffix(".json") && !$0.hasSuffix(".new.json") }.count
         }.reduce(0, +)
         #expect(run.stdout == "\(count) files checked: 0 errors, 0 warnings\n")
@@ -139,11 +145,15 @@ struct LintTests {
             for fragment in lint.says {
                 #expect(diagnostic.contains(fragment), "\(diagnostic) lacks \(fragment)")
             }
-            #expect(lines.last == "1 file checked: \(lint.severity == "error" ? "1 error, 0 warnings" : "0 errors, 1 warning")")
+            #expect(
+                lines.last
+                    == "1 file checked: \(lint.severity == "error" ? "1 error, 0 warnings" : "0 errors, 1 warning")")
         }
     }
 
-    @Test("--strict turns warnings into a failure: exit 0 without it, 1 with it", arguments: [([String](), Int32(0)), (["--strict"], Int32(1))])
+    @Test(
+        "--strict turns warnings into a failure: exit 0 without it, 1 with it",
+        arguments: [([String](), Int32(0)), (["--strict"], Int32(1))])
     func strict(flags: [String], status: Int32) throws {
         try withTemporaryDirectory { directory in
             let file = directory.appending(path: "snapshot.json")
@@ -158,12 +168,15 @@ struct LintTests {
     @Test("a directory is linted file by file, and the count covers them all")
     func directory() throws {
         try withTemporaryDirectory { directory in
-            for lint in LintCase.cases { try write(lint.text, to: directory.appending(path: "\(lint.testDescription.hashValue)/\(lint.name)")) }
+            for lint in LintCase.cases {
+                try write(lint.text, to: directory.appending(path: "\(lint.testDescription.hashValue)/\(lint.name)"))
+            }
             let run = try tracksnap("lint", directory.path)
             #expect(run.status == 1)
             let errors = LintCase.cases.filter { $0.severity == "error" }.count
             let warnings = LintCase.cases.count - errors
-            #expect(run.stdout.hasSuffix("\(LintCase.cases.count) files checked: \(errors) errors, \(warnings) warnings\n"))
+            #expect(
+                run.stdout.hasSuffix("\(LintCase.cases.count) files checked: \(errors) errors, \(warnings) warnings\n"))
         }
     }
 

@@ -11,15 +11,21 @@ struct ProfileCommandTests {
     static func mixedCapture(in directory: URL) throws -> URL {
         var lines: [String] = []
         for vendor in collectorVendors {
-            let text = try String(contentsOf: PackagePaths.root.appending(path: "Snapshots/examples/captures/\(vendor).ndjson"), encoding: .utf8)
+            let text = try String(
+                contentsOf: PackagePaths.root.appending(path: "Snapshots/examples/captures/\(vendor).ndjson"),
+                encoding: .utf8)
             for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).isEmpty {
                 var object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
                 let url = try #require(object["url"] as? String)
-                let path = url.replacingOccurrences(of: #"^http://127\.0\.0\.1:[0-9]+"#, with: "", options: .regularExpression)
+                let path = url.replacingOccurrences(
+                    of: #"^http://127\.0\.0\.1:[0-9]+"#, with: "", options: .regularExpression)
                 #expect(path != url, "\(vendor)'s capture was not taken by a local collector: \(url)")
                 object["url"] = "http://127.0.0.1:8125" + path
                 object["id"] = String(lines.count + 1)
-                lines.append(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
+                lines.append(
+                    String(
+                        decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
+                        as: UTF8.self))
             }
         }
         let file = directory.appending(path: "six-sdks.ndjson")
@@ -27,19 +33,24 @@ struct ProfileCommandTests {
         return file
     }
 
-    @Test("through each vendor profile, six SDKs' traffic through one collector records only that vendor's events and validates with no finding",
-          arguments: collectorVendors)
+    @Test(
+        "through each vendor profile, six SDKs' traffic through one collector records only that vendor's events and validates with no finding",
+        arguments: collectorVendors)
     func sixSDKsOneCollector(vendor: String) throws {
         try withTemporaryDirectory { directory in
             let capture = try Self.mixedCapture(in: directory).path
             let snapshot = directory.appending(path: "\(vendor).json").path
             let record = try tracksnap("record", snapshot, "--capture", capture, "--validator", vendor)
             #expect(record.status == 0, "\(record.stdout)\(record.stderr)")
-            let recorded = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: snapshot))) as? [String: Any])
+            let recorded = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: snapshot)))
+                    as? [String: Any])
             let events = try #require(recorded["events"] as? [[String: Any]])
             #expect(!events.isEmpty)
             #expect(Set(events.compactMap { $0["vendor"] as? String }) == [vendor])
-            #expect(recorded["requests"] == nil, "another vendor's traffic was recorded as requests: \(recorded["requests"] ?? "")")
+            #expect(
+                recorded["requests"] == nil,
+                "another vendor's traffic was recorded as requests: \(recorded["requests"] ?? "")")
 
             let check = try tracksnap("validate", snapshot, "--capture", capture, "--format", "json")
             #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
@@ -60,7 +71,8 @@ struct ProfileCommandTests {
             let text = try String(contentsOfFile: snapshot, encoding: .utf8)
             #expect(text.contains(#""vendor": "segment""#) && text.contains(#""vendor": "amplitude""#))
             #expect(!text.contains(#""vendor": "posthog""#) && !text.contains(#""requests""#))
-            let listed = text.replacingOccurrences(of: #""validator": "segment,amplitude""#, with: #""validator": ["segment", "amplitude"]"#)
+            let listed = text.replacingOccurrences(
+                of: #""validator": "segment,amplitude""#, with: #""validator": ["segment", "amplitude"]"#)
             #expect(listed != text, "the recorded snapshot names both profiles")
             try write(listed, to: URL(fileURLWithPath: snapshot))
             let check = try tracksnap("validate", snapshot, "--capture", capture)
@@ -75,7 +87,10 @@ struct ProfileCommandTests {
             try write(#"{"extends": "segment", "unexpected": "allow"}"#, to: file)
             let lint = try tracksnap("lint", directory.appending(path: "Validators").path)
             #expect(lint.status == 0, "\(lint.stdout)")
-            #expect(lint.stdout.contains(#"\#(file.path): note: overrides the built-in profile "segment" (<built-in>/segment.json)"#), "\(lint.stdout)")
+            #expect(
+                lint.stdout.contains(
+                    #"\#(file.path): note: overrides the built-in profile "segment" (<built-in>/segment.json)"#),
+                "\(lint.stdout)")
             #expect(lint.stdout.hasSuffix("1 file checked: 0 errors, 0 warnings\n"))
             let strict = try tracksnap("lint", "--strict", directory.appending(path: "Validators").path)
             #expect(strict.status == 0, "a note is not a warning")
@@ -90,25 +105,38 @@ struct ProfileCommandTests {
             try write("{\n  \"extends\": \"segmnet\"\n}\n", to: directory.appending(path: "Validators/c.json"))
             let lint = try tracksnap("lint", directory.appending(path: "Validators").path)
             #expect(lint.status == 1)
-            #expect(lint.stdout.contains("Validators/b.json:2:14: error: \"extends\" makes a cycle: a → b → a"), "\(lint.stdout)")
-            #expect(lint.stdout.contains("Validators/c.json:2:14: error: no validator profile \"segmnet\"; available: a, amplitude, b, c, default"), "\(lint.stdout)")
+            #expect(
+                lint.stdout.contains("Validators/b.json:2:14: error: \"extends\" makes a cycle: a → b → a"),
+                "\(lint.stdout)")
+            #expect(
+                lint.stdout.contains(
+                    "Validators/c.json:2:14: error: no validator profile \"segmnet\"; available: a, amplitude, b, c, default"
+                ), "\(lint.stdout)")
         }
     }
 }
 
 @Suite("A snapshot naming a profile that does not exist")
 struct UnknownProfileNameTests {
-    @Test("lint and validate report a snapshot's unknown profile name at its line and column, listing the profiles there are")
+    @Test(
+        "lint and validate report a snapshot's unknown profile name at its line and column, listing the profiles there are"
+    )
     func unknownName() throws {
         try withTemporaryDirectory { directory in
             let file = directory.appending(path: "checkout.json")
             try write("{\n  \"validator\": [\"segment\", \"ga44\"],\n  \"events\": []\n}\n", to: file)
             let lint = try tracksnap("lint", file.path)
             #expect(lint.status == 1)
-            #expect(lint.stdout.hasPrefix(#"\#(file.path):2:28: error: no validator profile "ga44" (not in Validators/, not built in); available: acme-shop, amplitude, default, ga4"#), "\(lint.stdout)")
-            let validate = try tracksnap("validate", file.path, "--capture", "Snapshots/examples/captures/segment.ndjson")
+            #expect(
+                lint.stdout.hasPrefix(
+                    #"\#(file.path):2:28: error: no validator profile "ga44" (not in Validators/, not built in); available: acme-shop, amplitude, default, ga4"#
+                ), "\(lint.stdout)")
+            let validate = try tracksnap(
+                "validate", file.path, "--capture", "Snapshots/examples/captures/segment.ndjson")
             #expect(validate.status == 2)
-            #expect(validate.stderr.contains(#"\#(file.path):2:28: error: no validator profile "ga44""#), "\(validate.stderr)")
+            #expect(
+                validate.stderr.contains(#"\#(file.path):2:28: error: no validator profile "ga44""#),
+                "\(validate.stderr)")
         }
     }
 }

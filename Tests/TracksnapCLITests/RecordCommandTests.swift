@@ -8,7 +8,8 @@ struct RecordCommandTests {
     static let release15 = PackagePaths.root.appending(path: "Snapshots/demo/captures/release-1.5.har").path
     static let buy = PackagePaths.fixtures.appending(path: "captures/checkout-buy.ndjson").path
     /// What recording release 1.5 lists as patterns: the epoch time each screen view carries.
-    static let timestamps = "5 values recorded as patterns: /requests/0/parameters/ts (epoch-ms), /requests/1/parameters/ts (epoch-ms), /requests/2/parameters/ts (epoch-ms), /requests/3/parameters/ts (epoch-ms), /requests/4/parameters/ts (epoch-ms)\n"
+    static let timestamps =
+        "5 values recorded as patterns: /requests/0/parameters/ts (epoch-ms), /requests/1/parameters/ts (epoch-ms), /requests/2/parameters/ts (epoch-ms), /requests/3/parameters/ts (epoch-ms), /requests/4/parameters/ts (epoch-ms)\n"
 
     @Test("record writes the snapshot, says what it wrote, exits 0, and the snapshot then validates")
     func recordsThenValidates() throws {
@@ -16,7 +17,9 @@ struct RecordCommandTests {
             let path = directory.appending(path: "Snapshots/checkout.json").path
             let run = try tracksnap("record", path, "--capture", Self.release15, "--validator", "acme-shop")
             #expect(run.status == 0, "\(run.stderr)")
-            #expect(run.stdout == "recorded \(path): 6 requests\n" + Self.timestamps, "each screen view's epoch time is listed as a pattern")
+            #expect(
+                run.stdout == "recorded \(path): 6 requests\n" + Self.timestamps,
+                "each screen view's epoch time is listed as a pattern")
             let text = try String(contentsOfFile: path, encoding: .utf8)
             #expect(!text.contains("wk_live_"), "the write key is never written")
             #expect(text.contains(#""validator": "acme-shop""#))
@@ -29,7 +32,10 @@ struct RecordCommandTests {
     func modes() throws {
         try withTemporaryDirectory { directory in
             let path = directory.appending(path: "checkout.json").path
-            #expect(try tracksnap("record", path, "--capture", Self.release14, "--validator", "acme-shop", "--mode", "missing").status == 0)
+            #expect(
+                try tracksnap(
+                    "record", path, "--capture", Self.release14, "--validator", "acme-shop", "--mode", "missing"
+                ).status == 0)
             let recorded = try String(contentsOfFile: path, encoding: .utf8)
 
             let missing = try tracksnap("record", path, "--capture", Self.release15, "--mode", "missing")
@@ -39,19 +45,24 @@ struct RecordCommandTests {
             #expect(try String(contentsOfFile: path, encoding: .utf8) == recorded)
 
             let failing = try tracksnap("record", path, "--capture", Self.release15, "--mode", "failed")
-            #expect(failing.status == 0 && failing.stdout.hasPrefix("recorded \(path): 6 requests\n"), "\(failing.stderr)")
+            #expect(
+                failing.status == 0 && failing.stdout.hasPrefix("recorded \(path): 6 requests\n"), "\(failing.stderr)")
             let all = try tracksnap("record", path, "--capture", Self.release14, "--mode", "all")
             #expect(all.status == 0 && all.stdout.hasPrefix("recorded \(path): 5 requests\n"))
-            #expect(try String(contentsOfFile: path, encoding: .utf8) == recorded, "the snapshot's own validator is used again")
+            #expect(
+                try String(contentsOfFile: path, encoding: .utf8) == recorded,
+                "the snapshot's own validator is used again")
         }
     }
 
-    @Test("bad input exits 2 with a message and writes nothing", arguments: [
-        ["--capture", "missing.har"],
-        [],
-        ["--capture", "CAPTURE", "--validator", "no-such-profile"],
-        ["--capture", "CAPTURE", "--mode", "sometimes"],
-    ])
+    @Test(
+        "bad input exits 2 with a message and writes nothing",
+        arguments: [
+            ["--capture", "missing.har"],
+            [],
+            ["--capture", "CAPTURE", "--validator", "no-such-profile"],
+            ["--capture", "CAPTURE", "--mode", "sometimes"],
+        ])
     func badInput(arguments: [String]) throws {
         try withTemporaryDirectory { directory in
             let path = directory.appending(path: "s.json").path

@@ -16,14 +16,19 @@ struct RecordRerunCommandTests {
     @Test("a snapshot recorded from one run lists what it wrote as patterns and passes on the next run")
     func recordOnceValidateNext() throws {
         try withTemporaryDirectory { directory in
-            let files = try Self.runs([AnalyticsClientModel(seed: 1, port: 41_589), AnalyticsClientModel(seed: 2, port: 52_113)], in: directory)
+            let files = try Self.runs(
+                [AnalyticsClientModel(seed: 1, port: 41_589), AnalyticsClientModel(seed: 2, port: 52_113)],
+                in: directory)
             let path = directory.appending(path: "shop.json").path
             let record = try tracksnap("record", path, "--capture", files[0])
             #expect(record.status == 0, "\(record.stderr)")
             let lines = record.stdout.split(separator: "\n")
             #expect(lines.first == "recorded \(path): 3 requests")
             #expect(lines.count == 2)
-            #expect(lines.last?.hasPrefix("16 values recorded as patterns: /requests/0/parameters/cid (client-id), /requests/0/parameters/sid (random-id), ") == true, "\(record.stdout)")
+            #expect(
+                lines.last?.hasPrefix(
+                    "16 values recorded as patterns: /requests/0/parameters/cid (client-id), /requests/0/parameters/sid (random-id), "
+                ) == true, "\(record.stdout)")
             #expect(lines.last?.hasSuffix(", and 6 more") == true)
             let validate = try tracksnap("validate", path, "--capture", files[1])
             #expect(validate.status == 0, "\(validate.stdout)")
@@ -40,7 +45,9 @@ struct RecordRerunCommandTests {
             let path = directory.appending(path: "shop.json").path
             let record = try tracksnap("record", path, "--capture", files[0], "--rerun", files[1])
             #expect(record.status == 0, "\(record.stderr)")
-            #expect(record.stdout.contains("/requests/1/body/batch/1/properties/order_ref (differs between runs)"), "\(record.stdout)")
+            #expect(
+                record.stdout.contains("/requests/1/body/batch/1/properties/order_ref (differs between runs)"),
+                "\(record.stdout)")
             let text = try String(contentsOfFile: path, encoding: .utf8)
             #expect(text.contains(#""storeId": "482915736""#), "equal in both runs: literal")
             #expect(try tracksnap("validate", path, "--capture", files[2]).status == 0)
@@ -53,11 +60,19 @@ struct RecordRerunCommandTests {
     @Test("--rerun with another flow exits 2, names the first difference and writes nothing")
     func rerunOtherFlow() throws {
         try withTemporaryDirectory { directory in
-            let files = try Self.runs([AnalyticsClientModel(seed: 1, port: 41_001), AnalyticsClientModel(seed: 2, port: 41_002, change: .renameEvent)], in: directory)
+            let files = try Self.runs(
+                [
+                    AnalyticsClientModel(seed: 1, port: 41_001),
+                    AnalyticsClientModel(seed: 2, port: 41_002, change: .renameEvent),
+                ], in: directory)
             let path = directory.appending(path: "shop.json").path
-            let run = try tracksnap("record", path, "--capture", files[0], "--rerun", files[1], "--validator", "segment")
+            let run = try tracksnap(
+                "record", path, "--capture", files[0], "--rerun", files[1], "--validator", "segment")
             #expect(run.status == 2)
-            #expect(run.stderr.contains("\(files[1]): error: not the same flow as the first run: event #2 \"Product Added To Cart\" has no counterpart"), "\(run.stderr)")
+            #expect(
+                run.stderr.contains(
+                    "\(files[1]): error: not the same flow as the first run: event #2 \"Product Added To Cart\" has no counterpart"
+                ), "\(run.stderr)")
             #expect(run.stdout.isEmpty)
             #expect(!FileManager.default.fileExists(atPath: path))
         }
@@ -68,7 +83,8 @@ struct RecordRerunCommandTests {
         try withTemporaryDirectory { directory in
             let files = try Self.runs([AnalyticsClientModel(seed: 1, port: 41_001)], in: directory)
             let path = directory.appending(path: "shop.json").path
-            let run = try tracksnap("record", path, "--capture", files[0], "--rerun", directory.appending(path: "missing.ndjson").path)
+            let run = try tracksnap(
+                "record", path, "--capture", files[0], "--rerun", directory.appending(path: "missing.ndjson").path)
             #expect(run.status == 2)
             #expect(run.stderr.contains("missing.ndjson"))
             #expect(!FileManager.default.fileExists(atPath: path))

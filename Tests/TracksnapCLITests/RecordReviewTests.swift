@@ -21,19 +21,24 @@ struct RecordReviewTests {
         return (result.status, result.stdout, result.stderr)
     }
 
-    @Test("a failing text report ends with the command that accepts the new result, and running it makes validation pass")
+    @Test(
+        "a failing text report ends with the command that accepts the new result, and running it makes validation pass")
     func acceptCommand() throws {
         try withTemporaryDirectory { directory in
             // A space and a quote in the path: the command must survive a shell.
             let snapshot = directory.appending(path: "shop's snapshots/checkout.json")
-            try write(try String(contentsOf: PackagePaths.root.appending(path: "Snapshots/demo/checkout.json"), encoding: .utf8), to: snapshot)
+            try write(
+                try String(
+                    contentsOf: PackagePaths.root.appending(path: "Snapshots/demo/checkout.json"), encoding: .utf8),
+                to: snapshot)
             let failing = try tracksnap("validate", snapshot.path, "--capture", Self.release15)
             #expect(failing.status == 1)
             let last = try #require(failing.stdout.split(separator: "\n").last.map(String.init))
             let prefix = "To accept the new result: "
             #expect(last.hasPrefix(prefix))
             let command = String(last.dropFirst(prefix.count))
-            #expect(command.hasPrefix("tracksnap record '") && command.hasSuffix(" --capture \(Self.release15) --mode all"))
+            #expect(
+                command.hasPrefix("tracksnap record '") && command.hasSuffix(" --capture \(Self.release15) --mode all"))
 
             let accepted = try shell(command)
             #expect(accepted.status == 0, "\(accepted.stderr)")
@@ -42,7 +47,8 @@ struct RecordReviewTests {
             #expect(passing.status == 0, "\(passing.stdout)")
             #expect(!passing.stdout.contains("To accept"))
             let text = try String(contentsOf: snapshot, encoding: .utf8)
-            #expect(text.contains(#""$regex": "s-[0-9a-f]{8}""#), "the accepted snapshot keeps the hand-written patterns")
+            #expect(
+                text.contains(#""$regex": "s-[0-9a-f]{8}""#), "the accepted snapshot keeps the hand-written patterns")
             #expect(text.contains(#""description": "A shopper views"#))
         }
     }
@@ -51,12 +57,19 @@ struct RecordReviewTests {
     func acceptCommandOptions() throws {
         try withTemporaryDirectory { directory in
             let validators = directory.appending(path: "My Validators")
-            try write(try String(contentsOf: PackagePaths.root.appending(path: "Validators/acme-shop.json"), encoding: .utf8), to: validators.appending(path: "shop.json"))
+            try write(
+                try String(contentsOf: PackagePaths.root.appending(path: "Validators/acme-shop.json"), encoding: .utf8),
+                to: validators.appending(path: "shop.json"))
             let snapshot = directory.appending(path: "s.json")
             try write(#"{"requests": []}"#, to: snapshot)
-            let run = try tracksnap("validate", snapshot.path, "--capture", Self.release14, "--validator", "shop", "--validators-dir", validators.path, "--format", "json")
+            let run = try tracksnap(
+                "validate", snapshot.path, "--capture", Self.release14, "--validator", "shop", "--validators-dir",
+                validators.path, "--format", "json")
             #expect(run.status == 1)
-            #expect(run.stdout.contains(#""acceptCommand": "tracksnap record \#(snapshot.path) --capture \#(Self.release14) --validator shop --validators-dir '\#(validators.path)' --mode all""#))
+            #expect(
+                run.stdout.contains(
+                    #""acceptCommand": "tracksnap record \#(snapshot.path) --capture \#(Self.release14) --validator shop --validators-dir '\#(validators.path)' --mode all""#
+                ))
         }
     }
 
@@ -99,7 +112,9 @@ struct RecordReviewTests {
             let run = try shell("tracksnap review '\(directory.path)'", input: "r\n")
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stdout.hasSuffix("0 accepted, 1 rejected, 2 skipped\n"))
-            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".new.json") }.sorted() == ["b.new.json", "c.new.json"])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".new.json") }
+                    .sorted() == ["b.new.json", "c.new.json"])
 
             let accept = try tracksnap("accept", directory.path)
             #expect(accept.status == 0 && accept.stdout.split(separator: "\n").count == 2)

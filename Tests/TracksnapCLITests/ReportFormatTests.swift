@@ -32,14 +32,16 @@ struct ReportFormatTests {
         let top = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         #expect(top["passed"] as? Bool == false)
         let findings = try #require(top["findings"] as? [[String: Any]])
-        let codes = Dictionary(uniqueKeysWithValues: findings.compactMap { finding in
-            (finding["path"] as? String).map { ($0, finding["code"] as? String) }
-        })
-        #expect(codes == [
-            "/requests/2/parameters/ev": "value_mismatch",
-            "/requests/3": "count_mismatch",
-            "/requests/4/body/properties/currency": "missing_key",
-        ])
+        let codes = Dictionary(
+            uniqueKeysWithValues: findings.compactMap { finding in
+                (finding["path"] as? String).map { ($0, finding["code"] as? String) }
+            })
+        #expect(
+            codes == [
+                "/requests/2/parameters/ev": "value_mismatch",
+                "/requests/3": "count_mismatch",
+                "/requests/4/body/properties/currency": "missing_key",
+            ])
         let places = try Self.expectedPlaces()
         for finding in findings {
             let path = try #require(finding["path"] as? String)
@@ -48,7 +50,8 @@ struct ReportFormatTests {
             #expect(finding["column"] as? Int == place.column, "column of \(path)")
             #expect(finding["snapshot"] as? String == Self.snapshot)
         }
-        let byPath = Dictionary(uniqueKeysWithValues: findings.compactMap { f in (f["path"] as? String).map { ($0, f) } })
+        let byPath = Dictionary(
+            uniqueKeysWithValues: findings.compactMap { f in (f["path"] as? String).map { ($0, f) } })
         #expect(byPath["/requests/2/parameters/ev"]?["expected"] as? String == "add_to_cart")
         #expect(byPath["/requests/2/parameters/ev"]?["actual"] as? String == "addToCart")
     }
@@ -57,7 +60,8 @@ struct ReportFormatTests {
     func junitToFile() throws {
         try withTemporaryDirectory { directory in
             let report = directory.appending(path: "report.xml")
-            let run = try tracksnap("validate", Self.snapshot, "--capture", Self.release15, "--format", "junit", "--output", report.path)
+            let run = try tracksnap(
+                "validate", Self.snapshot, "--capture", Self.release15, "--format", "junit", "--output", report.path)
             #expect(run.status == 1, "\(run.stderr)")
             #expect(run.stdout.hasPrefix("✗ checkout"))
             #expect(!run.stdout.contains("<?xml"))

@@ -3,7 +3,7 @@ import Testing
 import TracksnapTestSupport
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// One vendor's official Python SDK, as `Fixtures/sdk/send_VENDOR.py` drives it.
@@ -34,10 +34,13 @@ struct SDKCase: CustomTestStringConvertible, Sendable {
 struct SDKEndToEndTests {
     static let python = PackagePaths.root.appending(path: ".build/sdk-venv/bin/python")
 
-    @Test("each SDK's traffic validates against its committed snapshot, and records without its key", arguments: SDKCase.all)
+    @Test(
+        "each SDK's traffic validates against its committed snapshot, and records without its key",
+        arguments: SDKCase.all)
     func sdk(_ sdk: SDKCase) async throws {
         guard FileManager.default.isExecutableFile(atPath: Self.python.path) else {
-            Issue.record("\(Self.python.path) is missing: run `make test`, which installs the analytics SDKs these tests run")
+            Issue.record(
+                "\(Self.python.path) is missing: run `make test`, which installs the analytics SDKs these tests run")
             return
         }
         let server = try await offloaded { try ServeChild.launch() }
@@ -64,13 +67,17 @@ struct SDKEndToEndTests {
         let forms = sdk.key.map { [$0, Data("\($0):".utf8).base64EncodedString()] } ?? []
         try await withTemporaryDirectory { directory in
             let capture = directory.appending(path: "capture.ndjson")
-            let ndjson = try lines.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }.joined(separator: "\n")
+            let ndjson = try lines.map {
+                String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self)
+            }.joined(separator: "\n")
             try ndjson.write(to: capture, atomically: true, encoding: .utf8)
             // The server holds the key (recording it through the API below must hide it) but
             // never answers it.
             for form in forms { #expect(!ndjson.contains(form), "the control API answered \(form)") }
             // `[redacted]`, percent-encoded in a form.
-            if sdk.key != nil { #expect(ndjson.contains("redacted"), "the SDK did not send its key: the checks would prove nothing") }
+            if sdk.key != nil {
+                #expect(ndjson.contains("redacted"), "the SDK did not send its key: the checks would prove nothing")
+            }
 
             // The exported capture, secrets hidden, still records and validates with the CLI.
             let recorded = directory.appending(path: "\(sdk.vendor).json").path
@@ -83,7 +90,8 @@ struct SDKEndToEndTests {
 
         // Recorded by the server from what it holds, keys and all: none is written.
         let recordBody = try JSONSerialization.data(withJSONObject: ["validator": profile])
-        let recorded = String(decoding: try await server.call("POST", "sessions/\(session)/record", body: recordBody), as: UTF8.self)
+        let recorded = String(
+            decoding: try await server.call("POST", "sessions/\(session)/record", body: recordBody), as: UTF8.self)
         #expect(recorded.contains(#""snapshotContent""#), "\(recorded)")
         for form in forms { #expect(!recorded.contains(form), "\(form) was written to the snapshot") }
     }
@@ -166,4 +174,3 @@ struct ServeChild {
 struct ServeFailure: Error, CustomStringConvertible {
     var description: String
 }
-

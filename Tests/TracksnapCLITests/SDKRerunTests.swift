@@ -7,13 +7,16 @@ import TracksnapTestSupport
 /// timestamps and the server's origin all differ between runs.
 @Suite("Record once, pass on every later run: the vendors' Python SDKs")
 struct SDKRerunTests {
-    @Test("each SDK run three times against three fresh servers: recorded from the first run through its vendor profile and through the default profile, the next two runs pass with no edit", arguments: SDKCase.all)
+    @Test(
+        "each SDK run three times against three fresh servers: recorded from the first run through its vendor profile and through the default profile, the next two runs pass with no edit",
+        arguments: SDKCase.all)
     func threeRuns(_ sdk: SDKCase) async throws {
         try await withTemporaryDirectory { directory in
             var origins: Set<String> = []
             var captures: [String] = []
             for run in 1...3 {
-                let (origin, capture) = try await SDKRun.capture(sdk, into: directory.appending(path: "run-\(run).ndjson"))
+                let (origin, capture) = try await SDKRun.capture(
+                    sdk, into: directory.appending(path: "run-\(run).ndjson"))
                 origins.insert(origin)
                 captures.append(capture)
             }
@@ -24,27 +27,43 @@ struct SDKRerunTests {
                 #expect(record.status == 0, "\(record.stderr)")
                 let text = try String(contentsOfFile: snapshot, encoding: .utf8)
                 #expect(!text.contains("127.0.0.1:"), "the first server's port was written to the \(profile) snapshot")
-                if profile == "default" { #expect(record.stdout.contains("(local-origin)"), "the server's origin is not listed as a pattern: \(record.stdout)") }
+                if profile == "default" {
+                    #expect(
+                        record.stdout.contains("(local-origin)"),
+                        "the server's origin is not listed as a pattern: \(record.stdout)")
+                }
                 for (run, capture) in captures.enumerated().dropFirst() {
                     let check = try await tracksnap("validate", snapshot, "--capture", capture, "--validator", profile)
-                    #expect(check.status == 0, "run \(run + 1) through \(profile) fails against the snapshot of run 1:\n\(check.stdout)\n\(text)")
+                    #expect(
+                        check.status == 0,
+                        "run \(run + 1) through \(profile) fails against the snapshot of run 1:\n\(check.stdout)\n\(text)"
+                    )
                 }
             }
         }
     }
 
-    @Test("six SDKs through one server, three times: each vendor profile records only its vendor from the first run, and the next runs pass")
+    @Test(
+        "six SDKs through one server, three times: each vendor profile records only its vendor from the first run, and the next runs pass"
+    )
     func sixSDKsOneServer() async throws {
         try await withTemporaryDirectory { directory in
             var captures: [String] = []
             for run in 1...3 {
-                let (_, capture) = try await SDKRun.capture(SDKCase.all, into: directory.appending(path: "six-\(run).ndjson")) { server, session in
+                let (_, capture) = try await SDKRun.capture(
+                    SDKCase.all, into: directory.appending(path: "six-\(run).ndjson")
+                ) { server, session in
                     guard run == 1 else { return }
                     // The control API validates the shared session against each committed snapshot.
                     for sdk in SDKCase.all {
                         let snapshot = PackagePaths.fixtures.appending(path: "sdk/\(sdk.vendor).json").path
-                        let body = try JSONSerialization.data(withJSONObject: ["snapshot": snapshot, "validator": sdk.vendor])
-                        let report = try JSONSerialization.jsonObject(with: try await server.call("POST", "sessions/\(session)/validate", body: body)) as? [String: Any]
+                        let body = try JSONSerialization.data(withJSONObject: [
+                            "snapshot": snapshot, "validator": sdk.vendor,
+                        ])
+                        let report =
+                            try JSONSerialization.jsonObject(
+                                with: try await server.call("POST", "sessions/\(session)/validate", body: body))
+                            as? [String: Any]
                         #expect(report?["passed"] as? Bool == true, "\(sdk.vendor): \(report ?? [:])")
                     }
                 }
@@ -52,10 +71,13 @@ struct SDKRerunTests {
             }
             for sdk in SDKCase.all {
                 let recorded = directory.appending(path: "\(sdk.vendor).json")
-                let record = try await tracksnap("record", recorded.path, "--capture", captures[0], "--validator", sdk.vendor)
+                let record = try await tracksnap(
+                    "record", recorded.path, "--capture", captures[0], "--validator", sdk.vendor)
                 #expect(record.status == 0, "\(record.stderr)")
-                let snapshot = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: recorded)) as? [String: Any])
-                let vendors = Set(((snapshot["events"] as? [[String: Any]]) ?? []).compactMap { $0["vendor"] as? String })
+                let snapshot = try #require(
+                    try JSONSerialization.jsonObject(with: Data(contentsOf: recorded)) as? [String: Any])
+                let vendors = Set(
+                    ((snapshot["events"] as? [[String: Any]]) ?? []).compactMap { $0["vendor"] as? String })
                 #expect(vendors == [sdk.vendor], "\(sdk.vendor)'s snapshot has events of \(vendors)")
                 #expect(snapshot["requests"] == nil, "\(sdk.vendor)'s snapshot has other traffic as requests")
                 for (run, capture) in captures.enumerated() {
@@ -66,21 +88,25 @@ struct SDKRerunTests {
         }
     }
 
-    @Test("a real change in the Segment SDK's next run fails with exactly one finding", arguments: [
-        ("rename", "segment", "value_mismatch"), ("drop", "segment", "missing_key"),
-        ("change", "segment", "value_mismatch"), ("twice", "segment", "count_mismatch"),
-        ("rename", "default", "value_mismatch"), ("drop", "default", "missing_key"),
-        ("change", "default", "value_mismatch"),
-    ])
+    @Test(
+        "a real change in the Segment SDK's next run fails with exactly one finding",
+        arguments: [
+            ("rename", "segment", "value_mismatch"), ("drop", "segment", "missing_key"),
+            ("change", "segment", "value_mismatch"), ("twice", "segment", "count_mismatch"),
+            ("rename", "default", "value_mismatch"), ("drop", "default", "missing_key"),
+            ("change", "default", "value_mismatch"),
+        ])
     func realChange(change: String, profile: String, code: String) async throws {
         let segment = try #require(SDKCase.all.first { $0.vendor == "segment" })
         try await withTemporaryDirectory { directory in
             let (_, first) = try await SDKRun.capture(segment, into: directory.appending(path: "run-1.ndjson"))
-            let (_, changed) = try await SDKRun.capture(segment, change: change, into: directory.appending(path: "run-2.ndjson"))
+            let (_, changed) = try await SDKRun.capture(
+                segment, change: change, into: directory.appending(path: "run-2.ndjson"))
             let snapshot = directory.appending(path: "segment.json").path
             let record = try await tracksnap("record", snapshot, "--capture", first, "--validator", profile)
             #expect(record.status == 0, "\(record.stderr)")
-            let check = try await tracksnap("validate", snapshot, "--capture", changed, "--validator", profile, "--format", "json")
+            let check = try await tracksnap(
+                "validate", snapshot, "--capture", changed, "--validator", profile, "--format", "json")
             #expect(check.status == 1, "\(check.stdout)")
             let report = try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any]
             let snapshots = report?["snapshots"] as? [[String: Any]]
@@ -95,7 +121,9 @@ enum SDKRun {
     /// Runs the SDK's script (with a change, if given) against a new `tracksnap serve`, waits on
     /// the control API for its requests and writes them to `file`.
     /// - Returns: the server's origin and the capture's path.
-    static func capture(_ sdk: SDKCase, change: String? = nil, into file: URL) async throws -> (origin: String, capture: String) {
+    static func capture(_ sdk: SDKCase, change: String? = nil, into file: URL) async throws -> (
+        origin: String, capture: String
+    ) {
         try await capture([sdk], change: change, into: file) { _, _ in }
     }
 
@@ -106,7 +134,9 @@ enum SDKRun {
     ) async throws -> (origin: String, capture: String) {
         let python = SDKEndToEndTests.python
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
-            throw ServeFailure(description: "\(python.path) is missing: run `make test`, which installs the analytics SDKs these tests run")
+            throw ServeFailure(
+                description:
+                    "\(python.path) is missing: run `make test`, which installs the analytics SDKs these tests run")
         }
         let server = try await offloaded { try ServeChild.launch() }
         defer { server.stop() }
@@ -114,7 +144,9 @@ enum SDKRun {
         for sdk in sdks {
             let script = PackagePaths.fixtures.appending(path: "sdk/send_\(sdk.vendor).py").path
             let sent = try await runProcess(python, [script, server.base] + (change.map { [$0] } ?? []), timeout: 120)
-            guard sent.status == 0 else { throw ServeFailure(description: "the \(sdk.vendor) SDK failed: \(sent.stderr)") }
+            guard sent.status == 0 else {
+                throw ServeFailure(description: "the \(sdk.vendor) SDK failed: \(sent.stderr)")
+            }
         }
         let count = sdks.map(\.requests).reduce(0, +)
         let captured = try await server.call("GET", "sessions/\(session)/requests?count=\(count)&timeout=30")

@@ -12,7 +12,8 @@ struct ServerOriginTests {
         defer { server.stop() }
         let target = server.base + "/e?ev=view"
         // Through the server as a proxy, to the server itself: recorded once as forwarded, once as collected.
-        let sent = try await runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["curl", "-s", "-o", "/dev/null", "-x", server.base, target])
+        let sent = try await runProcess(
+            URL(fileURLWithPath: "/usr/bin/env"), ["curl", "-s", "-o", "/dev/null", "-x", server.base, target])
         #expect(sent.status == 0, "\(sent.stderr)")
         let data = try await server.call("GET", "requests")
         let requests = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])

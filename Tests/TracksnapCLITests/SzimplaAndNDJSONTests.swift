@@ -27,14 +27,16 @@ struct SzimplaAndNDJSONTests {
         arguments: [[browse, buy], [DemoTests.release14]]
     )
     func szimplaPasses(captures: [String]) throws {
-        let run = try tracksnap(arguments: ["validate", Self.szimpla, "--validator", "acme-shop"] + captures.flatMap { ["--capture", $0] })
+        let run = try tracksnap(
+            arguments: ["validate", Self.szimpla, "--validator", "acme-shop"] + captures.flatMap { ["--capture", $0] })
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.hasPrefix("✓ checkout"))
     }
 
     @Test("a Szimpla snapshot reports release 1.5's renamed event on the line of the URL that carries it")
     func szimplaFails() throws {
-        let run = try tracksnap("validate", Self.szimpla, "--validator", "acme-shop", "--capture", DemoTests.release15, "--format", "json")
+        let run = try tracksnap(
+            "validate", Self.szimpla, "--validator", "acme-shop", "--capture", DemoTests.release15, "--format", "json")
         #expect(run.status == 1, "\(run.stderr)")
         let top = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let findings = try #require(top["findings"] as? [[String: Any]])
@@ -42,15 +44,20 @@ struct SzimplaAndNDJSONTests {
         #expect(renamed["code"] as? String == "pattern_mismatch")
         #expect(renamed["actual"] as? String == "addToCart")
         // The query item has no place of its own: it is reported where its URL is written.
-        let url = try #require(try SourceText(path: Self.szimpla).location(of: "\"https://collect.acme-shop.example/v1/e?ev=add_to_cart"))
+        let url = try #require(
+            try SourceText(path: Self.szimpla).location(of: "\"https://collect.acme-shop.example/v1/e?ev=add_to_cart"))
         #expect(renamed["line"] as? Int == url.line)
         #expect(renamed["column"] as? Int == url.column)
-        #expect(findings.contains { $0["path"] as? String == "/4/body/properties/currency" && $0["code"] as? String == "missing_key" })
+        #expect(
+            findings.contains {
+                $0["path"] as? String == "/4/body/properties/currency" && $0["code"] as? String == "missing_key"
+            })
     }
 
     @Test("a Szimpla snapshot without a profile uses the default one, which expects every captured request")
     func szimplaDefaultProfile() throws {
-        let run = try tracksnap("validate", Self.szimpla, "--capture", Self.browse, "--capture", Self.buy, "--format", "json")
+        let run = try tracksnap(
+            "validate", Self.szimpla, "--capture", Self.browse, "--capture", Self.buy, "--format", "json")
         #expect(run.status == 1, "\(run.stderr)")
         let top = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let snapshots = try #require(top["snapshots"] as? [[String: Any]])

@@ -18,7 +18,9 @@ typealias TracksnapRun = (status: Int32, stdout: String, stderr: String)
 ///   - environment: Variables set on top of the test process's own environment.
 /// - Throws: `PackagePaths.ExecutableNotFound` when the executable has not been built;
 ///   `ProcessTimeout` when it runs for longer than a minute.
-func tracksnap(_ arguments: String..., in directory: URL = PackagePaths.root, environment: [String: String] = [:]) throws -> TracksnapRun {
+func tracksnap(_ arguments: String..., in directory: URL = PackagePaths.root, environment: [String: String] = [:])
+    throws -> TracksnapRun
+{
     try tracksnap(arguments: arguments, in: directory, environment: environment)
 }
 
@@ -33,7 +35,9 @@ func tracksnap(_ arguments: String..., in directory: URL = PackagePaths.root, en
 ///   - directory: The working directory.
 ///   - environment: Variables set on top of the test process's own environment.
 /// - Throws: `PackagePaths.ExecutableNotFound` or `ProcessTimeout`.
-func tracksnap(arguments: [String], in directory: URL = PackagePaths.root, environment: [String: String] = [:]) throws -> TracksnapRun {
+func tracksnap(arguments: [String], in directory: URL = PackagePaths.root, environment: [String: String] = [:]) throws
+    -> TracksnapRun
+{
     let executable = try PackagePaths.executable.get()
     var inherited = ProcessInfo.processInfo.environment
     // A CI runner's step summary must not receive the tests' reports, nor its colour settings
@@ -45,6 +49,8 @@ func tracksnap(arguments: [String], in directory: URL = PackagePaths.root, envir
 }
 
 /// `tracksnap` for async tests, waiting on a thread of its own (see the async `runProcess`).
-func tracksnap(_ arguments: String..., in directory: URL = PackagePaths.root, environment: [String: String] = [:]) async throws -> TracksnapRun {
+func tracksnap(_ arguments: String..., in directory: URL = PackagePaths.root, environment: [String: String] = [:])
+    async throws -> TracksnapRun
+{
     try await offloaded { try tracksnap(arguments: arguments, in: directory, environment: environment) }
 }

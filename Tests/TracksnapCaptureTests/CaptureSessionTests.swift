@@ -5,7 +5,7 @@ import TracksnapCore
 import TracksnapTestSupport
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A URLSession whose requests a fresh capture records.
@@ -20,7 +20,8 @@ struct CaptureSessionTests {
     @Test("a GET is recorded with its method, its URL and query, and its headers; the app gets 200 {}")
     func getWithQuery() async throws {
         let (session, capture) = capturedSession(name: "home")
-        var request = URLRequest(url: try #require(URL(string: "https://collect.example/v1/e?ev=screen_view&screen=Home")))
+        var request = URLRequest(
+            url: try #require(URL(string: "https://collect.example/v1/e?ev=screen_view&screen=Home")))
         request.setValue("ios/1.4", forHTTPHeaderField: "X-Client")
         let (data, response) = try await session.data(for: request)
 
@@ -114,7 +115,8 @@ struct CaptureSessionTests {
 
     @Test("respond mode answers with the status, headers and body it was given")
     func respondMode() async throws {
-        let (session, capture) = capturedSession(.respond(status: 204, headers: ["X-Served-By": "tracksnap"], body: Data()))
+        let (session, capture) = capturedSession(
+            .respond(status: 204, headers: ["X-Served-By": "tracksnap"], body: Data()))
         let (data, response) = try await session.data(from: try #require(URL(string: "https://collect.example/p")))
         let http = try #require(response as? HTTPURLResponse)
         #expect(http.statusCode == 204)
@@ -125,9 +127,10 @@ struct CaptureSessionTests {
 
     @Test("reply mode builds each answer from the captured request")
     func replyMode() async throws {
-        let (session, _) = capturedSession(.reply { request in
-            CaptureResponse(status: request.method == "POST" ? 201 : 404, body: Data(request.url.utf8))
-        })
+        let (session, _) = capturedSession(
+            .reply { request in
+                CaptureResponse(status: request.method == "POST" ? 201 : 404, body: Data(request.url.utf8))
+            })
         var post = URLRequest(url: try #require(URL(string: "https://stub.example/a")))
         post.httpMethod = "POST"
         let (postData, postResponse) = try await session.data(for: post)
@@ -149,7 +152,7 @@ struct CaptureSessionTests {
         #expect(captured.method == "POST")
         #expect(captured.url == "https://collect.example/upload")
         #if os(Linux)
-        #expect(captured.body == nil)
+            #expect(captured.body == nil)
         #endif
     }
 
@@ -297,7 +300,8 @@ struct CaptureSessionTests {
         let count = configuration.protocolClasses?.count
         let second = CaptureSession.install(on: configuration, mode: .respond())
         #expect(configuration.protocolClasses?.count == count)
-        _ = try await URLSession(configuration: configuration).data(from: try #require(URL(string: "https://collect.example/e")))
+        _ = try await URLSession(configuration: configuration).data(
+            from: try #require(URL(string: "https://collect.example/e")))
         #expect(first.requests.isEmpty)
         #expect(second.requests.count == 1)
     }

@@ -6,7 +6,7 @@ import TracksnapServer
 import TracksnapTestSupport
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The control API client against the real capture server, as a test in another process would
@@ -35,12 +35,15 @@ struct ClientServerTests {
     func flow() async throws {
         try await withTemporaryDirectory { directory in
             let snapshot = directory.appending(path: "home.json").path
-            try write(#"{"requests": [{"method": "GET", "url": {"$regex": "http://127\\.0\\.0\\.1:[0-9]+/v1/e"}, "parameters": {"ev": "home"}}]}"#, to: URL(fileURLWithPath: snapshot))
+            try write(
+                #"{"requests": [{"method": "GET", "url": {"$regex": "http://127\\.0\\.0\\.1:[0-9]+/v1/e"}, "parameters": {"ev": "home"}}]}"#,
+                to: URL(fileURLWithPath: snapshot))
 
             try await withServer(root: directory) { url in
                 let client = TracksnapClient(baseURL: url)
                 let session = try await client.startSession(name: "home")
-                try await send(url.appendingPathComponent("v1/e").appending(queryItems: [URLQueryItem(name: "ev", value: "home")]))
+                try await send(
+                    url.appendingPathComponent("v1/e").appending(queryItems: [URLQueryItem(name: "ev", value: "home")]))
                 let captured = try await session.waitForRequests(count: 1, timeout: .seconds(10))
                 #expect(captured.map(\.method) == ["GET"])
                 let report = try await session.validate(snapshot: snapshot)
@@ -81,7 +84,9 @@ struct ClientServerTests {
         }
     }
 
-    @Test("record from two sessions through the client: what differs is generalised, and the text report of a third run passes")
+    @Test(
+        "record from two sessions through the client: what differs is generalised, and the text report of a third run passes"
+    )
     func recordAcrossSessions() async throws {
         try await withTemporaryDirectory { directory in
             try await withServer(root: directory) { url in
@@ -89,16 +94,21 @@ struct ClientServerTests {
                 let first = try await client.startSession(name: "run 1")
                 let second = try await client.startSession(name: "run 2")
                 for session in [first, second] {
-                    try await send(session.baseURL.appending(path: "v1/e").appending(queryItems: [
-                        URLQueryItem(name: "ev", value: "home"), URLQueryItem(name: "cid", value: UUID().uuidString),
-                        URLQueryItem(name: "n", value: session.id),
-                    ]))
+                    try await send(
+                        session.baseURL.appending(path: "v1/e").appending(queryItems: [
+                            URLQueryItem(name: "ev", value: "home"),
+                            URLQueryItem(name: "cid", value: UUID().uuidString),
+                            URLQueryItem(name: "n", value: session.id),
+                        ]))
                 }
                 let recording = try await first.record(snapshot: "Snapshots/home.json", reruns: [second])
                 #expect(recording.recorded)
                 #expect(recording.file == "Snapshots/home.json")
                 #expect(recording.requests == 1)
-                #expect(recording.generalized.contains { $0.path.hasSuffix("/parameters/n") && $0.reason == "differs between runs" })
+                #expect(
+                    recording.generalized.contains {
+                        $0.path.hasSuffix("/parameters/n") && $0.reason == "differs between runs"
+                    })
                 #expect(FileManager.default.fileExists(atPath: directory.appending(path: "Snapshots/home.json").path))
 
                 let kept = try await first.record(snapshot: "Snapshots/home.json", mode: .missing)
@@ -108,11 +118,13 @@ struct ClientServerTests {
                 _ = try await first.stop()
                 _ = try await second.stop()
                 let third = try await client.startSession(name: "run 3")
-                try await send(third.baseURL.appending(path: "v1/e").appending(queryItems: [
-                    URLQueryItem(name: "ev", value: "home"), URLQueryItem(name: "cid", value: UUID().uuidString),
-                    URLQueryItem(name: "n", value: "s9"),
-                ]))
-                let report = try await third.report(snapshot: "Snapshots/home.json", format: "text", settle: .milliseconds(200))
+                try await send(
+                    third.baseURL.appending(path: "v1/e").appending(queryItems: [
+                        URLQueryItem(name: "ev", value: "home"), URLQueryItem(name: "cid", value: UUID().uuidString),
+                        URLQueryItem(name: "n", value: "s9"),
+                    ]))
+                let report = try await third.report(
+                    snapshot: "Snapshots/home.json", format: "text", settle: .milliseconds(200))
                 #expect(report.passed, "\(report.text)")
                 #expect(report.text.contains("home"))
 

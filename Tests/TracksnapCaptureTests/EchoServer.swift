@@ -10,27 +10,27 @@ final class EchoServer: Sendable {
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     private static let script = #"""
-    import http.server, json, sys
-    class Echo(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        def handle_any(self):
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length).decode("utf-8", "replace") if length else ""
-            answer = json.dumps({"method": self.command, "path": self.path,
-                                 "headers": {k.lower(): v for k, v in self.headers.items()},
-                                 "body": body}).encode()
-            self.send_response(207 if self.path.startswith("/status207") else 200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("X-Echo", "yes")
-            self.send_header("Content-Length", str(len(answer)))
-            self.end_headers()
-            self.wfile.write(answer)
-        do_GET = do_POST = do_PUT = do_DELETE = handle_any
-        def log_message(self, *args): pass
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Echo)
-    print(server.server_address[1], flush=True)
-    server.serve_forever()
-    """#
+        import http.server, json, sys
+        class Echo(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            def handle_any(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length).decode("utf-8", "replace") if length else ""
+                answer = json.dumps({"method": self.command, "path": self.path,
+                                     "headers": {k.lower(): v for k, v in self.headers.items()},
+                                     "body": body}).encode()
+                self.send_response(207 if self.path.startswith("/status207") else 200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("X-Echo", "yes")
+                self.send_header("Content-Length", str(len(answer)))
+                self.end_headers()
+                self.wfile.write(answer)
+            do_GET = do_POST = do_PUT = do_DELETE = handle_any
+            def log_message(self, *args): pass
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Echo)
+        print(server.server_address[1], flush=True)
+        server.serve_forever()
+        """#
 
     init() throws {
         let process = Process()
@@ -46,7 +46,8 @@ final class EchoServer: Sendable {
         }
         guard let port = Int(String(decoding: line, as: UTF8.self)) else {
             kill(process.processIdentifier, SIGKILL)
-            throw EchoServerError(message: "the echo server did not print its port: \(String(decoding: line, as: UTF8.self))")
+            throw EchoServerError(
+                message: "the echo server did not print its port: \(String(decoding: line, as: UTF8.self))")
         }
         self.port = port
         self.process = process

@@ -4,7 +4,7 @@ import TracksnapCapture
 import TracksnapCore
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// What the echo server says it received.
@@ -21,7 +21,10 @@ struct PassThroughTests {
     func forwardsAndRecords() async throws {
         let server = try EchoServer()
         let (session, capture) = capturedSession(.passThrough)
-        var request = URLRequest(url: server.baseURL.appending(path: "v1/track").appending(queryItems: [URLQueryItem(name: "ev", value: "buy")]))
+        var request = URLRequest(
+            url: server.baseURL.appending(path: "v1/track").appending(queryItems: [
+                URLQueryItem(name: "ev", value: "buy")
+            ]))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(#"{"event":"purchase"}"#.utf8)

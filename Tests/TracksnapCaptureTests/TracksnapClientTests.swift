@@ -4,7 +4,7 @@ import TracksnapCapture
 import TracksnapCore
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A client whose calls a stub answers in-process, and the capture of what it sent.
@@ -14,7 +14,9 @@ func stubbedClient(
 ) throws -> (TracksnapClient, CaptureSession) {
     let configuration = URLSessionConfiguration.ephemeral
     let capture = CaptureSession.install(on: configuration, mode: .reply(reply))
-    return (TracksnapClient(baseURL: try #require(URL(string: base)), token: token, configuration: configuration), capture)
+    return (
+        TracksnapClient(baseURL: try #require(URL(string: base)), token: token, configuration: configuration), capture
+    )
 }
 
 func json(_ text: String, status: Int = 200) -> CaptureResponse {
@@ -23,9 +25,9 @@ func json(_ text: String, status: Int = 200) -> CaptureResponse {
 
 /// Two requests in the NDJSON line's shape: an integer id, a base64 body, headers in order.
 let capturedArray = #"""
-[{"body":"{\"event\":\"purchase\"}","bodyEncoding":"text","headers":[{"name":"Content-Type","value":"application/json"},{"name":"X-A","value":"1"}],"id":"7","method":"POST","session":"s1","time":"2026-11-21T08:00:00.123Z","url":"https://api.segment.io/v1/track"},
- {"body":"aGk=","bodyEncoding":"base64","id":8,"method":"GET","url":"https://collect.example/e?ev=view"}]
-"""#
+    [{"body":"{\"event\":\"purchase\"}","bodyEncoding":"text","headers":[{"name":"Content-Type","value":"application/json"},{"name":"X-A","value":"1"}],"id":"7","method":"POST","session":"s1","time":"2026-11-21T08:00:00.123Z","url":"https://api.segment.io/v1/track"},
+     {"body":"aGk=","bodyEncoding":"base64","id":8,"method":"GET","url":"https://collect.example/e?ev=view"}]
+    """#
 
 @Suite("The control API client")
 struct TracksnapClientTests {
@@ -66,7 +68,8 @@ struct TracksnapClientTests {
         let (client, capture) = try stubbedClient { _ in json(capturedArray) }
         let requests = try await client.session(id: "s1").waitForRequests(count: 2, timeout: .milliseconds(2500))
 
-        #expect(capture.requests.first?.url == "http://127.0.0.1:8181/__tracksnap/sessions/s1/requests?count=2&timeout=2.5")
+        #expect(
+            capture.requests.first?.url == "http://127.0.0.1:8181/__tracksnap/sessions/s1/requests?count=2&timeout=2.5")
         #expect(capture.requests.first?.method == "GET")
         #expect(requests.count == 2)
         #expect(requests[0].id == "7")
@@ -82,11 +85,16 @@ struct TracksnapClientTests {
     func waitForTraffic() async throws {
         let (client, capture) = try stubbedClient { _ in
             CaptureResponse(
-                headers: ["Content-Type": "application/json", "X-Tracksnap-Unattributed": "2", "X-Tracksnap-Wait": "settled"],
+                headers: [
+                    "Content-Type": "application/json", "X-Tracksnap-Unattributed": "2", "X-Tracksnap-Wait": "settled",
+                ],
                 body: Data(capturedArray.utf8))
         }
-        let traffic = try await client.session(id: "s1").waitForTraffic(events: 3, settle: .milliseconds(500), timeout: .seconds(5))
-        #expect(capture.requests.first?.url == "http://127.0.0.1:8181/__tracksnap/sessions/s1/requests?events=3&settle=0.5&timeout=5")
+        let traffic = try await client.session(id: "s1").waitForTraffic(
+            events: 3, settle: .milliseconds(500), timeout: .seconds(5))
+        #expect(
+            capture.requests.first?.url
+                == "http://127.0.0.1:8181/__tracksnap/sessions/s1/requests?events=3&settle=0.5&timeout=5")
         #expect(traffic.requests.count == 2)
         #expect(traffic.unattributed == 2)
         #expect(traffic.reason == "settled")
@@ -96,16 +104,19 @@ struct TracksnapClientTests {
     func validateWaits() async throws {
         let report = #"{"findings":[],"passed":true,"snapshots":[],"version":1}"#
         let (client, capture) = try stubbedClient { _ in json(report) }
-        _ = try await client.session(id: "s1").validate(snapshot: "a.json", timeout: .seconds(10), settle: .milliseconds(250))
+        _ = try await client.session(id: "s1").validate(
+            snapshot: "a.json", timeout: .seconds(10), settle: .milliseconds(250))
         let body = try JSONDocument.parse(Array((capture.requests.first?.bodyText ?? "").utf8), file: "body").value
         #expect(body["timeout"]?.doubleValue == 10)
         #expect(body["settle"]?.doubleValue == 0.25)
         #expect(body["snapshot"]?.stringValue == "a.json")
     }
 
-    @Test("whole seconds are sent without a fraction", arguments: [
-        (Duration.seconds(10), "10"), (.milliseconds(500), "0.5"), (.milliseconds(1250), "1.25"), (.zero, "0"),
-    ])
+    @Test(
+        "whole seconds are sent without a fraction",
+        arguments: [
+            (Duration.seconds(10), "10"), (.milliseconds(500), "0.5"), (.milliseconds(1250), "1.25"), (.zero, "0"),
+        ])
     func timeoutParameter(duration: Duration, text: String) async throws {
         let (client, capture) = try stubbedClient { _ in json("[]") }
         _ = try await client.session(id: "s").waitForRequests(count: 1, timeout: duration)
@@ -121,12 +132,14 @@ struct TracksnapClientTests {
         #expect(requests.map(\.id) == ["7", "8"])
     }
 
-    @Test("requests, reset and health use their paths", arguments: [
-        ("requests", "GET", "http://127.0.0.1:8181/__tracksnap/requests"),
-        ("reset", "POST", "http://127.0.0.1:8181/__tracksnap/reset"),
-        ("health", "GET", "http://127.0.0.1:8181/__tracksnap/health"),
-        ("session requests", "GET", "http://127.0.0.1:8181/__tracksnap/sessions/s1/requests"),
-    ])
+    @Test(
+        "requests, reset and health use their paths",
+        arguments: [
+            ("requests", "GET", "http://127.0.0.1:8181/__tracksnap/requests"),
+            ("reset", "POST", "http://127.0.0.1:8181/__tracksnap/reset"),
+            ("health", "GET", "http://127.0.0.1:8181/__tracksnap/health"),
+            ("session requests", "GET", "http://127.0.0.1:8181/__tracksnap/sessions/s1/requests"),
+        ])
     func paths(call: String, method: String, url: String) async throws {
         let (client, capture) = try stubbedClient { _ in json("[]") }
         switch call {
@@ -159,9 +172,9 @@ struct TracksnapClientTests {
     @Test("validate posts the snapshot and validator and reads the JSON report")
     func validate() async throws {
         let report = #"""
-        {"findings":[{"actual":"addToCart","code":"value_mismatch","column":15,"entry":"/requests/0","expected":"add_to_cart","line":9,"message":"expected \"add_to_cart\", got \"addToCart\"","path":"/requests/0/parameters/ev","request":{"id":"3","index":2,"method":"GET","url":"https://c.example/e?ev=addToCart"},"severity":"error","snapshot":"Snapshots/a.json"}],
-         "passed":false,"snapshots":[{"captured":4,"entries":[{"column":5,"line":7,"path":"/requests/0","request":{"id":"3","index":2,"method":"GET","url":"https://c.example/e?ev=addToCart"},"status":"mismatched","summary":"GET https://c.example/e"}],"file":"Snapshots/a.json","findings":[],"name":"a","passed":false,"profile":"default","selected":4}],"version":1}
-        """#
+            {"findings":[{"actual":"addToCart","code":"value_mismatch","column":15,"entry":"/requests/0","expected":"add_to_cart","line":9,"message":"expected \"add_to_cart\", got \"addToCart\"","path":"/requests/0/parameters/ev","request":{"id":"3","index":2,"method":"GET","url":"https://c.example/e?ev=addToCart"},"severity":"error","snapshot":"Snapshots/a.json"}],
+             "passed":false,"snapshots":[{"captured":4,"entries":[{"column":5,"line":7,"path":"/requests/0","request":{"id":"3","index":2,"method":"GET","url":"https://c.example/e?ev=addToCart"},"status":"mismatched","summary":"GET https://c.example/e"}],"file":"Snapshots/a.json","findings":[],"name":"a","passed":false,"profile":"default","selected":4}],"version":1}
+            """#
         let (client, capture) = try stubbedClient { _ in json(report) }
         let result = try await client.session(id: "s1").validate(snapshot: "Snapshots/a.json", validator: "segment")
 
@@ -185,18 +198,22 @@ struct TracksnapClientTests {
 
     @Test("validate without a validator leaves it out")
     func validateWithoutValidator() async throws {
-        let (client, capture) = try stubbedClient { _ in json(#"{"findings":[],"passed":true,"snapshots":[],"version":1}"#) }
+        let (client, capture) = try stubbedClient { _ in
+            json(#"{"findings":[],"passed":true,"snapshots":[],"version":1}"#)
+        }
         let result = try await client.session(id: "s1").validate(snapshot: "a.json")
         #expect(capture.requests.first?.bodyText == #"{"snapshot":"a.json"}"#)
         #expect(result.passed)
     }
 
-    @Test("an error answer carries the status and the server's message", arguments: [
-        (#"{"error":"no session \"nope\""}"#, "no session \"nope\""),
-        (#"{"message":"bad token"}"#, "bad token"),
-        (#"{"error":{"message":"nested"}}"#, "nested"),
-        ("plain text failure\n", "plain text failure"),
-    ])
+    @Test(
+        "an error answer carries the status and the server's message",
+        arguments: [
+            (#"{"error":"no session \"nope\""}"#, "no session \"nope\""),
+            (#"{"message":"bad token"}"#, "bad token"),
+            (#"{"error":{"message":"nested"}}"#, "nested"),
+            ("plain text failure\n", "plain text failure"),
+        ])
     func serverError(body: String, message: String) async throws {
         let (client, _) = try stubbedClient { _ in json(body, status: 404) }
         let error = await #expect(throws: TracksnapClientError.self) { _ = try await client.session(id: "nope").stop() }
@@ -208,7 +225,9 @@ struct TracksnapClientTests {
 
     @Test("a malformed captured request is an error naming the element and the member")
     func malformedRequest() async throws {
-        let (client, _) = try stubbedClient { _ in json(#"[{"method":"GET","url":"https://a.example/"},{"method":"GET"}]"#) }
+        let (client, _) = try stubbedClient { _ in
+            json(#"[{"method":"GET","url":"https://a.example/"},{"method":"GET"}]"#)
+        }
         let error = await #expect(throws: TracksnapClientError.self) { _ = try await client.requests() }
         #expect(error?.message.contains("captured request[1]") == true)
         #expect(error?.message.contains("url") == true)

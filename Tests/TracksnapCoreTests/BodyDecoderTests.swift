@@ -15,8 +15,12 @@ struct BodyDecoderTests {
         let decoder = BodyDecoder(limit: limit)
         let json = #"{"event":"Order Completed"}"#
         #expect(try decoder.body(Array(try gzipped(Data(json.utf8))), contentEncoding: "gzip") == .text(json))
-        #expect(try decoder.body(try await compressedZeros(10, wrapper: .zlib), contentEncoding: "deflate") == .text(String(repeating: "\0", count: 10)))
-        #expect(try decoder.body(try await compressedZeros(10, wrapper: .raw), contentEncoding: "deflate") == .text(String(repeating: "\0", count: 10)))
+        #expect(
+            try decoder.body(try await compressedZeros(10, wrapper: .zlib), contentEncoding: "deflate")
+                == .text(String(repeating: "\0", count: 10)))
+        #expect(
+            try decoder.body(try await compressedZeros(10, wrapper: .raw), contentEncoding: "deflate")
+                == .text(String(repeating: "\0", count: 10)))
         #expect(try decoder.body([0xFF, 0x00], contentEncoding: nil) == .base64("/wA="))
         // A body that does not decode is kept as sent, not lost.
         #expect(try decoder.body([0x1F, 0x8B, 1, 2], contentEncoding: "gzip") == .base64("H4sBAg=="))
@@ -28,7 +32,9 @@ struct BodyDecoderTests {
         #expect(bytes.count < 128 << 10)
         let clock = ContinuousClock()
         let start = clock.now
-        let refusal = try #require(throws: BodyDecoder.Refusal.self) { try BodyDecoder(limit: limit).body(bytes, contentEncoding: encoding) }
+        let refusal = try #require(throws: BodyDecoder.Refusal.self) {
+            try BodyDecoder(limit: limit).body(bytes, contentEncoding: encoding)
+        }
         #expect(refusal.description == "the body inflates beyond the limit of 1048576 bytes")
         #expect(clock.now - start < .seconds(2))
     }
@@ -54,16 +60,25 @@ struct BodyDecoderTests {
         let bomb = Data(try await compressedZeros(Self.zeros, layers: 2)).base64EncodedString()
         let line = #"{"method":"POST","url":"https://t.example/batch","body":"\#(bomb)","bodyEncoding":"base64"}"#
         let error = try #require(throws: CaptureFileError.self) {
-            try CaptureFile.read(data: Data(("{\"method\":\"GET\",\"url\":\"https://t.example/\"}\n" + line + "\n").utf8), file: "bomb.ndjson", maximumBodySize: limit)
+            try CaptureFile.read(
+                data: Data(("{\"method\":\"GET\",\"url\":\"https://t.example/\"}\n" + line + "\n").utf8),
+                file: "bomb.ndjson", maximumBodySize: limit)
         }
-        #expect("\(error)" == "bomb.ndjson:2: body: inflates beyond the limit of 1 MiB (every gzip layer inside it counted)")
+        #expect(
+            "\(error)" == "bomb.ndjson:2: body: inflates beyond the limit of 1 MiB (every gzip layer inside it counted)"
+        )
     }
 
     @Test("a refused request reads and writes as NDJSON with its reason and no body")
     func refusedRecord() throws {
-        let request = CapturedRequest(id: "7", method: "POST", url: "https://t.example/b", refused: "the body inflates beyond the limit of 1048576 bytes")
+        let request = CapturedRequest(
+            id: "7", method: "POST", url: "https://t.example/b",
+            refused: "the body inflates beyond the limit of 1048576 bytes")
         let line = CaptureFile.ndjsonLine(request)
-        #expect(line == #"{"headers":[],"id":"7","method":"POST","refused":"the body inflates beyond the limit of 1048576 bytes","url":"https://t.example/b"}"#)
+        #expect(
+            line
+                == #"{"headers":[],"id":"7","method":"POST","refused":"the body inflates beyond the limit of 1048576 bytes","url":"https://t.example/b"}"#
+        )
         #expect(try CaptureFile.read(data: Data(line.utf8), file: "refused.ndjson") == [request])
     }
 }

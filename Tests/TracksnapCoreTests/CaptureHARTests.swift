@@ -1,15 +1,18 @@
 import Foundation
 import Testing
+
 @testable import TracksnapCore
 
 @Suite("Capture files: HAR 1.2")
 struct CaptureHARTests {
-    @Test("reads every entry of each browser's and proxy's export", arguments: [
-        ("chrome.har", ["POST", "POST", "GET"]),
-        ("firefox.har", ["POST", "POST", "GET"]),
-        ("mitmproxy.har", ["POST", "POST", "GET"]),
-        ("charles.har", ["POST", "POST", "POST"]),
-    ])
+    @Test(
+        "reads every entry of each browser's and proxy's export",
+        arguments: [
+            ("chrome.har", ["POST", "POST", "GET"]),
+            ("firefox.har", ["POST", "POST", "GET"]),
+            ("mitmproxy.har", ["POST", "POST", "GET"]),
+            ("charles.har", ["POST", "POST", "POST"]),
+        ])
     func readsEntries(name: String, methods: [String]) throws {
         let requests = try CaptureFixtures.read(name)
         #expect(requests.map(\.method) == methods)
@@ -21,10 +24,11 @@ struct CaptureHARTests {
     func chromeHeaders() throws {
         let gtag = try #require(try CaptureFixtures.read("chrome.har").first)
         #expect(!gtag.headers.contains { $0.name.hasPrefix(":") })
-        #expect(gtag.headers.map(\.name) == [
-            "accept", "accept-encoding", "accept-language", "content-length", "content-type",
-            "origin", "referer", "sec-fetch-mode", "user-agent",
-        ])
+        #expect(
+            gtag.headers.map(\.name) == [
+                "accept", "accept-encoding", "accept-language", "content-length", "content-type",
+                "origin", "referer", "sec-fetch-mode", "user-agent",
+            ])
         #expect(gtag.header("Content-Type") == "text/plain;charset=UTF-8")
         #expect(gtag.time == "2026-11-21T08:00:01.204Z")
     }
@@ -71,7 +75,10 @@ struct CaptureHARTests {
         #expect(requests[0].time == "2026-11-21T09:00:00.512+01:00")
         #expect(requests[0].formItems.map(\.name) == ["en", "_et", "ep.page_type", "epn.items_in_cart"])
         let form = requests[1]
-        #expect(form.body == .text("v=1&tid=UA-12345-1&cid=555&t=event&ec=checkout&ea=buy+now&el=50%25+off&cd1=a%2Bb&z=1763712000604"))
+        #expect(
+            form.body
+                == .text(
+                    "v=1&tid=UA-12345-1&cid=555&t=event&ec=checkout&ea=buy+now&el=50%25+off&cd1=a%2Bb&z=1763712000604"))
         let items = Dictionary(form.formItems.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         #expect(items["ea"] == "buy now")
         #expect(items["el"] == "50% off")
@@ -121,7 +128,8 @@ struct CaptureHARTests {
 
     @Test("a postData with neither text nor params is no body")
     func emptyPostData() throws {
-        let text = #"{"log":{"entries":[{"request":{"method":"POST","url":"https://x.test/","postData":{"mimeType":"text/plain","params":[]}}}]}}"#
+        let text =
+            #"{"log":{"entries":[{"request":{"method":"POST","url":"https://x.test/","postData":{"mimeType":"text/plain","params":[]}}}]}}"#
         let requests = try CaptureFile.read(data: Data(text.utf8), file: "p.har")
         #expect(requests.first?.body == nil)
         #expect(requests.first?.headers == [])

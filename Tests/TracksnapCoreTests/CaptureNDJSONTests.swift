@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TracksnapCore
 
 @Suite("Capture files: tracksnap NDJSON")
@@ -12,10 +13,11 @@ struct CaptureNDJSONTests {
         #expect(requests.map(\.session) == ["s1", "s1", nil, "s2"])
         let segment = requests[0]
         #expect(segment.time == "2026-11-21T08:00:00.123Z")
-        #expect(segment.headers == [
-            .init(name: "Content-Type", value: "application/json"),
-            .init(name: "Authorization", value: "Basic d2tfZGVtbzo="),
-        ])
+        #expect(
+            segment.headers == [
+                .init(name: "Content-Type", value: "application/json"),
+                .init(name: "Authorization", value: "Basic d2tfZGVtbzo="),
+            ])
         #expect(segment.bodyText?.hasPrefix(#"{"batch":[{"type":"track""#) == true)
     }
 
@@ -36,7 +38,8 @@ struct CaptureNDJSONTests {
 
     @Test("CRLF line ends, a BOM and surrounding spaces are accepted")
     func lineEnds() throws {
-        let text = "\u{FEFF}{\"method\":\"GET\",\"url\":\"https://x.test/a\"}\r\n\r\n  {\"method\":\"GET\",\"url\":\"https://x.test/b\"}  \r\n"
+        let text =
+            "\u{FEFF}{\"method\":\"GET\",\"url\":\"https://x.test/a\"}\r\n\r\n  {\"method\":\"GET\",\"url\":\"https://x.test/b\"}  \r\n"
         let requests = try CaptureFile.read(data: Data(text.utf8), file: "crlf.ndjson")
         #expect(requests.map(\.url) == ["https://x.test/a", "https://x.test/b"])
         #expect(requests.map(\.id) == ["1", "3"])
@@ -51,7 +54,9 @@ struct CaptureNDJSONTests {
         let line = CaptureFile.ndjsonLine(request)
         #expect(!line.contains("\n"))
         #expect(line.contains("https://api.segment.io/v1/batch"))
-        let keys = ["\"body\"", "\"bodyEncoding\"", "\"headers\"", "\"id\"", "\"method\"", "\"session\"", "\"time\"", "\"url\""]
+        let keys = [
+            "\"body\"", "\"bodyEncoding\"", "\"headers\"", "\"id\"", "\"method\"", "\"session\"", "\"time\"", "\"url\"",
+        ]
         let offsets = keys.compactMap { line.range(of: $0)?.lowerBound }
         #expect(offsets.count == keys.count)
         #expect(offsets == offsets.sorted())
@@ -66,15 +71,20 @@ struct CaptureNDJSONTests {
         #expect(!line.contains("session"))
     }
 
-    @Test("what it writes, it reads back unchanged", arguments: [
-        CapturedRequest(id: "1", method: "GET", url: "https://x.test/p?a=1&b=%2B"),
-        CapturedRequest(
-            id: "two", time: "2026-11-21T08:00:00Z", method: "POST", url: "https://x.test/e",
-            headers: [.init(name: "X-A", value: "1"), .init(name: "x-a", value: "2"), .init(name: "Cookie", value: "k=v; q=\"w\"")],
-            body: .text("line 1\nline 2\t\"quoted\" \\ café 😀 \u{2028}"), session: "s"),
-        CapturedRequest(id: "3", method: "PUT", url: "https://x.test/b", body: .base64("CgVoZWxsbxCWAQ==")),
-        CapturedRequest(id: "4", method: "POST", url: "https://x.test/empty", body: .text("")),
-    ])
+    @Test(
+        "what it writes, it reads back unchanged",
+        arguments: [
+            CapturedRequest(id: "1", method: "GET", url: "https://x.test/p?a=1&b=%2B"),
+            CapturedRequest(
+                id: "two", time: "2026-11-21T08:00:00Z", method: "POST", url: "https://x.test/e",
+                headers: [
+                    .init(name: "X-A", value: "1"), .init(name: "x-a", value: "2"),
+                    .init(name: "Cookie", value: "k=v; q=\"w\""),
+                ],
+                body: .text("line 1\nline 2\t\"quoted\" \\ café 😀 \u{2028}"), session: "s"),
+            CapturedRequest(id: "3", method: "PUT", url: "https://x.test/b", body: .base64("CgVoZWxsbxCWAQ==")),
+            CapturedRequest(id: "4", method: "POST", url: "https://x.test/empty", body: .text("")),
+        ])
     func roundTrip(request: CapturedRequest) throws {
         let text = CaptureFile.ndjson([request, request])
         #expect(text.split(separator: "\n").count == 2)
@@ -82,7 +92,9 @@ struct CaptureNDJSONTests {
         #expect(back == [request, request])
     }
 
-    @Test("the fixtures survive a write and a read", arguments: ["chrome.har", "firefox.har", "mitmproxy.har", "charles.har", "capture.ndjson"])
+    @Test(
+        "the fixtures survive a write and a read",
+        arguments: ["chrome.har", "firefox.har", "mitmproxy.har", "charles.har", "capture.ndjson"])
     func fixtureRoundTrip(name: String) throws {
         let requests = try CaptureFixtures.read(name)
         let back = try CaptureFile.read(data: Data(CaptureFile.ndjson(requests).utf8), file: name + ".ndjson")

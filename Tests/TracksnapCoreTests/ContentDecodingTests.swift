@@ -19,15 +19,23 @@ struct ContentDecodingTests {
     func bomb() throws {
         let compressed = try gzip(String(repeating: "a", count: 5_000_000))
         #expect(compressed.count < 10_000)
-        #expect(throws: ContentDecoding.Failure.self) { try ContentDecoding.decode(compressed, encoding: "gzip", limit: 1_000_000) }
+        #expect(throws: ContentDecoding.Failure.self) {
+            try ContentDecoding.decode(compressed, encoding: "gzip", limit: 1_000_000)
+        }
     }
 
     @Test("corrupt, truncated and unknown encodings are errors, not crashes")
     func bad() throws {
         let compressed = try gzip("hello world")
-        #expect(throws: ContentDecoding.Failure.self) { try ContentDecoding.decode(Array(compressed.prefix(12)), encoding: "gzip", limit: 100) }
-        #expect(throws: ContentDecoding.Failure.self) { try ContentDecoding.decode([1, 2, 3, 4], encoding: "gzip", limit: 100) }
-        #expect(throws: ContentDecoding.Failure.self) { try ContentDecoding.decode([1, 2, 3], encoding: "br", limit: 100) }
+        #expect(throws: ContentDecoding.Failure.self) {
+            try ContentDecoding.decode(Array(compressed.prefix(12)), encoding: "gzip", limit: 100)
+        }
+        #expect(throws: ContentDecoding.Failure.self) {
+            try ContentDecoding.decode([1, 2, 3, 4], encoding: "gzip", limit: 100)
+        }
+        #expect(throws: ContentDecoding.Failure.self) {
+            try ContentDecoding.decode([1, 2, 3], encoding: "br", limit: 100)
+        }
         #expect(try ContentDecoding.decode([1, 2, 3], encoding: "identity", limit: 100) == [1, 2, 3])
     }
 }

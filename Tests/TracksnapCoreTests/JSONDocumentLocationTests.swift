@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TracksnapCore
 
 @Suite("JSONDocument locates every value and key")
@@ -9,40 +10,44 @@ struct JSONDocumentLocationTests {
 
     // Line 4 holds `é` (2 bytes), `✓` (3 bytes) and `😀` (4 bytes) before `12.50`: columns count scalars.
     // Line 10 is indented with tabs, each one column.
-    @Test("a value's location is its first character", arguments: [
-        ("", 1, 1),
-        ("/name", 2, 11),
-        ("/events", 3, 13),
-        ("/events/0", 4, 5),
-        ("/events/0/vendor", 4, 17),
-        ("/events/0/name", 4, 36),
-        ("/events/0/revenue", 4, 60),
-        ("/events/1", 5, 5),
-        ("/events/1/a~1b", 6, 14),
-        ("/events/1/a~1b/0", 6, 15),
-        ("/events/1/a~1b/1", 6, 21),
-        ("/events/1/m~0n", 7, 14),
-        ("/events/1/m~0n/deep", 7, 24),
-        ("/tab", 10, 9),
-        ("/empty", 11, 12),
-    ])
+    @Test(
+        "a value's location is its first character",
+        arguments: [
+            ("", 1, 1),
+            ("/name", 2, 11),
+            ("/events", 3, 13),
+            ("/events/0", 4, 5),
+            ("/events/0/vendor", 4, 17),
+            ("/events/0/name", 4, 36),
+            ("/events/0/revenue", 4, 60),
+            ("/events/1", 5, 5),
+            ("/events/1/a~1b", 6, 14),
+            ("/events/1/a~1b/0", 6, 15),
+            ("/events/1/a~1b/1", 6, 21),
+            ("/events/1/m~0n", 7, 14),
+            ("/events/1/m~0n/deep", 7, 24),
+            ("/tab", 10, 9),
+            ("/empty", 11, 12),
+        ])
     func valueLocation(pointer: String, line: Int, column: Int) throws {
         let document = try Self.document.get()
         #expect(document.locations[pointer] == SourceLocation(line: line, column: column))
     }
 
-    @Test("a member's key location is its opening quote", arguments: [
-        ("/name", 2, 3),
-        ("/events", 3, 3),
-        ("/events/0/vendor", 4, 7),
-        ("/events/0/name", 4, 28),
-        ("/events/0/revenue", 4, 49),
-        ("/events/1/a~1b", 6, 7),
-        ("/events/1/m~0n", 7, 7),
-        ("/events/1/m~0n/deep", 7, 16),
-        ("/tab", 10, 2),
-        ("/empty", 11, 3),
-    ])
+    @Test(
+        "a member's key location is its opening quote",
+        arguments: [
+            ("/name", 2, 3),
+            ("/events", 3, 3),
+            ("/events/0/vendor", 4, 7),
+            ("/events/0/name", 4, 28),
+            ("/events/0/revenue", 4, 49),
+            ("/events/1/a~1b", 6, 7),
+            ("/events/1/m~0n", 7, 7),
+            ("/events/1/m~0n/deep", 7, 16),
+            ("/tab", 10, 2),
+            ("/empty", 11, 3),
+        ])
     func keyLocation(pointer: String, line: Int, column: Int) throws {
         let document = try Self.document.get()
         #expect(document.keyLocations[pointer] == SourceLocation(line: line, column: column))
@@ -52,7 +57,9 @@ struct JSONDocumentLocationTests {
     func recordsEveryValue() throws {
         let document = try Self.document.get()
         #expect(Set(document.locations.keys) == Set(allPointers(of: document.value)))
-        #expect(Set(document.keyLocations.keys) == Set(allPointers(of: document.value).filter { isMember($0, in: document.value) }))
+        #expect(
+            Set(document.keyLocations.keys)
+                == Set(allPointers(of: document.value).filter { isMember($0, in: document.value) }))
         #expect(document.value["events"]?.arrayValue?.first?["revenue"] == .number("12.50"))
         #expect(document.value["events"]?.arrayValue?.last?["m~n"]?["deep"] == .number("-0"))
         #expect(document.duplicateKeys.isEmpty)

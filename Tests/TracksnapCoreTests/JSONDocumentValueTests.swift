@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TracksnapCore
 
 @Suite("JSONDocument reads every JSON value")
@@ -8,40 +9,46 @@ struct JSONDocumentValueTests {
         try JSONDocument.parse(Array(text.utf8), file: "test.json", trackLocations: trackLocations)
     }
 
-    @Test("reads each type of value", arguments: [
-        ("null", JSONValue.null),
-        ("true", .bool(true)),
-        ("false", .bool(false)),
-        (#""text""#, .string("text")),
-        (#""""#, .string("")),
-        ("[]", .array([])),
-        ("{}", .object([:])),
-        (#"[1, "a", null, true, [], {}]"#, .array([.number("1"), "a", .null, true, [], [:]])),
-        (#"{"a": {"b": [false]}, "c": "d"}"#, .object(["a": ["b": [false]], "c": "d"])),
-        (" \t\r\n [ 1 ,\n2 ] \n", .array([.number("1"), .number("2")])),
-    ])
+    @Test(
+        "reads each type of value",
+        arguments: [
+            ("null", JSONValue.null),
+            ("true", .bool(true)),
+            ("false", .bool(false)),
+            (#""text""#, .string("text")),
+            (#""""#, .string("")),
+            ("[]", .array([])),
+            ("{}", .object([:])),
+            (#"[1, "a", null, true, [], {}]"#, .array([.number("1"), "a", .null, true, [], [:]])),
+            (#"{"a": {"b": [false]}, "c": "d"}"#, .object(["a": ["b": [false]], "c": "d"])),
+            (" \t\r\n [ 1 ,\n2 ] \n", .array([.number("1"), .number("2")])),
+        ])
     func readsValues(text: String, expected: JSONValue) throws {
         #expect(try parse(text).value == expected)
         #expect(try parse(text, trackLocations: false).value == expected)
     }
 
-    @Test("keeps numbers as their source text", arguments: [
-        "0", "-0", "12.50", "1e6", "1E+6", "-1.5e-3", "0.000", "123456789012345678901234567890", "2.5E-400",
-    ])
+    @Test(
+        "keeps numbers as their source text",
+        arguments: [
+            "0", "-0", "12.50", "1e6", "1E+6", "-1.5e-3", "0.000", "123456789012345678901234567890", "2.5E-400",
+        ])
     func keepsNumberText(text: String) throws {
         #expect(try parse(text).value == .number(text))
         #expect(try parse("[\(text)]").value == .array([.number(text)]))
     }
 
-    @Test("decodes escapes, unicode escapes and surrogate pairs", arguments: [
-        (#""\u00e9\u00C9""#, "éÉ"),
-        (#""\uD83D\uDE00""#, "😀"),
-        (#""a\ud834\udd1eb""#, "a𝄞b"),
-        (#""\u0000""#, "\u{0}"),
-        (#""\"\\\/\b\f\n\r\t""#, "\"\\/\u{8}\u{C}\n\r\t"),
-        (#""é\n✓ 😀""#, "é\n✓ 😀"),
-        (#""plain ✓ text""#, "plain ✓ text"),
-    ])
+    @Test(
+        "decodes escapes, unicode escapes and surrogate pairs",
+        arguments: [
+            (#""\u00e9\u00C9""#, "éÉ"),
+            (#""\uD83D\uDE00""#, "😀"),
+            (#""a\ud834\udd1eb""#, "a𝄞b"),
+            (#""\u0000""#, "\u{0}"),
+            (#""\"\\\/\b\f\n\r\t""#, "\"\\/\u{8}\u{C}\n\r\t"),
+            (#""é\n✓ 😀""#, "é\n✓ 😀"),
+            (#""plain ✓ text""#, "plain ✓ text"),
+        ])
     func decodesEscapes(text: String, expected: String) throws {
         #expect(try parse(text).value == .string(expected))
     }
@@ -65,7 +72,8 @@ struct JSONDocumentValueTests {
 
     @Test("keeps the last of repeated keys and lists their pointers", arguments: [true, false])
     func duplicateKeys(trackLocations: Bool) throws {
-        let text = #"{"a": {"x": 1}, "b": 2, "a": {"y": 2}, "a": 3, "list": [{"k": 1, "k": 2}], "m/n": 1, "m/n": {"o": 1, "o": 2}}"#
+        let text =
+            #"{"a": {"x": 1}, "b": 2, "a": {"y": 2}, "a": 3, "list": [{"k": 1, "k": 2}], "m/n": 1, "m/n": {"o": 1, "o": 2}}"#
         let document = try parse(text, trackLocations: trackLocations)
         #expect(document.value == ["a": 3, "b": 2, "list": [["k": 2]], "m/n": ["o": 2]])
         #expect(document.duplicateKeys == ["/a", "/list/0/k", "/m~1n", "/m~1n/o"])

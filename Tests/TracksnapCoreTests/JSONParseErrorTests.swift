@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TracksnapCore
 
 /// Malformed input, where the error must point, and words its message must contain.
@@ -93,9 +94,11 @@ struct JSONParseErrorTests {
         MalformedJSON("[1]\u{1}", 1, 4, "unexpected character U+0001"),
         // Invalid UTF-8
         MalformedJSON("\"a<FF>b\"", 1, 3, "invalid UTF-8", "0xFF", bytes: [0x22, 0x61, 0xFF, 0x62, 0x22]),
-        MalformedJSON("{\n  \"é\": \"<C3>(\"}", 2, 9, "invalid UTF-8", "0xC3",
+        MalformedJSON(
+            "{\n  \"é\": \"<C3>(\"}", 2, 9, "invalid UTF-8", "0xC3",
             bytes: Array("{\n  \"é\": \"".utf8) + [0xC3, 0x28] + Array("\"}".utf8)),
-        MalformedJSON("\"<ED A0 80>\" (encoded surrogate)", 1, 2, "invalid UTF-8", bytes: [0x22, 0xED, 0xA0, 0x80, 0x22]),
+        MalformedJSON(
+            "\"<ED A0 80>\" (encoded surrogate)", 1, 2, "invalid UTF-8", bytes: [0x22, 0xED, 0xA0, 0x80, 0x22]),
         MalformedJSON("\"<C0 AF>\" (overlong)", 1, 2, "invalid UTF-8", bytes: [0x22, 0xC0, 0xAF, 0x22]),
         MalformedJSON("\"<E2 9C>\" (truncated)", 1, 2, "invalid UTF-8", bytes: [0x22, 0xE2, 0x9C]),
         MalformedJSON("[<FF>]", 1, 2, "invalid UTF-8", bytes: [0x5B, 0xFF, 0x5D]),

@@ -1,7 +1,7 @@
 import Testing
-@testable import TracksnapCore
 import TracksnapTestSupport
 
+@testable import TracksnapCore
 
 /// Random JSON values that stress the reader: escapes, control characters, multi-byte and
 /// astral scalars, combining marks, pointer characters in keys, and numbers in every JSON form.
@@ -51,19 +51,22 @@ struct RandomJSON {
     }
 
     private mutating func digits() -> String {
-        String((0..<Int.random(in: 1...4, using: &generator)).map { _ in
-            Character(Unicode.Scalar(UInt8.random(in: UInt8(ascii: "0")...UInt8(ascii: "9"), using: &generator)))
-        })
+        String(
+            (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+                Character(Unicode.Scalar(UInt8.random(in: UInt8(ascii: "0")...UInt8(ascii: "9"), using: &generator)))
+            })
     }
 }
 
 @Suite("JSONDocument reads back what JSONValue writes")
 struct JSONRoundTripTests {
-    @Test("a written value reads back equal", arguments: [
-        JSONValue.null, true, "text", .number("12.50"), .number("-0"), .number("1e6"),
-        ["a/b": ["m~n": [1, "é😀", nil]], "": [:], "empty": []],
-        ["control": "\u{0}\u{1F}\n\t\"\\/", "astral": "𝄞😀"],
-    ])
+    @Test(
+        "a written value reads back equal",
+        arguments: [
+            JSONValue.null, true, "text", .number("12.50"), .number("-0"), .number("1e6"),
+            ["a/b": ["m~n": [1, "é😀", nil]], "": [:], "empty": []],
+            ["control": "\u{0}\u{1F}\n\t\"\\/", "astral": "𝄞😀"],
+        ])
     func roundTrip(value: JSONValue) throws {
         for pretty in [true, false] {
             let text = value.serialized(pretty: pretty)

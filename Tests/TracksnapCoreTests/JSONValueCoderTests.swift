@@ -17,7 +17,8 @@ struct JSONValueCoderTests {
 
     @Test("a number keeps the text it was written with, decoded and encoded again; a nil optional is left out")
     func numberText() throws {
-        let item = try JSONValueCoder.decode(Item.self, from: Self.document(#"{"name": "a", "price": 12.50, "tags": ["x"]}"#))
+        let item = try JSONValueCoder.decode(
+            Item.self, from: Self.document(#"{"name": "a", "price": 12.50, "tags": ["x"]}"#))
         #expect(item == Item(name: "a", price: .number("12.50"), count: nil, tags: ["x"]))
         #expect(try JSONValueCoder.encode(item).serialized() == #"{"name":"a","price":12.50,"tags":["x"]}"#)
     }

@@ -6,7 +6,10 @@ import TracksnapDecoders
 struct DecoderRegistryTests {
     @Test("every vendor id names one built-in decoder")
     func named() {
-        let ids = ["ga4", "universal-analytics", "segment", "rudderstack", "mixpanel", "amplitude", "snowplow", "posthog", "meta-pixel"]
+        let ids = [
+            "ga4", "universal-analytics", "segment", "rudderstack", "mixpanel", "amplitude", "snowplow", "posthog",
+            "meta-pixel",
+        ]
         #expect(Decoder.all.map(\.vendor).sorted() == ids.sorted())
         for id in ids {
             #expect(Decoder.named(id)?.vendor == id)
@@ -18,7 +21,8 @@ struct DecoderRegistryTests {
 
     @Test("a custom decoder put first takes its traffic; its error carries its vendor")
     func custom() throws {
-        let acme = Decoder(vendor: "acme", rule: "GET /v1/e", matches: { $0.path == "/v1/e" }) { request throws(DecodeError) in
+        let acme = Decoder(vendor: "acme", rule: "GET /v1/e", matches: { $0.path == "/v1/e" }) {
+            request throws(DecodeError) in
             guard let name = request.queryItems.first(where: { $0.name == "ev" })?.value else {
                 throw DecodeError(vendor: "acme", request: request.id, reason: "no ev")
             }
@@ -31,11 +35,14 @@ struct DecoderRegistryTests {
         #expect(Decoders.decode(good, using: Decoder.all) == .unclaimed)
     }
 
-    @Test("Segment's batch is RudderStack's on RudderStack's host, and RudderStack's batch is Segment's on Segment's",
-          arguments: [("segment.ndjson", "https://hosted.rudderlabs.com/v1/batch", "rudderstack"),
-                      ("rudderstack.ndjson", "https://api.segment.io/v1/batch", "segment"),
-                      ("segment.ndjson", "https://events.example.com/segment/v1/batch", "segment"),
-                      ("rudderstack.ndjson", "https://dataplane.example.com/v1/batch", "rudderstack")])
+    @Test(
+        "Segment's batch is RudderStack's on RudderStack's host, and RudderStack's batch is Segment's on Segment's",
+        arguments: [
+            ("segment.ndjson", "https://hosted.rudderlabs.com/v1/batch", "rudderstack"),
+            ("rudderstack.ndjson", "https://api.segment.io/v1/batch", "segment"),
+            ("segment.ndjson", "https://events.example.com/segment/v1/batch", "segment"),
+            ("rudderstack.ndjson", "https://dataplane.example.com/v1/batch", "rudderstack"),
+        ])
     func segmentOrRudderStack(_ fixture: String, _ url: String, _ vendor: String) throws {
         var request = try #require(try Fixtures.requests(fixture).first)
         request.url = url
@@ -49,7 +56,9 @@ struct DecoderRegistryTests {
 
     @Test("self-hosted collectors and proxies are matched by path: the SDK fixtures were captured on 127.0.0.1")
     func proxies() throws {
-        for fixture in ["segment.ndjson", "mixpanel.ndjson", "amplitude-batch.ndjson", "snowplow-get.ndjson", "posthog.ndjson"] {
+        for fixture in [
+            "segment.ndjson", "mixpanel.ndjson", "amplitude-batch.ndjson", "snowplow-get.ndjson", "posthog.ndjson",
+        ] {
             let requests = try Fixtures.requests(fixture)
             #expect(requests.allSatisfy { $0.host == "127.0.0.1" })
             #expect(requests.allSatisfy { !Decoders.decode($0).events.isEmpty }, "\(fixture)")
@@ -60,8 +69,10 @@ struct DecoderRegistryTests {
     func trackPath() throws {
         let posthogBody = #"[{"event":"x","uuid":"u-1","properties":{"token":"phc_abc","distinct_id":"d"}}]"#
         let mixpanelBody = #"[{"event":"x","properties":{"token":"abc","distinct_id":"d"}}]"#
-        let posthog = CapturedRequest(id: "1", method: "POST", url: "https://proxy.example/track/", body: .text(posthogBody))
-        let mixpanel = CapturedRequest(id: "2", method: "POST", url: "https://proxy.example/track/", body: .text(mixpanelBody))
+        let posthog = CapturedRequest(
+            id: "1", method: "POST", url: "https://proxy.example/track/", body: .text(posthogBody))
+        let mixpanel = CapturedRequest(
+            id: "2", method: "POST", url: "https://proxy.example/track/", body: .text(mixpanelBody))
         #expect(Decoders.decode(posthog).events.map(\.vendor) == ["posthog"])
         #expect(Decoders.decode(mixpanel).events.map(\.vendor) == ["mixpanel"])
         #expect(Decoder.mixpanel.decode(posthog) == .unclaimed)

@@ -9,9 +9,12 @@ struct EncodingTests {
         requests.flatMap { Decoders.decode($0).events }.map(\.validationView)
     }
 
-    @Test("a raw gzip body (bytes 1F 8B, no Content-Encoding undone) decodes like the inflated capture",
-          arguments: [("segment-gzip-raw.ndjson", "segment-gzip.ndjson"), ("rudderstack-raw.ndjson", "rudderstack.ndjson"),
-                      ("posthog-gzip-raw.ndjson", "posthog-gzip.ndjson")])
+    @Test(
+        "a raw gzip body (bytes 1F 8B, no Content-Encoding undone) decodes like the inflated capture",
+        arguments: [
+            ("segment-gzip-raw.ndjson", "segment-gzip.ndjson"), ("rudderstack-raw.ndjson", "rudderstack.ndjson"),
+            ("posthog-gzip-raw.ndjson", "posthog-gzip.ndjson"),
+        ])
     func rawGzip(_ raw: String, _ inflated: String) throws {
         let rawRequests = try Fixtures.requests(raw)
         let bytes = try #require(rawRequests.first?.bodyBytes)
@@ -31,7 +34,9 @@ struct EncodingTests {
         #expect(expected.count == 1)
         for data in [standard, urlSafe, String(standard.trimmingCharacters(in: ["="]))] {
             var request = original
-            request.body = .text("data=" + (data.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? data) + "&verbose=1&ip=0")
+            request.body = .text(
+                "data=" + (data.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? data)
+                    + "&verbose=1&ip=0")
             #expect(Decoders.decode(request).events.map(\.validationView) == expected, "data=\(data.prefix(12))…")
         }
     }
@@ -46,7 +51,8 @@ struct EncodingTests {
             let query = items.map { item -> String in
                 var value = item.value
                 if item.name == "ue_px" || item.name == "cx" {
-                    value = variant == "unpadded"
+                    value =
+                        variant == "unpadded"
                         ? value.trimmingCharacters(in: ["="])
                         : value.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
                 }
@@ -79,6 +85,8 @@ struct RefusedRequestTests {
             Issue.record("a refused Segment batch decoded: \(Decoders.decode(request))")
             return
         }
-        #expect(error.description == "segment: the capture refused it: the body inflates beyond the limit of 16777216 bytes")
+        #expect(
+            error.description == "segment: the capture refused it: the body inflates beyond the limit of 16777216 bytes"
+        )
     }
 }

@@ -4,7 +4,8 @@ import TracksnapDecoders
 
 /// The recorded captures next to these tests (see `Fixtures/*.py` for how each was made).
 enum Fixtures {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Fixtures")
 
     static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 

@@ -5,7 +5,9 @@ import TracksnapDecoders
 
 @Suite("Properties and context are the vendor's, typed as sent")
 struct PropertiesTests {
-    private func event(_ fixture: String, _ name: String?, type: String? = nil, at position: Int = 0) throws -> AnalyticsEvent {
+    private func event(_ fixture: String, _ name: String?, type: String? = nil, at position: Int = 0) throws
+        -> AnalyticsEvent
+    {
         let matching = try Fixtures.events(fixture).filter { $0.name == name && (type == nil || $0.type == type) }
         return try #require(matching.count > position ? matching[position] : nil, "\(fixture): \(name ?? "-")")
     }
@@ -59,10 +61,13 @@ struct PropertiesTests {
         #expect(items[1]["item_id"] == "sku-7")
     }
 
-    @Test("GA4 epn values keep their JSON text, are normalised when only Double reads them, else stay text",
-          arguments: [("12.50", JSONValue.number("12.50")), ("-3", .number("-3")), ("1e3", .number("1e3")),
-                      ("+1", .number("1")), (".5", .number("0.5")), ("007", .number("7")), ("abc", .string("abc")),
-                      ("nan", .string("nan")), ("", .string(""))])
+    @Test(
+        "GA4 epn values keep their JSON text, are normalised when only Double reads them, else stay text",
+        arguments: [
+            ("12.50", JSONValue.number("12.50")), ("-3", .number("-3")), ("1e3", .number("1e3")),
+            ("+1", .number("1")), (".5", .number("0.5")), ("007", .number("7")), ("abc", .string("abc")),
+            ("nan", .string("nan")), ("", .string("")),
+        ])
     func epnNumbers(_ text: String, _ expected: JSONValue) {
         let request = CapturedRequest(
             id: "1", method: "POST", url: "https://x.example/g/collect?v=2&tid=G-1",
@@ -83,10 +88,11 @@ struct PropertiesTests {
     @Test("Universal Analytics: the hit's own parameters are properties, ids and cache-busters context")
     func universalAnalytics() throws {
         let play = try event("universal-analytics.ndjson", "play")
-        #expect(play.properties == [
-            "ec": "Video", "ea": "play", "el": "Holiday", "ev": "300", "cd1": "premium",
-            "dl": "https://shop.example/product/sku-1", "dt": "Stan and Friends Tee – Shop",
-        ])
+        #expect(
+            play.properties == [
+                "ec": "Video", "ea": "play", "el": "Holiday", "ev": "300", "cd1": "premium",
+                "dl": "https://shop.example/product/sku-1", "dt": "Stan and Friends Tee – Shop",
+            ])
         #expect(play.context["tid"] == "UA-12345-1")
         #expect(play.context["z"] == "1598301174")
         #expect(try event("universal-analytics.ndjson", "screenview").properties == ["cd": "Cart"])
@@ -113,13 +119,19 @@ struct PropertiesTests {
         #expect(song.properties == ["title": "One", "duration": .number("215.5")])
         #expect(song.context["device_id"] == "device-9")
         #expect(song.context["user_id"] == "user-42")
-        #expect(try event("amplitude-batch.ndjson", "$identify").context["user_properties"] == ["$set": ["plan": "pro"]])
+        #expect(
+            try event("amplitude-batch.ndjson", "$identify").context["user_properties"] == ["$set": ["plan": "pro"]])
     }
 
-    @Test("Snowplow: structured fields, self-describing data, decoded contexts; GET and POST agree", arguments: ["snowplow-get.ndjson", "snowplow-post.ndjson"])
+    @Test(
+        "Snowplow: structured fields, self-describing data, decoded contexts; GET and POST agree",
+        arguments: ["snowplow-get.ndjson", "snowplow-post.ndjson"])
     func snowplow(_ fixture: String) throws {
         let structured = try event(fixture, "add-to-basket")
-        #expect(structured.properties == ["se_ca": "shop", "se_ac": "add-to-basket", "se_la": "sku-1", "se_pr": "red", "se_va": 2])
+        #expect(
+            structured.properties == [
+                "se_ca": "shop", "se_ac": "add-to-basket", "se_la": "sku-1", "se_pr": "red", "se_va": 2,
+            ])
         let contexts = try #require(structured.context["contexts"]?.arrayValue)
         #expect(contexts.first?["schema"] == "iglu:com.acme/order_context/jsonschema/1-0-0")
         #expect(contexts.first?["data"] == ["order_id": "o-1001"])
@@ -140,13 +152,17 @@ struct PropertiesTests {
         #expect(order.context["distinct_id"] == "user-42")
         #expect(order.context["uuid"]?.stringValue != nil)
         let added = try event("posthog-js.ndjson", "product added")
-        #expect(added.properties == ["sku": "sku-1", "price": .number("12.5"), "$lib": "web", "distinct_id": "user-42"])
+        #expect(
+            added.properties == ["sku": "sku-1", "price": .number("12.5"), "$lib": "web", "distinct_id": "user-42"])
     }
 
     @Test("Meta pixel: cd[…] values decoded as JSON when they parse, the rest context")
     func metaPixel() throws {
         let addToCart = try event("meta-pixel.ndjson", "AddToCart")
-        #expect(addToCart.properties == ["content_ids": ["sku-1"], "content_type": "product", "value": .number("12.5"), "currency": "EUR"])
+        #expect(
+            addToCart.properties == [
+                "content_ids": ["sku-1"], "content_type": "product", "value": .number("12.5"), "currency": "EUR",
+            ])
         #expect(addToCart.context["id"] == "1234567890123456")
         let purchase = try event("meta-pixel.ndjson", "Purchase")
         #expect(purchase.properties["contents"]?.arrayValue?.count == 2)

@@ -17,14 +17,22 @@ struct SecretsTests {
         ("ga4_secret_test_fixture", ["gtag.ndjson"]),
     ]
 
-    @Test("each fake key is really in its fixture's traffic", arguments: secrets.flatMap { secret in secret.fixtures.map { (secret.key, $0) } })
+    @Test(
+        "each fake key is really in its fixture's traffic",
+        arguments: secrets.flatMap { secret in secret.fixtures.map { (secret.key, $0) } })
     func keyIsInTraffic(_ key: String, _ fixture: String) throws {
         let requests = try Fixtures.requests(fixture)
-        let traffic = requests.map { ($0.url) + ($0.bodyText ?? "") + ($0.bodyText.map { FormEncodingProbe.decoded($0) } ?? "") }
-        #expect(traffic.contains { $0.contains(key) }, "\(key) should be sent in \(fixture), or the next test proves nothing")
+        let traffic = requests.map {
+            ($0.url) + ($0.bodyText ?? "") + ($0.bodyText.map { FormEncodingProbe.decoded($0) } ?? "")
+        }
+        #expect(
+            traffic.contains { $0.contains(key) },
+            "\(key) should be sent in \(fixture), or the next test proves nothing")
     }
 
-    @Test("no serialized event of any fixture holds a fixture key or a secret member (writeKey, api_key, api_secret)", arguments: Fixtures.all)
+    @Test(
+        "no serialized event of any fixture holds a fixture key or a secret member (writeKey, api_key, api_secret)",
+        arguments: Fixtures.all)
     func noSecretInEvents(_ fixture: String) throws {
         let events = try Fixtures.events(fixture)
         #expect(!events.isEmpty)

@@ -4,20 +4,45 @@ import TracksnapDecoders
 
 /// Traffic that is not (provably) a vendor's: it must stay a request.
 let unknownTraffic: [(label: String, request: CapturedRequest)] = [
-    ("the demo's own collector, GET /v1/e", .init(id: "1", method: "GET", url: "https://collect.acme-shop.example/v1/e?ev=add_to_cart&qty=2")),
-    ("a first-party /v1/track without Segment's shape", .init(id: "2", method: "POST", url: "https://collect.acme-shop.example/v1/track",
-        body: .text("{\"event\": \"purchase\", \"properties\": {\"revenue\": 59.9}}"))),
+    (
+        "the demo's own collector, GET /v1/e",
+        .init(id: "1", method: "GET", url: "https://collect.acme-shop.example/v1/e?ev=add_to_cart&qty=2")
+    ),
+    (
+        "a first-party /v1/track without Segment's shape",
+        .init(
+            id: "2", method: "POST", url: "https://collect.acme-shop.example/v1/track",
+            body: .text("{\"event\": \"purchase\", \"properties\": {\"revenue\": 59.9}}"))
+    ),
     ("an app's /collect without v=1", .init(id: "3", method: "GET", url: "https://api.example.com/collect?item=5")),
-    ("an app's /batch of plain JSON", .init(id: "4", method: "POST", url: "https://api.example.com/batch", body: .text("{\"jobs\": [1, 2]}"))),
-    ("an app's /track with a non-JSON body", .init(id: "5", method: "POST", url: "https://api.example.com/track", body: .text("hello"))),
-    ("an app's /e with a non-JSON body", .init(id: "6", method: "POST", url: "https://api.example.com/e", body: .text("<xml/>"))),
+    (
+        "an app's /batch of plain JSON",
+        .init(id: "4", method: "POST", url: "https://api.example.com/batch", body: .text("{\"jobs\": [1, 2]}"))
+    ),
+    (
+        "an app's /track with a non-JSON body",
+        .init(id: "5", method: "POST", url: "https://api.example.com/track", body: .text("hello"))
+    ),
+    (
+        "an app's /e with a non-JSON body",
+        .init(id: "6", method: "POST", url: "https://api.example.com/e", body: .text("<xml/>"))
+    ),
     ("an app's GET /i without a tracker version", .init(id: "7", method: "GET", url: "https://cdn.example.com/i?e=1")),
     ("an app's /tr without a pixel id", .init(id: "8", method: "GET", url: "https://api.example.com/tr?ev=x")),
-    ("an app's /engage with a form", .init(id: "9", method: "POST", url: "https://api.example.com/engage",
-        headers: [.init(name: "Content-Type", value: "application/x-www-form-urlencoded")], body: .text("user=5"))),
+    (
+        "an app's /engage with a form",
+        .init(
+            id: "9", method: "POST", url: "https://api.example.com/engage",
+            headers: [.init(name: "Content-Type", value: "application/x-www-form-urlencoded")], body: .text("user=5"))
+    ),
     ("a page load", .init(id: "10", method: "GET", url: "https://shop.example/product/sku-1")),
-    ("a form with e= but no Amplitude client", .init(id: "11", method: "POST", url: "https://api.example.com/",
-        headers: [.init(name: "Content-Type", value: "application/x-www-form-urlencoded")], body: .text("e=%5B%5D&x=1"))),
+    (
+        "a form with e= but no Amplitude client",
+        .init(
+            id: "11", method: "POST", url: "https://api.example.com/",
+            headers: [.init(name: "Content-Type", value: "application/x-www-form-urlencoded")],
+            body: .text("e=%5B%5D&x=1"))
+    ),
 ]
 
 @Suite("Unknown traffic is not claimed: it stays a request")

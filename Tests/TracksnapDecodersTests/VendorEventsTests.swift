@@ -18,7 +18,9 @@ struct FixtureExpectation: Sendable, CustomTestStringConvertible {
     }
 }
 
-private func e(_ request: String, _ index: Int, _ vendor: String, _ type: String, _ name: String?) -> FixtureExpectation.Expected {
+private func e(_ request: String, _ index: Int, _ vendor: String, _ type: String, _ name: String?)
+    -> FixtureExpectation.Expected
+{
     .init(request: request, index: index, vendor: vendor, type: type, name: name)
 }
 
@@ -46,51 +48,71 @@ let fixtureExpectations: [FixtureExpectation] = [
     .init(fixture: "segment.ndjson", events: segmentBatch),
     .init(fixture: "segment-gzip.ndjson", events: segmentBatch),
     .init(fixture: "segment-gzip-raw.ndjson", events: segmentBatch),
-    .init(fixture: "segment-analytics-js.ndjson", events: [
-        e("1", 0, "segment", "page", "Product"), e("2", 0, "segment", "track", "Product Added"),
-        e("3", 0, "segment", "identify", nil),
-    ]),
+    .init(
+        fixture: "segment-analytics-js.ndjson",
+        events: [
+            e("1", 0, "segment", "page", "Product"), e("2", 0, "segment", "track", "Product Added"),
+            e("3", 0, "segment", "identify", nil),
+        ]),
     .init(fixture: "rudderstack.ndjson", events: rudderBatch),
     .init(fixture: "rudderstack-raw.ndjson", events: rudderBatch),
-    .init(fixture: "mixpanel.ndjson", events: [
-        e("1", 0, "mixpanel", "track", "Signed Up"), e("2", 0, "mixpanel", "engage", nil),
-        e("3", 0, "mixpanel", "import", "Old Purchase"), e("4", 0, "mixpanel", "track", "Song Played"),
-        e("4", 1, "mixpanel", "track", "Song Played"),
-    ]),
-    .init(fixture: "mixpanel-js.ndjson", events: [
-        e("1", 0, "mixpanel", "track", "Viewed Product"), e("2", 0, "mixpanel", "track", "Viewed Product"),
-    ]),
+    .init(
+        fixture: "mixpanel.ndjson",
+        events: [
+            e("1", 0, "mixpanel", "track", "Signed Up"), e("2", 0, "mixpanel", "engage", nil),
+            e("3", 0, "mixpanel", "import", "Old Purchase"), e("4", 0, "mixpanel", "track", "Song Played"),
+            e("4", 1, "mixpanel", "track", "Song Played"),
+        ]),
+    .init(
+        fixture: "mixpanel-js.ndjson",
+        events: [
+            e("1", 0, "mixpanel", "track", "Viewed Product"), e("2", 0, "mixpanel", "track", "Viewed Product"),
+        ]),
     .init(fixture: "amplitude-httpapi.ndjson", events: amplitudeBatch),
     .init(fixture: "amplitude-batch.ndjson", events: amplitudeBatch),
-    .init(fixture: "snowplow-get.ndjson", events: [
-        e("1", 0, "snowplow", "page_view", "page_view"), e("2", 0, "snowplow", "struct", "add-to-basket"),
-        e("3", 0, "snowplow", "self_describing", checkout),
-    ]),
-    .init(fixture: "snowplow-post.ndjson", events: [
-        e("1", 0, "snowplow", "page_view", "page_view"), e("1", 1, "snowplow", "struct", "add-to-basket"),
-        e("1", 2, "snowplow", "self_describing", checkout),
-    ]),
+    .init(
+        fixture: "snowplow-get.ndjson",
+        events: [
+            e("1", 0, "snowplow", "page_view", "page_view"), e("2", 0, "snowplow", "struct", "add-to-basket"),
+            e("3", 0, "snowplow", "self_describing", checkout),
+        ]),
+    .init(
+        fixture: "snowplow-post.ndjson",
+        events: [
+            e("1", 0, "snowplow", "page_view", "page_view"), e("1", 1, "snowplow", "struct", "add-to-basket"),
+            e("1", 2, "snowplow", "self_describing", checkout),
+        ]),
     .init(fixture: "posthog.ndjson", events: posthogBatch),
     .init(fixture: "posthog-gzip.ndjson", events: posthogBatch),
     .init(fixture: "posthog-gzip-raw.ndjson", events: posthogBatch),
-    .init(fixture: "posthog-js.ndjson", events: [
-        e("1", 0, "posthog", "pageview", "$pageview"), e("1", 1, "posthog", "capture", "product added"),
-        e("2", 0, "posthog", "capture", "product added"),
-    ]),
-    .init(fixture: "gtag.ndjson", events: [
-        e("1", 0, "ga4", "event", "page_view"), e("2", 0, "ga4", "event", "view_item"),
-        e("2", 1, "ga4", "event", "add_to_cart"), e("2", 2, "ga4", "event", "scroll"),
-        e("3", 0, "ga4", "event", "purchase"), e("4", 0, "ga4", "event", "purchase"), e("4", 1, "ga4", "event", "refund"),
-    ]),
-    .init(fixture: "universal-analytics.ndjson", events: [
-        e("1", 0, "universal-analytics", "pageview", "pageview"), e("2", 0, "universal-analytics", "event", "play"),
-        e("3", 0, "universal-analytics", "pageview", "pageview"), e("3", 1, "universal-analytics", "event", "purchase"),
-        e("3", 2, "universal-analytics", "screenview", "screenview"),
-    ]),
-    .init(fixture: "meta-pixel.ndjson", events: [
-        e("1", 0, "meta-pixel", "track", "PageView"), e("2", 0, "meta-pixel", "track", "AddToCart"),
-        e("3", 0, "meta-pixel", "track", "Purchase"),
-    ]),
+    .init(
+        fixture: "posthog-js.ndjson",
+        events: [
+            e("1", 0, "posthog", "pageview", "$pageview"), e("1", 1, "posthog", "capture", "product added"),
+            e("2", 0, "posthog", "capture", "product added"),
+        ]),
+    .init(
+        fixture: "gtag.ndjson",
+        events: [
+            e("1", 0, "ga4", "event", "page_view"), e("2", 0, "ga4", "event", "view_item"),
+            e("2", 1, "ga4", "event", "add_to_cart"), e("2", 2, "ga4", "event", "scroll"),
+            e("3", 0, "ga4", "event", "purchase"), e("4", 0, "ga4", "event", "purchase"),
+            e("4", 1, "ga4", "event", "refund"),
+        ]),
+    .init(
+        fixture: "universal-analytics.ndjson",
+        events: [
+            e("1", 0, "universal-analytics", "pageview", "pageview"), e("2", 0, "universal-analytics", "event", "play"),
+            e("3", 0, "universal-analytics", "pageview", "pageview"),
+            e("3", 1, "universal-analytics", "event", "purchase"),
+            e("3", 2, "universal-analytics", "screenview", "screenview"),
+        ]),
+    .init(
+        fixture: "meta-pixel.ndjson",
+        events: [
+            e("1", 0, "meta-pixel", "track", "PageView"), e("2", 0, "meta-pixel", "track", "AddToCart"),
+            e("3", 0, "meta-pixel", "track", "Purchase"),
+        ]),
 ]
 
 @Suite("Each vendor's traffic becomes its events")
@@ -118,7 +140,10 @@ struct VendorEventsTests {
     func validationView() throws {
         let events = try Fixtures.requests("segment.ndjson").flatMap { Decoders.decode($0).events }
         let track = try #require(events.first { $0.type == "track" })
-        #expect(Set(track.validationView.objectValue?.keys.map { $0 } ?? []) == ["vendor", "type", "name", "properties", "context"])
+        #expect(
+            Set(track.validationView.objectValue?.keys.map { $0 } ?? []) == [
+                "vendor", "type", "name", "properties", "context",
+            ])
         #expect(track.validationView["properties"] == track.properties)
         let identify = try #require(events.first { $0.type == "identify" })
         #expect(identify.validationView["name"] == nil)

@@ -18,7 +18,8 @@ struct FuzzInputTests {
         let names = FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []
         return names.filter { name in
             var directory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: "\(root)/\(name)", isDirectory: &directory) && !directory.boolValue
+            return FileManager.default.fileExists(atPath: "\(root)/\(name)", isDirectory: &directory)
+                && !directory.boolValue
         }.map { "\(folder)/\($0)" }.sorted()
     }
 

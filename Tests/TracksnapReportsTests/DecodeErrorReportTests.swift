@@ -27,7 +27,8 @@ struct DecodeErrorReportTests {
     @Test("the schema still rejects a code it does not list")
     func unknownCode() throws {
         let schema = try ParsedJSON.parse(String(contentsOf: JSONReportTests.schemaURL, encoding: .utf8))
-        let text = ReportFormat.json.render([Self.result]).replacingOccurrences(of: "\"decode_error\"", with: "\"decoding_error\"")
+        let text = ReportFormat.json.render([Self.result]).replacingOccurrences(
+            of: "\"decode_error\"", with: "\"decoding_error\"")
         #expect(!SchemaCheck(root: schema).violations(of: try ParsedJSON.parse(text)).isEmpty)
     }
 }

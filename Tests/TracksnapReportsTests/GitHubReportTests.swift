@@ -1,6 +1,7 @@
+import Testing
 import TracksnapCore
 import TracksnapValidation
-import Testing
+
 @testable import TracksnapReports
 
 /// A workflow command read back the way the runner reads it.
@@ -32,7 +33,9 @@ struct ParsedCommand: Equatable {
 @Suite("GitHub annotations")
 struct GitHubReportTests {
     func commands(_ results: [SnapshotResult]) -> [ParsedCommand?] {
-        ReportFormat.github.render(results).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { ParsedCommand(String($0)) }
+        ReportFormat.github.render(results).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map {
+            ParsedCommand(String($0))
+        }
     }
 
     @Test("each finding annotates its snapshot file's line and column, titled with its code")
@@ -41,8 +44,14 @@ struct GitHubReportTests {
         #expect(parsed.count == Fixtures.checkout.findings.count)
         let first = try #require(parsed.first ?? nil)
         #expect(first.name == "error")
-        #expect(first.properties == ["file": "Snapshots/checkout.json", "line": "15", "col": "15", "title": "tracksnap value_mismatch"])
-        #expect(first.message == "name differs\nexpected: \"Order Completed\"\nactual:   \"Order Completed·\"\ncaptured #8: POST https://api.segment.io/v1/track")
+        #expect(
+            first.properties == [
+                "file": "Snapshots/checkout.json", "line": "15", "col": "15", "title": "tracksnap value_mismatch",
+            ])
+        #expect(
+            first.message
+                == "name differs\nexpected: \"Order Completed\"\nactual:   \"Order Completed·\"\ncaptured #8: POST https://api.segment.io/v1/track"
+        )
         // The warning comes after every error; an unexpected request has no line of its own.
         #expect(parsed.last??.name == "warning")
         let unexpected = try #require(parsed.first { $0?.properties["title"] == "tracksnap unexpected_event" } ?? nil)
@@ -72,9 +81,11 @@ struct GitHubReportTests {
         #expect(!text.contains("\r") && !text.contains("\u{1B}"))
     }
 
-    @Test("at most ten annotations: past ten findings, nine and a count of the rest", arguments: [
-        (1, 0, 1, false), (10, 0, 10, false), (11, 0, 10, true), (25, 4, 10, true), (3, 7, 10, false),
-    ])
+    @Test(
+        "at most ten annotations: past ten findings, nine and a count of the rest",
+        arguments: [
+            (1, 0, 1, false), (10, 0, 10, false), (11, 0, 10, true), (25, 4, 10, true), (3, 7, 10, false),
+        ])
     func limit(errors: Int, warnings: Int, lines: Int, counted: Bool) throws {
         let parsed = commands([Fixtures.many(errors: errors, warnings: warnings)])
         #expect(parsed.count == lines)
@@ -92,9 +103,12 @@ struct GitHubReportTests {
         #expect(ReportFormat.github.render([Fixtures.passing]).isEmpty)
     }
 
-    @Test("escaping follows @actions/core", arguments: [
-        ("100%", "100%25", "100%25"), ("a\nb\r", "a%0Ab%0D", "a%0Ab%0D"), ("a:b,c", "a:b,c", "a%3Ab%2Cc"), ("%0A", "%250A", "%250A"),
-    ])
+    @Test(
+        "escaping follows @actions/core",
+        arguments: [
+            ("100%", "100%25", "100%25"), ("a\nb\r", "a%0Ab%0D", "a%0Ab%0D"), ("a:b,c", "a:b,c", "a%3Ab%2Cc"),
+            ("%0A", "%250A", "%250A"),
+        ])
     func escaping(raw: String, data: String, property: String) {
         #expect(WorkflowCommand.escapeData(raw) == data)
         #expect(WorkflowCommand.escapeProperty(raw) == property)
@@ -122,7 +136,8 @@ struct StepSummaryTests {
 
     @Test("a table of snapshots, then each failed snapshot's findings and its accept command")
     func summary() throws {
-        let markdown = ReportFormat.githubStepSummary([Fixtures.passing, Fixtures.checkout], options: Fixtures.acceptOptions)
+        let markdown = ReportFormat.githubStepSummary(
+            [Fixtures.passing, Fixtures.checkout], options: Fixtures.acceptOptions)
         let lines = markdown.components(separatedBy: "\n")
         #expect(lines[0] == "## tracksnap: 1 of 2 snapshots failed")
         let header = try #require(lines.firstIndex { $0.hasPrefix("| Status |") })
@@ -133,12 +148,18 @@ struct StepSummaryTests {
         let rows = lines[(section + 4)...].prefix { $0.hasPrefix("|") }
         #expect(rows.count == Fixtures.checkout.findings.count)
         #expect(rows.allSatisfy { cells($0).count == 6 })
-        #expect(cells(rows[rows.startIndex]) == ["`value_mismatch`", "`/events/1/name`", "15", "`\"Order Completed\"`", "`\"Order Completed·\"`", "name differs"])
+        #expect(
+            cells(rows[rows.startIndex]) == [
+                "`value_mismatch`", "`/events/1/name`", "15", "`\"Order Completed\"`", "`\"Order Completed·\"`",
+                "name differs",
+            ])
         #expect(cells(rows[rows.startIndex + 2])[4] == "*absent*")
         #expect(cells(rows[rows.startIndex + 5])[3..<5] == ["segment Coupon Applied", "*nothing captured*"])
         #expect(cells(rows[rows.startIndex + 4])[5] == "captured before Checkout Started")
         #expect(markdown.contains("To accept the new result: `tracksnap accept 'Snapshots/checkout.json'`"))
-        #expect(ReportFormat.markdown.render([Fixtures.passing, Fixtures.checkout], options: Fixtures.acceptOptions) == markdown)
+        #expect(
+            ReportFormat.markdown.render([Fixtures.passing, Fixtures.checkout], options: Fixtures.acceptOptions)
+                == markdown)
     }
 
     @Test("pipes, backticks and markup in data cannot break the table")
@@ -152,9 +173,11 @@ struct StepSummaryTests {
         #expect(cells(rows[0])[4] == "``\"nul⟨U+0000⟩bell⟨U+0007⟩esc⟨U+001B⟩[31m\\|`tick`\"``")
     }
 
-    @Test("a code span fence is longer than any run of backticks inside", arguments: [
-        ("a", "`a`"), ("a`b", "``a`b``"), ("``x", "``` ``x ```"), ("a|b", "`a\\|b`"), ("", "—"),
-    ])
+    @Test(
+        "a code span fence is longer than any run of backticks inside",
+        arguments: [
+            ("a", "`a`"), ("a`b", "``a`b``"), ("``x", "``` ``x ```"), ("a|b", "`a\\|b`"), ("", "—"),
+        ])
     func codeSpan(raw: String, markdown: String) {
         #expect(Markdown.code(raw) == markdown)
     }

@@ -3,8 +3,9 @@ import Testing
 import TracksnapCore
 import TracksnapReports
 import TracksnapValidation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 @Suite("HTML report")
@@ -19,7 +20,9 @@ struct HTMLReportTests {
         #expect(try document.nodes(forXPath: "//*[local-name()='section']").count == 2)
         let failed = try document.nodes(forXPath: "//*[local-name()='section'][@class='failed']")
         #expect(failed.count == 1)
-        let cells = try document.nodes(forXPath: "//*[local-name()='section'][@class='failed']//*[local-name()='td'][@class='actual']").compactMap(\.stringValue)
+        let cells = try document.nodes(
+            forXPath: "//*[local-name()='section'][@class='failed']//*[local-name()='td'][@class='actual']"
+        ).compactMap(\.stringValue)
         #expect(cells.contains("\"x-12\""))
         #expect(cells.contains("\"Order Completed·\""))
     }

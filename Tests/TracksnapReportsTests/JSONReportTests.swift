@@ -1,7 +1,8 @@
 import Foundation
+import Testing
 import TracksnapCore
 import TracksnapValidation
-import Testing
+
 @testable import TracksnapReports
 
 @Suite("JSON report")
@@ -13,7 +14,8 @@ struct JSONReportTests {
     let report: ParsedJSON
 
     init() throws {
-        report = try ParsedJSON.parse(ReportFormat.json.render([Fixtures.passing, Fixtures.checkout], options: Fixtures.acceptOptions))
+        report = try ParsedJSON.parse(
+            ReportFormat.json.render([Fixtures.passing, Fixtures.checkout], options: Fixtures.acceptOptions))
     }
 
     @Test("the document has a version, an overall verdict, the snapshots and every finding")
@@ -36,7 +38,10 @@ struct JSONReportTests {
         #expect(checkout["name"] == .string("checkout") && checkout["profile"] == .string("segment"))
         #expect(checkout["passed"] == .bool(false))
         #expect(checkout["acceptCommand"] == .string("tracksnap accept 'Snapshots/checkout.json'"))
-        #expect(checkout["entries"]?.array.map { $0["status"] } == [.string("matched"), .string("mismatched"), .string("missing")])
+        #expect(
+            checkout["entries"]?.array.map { $0["status"] } == [
+                .string("matched"), .string("mismatched"), .string("missing"),
+            ])
         let missing = try #require(checkout["entries"]?.array.last)
         #expect(missing["line"] == .number(25) && missing["column"] == .number(5) && missing["request"] == nil)
         #expect(checkout["findings"]?.array.count == 7)
@@ -52,9 +57,12 @@ struct JSONReportTests {
         #expect(pattern["line"] == .number(17) && pattern["column"] == .number(21))
         #expect(pattern["expected"] == .object(["$regex": .string("o-[0-9]+")]))
         #expect(pattern["actual"] == .string("x-12"))
-        #expect(pattern["request"] == .object([
-            "id": .string("r7"), "index": .number(7), "method": .string("POST"), "url": .string("https://api.segment.io/v1/track"),
-        ]))
+        #expect(
+            pattern["request"]
+                == .object([
+                    "id": .string("r7"), "index": .number(7), "method": .string("POST"),
+                    "url": .string("https://api.segment.io/v1/track"),
+                ]))
     }
 
     @Test("an absent value is omitted, a JSON null is null, unknown positions and entries are null")
@@ -80,9 +88,11 @@ struct JSONReportTests {
         #expect(parsed["snapshots"]?.array.first?["name"] == .string(Fixtures.hostile.name))
     }
 
-    @Test("rendered reports conform to Schemas/report.schema.json", arguments: [
-        [Fixtures.passing], [Fixtures.checkout], [Fixtures.hostile, Fixtures.many(errors: 3, warnings: 2)], [],
-    ])
+    @Test(
+        "rendered reports conform to Schemas/report.schema.json",
+        arguments: [
+            [Fixtures.passing], [Fixtures.checkout], [Fixtures.hostile, Fixtures.many(errors: 3, warnings: 2)], [],
+        ])
     func schema(results: [SnapshotResult]) throws {
         let schema = try ParsedJSON.parse(String(contentsOf: Self.schemaURL, encoding: .utf8))
         let report = try ParsedJSON.parse(ReportFormat.json.render(results, options: Fixtures.acceptOptions))
@@ -93,7 +103,9 @@ struct JSONReportTests {
     func schemaCheckWorks() throws {
         let schema = try ParsedJSON.parse(String(contentsOf: Self.schemaURL, encoding: .utf8))
         var report = try ParsedJSON.parse(ReportFormat.json.render([Fixtures.checkout]))
-        guard case .object(var top) = report, case .array(var findings)? = top["findings"], case .object(var first) = findings[0] else {
+        guard case .object(var top) = report, case .array(var findings)? = top["findings"],
+            case .object(var first) = findings[0]
+        else {
             Issue.record("unexpected report shape")
             return
         }

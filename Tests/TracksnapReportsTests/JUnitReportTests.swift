@@ -1,11 +1,13 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
+import Testing
 import TracksnapCore
 import TracksnapValidation
-import Testing
+
 @testable import TracksnapReports
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 @Suite("JUnit report")
 struct JUnitReportTests {
@@ -31,8 +33,12 @@ struct JUnitReportTests {
         }
         #expect(suites[0].attribute(forName: "name")?.stringValue == "tracksnap")
         let testcases = cases(root)
-        #expect(testcases.map { $0.attribute(forName: "name")?.stringValue } == ["home", "checkout", Fixtures.hostile.name])
-        #expect(testcases.map { $0.attribute(forName: "file")?.stringValue } == [Fixtures.passing.file, Fixtures.checkout.file, Fixtures.hostile.file])
+        #expect(
+            testcases.map { $0.attribute(forName: "name")?.stringValue } == ["home", "checkout", Fixtures.hostile.name])
+        #expect(
+            testcases.map { $0.attribute(forName: "file")?.stringValue } == [
+                Fixtures.passing.file, Fixtures.checkout.file, Fixtures.hostile.file,
+            ])
         #expect(testcases.allSatisfy { $0.attribute(forName: "classname")?.stringValue == "tracksnap" })
         #expect(testcases[0].elements(forName: "failure").isEmpty)
         #expect(testcases[1].elements(forName: "failure").count == 1)
@@ -62,7 +68,10 @@ struct JUnitReportTests {
         let failure = try #require(testcase.elements(forName: "failure").first)
         let message = try #require(failure.attribute(forName: "message")?.stringValue)
         #expect(!message.contains("\n") && !message.contains("\r"))
-        #expect(message == "3 findings, first: /requests/0/body/text: 50% off\\nsecond line, really: yes\\r⟨U+0000⟩</failure>]]>")
+        #expect(
+            message
+                == "3 findings, first: /requests/0/body/text: 50% off\\nsecond line, really: yes\\r⟨U+0000⟩</failure>]]>"
+        )
         let body = try #require(failure.stringValue)
         #expect(body.contains("\"</failure>]]>\""))
         #expect(body.contains("nul⟨U+0000⟩bell⟨U+0007⟩esc⟨U+001B⟩[31m"))
@@ -75,13 +84,17 @@ struct JUnitReportTests {
         #expect(root.attribute(forName: "failures")?.stringValue == "0")
         let testcase = try #require(cases(root).first)
         #expect(testcase.elements(forName: "failure").isEmpty)
-        #expect(testcase.elements(forName: "system-out").first?.stringValue?.contains("warning: unexpected_key") == true)
+        #expect(
+            testcase.elements(forName: "system-out").first?.stringValue?.contains("warning: unexpected_key") == true)
     }
 
-    @Test("XML escaping covers markup characters and characters XML 1.0 forbids", arguments: [
-        ("a&b", "a&amp;b"), ("<x>", "&lt;x&gt;"), ("]]>", "]]&gt;"), ("\"'", "&quot;&apos;"),
-        ("\u{0}\u{8}\u{B}\u{C}\u{1F}", "⟨U+0000⟩⟨U+0008⟩⟨U+000B⟩⟨U+000C⟩⟨U+001F⟩"), ("\u{FFFE}", "⟨U+FFFE⟩"), ("é🛒", "é🛒"),
-    ])
+    @Test(
+        "XML escaping covers markup characters and characters XML 1.0 forbids",
+        arguments: [
+            ("a&b", "a&amp;b"), ("<x>", "&lt;x&gt;"), ("]]>", "]]&gt;"), ("\"'", "&quot;&apos;"),
+            ("\u{0}\u{8}\u{B}\u{C}\u{1F}", "⟨U+0000⟩⟨U+0008⟩⟨U+000B⟩⟨U+000C⟩⟨U+001F⟩"), ("\u{FFFE}", "⟨U+FFFE⟩"),
+            ("é🛒", "é🛒"),
+        ])
     func escaping(raw: String, escaped: String) {
         #expect(XMLEscaping.text(raw) == escaped)
         #expect(XMLEscaping.attribute(raw) == escaped)

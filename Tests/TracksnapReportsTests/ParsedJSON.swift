@@ -2,16 +2,28 @@ import Foundation
 
 /// JSON read back from a rendered report, keeping booleans apart from numbers.
 enum ParsedJSON: Decodable, Equatable {
-    case null, bool(Bool), number(Double), string(String), array([ParsedJSON]), object([String: ParsedJSON])
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([ParsedJSON])
+    case object([String: ParsedJSON])
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let b = try? container.decode(Bool.self) { self = .bool(b) }
-        else if let n = try? container.decode(Double.self) { self = .number(n) }
-        else if let s = try? container.decode(String.self) { self = .string(s) }
-        else if let a = try? container.decode([ParsedJSON].self) { self = .array(a) }
-        else { self = .object(try container.decode([String: ParsedJSON].self)) }
+        if container.decodeNil() {
+            self = .null
+        } else if let b = try? container.decode(Bool.self) {
+            self = .bool(b)
+        } else if let n = try? container.decode(Double.self) {
+            self = .number(n)
+        } else if let s = try? container.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? container.decode([ParsedJSON].self) {
+            self = .array(a)
+        } else {
+            self = .object(try container.decode([String: ParsedJSON].self))
+        }
     }
 
     static func parse(_ text: String) throws -> ParsedJSON {
@@ -70,7 +82,9 @@ struct SchemaCheck {
             }
         }
         if let constant = schema["const"], constant != value { out.append("\(pointer): not \(constant)") }
-        if let options = schema["enum"], !options.array.contains(value) { out.append("\(pointer): \(value) not in enum") }
+        if let options = schema["enum"], !options.array.contains(value) {
+            out.append("\(pointer): \(value) not in enum")
+        }
         if case .number(let minimum)? = schema["minimum"], case .number(let n) = value, n < minimum {
             out.append("\(pointer): \(n) < \(minimum)")
         }

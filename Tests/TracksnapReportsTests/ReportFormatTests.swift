@@ -1,10 +1,13 @@
-import TracksnapValidation
 import Testing
+import TracksnapValidation
+
 @testable import TracksnapReports
 
 @Suite("report formats")
 struct ReportFormatTests {
-    @Test("a built-in format is found by its name, in any case", arguments: ["text", "json", "junit", "github", "markdown", "html", "JUnit"])
+    @Test(
+        "a built-in format is found by its name, in any case",
+        arguments: ["text", "json", "junit", "github", "markdown", "html", "JUnit"])
     func named(name: String) {
         #expect(ReportFormat.named(name)?.name == name.lowercased())
     }

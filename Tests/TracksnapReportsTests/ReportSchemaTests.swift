@@ -14,7 +14,8 @@ struct ReportSchemaTests {
     static let check = PackagePaths.root.appending(path: "Schemas/check.py")
 
     static let runs: [[SnapshotResult]] = [
-        [], [Fixtures.passing], [Fixtures.passing, Fixtures.checkout], [Fixtures.hostile, Fixtures.many(errors: 3, warnings: 2)],
+        [], [Fixtures.passing], [Fixtures.passing, Fixtures.checkout],
+        [Fixtures.hostile, Fixtures.many(errors: 3, warnings: 2)],
         [DecodeErrorReportTests.result],
     ]
 
@@ -36,7 +37,8 @@ struct ReportSchemaTests {
             Issue.record("\(Self.python.path) is missing: run `make test`, which installs jsonschema there")
             return
         }
-        let (result, files) = try await Self.check(Self.runs.map { ReportFormat.json.render($0, options: Fixtures.acceptOptions) })
+        let (result, files) = try await Self.check(
+            Self.runs.map { ReportFormat.json.render($0, options: Fixtures.acceptOptions) })
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         for file in files {
             #expect(result.stdout.contains("ok   \(file) is accepted"), "\(file) was not checked: \(result.stdout)")

@@ -1,6 +1,7 @@
+import Testing
 import TracksnapCore
 import TracksnapValidation
-import Testing
+
 @testable import TracksnapReports
 
 @Suite("text report")
@@ -11,7 +12,10 @@ struct TextReportTests {
     @Test("a header line per snapshot says whether it passed and what was expected and captured")
     func headers() {
         #expect(lines.contains("✓ home (Snapshots/home.json) — 1 expected, 1 captured (of 3 requests)"))
-        #expect(lines.contains("✗ checkout (Snapshots/checkout.json) — 3 expected, 4 captured (of 11 requests), 7 findings, 1 of them a warning"))
+        #expect(
+            lines.contains(
+                "✗ checkout (Snapshots/checkout.json) — 3 expected, 4 captured (of 11 requests), 7 findings, 1 of them a warning"
+            ))
     }
 
     @Test("a near miss names its entry and the captured request it was paired with")
@@ -61,7 +65,9 @@ struct TextReportTests {
         let unexpected = try #require(lines.firstIndex { $0.hasPrefix("  unexpected") })
         #expect(entry < missing && missing < unexpected)
         #expect(lines[missing + 1] == "    /events/2  segment Coupon Applied  (line 25)")
-        #expect(lines[unexpected + 1] == "    captured #10  POST https://api.segment.io/v1/page  unexpected event segment \"Cart Viewed\"")
+        #expect(
+            lines[unexpected + 1]
+                == "    captured #10  POST https://api.segment.io/v1/page  unexpected event segment \"Cart Viewed\"")
     }
 
     @Test("the summary counts snapshots and findings, and a failed snapshot gets its accept command")
@@ -77,13 +83,14 @@ struct TextReportTests {
     @Test("a passing run is one line per snapshot and a summary")
     func passingRun() {
         let text = ReportFormat.text.render([Fixtures.passing, Fixtures.passing], options: Fixtures.acceptOptions)
-        #expect(text.components(separatedBy: "\n") == [
-            "✓ home (Snapshots/home.json) — 1 expected, 1 captured (of 3 requests)",
-            "✓ home (Snapshots/home.json) — 1 expected, 1 captured (of 3 requests)",
-            "",
-            "2 snapshots: 2 passed, 0 failed (0 findings)",
-            "",
-        ])
+        #expect(
+            text.components(separatedBy: "\n") == [
+                "✓ home (Snapshots/home.json) — 1 expected, 1 captured (of 3 requests)",
+                "✓ home (Snapshots/home.json) — 1 expected, 1 captured (of 3 requests)",
+                "",
+                "2 snapshots: 2 passed, 0 failed (0 findings)",
+                "",
+            ])
     }
 
     @Test("without colour there are no escape codes; with colour the same text is painted")
@@ -108,15 +115,17 @@ struct TextReportTests {
         #expect(text.contains("      (entry): seen twice⟨U+001B⟩[2J\\nclear screen  count_mismatch\n"))
     }
 
-    @Test("a difference made only of an invisible character is visible", arguments: [
-        ("Order Completed", "Order Completed ", "\"Order Completed·\""),
-        ("Order Completed", " Order Completed", "\"·Order Completed\""),
-        ("Order Completed", "Order\u{00A0}Completed", "\"Order⟨U+00A0⟩Completed\""),
-        ("Order Completed", "Order\u{200B} Completed", "\"Order⟨U+200B⟩ Completed\""),
-        ("Order Completed", "Order\tCompleted", "\"Order\\tCompleted\""),
-        ("Order Completed", "\u{FEFF}Order Completed", "\"⟨U+FEFF⟩Order Completed\""),
-        ("Order Completed", "Order·Completed", "\"Order⟨U+00B7⟩Completed\""),
-    ])
+    @Test(
+        "a difference made only of an invisible character is visible",
+        arguments: [
+            ("Order Completed", "Order Completed ", "\"Order Completed·\""),
+            ("Order Completed", " Order Completed", "\"·Order Completed\""),
+            ("Order Completed", "Order\u{00A0}Completed", "\"Order⟨U+00A0⟩Completed\""),
+            ("Order Completed", "Order\u{200B} Completed", "\"Order⟨U+200B⟩ Completed\""),
+            ("Order Completed", "Order\tCompleted", "\"Order\\tCompleted\""),
+            ("Order Completed", "\u{FEFF}Order Completed", "\"⟨U+FEFF⟩Order Completed\""),
+            ("Order Completed", "Order·Completed", "\"Order⟨U+00B7⟩Completed\""),
+        ])
     func invisible(expected: String, actual: String, shown: String) throws {
         let text = ReportFormat.text.render([Fixtures.invisible(expected: expected, actual: actual)])
         let row = try #require(text.components(separatedBy: "\n").first { $0.contains("/parameters/ev") })
@@ -128,8 +137,11 @@ struct TextReportTests {
     func orphans() {
         var result = Fixtures.passing
         result.findings = [
-            Finding(code: .countMismatch, path: "", entry: nil, expected: 3, actual: 4, message: "4 events, 3 expected"),
-            Finding(code: .valueMismatch, path: "/events/9/name", entry: "/events/9", expected: "a", actual: "b", message: "name differs"),
+            Finding(
+                code: .countMismatch, path: "", entry: nil, expected: 3, actual: 4, message: "4 events, 3 expected"),
+            Finding(
+                code: .valueMismatch, path: "/events/9/name", entry: "/events/9", expected: "a", actual: "b",
+                message: "name differs"),
             Finding(code: .countMismatch, path: "/events/9", entry: "/events/9", message: "captured twice"),
         ]
         let lines = ReportFormat.text.render([result]).components(separatedBy: "\n")

@@ -1,20 +1,25 @@
-import TracksnapCore
 import Testing
+import TracksnapCore
+
 @testable import TracksnapReports
 
 @Suite("visible values")
 struct VisibleTextTests {
-    @Test("characters that print as nothing are shown by code point", arguments: [
-        ("\u{200B}", "⟨U+200B⟩"), ("\u{00A0}", "⟨U+00A0⟩"), ("\u{2009}", "⟨U+2009⟩"), ("\u{FEFF}", "⟨U+FEFF⟩"),
-        ("\u{0}", "⟨U+0000⟩"), ("\u{1B}", "⟨U+001B⟩"), ("\u{7F}", "⟨U+007F⟩"), ("\u{2028}", "⟨U+2028⟩"),
-        ("\u{00AD}", "⟨U+00AD⟩"), ("\u{200D}", "⟨U+200D⟩"),
-    ])
+    @Test(
+        "characters that print as nothing are shown by code point",
+        arguments: [
+            ("\u{200B}", "⟨U+200B⟩"), ("\u{00A0}", "⟨U+00A0⟩"), ("\u{2009}", "⟨U+2009⟩"), ("\u{FEFF}", "⟨U+FEFF⟩"),
+            ("\u{0}", "⟨U+0000⟩"), ("\u{1B}", "⟨U+001B⟩"), ("\u{7F}", "⟨U+007F⟩"), ("\u{2028}", "⟨U+2028⟩"),
+            ("\u{00AD}", "⟨U+00AD⟩"), ("\u{200D}", "⟨U+200D⟩"),
+        ])
     func invisible(character: String, shown: String) {
         #expect(VisibleText.value(.string("a\(character)b")) == "\"a\(shown)b\"")
         #expect(VisibleText.inline("a\(character)b") == "a\(shown)b")
     }
 
-    @Test("ordinary text, including accents and emoji, is shown as it is", arguments: ["Crème brûlée", "東京", "🛒 cart", "a b"])
+    @Test(
+        "ordinary text, including accents and emoji, is shown as it is",
+        arguments: ["Crème brûlée", "東京", "🛒 cart", "a b"])
     func visible(text: String) {
         #expect(VisibleText.value(.string(text)) == "\"\(text)\"")
     }

@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 import TracksnapCore
 import TracksnapServer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite("The collector")
 struct CollectorTests {
@@ -24,7 +25,8 @@ struct CollectorTests {
             let request = captured[0]
             #expect(request.method == "POST")
             #expect(request.url == "http://collect.acme.example/v1/track?write_key=k1")
-            #expect(request.headers.map(\.name) == ["Host", "Content-Type", "X-B", "X-A", "Content-Length", "Connection"])
+            #expect(
+                request.headers.map(\.name) == ["Host", "Content-Type", "X-B", "X-A", "Content-Length", "Connection"])
             #expect(request.body == .text(#"{"event":"purchase"}"#))
             #expect(request.id == "1")
             #expect(request.session == nil)
@@ -39,7 +41,8 @@ struct CollectorTests {
         let compressed = try await compress(text, encoding: encoding)
         try await withServer { server, port in
             let response = try await RawHTTP.send(
-                port: port, method: "POST", target: "/v1/batch", headers: [("Content-Encoding", encoding)], body: compressed)
+                port: port, method: "POST", target: "/v1/batch", headers: [("Content-Encoding", encoding)],
+                body: compressed)
             #expect(response.status == 200)
             #expect(server.store.requests().first?.body == .text(text))
         }
@@ -70,7 +73,8 @@ struct CollectorTests {
             #expect(server.store.requests().isEmpty)
 
             let beacon = try await RawHTTP.send(
-                port: port, method: "POST", target: "/v1/track", headers: [("Origin", "https://shop.example")], body: Array("{}".utf8))
+                port: port, method: "POST", target: "/v1/track", headers: [("Origin", "https://shop.example")],
+                body: Array("{}".utf8))
             #expect(beacon.header("Access-Control-Allow-Origin") == "https://shop.example")
             #expect(beacon.header("Access-Control-Allow-Credentials") == "true")
             #expect(server.store.requests().count == 1)

@@ -16,7 +16,8 @@ struct ConnectionTimeoutTests {
     /// Sends `first`, then `line(n)` every `pace` until the server closes the connection or
     /// `limit` passes; returns how long after the first byte the server closed, or nil.
     private static func trickle(
-        port: Int, first: String, pace: Int32 = 200, limit: Duration = .seconds(20), line: @escaping @Sendable (Int) -> String
+        port: Int, first: String, pace: Int32 = 200, limit: Duration = .seconds(20),
+        line: @escaping @Sendable (Int) -> String
     ) async throws -> Duration? {
         try await offloaded {
             let socket = try Socket(port: port, timeout: 30)
@@ -36,7 +37,9 @@ struct ConnectionTimeoutTests {
     @Test("a client sending one header line at a time is cut off after the header timeout; the server stays up")
     func slowHeaders() async throws {
         try await withServer(Self.configuration(header: .seconds(1), idle: .seconds(30))) { server, port in
-            let cut = try await Self.trickle(port: port, first: "GET /slow HTTP/1.1\r\nHost: t.example\r\n") { "X-Line-\($0): a\r\n" }
+            let cut = try await Self.trickle(port: port, first: "GET /slow HTTP/1.1\r\nHost: t.example\r\n") {
+                "X-Line-\($0): a\r\n"
+            }
             let after = try #require(cut, "the slow client was never cut off")
             #expect(after >= .milliseconds(900))
             #expect(after < .seconds(5))
@@ -83,7 +86,10 @@ struct ConnectionTimeoutTests {
             let response = try await offloaded { () throws -> RawResponse in
                 let socket = try Socket(port: port, timeout: 10)
                 defer { socket.close() }
-                try socket.write(Array("POST /parts HTTP/1.1\r\nHost: t.example\r\nContent-Length: 5\r\nConnection: close\r\n\r\n".utf8))
+                try socket.write(
+                    Array(
+                        "POST /parts HTTP/1.1\r\nHost: t.example\r\nContent-Length: 5\r\nConnection: close\r\n\r\n".utf8
+                    ))
                 for byte in Array("abcde".utf8) {
                     Thread.sleep(forTimeInterval: 0.4)
                     try socket.write([byte])

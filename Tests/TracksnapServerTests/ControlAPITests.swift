@@ -39,7 +39,10 @@ struct ControlAPITests {
             let response = try await waited
             #expect(ContinuousClock.now - started < .seconds(30))
             #expect(response.status == 200)
-            #expect(try capturedRequests(response).map(\.url) == ["http://127.0.0.1:\(port)/e?ev=1", "http://127.0.0.1:\(port)/e?ev=2"])
+            #expect(
+                try capturedRequests(response).map(\.url) == [
+                    "http://127.0.0.1:\(port)/e?ev=1", "http://127.0.0.1:\(port)/e?ev=2",
+                ])
             #expect(try capturedRequests(response).allSatisfy { $0.session == id })
 
             let ended = try await control(port, "DELETE", "sessions/\(id)")
@@ -65,16 +68,18 @@ struct ControlAPITests {
         }
     }
 
-    @Test("bad requests are answered with an error naming the problem", arguments: [
-        ("GET", "sessions/s99/requests", nil, 404, "s99"),
-        ("DELETE", "sessions/s99", nil, 404, "s99"),
-        ("POST", "sessions/s99/validate", #"{"snapshot":"x.json"}"#, 404, "s99"),
-        ("GET", "sessions/s1/requests?count=many", nil, 400, "count"),
-        ("GET", "sessions/s1/requests?count=1&timeout=soon", nil, 400, "timeout"),
-        ("POST", "sessions", "not json", 400, "JSON"),
-        ("GET", "nowhere", nil, 404, "nowhere"),
-        ("PUT", "health", nil, 405, "PUT"),
-    ] as [(String, String, String?, Int, String)])
+    @Test(
+        "bad requests are answered with an error naming the problem",
+        arguments: [
+            ("GET", "sessions/s99/requests", nil, 404, "s99"),
+            ("DELETE", "sessions/s99", nil, 404, "s99"),
+            ("POST", "sessions/s99/validate", #"{"snapshot":"x.json"}"#, 404, "s99"),
+            ("GET", "sessions/s1/requests?count=many", nil, 400, "count"),
+            ("GET", "sessions/s1/requests?count=1&timeout=soon", nil, 400, "timeout"),
+            ("POST", "sessions", "not json", 400, "JSON"),
+            ("GET", "nowhere", nil, 404, "nowhere"),
+            ("PUT", "health", nil, 405, "PUT"),
+        ] as [(String, String, String?, Int, String)])
     func badRequests(method: String, path: String, body: String?, status: Int, mention: String) async throws {
         try await withServer { _, port in
             _ = try await startSession(port)
@@ -104,7 +109,8 @@ struct ControlAPITests {
                 _ = try await RawHTTP.send(
                     port: port, method: "POST", target: "/t", host: "collect.example",
                     body: Array(#"{"event":"purchase","total":12.5}"#.utf8))
-                let passing = try await control(port, "POST", "sessions/\(id)/validate", body: #"{"snapshot": "\#(snapshot.path)"}"#)
+                let passing = try await control(
+                    port, "POST", "sessions/\(id)/validate", body: #"{"snapshot": "\#(snapshot.path)"}"#)
                 #expect(passing.status == 200)
                 let report = try json(passing.text)
                 #expect(report["passed"] == .bool(true))
@@ -112,7 +118,8 @@ struct ControlAPITests {
                 #expect(report["findings"]?.arrayValue?.isEmpty == true)
 
                 _ = try await RawHTTP.send(port: port, target: "/e?ev=scroll", host: "collect.example")
-                let failing = try await control(port, "POST", "sessions/\(id)/validate", body: #"{"snapshot": "\#(snapshot.path)"}"#)
+                let failing = try await control(
+                    port, "POST", "sessions/\(id)/validate", body: #"{"snapshot": "\#(snapshot.path)"}"#)
                 #expect(failing.status == 200)
                 let failed = try json(failing.text)
                 #expect(failed["passed"] == .bool(false))
@@ -122,12 +129,14 @@ struct ControlAPITests {
         }
     }
 
-    @Test("validate answers 400 for a snapshot or profile it cannot read", arguments: [
-        (#"{"snapshot": "/nonexistent/checkout.json"}"#, "/nonexistent/checkout.json"),
-        (#"{"snapshot": "SNAPSHOT", "validator": "no-such-profile"}"#, "no-such-profile"),
-        (#"{"validator": "default"}"#, "snapshot"),
-        ("[1, 2]", "snapshot"),
-    ])
+    @Test(
+        "validate answers 400 for a snapshot or profile it cannot read",
+        arguments: [
+            (#"{"snapshot": "/nonexistent/checkout.json"}"#, "/nonexistent/checkout.json"),
+            (#"{"snapshot": "SNAPSHOT", "validator": "no-such-profile"}"#, "no-such-profile"),
+            (#"{"validator": "default"}"#, "snapshot"),
+            ("[1, 2]", "snapshot"),
+        ])
     func validateBadInput(body: String, mention: String) async throws {
         try await withTemporaryDirectory { directory in
             let snapshot = directory.appending(path: "s.json")
@@ -135,7 +144,8 @@ struct ControlAPITests {
             try await withServer(.init(validatorsDirectory: directory.path, root: directory.path)) { _, port in
                 let id = try await startSession(port)
                 let response = try await control(
-                    port, "POST", "sessions/\(id)/validate", body: body.replacingOccurrences(of: "SNAPSHOT", with: snapshot.path))
+                    port, "POST", "sessions/\(id)/validate",
+                    body: body.replacingOccurrences(of: "SNAPSHOT", with: snapshot.path))
                 #expect(response.status == 400)
                 let message = try #require(try json(response.text)["error"]?.stringValue)
                 #expect(message.contains(mention))
@@ -164,8 +174,10 @@ struct ControlAPITests {
         try await withServer(.init(token: "s3cret")) { server, port in
             let refused = try await control(port, "GET", "health")
             #expect(refused.status == 401)
-            #expect(try await control(port, "GET", "health", headers: [("Authorization", "Bearer wrong")]).status == 401)
-            #expect(try await control(port, "GET", "health", headers: [("Authorization", "Bearer s3cret")]).status == 200)
+            #expect(
+                try await control(port, "GET", "health", headers: [("Authorization", "Bearer wrong")]).status == 401)
+            #expect(
+                try await control(port, "GET", "health", headers: [("Authorization", "Bearer s3cret")]).status == 200)
             #expect(try await RawHTTP.send(port: port, target: "/e").status == 200)
             #expect(server.store.requests().count == 1)
         }

@@ -23,21 +23,22 @@ private final class BurstClient: Sendable {
         Task {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 Thread.detachNewThread { [self] in
-                    continuation.resume(with: Result {
-                        Thread.sleep(forTimeInterval: delay)
-                        for (index, request) in requests.enumerated() {
-                            if index > 0 { Thread.sleep(forTimeInterval: gap) }
-                            started.withLock { $0 = .now }
-                            let body = Array((request.body ?? "").utf8)
-                            var head = "\(request.method) \(request.target) HTTP/1.1\r\nHost: collect.example\r\n"
-                            if request.method == "POST" { head += "Content-Length: \(body.count)\r\n" }
-                            head += "Connection: close\r\n\r\n"
-                            let socket = try Socket(port: port, timeout: 30)
-                            defer { socket.close() }
-                            try socket.write(Array(head.utf8) + body)
-                            _ = try RawHTTP.parse(try socket.readToEnd())
-                        }
-                    })
+                    continuation.resume(
+                        with: Result {
+                            Thread.sleep(forTimeInterval: delay)
+                            for (index, request) in requests.enumerated() {
+                                if index > 0 { Thread.sleep(forTimeInterval: gap) }
+                                started.withLock { $0 = .now }
+                                let body = Array((request.body ?? "").utf8)
+                                var head = "\(request.method) \(request.target) HTTP/1.1\r\nHost: collect.example\r\n"
+                                if request.method == "POST" { head += "Content-Length: \(body.count)\r\n" }
+                                head += "Connection: close\r\n\r\n"
+                                let socket = try Socket(port: port, timeout: 30)
+                                defer { socket.close() }
+                                try socket.write(Array(head.utf8) + body)
+                                _ = try RawHTTP.parse(try socket.readToEnd())
+                            }
+                        })
                 }
             }
         }
@@ -101,7 +102,8 @@ struct ControlAPIWaitTests {
                 let sending = client.send(threeViews, port: port)
                 // A long settle time: returning well before it shows the wait ended on the match.
                 let response = try await control(
-                    port, "POST", "sessions/\(id)/validate", body: #"{"snapshot": "\#(snapshot.path)", "timeout": 120, "settle": 60}"#)
+                    port, "POST", "sessions/\(id)/validate",
+                    body: #"{"snapshot": "\#(snapshot.path)", "timeout": 120, "settle": 60}"#)
                 let returned = ContinuousClock.now
                 try await sending.value
                 let last = try #require(client.lastStarted)
@@ -127,7 +129,8 @@ struct ControlAPIWaitTests {
                 let client = BurstClient()
                 let sending = client.send(Array(threeViews.prefix(1)), port: port)
                 let response = try await control(
-                    port, "POST", "sessions/\(id)/validate", body: #"{"snapshot": "\#(snapshot.path)", "timeout": 120, "settle": 0.3}"#)
+                    port, "POST", "sessions/\(id)/validate",
+                    body: #"{"snapshot": "\#(snapshot.path)", "timeout": 120, "settle": 0.3}"#)
                 let returned = ContinuousClock.now
                 try await sending.value
                 let last = try #require(client.lastStarted)
@@ -139,11 +142,13 @@ struct ControlAPIWaitTests {
         }
     }
 
-    @Test("bad wait parameters are refused with 400", arguments: [
-        ("GET", "requests?settle=soon", nil as String?, "settle must be a number of seconds"),
-        ("GET", "requests?events=-1", nil, "events must be a whole number"),
-        ("POST", "validate", #"{"snapshot": "a.json", "timeout": -1}"#, "timeout must be a number of seconds"),
-    ])
+    @Test(
+        "bad wait parameters are refused with 400",
+        arguments: [
+            ("GET", "requests?settle=soon", nil as String?, "settle must be a number of seconds"),
+            ("GET", "requests?events=-1", nil, "events must be a whole number"),
+            ("POST", "validate", #"{"snapshot": "a.json", "timeout": -1}"#, "timeout must be a number of seconds"),
+        ])
     func badParameters(method: String, path: String, body: String?, mention: String) async throws {
         try await withServer { _, port in
             let id = try await startSession(port)
@@ -153,7 +158,9 @@ struct ControlAPIWaitTests {
         }
     }
 
-    @Test("with two sessions open, a request without a hint goes to neither and is counted in health and in the sessions' answers")
+    @Test(
+        "with two sessions open, a request without a hint goes to neither and is counted in health and in the sessions' answers"
+    )
     func unattributed() async throws {
         try await withServer { server, port in
             let first = try await startSession(port)
@@ -166,10 +173,13 @@ struct ControlAPIWaitTests {
             let answer = try await control(port, "GET", "sessions/\(first)/requests")
             #expect(try capturedRequests(answer).map(\.url) == ["http://127.0.0.1:\(port)/e?ev=mine"])
             #expect(answer.header("X-Tracksnap-Unattributed") == "2")
-            #expect(try await control(port, "GET", "sessions/\(second)/requests?count=0").header("X-Tracksnap-Unattributed") == "2")
+            #expect(
+                try await control(port, "GET", "sessions/\(second)/requests?count=0").header("X-Tracksnap-Unattributed")
+                    == "2")
             // Counted per session from its start: a session opened now has seen none.
             let third = try await startSession(port)
-            #expect(try await control(port, "GET", "sessions/\(third)/requests").header("X-Tracksnap-Unattributed") == "0")
+            #expect(
+                try await control(port, "GET", "sessions/\(third)/requests").header("X-Tracksnap-Unattributed") == "0")
             #expect(server.store.statistics.unattributed == 2)
         }
     }
@@ -200,12 +210,13 @@ struct ControlAPIWaitTests {
             let logged = lines.withLock { $0 }.map(\.description)
             #expect(logged.count == 4, "control API calls are not logged: \(logged)")
             let rest = logged.map { $0.split(separator: " ", maxSplits: 1).last.map(String.init) ?? "" }
-            #expect(rest == [
-                "s1 GET http://127.0.0.1:\(port)/e?ev=1 200",
-                "s1 GET http://127.0.0.1:\(port)/e?ev=2 200",
-                "- GET http://127.0.0.1:\(port)/e?ev=3 200  not attributed: 2 sessions open; send X-Tracksnap-Session or use /__tracksnap/s/ID/",
-                "- GET http://127.0.0.1:\(port)/e?ev=4 200  not attributed: no open session \"s9\"",
-            ])
+            #expect(
+                rest == [
+                    "s1 GET http://127.0.0.1:\(port)/e?ev=1 200",
+                    "s1 GET http://127.0.0.1:\(port)/e?ev=2 200",
+                    "- GET http://127.0.0.1:\(port)/e?ev=3 200  not attributed: 2 sessions open; send X-Tracksnap-Session or use /__tracksnap/s/ID/",
+                    "- GET http://127.0.0.1:\(port)/e?ev=4 200  not attributed: no open session \"s9\"",
+                ])
             #expect(logged.allSatisfy { $0.wholeMatch(of: /[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} .*/) != nil })
         }
     }

@@ -15,7 +15,8 @@ private enum Planted {
 
     static let json = #"{"event": "Order Completed", "writeKey": "\#(writeKey)", "note": "sent with \#(bearer)"}"#
     static var form: String {
-        let data = Data(#"{"event":"Signed Up","properties":{"token":"\#(formToken)","plan":"pro"}}"#.utf8).base64EncodedString()
+        let data = Data(#"{"event":"Signed Up","properties":{"token":"\#(formToken)","plan":"pro"}}"#.utf8)
+            .base64EncodedString()
         return "ip=1&data=" + FormEncoding.encode(data)
     }
 
@@ -23,34 +24,46 @@ private enum Planted {
     static func send(_ port: Int, session: String) async throws {
         let json = try await RawHTTP.send(
             port: port, method: "POST", target: "/v1/track", host: "collect.example",
-            headers: [("Content-Type", "application/json"), ("Authorization", "Bearer \(bearer)"), ("X-Tracksnap-Session", session)],
+            headers: [
+                ("Content-Type", "application/json"), ("Authorization", "Bearer \(bearer)"),
+                ("X-Tracksnap-Session", session),
+            ],
             body: Array(json.utf8))
         #expect(json.status == 200)
         let form = try await RawHTTP.send(
             port: port, method: "POST", target: "/track", host: "collect.example",
-            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("X-Tracksnap-Session", session)], body: Array(form.utf8))
+            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("X-Tracksnap-Session", session)],
+            body: Array(form.utf8))
         #expect(form.status == 200)
     }
 }
 
 @Suite("The control API exports sessions, and no captured secret leaves it")
 struct ControlExportTests {
-    @Test("a session exports as JSON, NDJSON and HAR, each read back as the same requests", arguments: [
-        ("json", "application/json"), ("ndjson", "application/x-ndjson"), ("har", "application/json"),
-    ])
+    @Test(
+        "a session exports as JSON, NDJSON and HAR, each read back as the same requests",
+        arguments: [
+            ("json", "application/json"), ("ndjson", "application/x-ndjson"), ("har", "application/json"),
+        ])
     func exports(format: String, contentType: String) async throws {
         try await withServer { _, port in
             let id = try await startSession(port)
             _ = try await RawHTTP.send(
                 port: port, method: "POST", target: "/v1/batch?v=2", host: "collect.example",
-                headers: [("Content-Type", "application/json"), ("X-Tracksnap-Session", id)], body: Array(#"{"event":"Order Completed"}"#.utf8))
-            _ = try await RawHTTP.send(port: port, target: "/g/collect?en=page_view", host: "collect.example", headers: [("X-Tracksnap-Session", id)])
+                headers: [("Content-Type", "application/json"), ("X-Tracksnap-Session", id)],
+                body: Array(#"{"event":"Order Completed"}"#.utf8))
+            _ = try await RawHTTP.send(
+                port: port, target: "/g/collect?en=page_view", host: "collect.example",
+                headers: [("X-Tracksnap-Session", id)])
             let response = try await control(port, "GET", "sessions/\(id)/requests?format=\(format)")
             #expect(response.status == 200, "\(response.text)")
             #expect(response.header("Content-Type") == contentType)
             let read = try CaptureFile.read(data: Data(response.text.utf8), file: format)
             #expect(read.map(\.method) == ["POST", "GET"])
-            #expect(read.map(\.url) == ["http://collect.example/v1/batch?v=2", "http://collect.example/g/collect?en=page_view"])
+            #expect(
+                read.map(\.url) == [
+                    "http://collect.example/v1/batch?v=2", "http://collect.example/g/collect?en=page_view",
+                ])
             #expect(read.first?.bodyText == #"{"event":"Order Completed"}"#)
             #expect(read.allSatisfy { $0.session == id })
             #expect(read.first?.header("Content-Type") == "application/json")
@@ -60,12 +73,14 @@ struct ControlExportTests {
         }
     }
 
-    @Test("an unknown format or query parameter is refused, naming it", arguments: [
-        ("requests?format=pcap", "format must be one of json, ndjson, har"),
-        ("sessions/s1/requests?format=xml", "format must be one of"),
-        ("sessions/s1/requests?cuont=2", "unknown query parameter \"cuont\""),
-        ("requests?count=2", "unknown query parameter \"count\""),
-    ])
+    @Test(
+        "an unknown format or query parameter is refused, naming it",
+        arguments: [
+            ("requests?format=pcap", "format must be one of json, ndjson, har"),
+            ("sessions/s1/requests?format=xml", "format must be one of"),
+            ("sessions/s1/requests?cuont=2", "unknown query parameter \"cuont\""),
+            ("requests?count=2", "unknown query parameter \"count\""),
+        ])
     func badFormat(path: String, mention: String) async throws {
         try await withServer { _, port in
             _ = try await startSession(port)
@@ -88,9 +103,11 @@ struct ControlExportTests {
             #expect(heldData.map { String(decoding: $0, as: UTF8.self).contains(Planted.formToken) } == true)
 
             var answers: [(String, String)] = []
-            for path in ["requests", "sessions/\(id)/requests", "sessions/\(id)/requests?format=ndjson", "sessions/\(id)/requests?format=har",
-                "sessions/\(id)/requests?count=2&timeout=5", "requests?format=har"]
-            {
+            for path in [
+                "requests", "sessions/\(id)/requests", "sessions/\(id)/requests?format=ndjson",
+                "sessions/\(id)/requests?format=har",
+                "sessions/\(id)/requests?count=2&timeout=5", "requests?format=har",
+            ] {
                 answers.append((path, try await control(port, "GET", path).text))
             }
             answers.append(("DELETE sessions/\(id)", try await control(port, "DELETE", "sessions/\(id)").text))
@@ -120,17 +137,25 @@ struct ControlExportTests {
     func validateContent() async throws {
         try await withServer { _, port in
             let id = try await startSession(port)
-            _ = try await RawHTTP.send(port: port, target: "/e?ev=scroll", host: "collect.example", headers: [("X-Tracksnap-Session", id)])
-            let content = #"{"requests": [{"method": "GET", "url": "http://collect.example/e", "parameters": {"ev": "view"}}]}"#
-            let response = try await control(port, "POST", "sessions/\(id)/validate", body: #"{"snapshotContent": \#(content), "format": "text"}"#)
+            _ = try await RawHTTP.send(
+                port: port, target: "/e?ev=scroll", host: "collect.example", headers: [("X-Tracksnap-Session", id)])
+            let content =
+                #"{"requests": [{"method": "GET", "url": "http://collect.example/e", "parameters": {"ev": "view"}}]}"#
+            let response = try await control(
+                port, "POST", "sessions/\(id)/validate", body: #"{"snapshotContent": \#(content), "format": "text"}"#)
             #expect(response.status == 200, "\(response.text)")
             #expect(response.header("X-Tracksnap-Passed") == "false")
             // Named snapshotContent; line 6 of the content pretty-printed with sorted keys is `"ev": "view"`.
-            #expect(response.text.contains("✗ snapshotContent (snapshotContent) — 1 expected, 1 captured, 1 finding"), "\(response.text)")
-            #expect(response.text.contains(#"/parameters/ev  "view"    "scroll"  value_mismatch  line 6"#), "\(response.text)")
+            #expect(
+                response.text.contains("✗ snapshotContent (snapshotContent) — 1 expected, 1 captured, 1 finding"),
+                "\(response.text)")
+            #expect(
+                response.text.contains(#"/parameters/ev  "view"    "scroll"  value_mismatch  line 6"#),
+                "\(response.text)")
 
             let passing = content.replacingOccurrences(of: "view", with: "scroll")
-            let passed = try await control(port, "POST", "sessions/\(id)/validate", body: #"{"snapshotContent": \#(passing)}"#)
+            let passed = try await control(
+                port, "POST", "sessions/\(id)/validate", body: #"{"snapshotContent": \#(passing)}"#)
             #expect(try json(passed.text)["passed"] == .bool(true), "\(passed.text)")
         }
     }
@@ -153,25 +178,28 @@ struct ControlExportTests {
                 #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
 
                 // The answer is a snapshot the same traffic passes.
-                let check = try await control(port, "POST", "sessions/\(id)/validate", body: #"{"snapshotContent": \#(snapshot.serialized())}"#)
+                let check = try await control(
+                    port, "POST", "sessions/\(id)/validate", body: #"{"snapshotContent": \#(snapshot.serialized())}"#)
                 #expect(try json(check.text)["passed"] == .bool(true), "\(check.text)")
             }
         }
     }
 
-    @Test("bad snapshot fields are refused with 400 naming the field", arguments: [
-        ("validate", #"{}"#, "snapshot (a path under the root) or snapshotContent"),
-        ("validate", #"{"snapshot": "a.json", "snapshotContent": {}}"#, "give one"),
-        ("validate", #"{"snapshotContent": "text"}"#, "snapshotContent must be a snapshot's JSON"),
-        ("validate", #"{"snapshotContent": {"requests": 3}}"#, "snapshotContent:"),
-        ("validate", #"{"snapshot": 7}"#, "snapshot must be a string"),
-        ("validate", #"{"snapshot": "../../etc/passwd"}"#, "outside the root"),
-        ("validate", #"{"snapshot": "a.json", "colour": "red"}"#, "unknown field \"colour\""),
-        ("validate", #"{"snapshot": "a.json""#, "the body is not JSON"),
-        ("record", #"{"mode": "all"}"#, "mode is about a snapshot file"),
-        ("record", #"{"snapshotContent": {"requests": []}, "pending": true}"#, "pending is about a snapshot file"),
-        ("record", #"{"reruns": "s2"}"#, "reruns must be an array of strings"),
-    ])
+    @Test(
+        "bad snapshot fields are refused with 400 naming the field",
+        arguments: [
+            ("validate", #"{}"#, "snapshot (a path under the root) or snapshotContent"),
+            ("validate", #"{"snapshot": "a.json", "snapshotContent": {}}"#, "give one"),
+            ("validate", #"{"snapshotContent": "text"}"#, "snapshotContent must be a snapshot's JSON"),
+            ("validate", #"{"snapshotContent": {"requests": 3}}"#, "snapshotContent:"),
+            ("validate", #"{"snapshot": 7}"#, "snapshot must be a string"),
+            ("validate", #"{"snapshot": "../../etc/passwd"}"#, "outside the root"),
+            ("validate", #"{"snapshot": "a.json", "colour": "red"}"#, "unknown field \"colour\""),
+            ("validate", #"{"snapshot": "a.json""#, "the body is not JSON"),
+            ("record", #"{"mode": "all"}"#, "mode is about a snapshot file"),
+            ("record", #"{"snapshotContent": {"requests": []}, "pending": true}"#, "pending is about a snapshot file"),
+            ("record", #"{"reruns": "s2"}"#, "reruns must be an array of strings"),
+        ])
     func badFields(call: String, body: String, mention: String) async throws {
         try await withTemporaryDirectory { directory in
             try await withServer(.init(root: directory.path)) { _, port in
@@ -187,7 +215,9 @@ struct ControlExportTests {
     @Test("starting a session refuses unknown fields and wrong types")
     func startSessionFields() async throws {
         try await withServer { _, port in
-            for (body, mention) in [(#"{"nmae": "x"}"#, "unknown field \"nmae\""), (#"{"name": 3}"#, "name must be a string")] {
+            for (body, mention) in [
+                (#"{"nmae": "x"}"#, "unknown field \"nmae\""), (#"{"name": 3}"#, "name must be a string"),
+            ] {
                 let response = try await control(port, "POST", "sessions", body: body)
                 #expect(response.status == 400)
                 #expect(try json(response.text)["error"]?.stringValue?.contains(mention) == true, "\(response.text)")

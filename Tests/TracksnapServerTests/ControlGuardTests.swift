@@ -17,7 +17,9 @@ struct ControlGuardTests {
             #expect(try json(evil.text)["error"]?.stringValue?.contains("evil.example") == true)
 
             for origin in ["null", "http://127.0.0.1:\(port + 1)", "http://localhost.evil.example:\(port)"] {
-                #expect(try await control(port, "GET", "requests", headers: [("Origin", origin)]).status == 403, "\(origin)")
+                #expect(
+                    try await control(port, "GET", "requests", headers: [("Origin", origin)]).status == 403, "\(origin)"
+                )
             }
 
             let curl = try await control(port, "GET", "requests")
@@ -32,44 +34,52 @@ struct ControlGuardTests {
         }
     }
 
-    @Test("a preflight from another origin for a control call is refused without CORS headers; the collector's still answers")
+    @Test(
+        "a preflight from another origin for a control call is refused without CORS headers; the collector's still answers"
+    )
     func foreignPreflight() async throws {
         try await withServer { _, port in
             let preflight: [(String, String)] = [
                 ("Origin", "https://evil.example"), ("Access-Control-Request-Method", "POST"),
                 ("Access-Control-Request-Headers", "content-type"),
             ]
-            let control = try await RawHTTP.send(port: port, method: "OPTIONS", target: "/__tracksnap/reset", headers: preflight)
+            let control = try await RawHTTP.send(
+                port: port, method: "OPTIONS", target: "/__tracksnap/reset", headers: preflight)
             #expect(control.status == 403)
             #expect(control.header("Access-Control-Allow-Origin") == nil)
             #expect(control.header("Access-Control-Allow-Methods") == nil)
 
-            let collector = try await RawHTTP.send(port: port, method: "OPTIONS", target: "/v1/batch", headers: preflight)
+            let collector = try await RawHTTP.send(
+                port: port, method: "OPTIONS", target: "/v1/batch", headers: preflight)
             #expect(collector.status == 204)
             #expect(collector.header("Access-Control-Allow-Origin") == "https://evil.example")
         }
     }
 
-    @Test("a cross-site reset is refused and the store kept; a reset from curl still empties it", arguments: [
-        ([("Origin", "https://evil.example")], "application/json", 403),
-        ([("Sec-Fetch-Site", "cross-site")], "application/json", 403),
-        ([("Sec-Fetch-Site", "same-site")], "application/json", 403),
-        ([], "text/plain", 415),
-        ([], "application/x-www-form-urlencoded", 415),
-        ([], "multipart/form-data; boundary=x", 415),
-    ] as [([(String, String)], String, Int)])
+    @Test(
+        "a cross-site reset is refused and the store kept; a reset from curl still empties it",
+        arguments: [
+            ([("Origin", "https://evil.example")], "application/json", 403),
+            ([("Sec-Fetch-Site", "cross-site")], "application/json", 403),
+            ([("Sec-Fetch-Site", "same-site")], "application/json", 403),
+            ([], "text/plain", 415),
+            ([], "application/x-www-form-urlencoded", 415),
+            ([], "multipart/form-data; boundary=x", 415),
+        ] as [([(String, String)], String, Int)])
     func crossSiteReset(headers: [(String, String)], contentType: String, status: Int) async throws {
         try await withServer { server, port in
             _ = try await RawHTTP.send(port: port, target: "/e")
             let refused = try await RawHTTP.send(
-                port: port, method: "POST", target: "/__tracksnap/reset", headers: headers + [("Content-Type", contentType)],
+                port: port, method: "POST", target: "/__tracksnap/reset",
+                headers: headers + [("Content-Type", contentType)],
                 body: Array("{}".utf8))
             #expect(refused.status == status)
             #expect(try json(refused.text)["error"]?.stringValue != nil)
             #expect(server.store.requests().count == 1, "the refused reset changed nothing")
 
             let reset = try await RawHTTP.send(
-                port: port, method: "POST", target: "/__tracksnap/reset", headers: [("Content-Type", "application/json")],
+                port: port, method: "POST", target: "/__tracksnap/reset",
+                headers: [("Content-Type", "application/json")],
                 body: Array("{}".utf8))
             #expect(reset.status == 200)
             #expect(server.store.requests().isEmpty)
@@ -85,32 +95,43 @@ struct ControlGuardTests {
             #expect(started.status == 201)
             #expect(started.header("Access-Control-Allow-Origin") == "http://localhost:\(port)")
             let id = try #require(try json(started.text)["id"]?.stringValue)
-            #expect(try await RawHTTP.send(port: port, method: "DELETE", target: "/__tracksnap/sessions/\(id)").status == 200)
+            #expect(
+                try await RawHTTP.send(port: port, method: "DELETE", target: "/__tracksnap/sessions/\(id)").status
+                    == 200)
             #expect(try await RawHTTP.send(port: port, method: "POST", target: "/__tracksnap/reset").status == 200)
             #expect(server.store.sessions.isEmpty)
         }
     }
 
-    @Test("a rebinding Host is refused with 421; the server's own names and --allow-host pass", arguments: [
-        ("attacker.example", 421), ("attacker.example:PORT", 421), ("127.0.0.1:OTHER", 421), ("127.evil.example:PORT", 421),
-        ("", 421), ("127.0.0.1:PORT", 200), ("localhost:PORT", 200), ("LOCALHOST:PORT", 200), ("[::1]:PORT", 200),
-        ("tracksnap.internal", 200), ("tracksnap.internal:8443", 200), ("ci-box:1234", 200), ("ci-box:PORT", 421),
-    ] as [(String, Int)])
+    @Test(
+        "a rebinding Host is refused with 421; the server's own names and --allow-host pass",
+        arguments: [
+            ("attacker.example", 421), ("attacker.example:PORT", 421), ("127.0.0.1:OTHER", 421),
+            ("127.evil.example:PORT", 421),
+            ("", 421), ("127.0.0.1:PORT", 200), ("localhost:PORT", 200), ("LOCALHOST:PORT", 200), ("[::1]:PORT", 200),
+            ("tracksnap.internal", 200), ("tracksnap.internal:8443", 200), ("ci-box:1234", 200), ("ci-box:PORT", 421),
+        ] as [(String, Int)])
     func rebindingHost(host: String, status: Int) async throws {
         try await withServer(.init(allowedHosts: ["tracksnap.internal", "ci-box:1234"])) { server, port in
-            let named = host.replacingOccurrences(of: "OTHER", with: String(port + 1)).replacingOccurrences(of: "PORT", with: String(port))
+            let named = host.replacingOccurrences(of: "OTHER", with: String(port + 1)).replacingOccurrences(
+                of: "PORT", with: String(port))
             let response = try await RawHTTP.send(port: port, target: "/__tracksnap/health", host: named)
             #expect(response.status == status, "\(named): \(response.text)")
-            if status == 421 { #expect(try json(response.text)["error"]?.stringValue?.contains("--allow-host") == true) }
+            if status == 421 {
+                #expect(try json(response.text)["error"]?.stringValue?.contains("--allow-host") == true)
+            }
 
             // Captured traffic is never gated by Host.
-            let captured = try await RawHTTP.send(port: port, target: "/collect", host: named.isEmpty ? "attacker.example" : named)
+            let captured = try await RawHTTP.send(
+                port: port, target: "/collect", host: named.isEmpty ? "attacker.example" : named)
             #expect(captured.status == 200)
             #expect(server.store.requests().count == 1)
         }
     }
 
-    @Test("TracksnapClient drives the guarded API as before, on 127.0.0.1 and on localhost", arguments: ["127.0.0.1", "localhost"])
+    @Test(
+        "TracksnapClient drives the guarded API as before, on 127.0.0.1 and on localhost",
+        arguments: ["127.0.0.1", "localhost"])
     func clientStillWorks(host: String) async throws {
         try await withServer { _, port in
             let client = TracksnapClient(baseURL: try #require(URL(string: "http://\(host):\(port)")))

@@ -43,7 +43,9 @@ struct ControlIngestTests {
             let journal = directory.appending(path: "journal.ndjson").path
             try await withServer(.init(journalPath: journal)) { _, port in
                 let session = try await startSession(port)
-                #expect(try await control(port, "POST", "sessions/\(session)/requests", body: Self.twoRecords).status == 200)
+                #expect(
+                    try await control(port, "POST", "sessions/\(session)/requests", body: Self.twoRecords).status == 200
+                )
             }
             let lines = try CaptureFile.read(path: journal)
             #expect(lines.map(\.url) == ["https://api.segment.io/v1/track", "https://t.example/e?ev=view"])
@@ -76,8 +78,9 @@ struct ControlIngestTests {
                 """
             let response = try await control(port, "POST", "sessions/\(session)/requests", body: body)
             #expect(response.status == 200, "\(response.text)")
-            #expect(try capturedRequests(try await control(port, "GET", "sessions/\(session)/requests")).map(\.url)
-                == ["https://t.example/a", "https://t.example/b"])
+            #expect(
+                try capturedRequests(try await control(port, "GET", "sessions/\(session)/requests")).map(\.url)
+                    == ["https://t.example/a", "https://t.example/b"])
         }
     }
 
@@ -115,7 +118,8 @@ struct ControlIngestTests {
                 headers: [("Content-Type", "text/plain")], body: Array(Self.twoRecords.utf8))
             #expect(plain.status == 415)
             let page = try await control(
-                port, "POST", "sessions/\(session)/requests", body: Self.twoRecords, headers: [("Origin", "https://evil.example")])
+                port, "POST", "sessions/\(session)/requests", body: Self.twoRecords,
+                headers: [("Origin", "https://evil.example")])
             #expect(page.status == 403)
             #expect(server.store.requests().isEmpty)
         }

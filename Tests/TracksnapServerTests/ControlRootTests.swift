@@ -20,15 +20,18 @@ private struct Layout {
         try write("\(Self.secret) is not JSON", to: outside.appending(path: "secret.json"))
         #expect(mkfifo(outside.appending(path: "fifo.json").path, 0o600) == 0)
         try FileManager.default.createSymbolicLink(
-            atPath: root.appending(path: "link.json").path, withDestinationPath: outside.appending(path: "secret.json").path)
-        try FileManager.default.createSymbolicLink(atPath: root.appending(path: "out").path, withDestinationPath: outside.path)
+            atPath: root.appending(path: "link.json").path,
+            withDestinationPath: outside.appending(path: "secret.json").path)
+        try FileManager.default.createSymbolicLink(
+            atPath: root.appending(path: "out").path, withDestinationPath: outside.path)
     }
 
     /// The ways out of the root: `..`, an absolute path, a symlinked file, a symlinked
     /// directory, a FIFO (opening it would hang: the answer proves it was not opened).
     var escapes: [String] {
         [
-            "../outside/secret.json", "Snapshots/../../outside/secret.json", outside.appending(path: "secret.json").path,
+            "../outside/secret.json", "Snapshots/../../outside/secret.json",
+            outside.appending(path: "secret.json").path,
             "link.json", "out/secret.json", outside.appending(path: "fifo.json").path, "out/fifo.json",
             "missing/../../outside/new.json",
         ]
@@ -37,7 +40,9 @@ private struct Layout {
 
 @Suite("Control API paths stay under the root")
 struct ControlRootTests {
-    @Test("a snapshot path outside the root is refused with 400, naming the root, without reading the file", arguments: ["validate", "record"])
+    @Test(
+        "a snapshot path outside the root is refused with 400, naming the root, without reading the file",
+        arguments: ["validate", "record"])
     func snapshotOutside(call: String) async throws {
         try await withTemporaryDirectory { directory in
             let layout = try Layout(directory)
@@ -54,7 +59,9 @@ struct ControlRootTests {
                     #expect(!response.text.contains(Layout.secret), "\(escape) was read: \(message)")
                 }
                 #expect(!FileManager.default.fileExists(atPath: layout.outside.appending(path: "new.json").path))
-                #expect(try String(contentsOf: layout.outside.appending(path: "secret.json"), encoding: .utf8).hasPrefix(Layout.secret))
+                #expect(
+                    try String(contentsOf: layout.outside.appending(path: "secret.json"), encoding: .utf8).hasPrefix(
+                        Layout.secret))
             }
         }
     }
@@ -66,8 +73,10 @@ struct ControlRootTests {
             try await withServer(.init(root: layout.root.path)) { _, port in
                 let id = try await startSession(port)
                 for escape in layout.escapes {
-                    let body = JSONValue.object(["snapshot": .string("Snapshots/empty.json"), "validator": .string("segment," + escape)])
-                        .serialized()
+                    let body = JSONValue.object([
+                        "snapshot": .string("Snapshots/empty.json"), "validator": .string("segment," + escape),
+                    ])
+                    .serialized()
                     let response = try await control(port, "POST", "sessions/\(id)/validate", body: body)
                     #expect(response.status == 400, "\(escape): \(response.text)")
                     #expect(response.text.contains("is outside the root"), "\(escape): \(response.text)")
@@ -81,10 +90,13 @@ struct ControlRootTests {
     func snapshotValidatorOutside() async throws {
         try await withTemporaryDirectory { directory in
             let layout = try Layout(directory)
-            try write(#"{"validator": "../outside/secret.json", "requests": []}"#, to: layout.root.appending(path: "Snapshots/sneaky.json"))
+            try write(
+                #"{"validator": "../outside/secret.json", "requests": []}"#,
+                to: layout.root.appending(path: "Snapshots/sneaky.json"))
             try await withServer(.init(root: layout.root.path)) { _, port in
                 let id = try await startSession(port)
-                let response = try await control(port, "POST", "sessions/\(id)/validate", body: #"{"snapshot": "Snapshots/sneaky.json"}"#)
+                let response = try await control(
+                    port, "POST", "sessions/\(id)/validate", body: #"{"snapshot": "Snapshots/sneaky.json"}"#)
                 #expect(response.status == 400)
                 #expect(response.text.contains("outside the root"))
                 #expect(!response.text.contains(Layout.secret))
@@ -98,7 +110,8 @@ struct ControlRootTests {
             let layout = try Layout(directory)
             let secret = layout.outside.appending(path: "secret.json").path
             try write(#"{"extends": "\#(secret)"}"#, to: layout.root.appending(path: "Validators/sneaky.json"))
-            try write(#"{"extends": "Validators/sneaky.json"}"#, to: layout.root.appending(path: "Validators/outer.json"))
+            try write(
+                #"{"extends": "Validators/sneaky.json"}"#, to: layout.root.appending(path: "Validators/outer.json"))
             try await withServer(.init(validatorsDirectory: layout.root.path, root: layout.root.path)) { _, port in
                 let id = try await startSession(port)
                 for validator in ["Validators/sneaky.json", "Validators/outer.json"] {
@@ -118,8 +131,12 @@ struct ControlRootTests {
             let layout = try Layout(directory)
             try await withServer(.init(root: layout.root.path)) { _, port in
                 let id = try await startSession(port)
-                for path in ["Snapshots/empty.json", "./Snapshots/../Snapshots/empty.json", layout.root.appending(path: "Snapshots/empty.json").path] {
-                    let response = try await control(port, "POST", "sessions/\(id)/validate", body: #"{"snapshot": "\#(path)"}"#)
+                for path in [
+                    "Snapshots/empty.json", "./Snapshots/../Snapshots/empty.json",
+                    layout.root.appending(path: "Snapshots/empty.json").path,
+                ] {
+                    let response = try await control(
+                        port, "POST", "sessions/\(id)/validate", body: #"{"snapshot": "\#(path)"}"#)
                     #expect(response.status == 200, "\(path): \(response.text)")
                     #expect(try json(response.text)["passed"] == .bool(true))
                 }
@@ -133,7 +150,8 @@ struct ControlRootTests {
             let layout = try Layout(directory)
             try await withServer(.init(root: layout.root.path)) { _, port in
                 let id = try await startSession(port)
-                let body = #"{"snapshot": "Snapshots/empty.json", "validator": "nope", "validatorsDirectory": "\#(layout.outside.path)"}"#
+                let body =
+                    #"{"snapshot": "Snapshots/empty.json", "validator": "nope", "validatorsDirectory": "\#(layout.outside.path)"}"#
                 let response = try await control(port, "POST", "sessions/\(id)/validate", body: body)
                 #expect(response.status == 400)
                 let message = try #require(try json(response.text)["error"]?.stringValue)

@@ -23,17 +23,26 @@ struct DecompressionBombTests {
         static func all() async throws -> [Bomb] {
             let base64 = Data(try await compressedZeros(zeros)).base64EncodedString()
             return [
-                Bomb(name: "gzip in gzip", body: try await compressedZeros(zeros, layers: 2), headers: ["Content-Encoding: gzip"]),
-                Bomb(name: "gzip, gzip", body: try await compressedZeros(zeros, layers: 2), headers: ["Content-Encoding: gzip, gzip"]),
-                Bomb(name: "deflate", body: try await compressedZeros(zeros, wrapper: .zlib), headers: ["Content-Encoding: deflate"]),
                 Bomb(
-                    name: "gzip in base64 in a form field", body: Array("ip=1&data=\(FormEncoding.encode(base64))".utf8),
+                    name: "gzip in gzip", body: try await compressedZeros(zeros, layers: 2),
+                    headers: ["Content-Encoding: gzip"]),
+                Bomb(
+                    name: "gzip, gzip", body: try await compressedZeros(zeros, layers: 2),
+                    headers: ["Content-Encoding: gzip, gzip"]),
+                Bomb(
+                    name: "deflate", body: try await compressedZeros(zeros, wrapper: .zlib),
+                    headers: ["Content-Encoding: deflate"]),
+                Bomb(
+                    name: "gzip in base64 in a form field",
+                    body: Array("ip=1&data=\(FormEncoding.encode(base64))".utf8),
                     headers: ["Content-Type: application/x-www-form-urlencoded"]),
             ]
         }
     }
 
-    @Test("a bomb gets 413 naming the limit, and is recorded as refused without its body, counted and logged", arguments: try await Bomb.all())
+    @Test(
+        "a bomb gets 413 naming the limit, and is recorded as refused without its body, counted and logged",
+        arguments: try await Bomb.all())
     func refused(bomb: Bomb) async throws {
         try await withTemporaryDirectory { directory in
             let journal = directory.appending(path: "journal.ndjson")
@@ -41,12 +50,16 @@ struct DecompressionBombTests {
             try Data(bomb.body).write(to: file)
             let lines = Mutex<[String]>([])
             let configuration = CaptureServer.Configuration(
-                journalPath: journal.path, maximumBodySize: Self.limit, requestLog: { line in lines.withLock { $0.append(line.description) } })
+                journalPath: journal.path, maximumBodySize: Self.limit,
+                requestLog: { line in lines.withLock { $0.append(line.description) } })
             try await withServer(configuration) { server, port in
                 let url = "http://127.0.0.1:\(port)/v1/batch"
                 let answer = try await run(
                     "/usr/bin/env",
-                    ["curl", "--silent", "--show-error", "--data-binary", "@\(file.path)", "--write-out", "\n%{http_code}", url]
+                    [
+                        "curl", "--silent", "--show-error", "--data-binary", "@\(file.path)", "--write-out",
+                        "\n%{http_code}", url,
+                    ]
                         + bomb.headers.flatMap { ["-H", $0] })
                 #expect(answer.status == 0, "\(answer.stderr)")
                 #expect(answer.stdout == #"{"error":"\#(Self.refusal) (--max-body-size)"}"# + "\n413")
@@ -73,14 +86,17 @@ struct DecompressionBombTests {
             let journal = directory.appending(path: "journal.ndjson")
             let file = directory.appending(path: "bomb")
             try Data(try await compressedZeros(Self.zeros, layers: 2)).write(to: file)
-            let server = try await ServeProcess.launch(["--journal", journal.path, "--max-body-size", String(Self.limit), "--quiet"])
+            let server = try await ServeProcess.launch([
+                "--journal", journal.path, "--max-body-size", String(Self.limit), "--quiet",
+            ])
             defer { if server.process.isRunning { server.process.terminate() } }
             let base = "http://127.0.0.1:\(server.port)"
             #expect(try await curl("--data-binary", "{}", "\(base)/warm-up").status == 0)
             let before = try peakResidentBytes(of: server.process.processIdentifier)
             for _ in 1...5 {
                 let answer = try await curl(
-                    "--data-binary", "@\(file.path)", "-H", "Content-Encoding: gzip, gzip", "-o", "/dev/null", "--write-out", "%{http_code}",
+                    "--data-binary", "@\(file.path)", "-H", "Content-Encoding: gzip, gzip", "-o", "/dev/null",
+                    "--write-out", "%{http_code}",
                     "\(base)/v1/batch")
                 #expect(answer.stdout == "413")
             }
@@ -92,7 +108,9 @@ struct DecompressionBombTests {
             #expect(health["captured"]?.doubleValue == 6)
             let size = try #require(try FileManager.default.attributesOfItem(atPath: journal.path)[.size] as? Int)
             #expect(size < 8192, "the journal holds \(size) bytes")
-            #expect(try CaptureFile.read(path: journal.path).compactMap(\.refused) == Array(repeating: Self.refusal, count: 5))
+            #expect(
+                try CaptureFile.read(path: journal.path).compactMap(\.refused)
+                    == Array(repeating: Self.refusal, count: 5))
             server.signal(SIGTERM)
             #expect(try await server.waitForExit() == 0)
         }
@@ -126,10 +144,15 @@ struct DecompressionBombTests {
             let othersDone = clock.now - start
             #expect(try await bomb.status == 413)
             let bombDone = clock.now - start
-            #expect(slowest < bound, "the slowest other client waited \(slowest) during the bomb, \(unloaded) before it")
+            #expect(
+                slowest < bound, "the slowest other client waited \(slowest) during the bomb, \(unloaded) before it")
             // The check above can fail: the bomb was inflating all that time, and longer than the bound.
-            #expect(bombDone > othersDone && bombDone > bound, "the bomb took \(bombDone); the others were done at \(othersDone)")
-            #expect(server.store.requests().first { $0.url.hasSuffix("/bomb") }?.refused == "the body inflates beyond the limit of 16777216 bytes")
+            #expect(
+                bombDone > othersDone && bombDone > bound,
+                "the bomb took \(bombDone); the others were done at \(othersDone)")
+            #expect(
+                server.store.requests().first { $0.url.hasSuffix("/bomb") }?.refused
+                    == "the body inflates beyond the limit of 16777216 bytes")
         }
     }
 

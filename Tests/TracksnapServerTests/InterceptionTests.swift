@@ -11,22 +11,31 @@ import TracksnapTestSupport
 struct InterceptionTests {
     static let track = #"{"type":"track","event":"Order Completed","userId":"user-42","properties":{"revenue":12.5}}"#
 
-    @Test("curl to https://api.segment.io through the proxy with --answer: recorded under its https URL, answered as the collector")
+    @Test(
+        "curl to https://api.segment.io through the proxy with --answer: recorded under its https URL, answered as the collector"
+    )
     func answersHTTP1() async throws {
         try await withAuthority { authority in
             let notices = Notices()
-            let configuration = try interceptingConfiguration(["*.segment.io"], answer: true, authority: authority, notices: notices)
+            let configuration = try interceptingConfiguration(
+                ["*.segment.io"], answer: true, authority: authority, notices: notices)
             try await withServer(configuration) { server, port in
                 let result = try await curlThroughProxy(
-                    port, ["--http1.1", "-H", "Content-Type: application/json", "-d", Self.track, "-w", "\n%{http_version}",
-                        "https://api.segment.io/v1/track?x=1"], trusting: authority)
+                    port,
+                    [
+                        "--http1.1", "-H", "Content-Type: application/json", "-d", Self.track, "-w",
+                        "\n%{http_version}",
+                        "https://api.segment.io/v1/track?x=1",
+                    ], trusting: authority)
                 #expect(result.status == 0, "\(result.stderr)")
                 #expect(result.stdout == CollectorAnswer.body + "\n1.1")
                 let captured = server.store.requests()
                 #expect(captured.map(\.url) == ["https://api.segment.io/v1/track?x=1"])
                 #expect(captured.first?.method == "POST")
                 #expect(captured.first?.body == .text(Self.track))
-                #expect(captured.first?.headers.contains { $0.name.lowercased() == "host" && $0.value == "api.segment.io" } == true)
+                #expect(
+                    captured.first?.headers.contains { $0.name.lowercased() == "host" && $0.value == "api.segment.io" }
+                        == true)
                 // The CONNECT itself is not recorded: only what was inside it.
                 #expect(!captured.contains { $0.method == "CONNECT" })
                 #expect(server.store.statistics.interceptFailures == 0)
@@ -38,13 +47,18 @@ struct InterceptionTests {
     @Test("curl --http2 negotiates h2 by ALPN and is recorded the same as HTTP/1.1")
     func answersHTTP2() async throws {
         try await withAuthority { authority in
-            let configuration = try interceptingConfiguration(["api.segment.io"], answer: true, authority: authority, notices: Notices())
+            let configuration = try interceptingConfiguration(
+                ["api.segment.io"], answer: true, authority: authority, notices: Notices())
             try await withServer(configuration) { server, port in
                 var recorded: [CapturedRequest] = []
                 for version in ["--http1.1", "--http2"] {
                     let result = try await curlThroughProxy(
-                        port, [version, "-H", "Content-Type: application/json", "-d", Self.track, "-w", "\n%{http_version}",
-                            "https://api.segment.io/v1/track"], trusting: authority)
+                        port,
+                        [
+                            version, "-H", "Content-Type: application/json", "-d", Self.track, "-w",
+                            "\n%{http_version}",
+                            "https://api.segment.io/v1/track",
+                        ], trusting: authority)
                     #expect(result.status == 0, "\(result.stderr)")
                     #expect(result.stdout == CollectorAnswer.body + (version == "--http2" ? "\n2" : "\n1.1"))
                     recorded = server.store.requests()
@@ -65,13 +79,15 @@ struct InterceptionTests {
             try await withAuthority { upstreamAuthority in
                 let upstream = try await UpstreamTLSServer.start(authority: upstreamAuthority)
                 defer { Task { await upstream.stop() } }
-                let configuration = try interceptingConfiguration(["api.segment.io"], answer: true, authority: authority, notices: Notices())
+                let configuration = try interceptingConfiguration(
+                    ["api.segment.io"], answer: true, authority: authority, notices: Notices())
                 try await withServer(configuration) { server, port in
                     let url = "https://127.0.0.1:\(upstream.port)/v1/track"
                     // Trusting only tracksnap's CA fails: the certificate is the upstream's own.
                     let refused = try await curlThroughProxy(port, ["-d", "{}", url], trusting: authority)
                     #expect(refused.status == 60, "\(refused.stderr)")
-                    let passed = try await curlThroughProxy(port, ["-d", "{}", "--cacert", upstreamAuthority.certificatePath, url], trusting: nil)
+                    let passed = try await curlThroughProxy(
+                        port, ["-d", "{}", "--cacert", upstreamAuthority.certificatePath, url], trusting: nil)
                     #expect(passed.stdout == "upstream saw POST /v1/track with 2 bytes", "\(passed.stderr)")
                     #expect(server.store.requests().map(\.method) == ["CONNECT", "CONNECT"])
                 }
@@ -79,7 +95,9 @@ struct InterceptionTests {
         }
     }
 
-    @Test("forwarded to the real host over TLS verified with --upstream-ca: its answer reaches the client unchanged, and the request is recorded")
+    @Test(
+        "forwarded to the real host over TLS verified with --upstream-ca: its answer reaches the client unchanged, and the request is recorded"
+    )
     func forwards() async throws {
         try await withAuthority { authority in
             try await withAuthority { upstreamAuthority in
@@ -91,30 +109,40 @@ struct InterceptionTests {
                 try await withServer(configuration) { server, port in
                     for version in ["--http1.1", "--http2"] {
                         let result = try await curlThroughProxy(
-                            port, [version, "-i", "-d", Self.track, "https://127.0.0.1:\(upstream.port)/v1/track"], trusting: authority)
+                            port, [version, "-i", "-d", Self.track, "https://127.0.0.1:\(upstream.port)/v1/track"],
+                            trusting: authority)
                         #expect(result.status == 0, "\(result.stderr)")
                         // After the proxy's own `200 Connection Established`, the upstream's answer.
-                        #expect(result.stdout.contains(version == "--http2" ? "\r\n\r\nHTTP/2 201" : "\r\n\r\nHTTP/1.1 201 Created"), "\(result.stdout)")
+                        #expect(
+                            result.stdout.contains(
+                                version == "--http2" ? "\r\n\r\nHTTP/2 201" : "\r\n\r\nHTTP/1.1 201 Created"),
+                            "\(result.stdout)")
                         #expect(result.stdout.lowercased().contains("x-upstream: yes"))
-                        #expect(result.stdout.hasSuffix("upstream saw POST /v1/track with \(Self.track.utf8.count) bytes"))
+                        #expect(
+                            result.stdout.hasSuffix("upstream saw POST /v1/track with \(Self.track.utf8.count) bytes"))
                     }
                     // The leaf for an IP literal carries it as an IP SAN: curl checked it above.
                     let captured = server.store.requests()
-                    #expect(captured.map(\.url) == Array(repeating: "https://127.0.0.1:\(upstream.port)/v1/track", count: 2))
+                    #expect(
+                        captured.map(\.url) == Array(repeating: "https://127.0.0.1:\(upstream.port)/v1/track", count: 2)
+                    )
                     #expect(captured.allSatisfy { $0.body == .text(Self.track) })
                 }
             }
         }
     }
 
-    @Test("an upstream that is down: the client gets 502 saying the connection was refused, and the request is recorded")
+    @Test(
+        "an upstream that is down: the client gets 502 saying the connection was refused, and the request is recorded")
     func upstreamDown() async throws {
         try await withAuthority { authority in
             let port = try await closedPort()
-            let configuration = try interceptingConfiguration(["127.0.0.1"], answer: false, authority: authority, notices: Notices())
+            let configuration = try interceptingConfiguration(
+                ["127.0.0.1"], answer: false, authority: authority, notices: Notices())
             try await withServer(configuration) { server, proxy in
                 let result = try await curlThroughProxy(
-                    proxy, ["-w", "\n%{http_code}", "-d", Self.track, "https://127.0.0.1:\(port)/v1/track"], trusting: authority)
+                    proxy, ["-w", "\n%{http_code}", "-d", Self.track, "https://127.0.0.1:\(port)/v1/track"],
+                    trusting: authority)
                 #expect(result.stdout.hasSuffix("\n502"), "\(result.stdout) \(result.stderr)")
                 #expect(result.stdout.contains("connection refused"))
                 #expect(server.store.requests().map(\.url) == ["https://127.0.0.1:\(port)/v1/track"])
@@ -129,10 +157,12 @@ struct InterceptionTests {
                 let upstream = try await UpstreamTLSServer.start(authority: upstreamAuthority)
                 defer { Task { await upstream.stop() } }
                 // No --upstream-ca: the system's roots do not know the upstream's CA.
-                let configuration = try interceptingConfiguration(["127.0.0.1"], answer: false, authority: authority, notices: Notices())
+                let configuration = try interceptingConfiguration(
+                    ["127.0.0.1"], answer: false, authority: authority, notices: Notices())
                 try await withServer(configuration) { server, proxy in
                     let result = try await curlThroughProxy(
-                        proxy, ["-w", "\n%{http_code}", "-d", "{}", "https://127.0.0.1:\(upstream.port)/v1/track"], trusting: authority)
+                        proxy, ["-w", "\n%{http_code}", "-d", "{}", "https://127.0.0.1:\(upstream.port)/v1/track"],
+                        trusting: authority)
                     #expect(result.stdout.hasSuffix("\n502"), "\(result.stdout) \(result.stderr)")
                     #expect(result.stdout.contains("certificate verification failed"), "\(result.stdout)")
                     #expect(server.store.requests().count == 1)
@@ -144,7 +174,8 @@ struct InterceptionTests {
     @Test("plain HTTP inside an intercepted tunnel is parsed and recorded under its http URL")
     func plainHTTPInside() async throws {
         try await withAuthority { authority in
-            let configuration = try interceptingConfiguration(["analytics"], answer: true, authority: authority, notices: Notices())
+            let configuration = try interceptingConfiguration(
+                ["analytics"], answer: true, authority: authority, notices: Notices())
             try await withServer(configuration) { server, port in
                 let result = try await tunnelClient(port, "api.segment.io:80", "plain-http")
                 #expect(result.stdout == "HTTP/1.1 200 OK\n", "\(result.stderr)")
@@ -163,7 +194,9 @@ struct InterceptionTests {
     @Test(
         "a bad client of an intercepted tunnel is logged and counted; the server serves the next one",
         arguments: [
-            BadClient(mode: "untrusted", notice: "TLS handshake failed (a client that does not trust the tracksnap CA ends it so)"),
+            BadClient(
+                mode: "untrusted",
+                notice: "TLS handshake failed (a client that does not trust the tracksnap CA ends it so)"),
             BadClient(mode: "plain-garbage", notice: "not HTTP inside the tunnel"),
             BadClient(mode: "garbage-hello", notice: "TLS handshake failed"),
             BadClient(mode: "sni", notice: "the TLS server name sni.other.example is not the CONNECT target's"),
@@ -172,24 +205,31 @@ struct InterceptionTests {
     func badClients(_ client: BadClient) async throws {
         try await withAuthority { authority in
             let notices = Notices()
-            let configuration = try interceptingConfiguration(["api.segment.io"], answer: true, authority: authority, notices: notices)
+            let configuration = try interceptingConfiguration(
+                ["api.segment.io"], answer: true, authority: authority, notices: notices)
             try await withServer(configuration) { server, port in
                 if client.mode == "untrusted" {
                     // curl without --cacert: it refuses the certificate and alerts the server.
-                    let result = try await curlThroughProxy(port, ["-d", "{}", "https://api.segment.io/v1/track"], trusting: nil)
+                    let result = try await curlThroughProxy(
+                        port, ["-d", "{}", "https://api.segment.io/v1/track"], trusting: nil)
                     #expect(result.status == 60, "\(result.stderr)")
                 } else {
                     let result = try await tunnelClient(port, "api.segment.io:443", client.mode, authority: authority)
                     #expect(result.status == 0, "\(result.stderr)")
                     if client.mode == "sni" { #expect(result.stdout.hasPrefix("handshake failed")) }
-                    if client.mode == "plain-garbage" { #expect(result.stdout == "HTTP/1.1 400 Bad Request\n" || result.stdout == "closed\n") }
+                    if client.mode == "plain-garbage" {
+                        #expect(result.stdout == "HTTP/1.1 400 Bad Request\n" || result.stdout == "closed\n")
+                    }
                 }
                 #expect(try await eventually { server.store.statistics.interceptFailures == 1 })
                 #expect(notices.all.count == 1)
-                #expect(notices.all.first?.hasPrefix("intercept api.segment.io: \(client.notice)") == true, "\(notices.all)")
+                #expect(
+                    notices.all.first?.hasPrefix("intercept api.segment.io: \(client.notice)") == true, "\(notices.all)"
+                )
                 #expect(server.store.requests().isEmpty)
                 // The server is still up, and so is interception.
-                let next = try await curlThroughProxy(port, ["-d", Self.track, "https://api.segment.io/v1/track"], trusting: authority)
+                let next = try await curlThroughProxy(
+                    port, ["-d", Self.track, "https://api.segment.io/v1/track"], trusting: authority)
                 #expect(next.stdout == CollectorAnswer.body, "\(next.stderr)")
                 #expect(server.store.requests().count == 1)
                 #expect(server.store.statistics.interceptFailures == 1, "\(notices.all)")
@@ -201,14 +241,18 @@ struct InterceptionTests {
     func silentClient() async throws {
         try await withAuthority { authority in
             let notices = Notices()
-            var configuration = try interceptingConfiguration(["api.segment.io"], answer: true, authority: authority, notices: notices)
+            var configuration = try interceptingConfiguration(
+                ["api.segment.io"], answer: true, authority: authority, notices: notices)
             configuration.headerTimeout = .seconds(1)
             try await withServer(configuration) { server, port in
                 let closedAfter = try await offloaded { () throws -> Duration? in
                     let socket = try Socket(port: port, timeout: 10)
                     defer { socket.close() }
-                    try socket.write(Array("CONNECT api.segment.io:443 HTTP/1.1\r\nHost: api.segment.io:443\r\n\r\n".utf8))
-                    guard String(decoding: try socket.readHead(), as: UTF8.self).hasPrefix("HTTP/1.1 200") else { return nil }
+                    try socket.write(
+                        Array("CONNECT api.segment.io:443 HTTP/1.1\r\nHost: api.segment.io:443\r\n\r\n".utf8))
+                    guard String(decoding: try socket.readHead(), as: UTF8.self).hasPrefix("HTTP/1.1 200") else {
+                        return nil
+                    }
                     let opened = ContinuousClock.now
                     while ContinuousClock.now - opened < .seconds(10) {
                         if socket.closedByPeer(within: 100) { return ContinuousClock.now - opened }
@@ -219,7 +263,10 @@ struct InterceptionTests {
                 #expect(after >= .milliseconds(900))
                 #expect(after < .seconds(5))
                 #expect(server.store.statistics.interceptFailures == 1)
-                #expect(notices.all.first?.hasPrefix("intercept api.segment.io: no TLS handshake (nor HTTP request) within 1000 ms") == true, "\(notices.all)")
+                #expect(
+                    notices.all.first?.hasPrefix(
+                        "intercept api.segment.io: no TLS handshake (nor HTTP request) within 1000 ms") == true,
+                    "\(notices.all)")
             }
         }
     }
@@ -241,17 +288,25 @@ struct InterceptionTests {
                     let file = directory.appending(path: "\(host).der")
                     try Data(try leaves.certificateDER(for: host)).write(to: file)
                     let text = try await runProcess(
-                        URL(fileURLWithPath: "/usr/bin/env"), ["openssl", "x509", "-inform", "DER", "-in", file.path, "-noout", "-text"])
+                        URL(fileURLWithPath: "/usr/bin/env"),
+                        ["openssl", "x509", "-inform", "DER", "-in", file.path, "-noout", "-text"])
                     #expect(text.stdout.contains(san), "\(text.stdout)")
                     #expect(text.stdout.contains("CA:FALSE"))
                     #expect(text.stdout.contains("TLS Web Server Authentication"))
                     let dates = try await runProcess(
-                        URL(fileURLWithPath: "/usr/bin/env"), ["openssl", "x509", "-inform", "DER", "-in", file.path, "-noout", "-checkend", String(8 * 86400)])
+                        URL(fileURLWithPath: "/usr/bin/env"),
+                        [
+                            "openssl", "x509", "-inform", "DER", "-in", file.path, "-noout", "-checkend",
+                            String(8 * 86400),
+                        ])
                     // Valid now, expired within 8 days.
                     #expect(dates.status == 1, "\(dates.stdout)")
                     let verified = try await runProcess(
                         URL(fileURLWithPath: "/usr/bin/env"),
-                        ["sh", "-c", "openssl x509 -inform DER -in \"$1\" | openssl verify -CAfile \"$2\"", "-", file.path, authority.certificatePath])
+                        [
+                            "sh", "-c", "openssl x509 -inform DER -in \"$1\" | openssl verify -CAfile \"$2\"", "-",
+                            file.path, authority.certificatePath,
+                        ])
                     #expect(verified.stdout.contains(": OK"), "\(verified.stdout) \(verified.stderr)")
                 }
             }
@@ -260,7 +315,8 @@ struct InterceptionTests {
 
     @Test("intercept patterns: all, analytics, *.DOMAIN, exact hosts, =answer and =forward; bad ones are refused")
     func patterns() throws {
-        let interception = try Interception(["api2.amplitude.com=forward", "*.segment.io", "analytics", "10.0.0.1=answer"], answer: true)
+        let interception = try Interception(
+            ["api2.amplitude.com=forward", "*.segment.io", "analytics", "10.0.0.1=answer"], answer: true)
         #expect(interception.action(for: "API2.amplitude.com") == .forward)
         #expect(interception.action(for: "api.segment.io") == .answer)
         #expect(interception.action(for: "a.b.segment.io") == .answer)

@@ -22,39 +22,51 @@ struct ProxyGuardTests {
                 #expect(plain.status == 407)
                 #expect(plain.header("Proxy-Authenticate")?.contains("tracksnap") == true)
                 let wrong = try await RawHTTP.send(
-                    port: port, target: "http://127.0.0.1:\(targetPort)/open", headers: [("Proxy-Authorization", "Bearer nope")])
+                    port: port, target: "http://127.0.0.1:\(targetPort)/open",
+                    headers: [("Proxy-Authorization", "Bearer nope")])
                 #expect(wrong.status == 407)
                 let tunnel = try await RawHTTP.exchange(
-                    port: port, Array("CONNECT 127.0.0.1:\(targetPort) HTTP/1.1\r\nHost: 127.0.0.1:\(targetPort)\r\n\r\n".utf8))
+                    port: port,
+                    Array("CONNECT 127.0.0.1:\(targetPort) HTTP/1.1\r\nHost: 127.0.0.1:\(targetPort)\r\n\r\n".utf8))
                 #expect(tunnel.status == 407)
-                let curled = try await curl("-x", "http://127.0.0.1:\(port)", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(targetPort)/open")
+                let curled = try await curl(
+                    "-x", "http://127.0.0.1:\(port)", "-o", "/dev/null", "-w", "%{http_code}",
+                    "http://127.0.0.1:\(targetPort)/open")
                 #expect(curled.stdout == "407")
                 #expect(target.store.requests().isEmpty)
                 #expect(proxy.store.requests().isEmpty, "a refused proxy request is not traffic")
 
                 let bearer = try await RawHTTP.send(
-                    port: port, target: "http://127.0.0.1:\(targetPort)/bearer", headers: [("Proxy-Authorization", "Bearer T0k3n")])
+                    port: port, target: "http://127.0.0.1:\(targetPort)/bearer",
+                    headers: [("Proxy-Authorization", "Bearer T0k3n")])
                 #expect(bearer.status == 200)
-                let basic = try await curl("-x", "http://anyone:T0k3n@127.0.0.1:\(port)", "http://127.0.0.1:\(targetPort)/basic")
+                let basic = try await curl(
+                    "-x", "http://anyone:T0k3n@127.0.0.1:\(port)", "http://127.0.0.1:\(targetPort)/basic")
                 #expect(basic.status == 0, "\(basic.stderr)")
                 let tunnelled = try await curl(
                     "-p", "-x", "http://anyone:T0k3n@127.0.0.1:\(port)", "http://127.0.0.1:\(targetPort)/tunnelled")
                 #expect(tunnelled.status == 0, "\(tunnelled.stderr)")
-                #expect(target.store.requests().map(\.url).map { URL(string: $0)?.path } == ["/bearer", "/basic", "/tunnelled"])
+                #expect(
+                    target.store.requests().map(\.url).map { URL(string: $0)?.path } == [
+                        "/bearer", "/basic", "/tunnelled",
+                    ])
                 // The token is for this proxy, never passed on.
                 #expect(target.store.requests().allSatisfy { $0.header("Proxy-Authorization") == nil })
             }
         }
     }
 
-    @Test("a client elsewhere, even with the token, is never relayed to this host's loopback", arguments: [
-        "127.0.0.1", "127.8.9.10", "localhost", "api.localhost", "[::1]", "0.0.0.0",
-    ])
+    @Test(
+        "a client elsewhere, even with the token, is never relayed to this host's loopback",
+        arguments: [
+            "127.0.0.1", "127.8.9.10", "localhost", "api.localhost", "[::1]", "0.0.0.0",
+        ])
     func remoteClientToLoopback(host: String) async throws {
         try await withServer { target, targetPort in
             try await withServer(Self.exposed(remoteClients: true)) { _, port in
                 let authorized = [("Proxy-Authorization", "Bearer T0k3n")]
-                let relayed = try await RawHTTP.send(port: port, target: "http://\(host):\(targetPort)/internal", headers: authorized)
+                let relayed = try await RawHTTP.send(
+                    port: port, target: "http://\(host):\(targetPort)/internal", headers: authorized)
                 #expect(relayed.status == 403, "\(relayed.text)")
                 #expect(try json(relayed.text)["error"]?.stringValue?.contains("loopback") == true)
                 var connect = "CONNECT \(host):\(targetPort) HTTP/1.1\r\nHost: \(host):\(targetPort)\r\n"
@@ -72,7 +84,8 @@ struct ProxyGuardTests {
             try await withServer(.init(token: "T0k3n")) { _, port in
                 let relayed = try await RawHTTP.send(port: port, target: "http://localhost:\(targetPort)/local")
                 #expect(relayed.status == 200)
-                let tunnel = try await curl("-p", "-x", "http://127.0.0.1:\(port)", "http://127.0.0.1:\(targetPort)/tunnel")
+                let tunnel = try await curl(
+                    "-p", "-x", "http://127.0.0.1:\(port)", "http://127.0.0.1:\(targetPort)/tunnel")
                 #expect(tunnel.status == 0, "\(tunnel.stderr)")
                 #expect(target.store.requests().count == 2)
             }
@@ -90,13 +103,16 @@ struct ProxyGuardTests {
         return UInt32(bigEndian: v4) >> 24 == 127 ? name : nil
     }()
 
-    @Test("a name that resolves to loopback does not get a remote client through either", .enabled(if: ProxyGuardTests.loopbackName != nil))
+    @Test(
+        "a name that resolves to loopback does not get a remote client through either",
+        .enabled(if: ProxyGuardTests.loopbackName != nil))
     func nameResolvingToLoopback() async throws {
         let name = try #require(Self.loopbackName)
         try await withServer { target, targetPort in
             try await withServer(Self.exposed(remoteClients: true)) { _, port in
                 let authorized = [("Proxy-Authorization", "Bearer T0k3n")]
-                let relayed = try await RawHTTP.send(port: port, target: "http://\(name):\(targetPort)/internal", headers: authorized)
+                let relayed = try await RawHTTP.send(
+                    port: port, target: "http://\(name):\(targetPort)/internal", headers: authorized)
                 #expect(relayed.status == 403, "\(relayed.text)")
                 var connect = "CONNECT \(name):\(targetPort) HTTP/1.1\r\nHost: \(name):\(targetPort)\r\n"
                 connect += "Proxy-Authorization: Bearer T0k3n\r\n\r\n"

@@ -1,8 +1,8 @@
 import Foundation
-import TracksnapTestSupport
 import Testing
 import TracksnapCore
 import TracksnapServer
+import TracksnapTestSupport
 
 @Suite("Proxies")
 struct ProxyTests {
@@ -70,7 +70,8 @@ struct ProxyTests {
     func connectTunnelWithCurl() async throws {
         try await withServer { target, targetPort in
             try await withServer { proxy, port in
-                let result = try await curl("-p", "-x", "http://127.0.0.1:\(port)", "http://127.0.0.1:\(targetPort)/through?x=1")
+                let result = try await curl(
+                    "-p", "-x", "http://127.0.0.1:\(port)", "http://127.0.0.1:\(targetPort)/through?x=1")
                 #expect(result.status == 0, "\(result.stderr)")
                 #expect(result.stdout == CollectorAnswer.body)
                 let recorded = try #require(proxy.store.requests().first)
@@ -88,7 +89,8 @@ struct ProxyTests {
                 let response = try await offloaded { () throws -> [UInt8] in
                     let socket = try Socket(port: port, timeout: 10)
                     defer { socket.close() }
-                    try socket.write(Array("CONNECT 127.0.0.1:\(targetPort) HTTP/1.1\r\nHost: 127.0.0.1:\(targetPort)\r\n\r\n".utf8))
+                    try socket.write(
+                        Array("CONNECT 127.0.0.1:\(targetPort) HTTP/1.1\r\nHost: 127.0.0.1:\(targetPort)\r\n\r\n".utf8))
                     let established = String(decoding: try socket.readHead(), as: UTF8.self)
                     guard established.hasPrefix("HTTP/1.1 200") else { throw RawHTTP.Failure(description: established) }
                     try socket.write(Array("GET /raw HTTP/1.1\r\nHost: t.example\r\nConnection: close\r\n\r\n".utf8))

@@ -5,11 +5,15 @@ import TracksnapServer
 
 @Suite("Resources and addresses")
 struct ResourceLimitTests {
-    @Test("loopback is decided from the parsed address, not the text", arguments: [
-        ("127.0.0.1", true), ("127.200.3.4", true), ("::1", true), ("[::1]", true), ("localhost", true), ("LocalHost", true),
-        ("127.evil.example", false), ("127.0.0.1.evil.example", false), ("localhost.evil.example", false), ("0.0.0.0", false),
-        ("::", false), ("10.0.0.1", false), ("127.1", false), ("", false),
-    ])
+    @Test(
+        "loopback is decided from the parsed address, not the text",
+        arguments: [
+            ("127.0.0.1", true), ("127.200.3.4", true), ("::1", true), ("[::1]", true), ("localhost", true),
+            ("LocalHost", true),
+            ("127.evil.example", false), ("127.0.0.1.evil.example", false), ("localhost.evil.example", false),
+            ("0.0.0.0", false),
+            ("::", false), ("10.0.0.1", false), ("127.1", false), ("", false),
+        ])
     func loopbackDecidedFromAddress(host: String, loopback: Bool) {
         #expect(CaptureServer.Configuration.isLoopback(host) == loopback)
     }
@@ -19,7 +23,9 @@ struct ResourceLimitTests {
         var log = RequestLog(limit: limit)
         var dropped = 0
         for index in 1...(3 * limit + 70) {
-            if log.append(CapturedRequest(id: String(index), method: "GET", url: "http://t.example/\(index)")) { dropped += 1 }
+            if log.append(CapturedRequest(id: String(index), method: "GET", url: "http://t.example/\(index)")) {
+                dropped += 1
+            }
             #expect(log.retained <= limit)
         }
         #expect(log.count == limit)

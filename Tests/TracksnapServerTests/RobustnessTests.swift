@@ -6,11 +6,13 @@ import TracksnapTestSupport
 
 @Suite("Robustness and limits")
 struct RobustnessTests {
-    @Test("malformed HTTP gets 400 and the server goes on serving", arguments: [
-        "GARBAGE\r\n\r\n",
-        "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n",
-        "GET / HTTP/1.1\r\nBad Header Without Colon\r\n\r\n",
-    ])
+    @Test(
+        "malformed HTTP gets 400 and the server goes on serving",
+        arguments: [
+            "GARBAGE\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n",
+            "GET / HTTP/1.1\r\nBad Header Without Colon\r\n\r\n",
+        ])
     func malformed(raw: String) async throws {
         try await withServer { server, port in
             let response = try await RawHTTP.exchange(port: port, Array(raw.utf8))
@@ -25,7 +27,8 @@ struct RobustnessTests {
         try await withServer { server, port in
             try await offloaded {
                 let socket = try Socket(port: port, timeout: 10)
-                try socket.write(Array("POST /half HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{\"partial\":".utf8))
+                try socket.write(
+                    Array("POST /half HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{\"partial\":".utf8))
                 socket.close()
             }
             #expect(try await RawHTTP.send(port: port, target: "/whole").status == 200)
@@ -42,7 +45,8 @@ struct RobustnessTests {
                         var answered = 0
                         for index in 0..<100 {
                             let response = try await RawHTTP.send(
-                                port: port, method: "POST", target: "/c/\(client)/\(index)", body: Array("{\"i\":\(index)}".utf8))
+                                port: port, method: "POST", target: "/c/\(client)/\(index)",
+                                body: Array("{\"i\":\(index)}".utf8))
                             if response.status == 200 { answered += 1 }
                         }
                         return answered
@@ -79,7 +83,8 @@ struct RobustnessTests {
             let body = String(repeating: "x", count: 2048)
             let raw: String
             if chunked {
-                raw = "POST /big HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                raw =
+                    "POST /big HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
                     + "400\r\n\(body.prefix(1024))\r\n400\r\n\(body.prefix(1024))\r\n0\r\n\r\n"
             } else {
                 raw = "POST /big HTTP/1.1\r\nHost: x\r\nContent-Length: 2048\r\n\r\n\(body)"
@@ -88,7 +93,10 @@ struct RobustnessTests {
             #expect(response.status == 413)
             #expect(server.store.requests().isEmpty)
             #expect(server.store.statistics.rejected == 1)
-            #expect(try await RawHTTP.send(port: port, method: "POST", target: "/small", body: Array(body.prefix(1024).utf8)).status == 200)
+            #expect(
+                try await RawHTTP.send(
+                    port: port, method: "POST", target: "/small", body: Array(body.prefix(1024).utf8)
+                ).status == 200)
         }
     }
 
@@ -99,7 +107,8 @@ struct RobustnessTests {
             let text = "{\"blob\":\"" + String(repeating: "a", count: 2 * 1024 * 1024) + "\"}"
             try Data(text.utf8).write(to: file)
             try await withServer { server, port in
-                let result = try await curl("-H", "Expect: 100-continue", "--data-binary", "@\(file.path)", "http://127.0.0.1:\(port)/upload")
+                let result = try await curl(
+                    "-H", "Expect: 100-continue", "--data-binary", "@\(file.path)", "http://127.0.0.1:\(port)/upload")
                 #expect(result.status == 0, "\(result.stderr)")
                 #expect(server.store.requests().first?.body == .text(text))
             }
@@ -113,7 +122,8 @@ struct RobustnessTests {
             try await withServer(.init(journalPath: path, maximumRequests: 2)) { server, port in
                 let id = try await startSession(port)
                 for index in 1...4 {
-                    _ = try await RawHTTP.send(port: port, method: "POST", target: "/j/\(index)", body: Array("{\"n\":\(index)}".utf8))
+                    _ = try await RawHTTP.send(
+                        port: port, method: "POST", target: "/j/\(index)", body: Array("{\"n\":\(index)}".utf8))
                 }
                 let journal = try CaptureFile.read(path: path)
                 #expect(journal.map(\.url) == (1...4).map { "http://127.0.0.1:\(port)/j/\($0)" })

@@ -51,7 +51,8 @@ struct ServeCommandTests {
         }
     }
 
-    @Test("binding to a non-loopback address without a token is a usage error; a name starting 127. is not loopback",
+    @Test(
+        "binding to a non-loopback address without a token is a usage error; a name starting 127. is not loopback",
         arguments: ["0.0.0.0", "127.evil.example", "127.0.0.1.nip.io"])
     func nonLoopbackNeedsToken(host: String) async throws {
         let executable = try PackagePaths.executable.get()
@@ -64,10 +65,17 @@ struct ServeCommandTests {
     @Test("--allow-host adds a name the control API answers to; other names get 421")
     func allowHost() async throws {
         let server = try await ServeProcess.launch(["--allow-host", "tracksnap.test", "--allow-host", "box:1234"])
-        #expect(try await RawHTTP.send(port: server.port, target: "/__tracksnap/health", host: "tracksnap.test:\(server.port)").status == 200)
-        #expect(try await RawHTTP.send(port: server.port, target: "/__tracksnap/health", host: "box:1234").status == 200)
-        #expect(try await RawHTTP.send(port: server.port, target: "/__tracksnap/health", host: "box:\(server.port)").status == 421)
-        #expect(try await RawHTTP.send(port: server.port, target: "/__tracksnap/health", host: "evil.test").status == 421)
+        #expect(
+            try await RawHTTP.send(
+                port: server.port, target: "/__tracksnap/health", host: "tracksnap.test:\(server.port)"
+            ).status == 200)
+        #expect(
+            try await RawHTTP.send(port: server.port, target: "/__tracksnap/health", host: "box:1234").status == 200)
+        #expect(
+            try await RawHTTP.send(port: server.port, target: "/__tracksnap/health", host: "box:\(server.port)").status
+                == 421)
+        #expect(
+            try await RawHTTP.send(port: server.port, target: "/__tracksnap/health", host: "evil.test").status == 421)
         server.signal(SIGTERM)
         #expect(try await server.waitForExit() == 0)
     }
@@ -76,12 +84,15 @@ struct ServeCommandTests {
     func tokenFromTheCommandLine() async throws {
         let server = try await ServeProcess.launch(["--token", "t0k"])
         #expect(try await control(server.port, "GET", "health").status == 401)
-        #expect(try await control(server.port, "GET", "health", headers: [("Authorization", "Bearer t0k")]).status == 200)
+        #expect(
+            try await control(server.port, "GET", "health", headers: [("Authorization", "Bearer t0k")]).status == 200)
         server.signal(SIGTERM)
         #expect(try await server.waitForExit() == 0)
     }
 
-    @Test("prints a line per captured request on stderr, with a hint for one no session got; --quiet prints none", arguments: [false, true])
+    @Test(
+        "prints a line per captured request on stderr, with a hint for one no session got; --quiet prints none",
+        arguments: [false, true])
     func requestLog(quiet: Bool) async throws {
         let server = try await ServeProcess.launch(quiet ? ["--quiet"] : [])
         let first = try await startSession(server.port)
@@ -97,8 +108,10 @@ struct ServeCommandTests {
             let lines = stderr.split(separator: "\n").map(String.init)
             #expect(lines.count == 2)
             #expect(lines.first?.hasSuffix(" s1 GET http://127.0.0.1:\(server.port)/e?ev=mine 200") == true)
-            #expect(lines.last?.hasSuffix(
-                " - GET http://127.0.0.1:\(server.port)/e?ev=lost 200  not attributed: 2 sessions open; send X-Tracksnap-Session or use /__tracksnap/s/ID/") == true)
+            #expect(
+                lines.last?.hasSuffix(
+                    " - GET http://127.0.0.1:\(server.port)/e?ev=lost 200  not attributed: 2 sessions open; send X-Tracksnap-Session or use /__tracksnap/s/ID/"
+                ) == true)
         }
     }
 }

@@ -22,7 +22,8 @@ struct SessionIsolationTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<20 {
                     group.addTask {
-                        _ = try await RawHTTP.send(port: port, target: "/h/\(index)", headers: [("X-Tracksnap-Session", first)])
+                        _ = try await RawHTTP.send(
+                            port: port, target: "/h/\(index)", headers: [("X-Tracksnap-Session", first)])
                     }
                     group.addTask {
                         _ = try await RawHTTP.send(port: port, target: "/__tracksnap/s/\(second)/u/\(index)?q=1")
@@ -32,13 +33,18 @@ struct SessionIsolationTests {
                 group.addTask { _ = try await RawHTTP.send(port: port, target: "/stray") }
                 try await group.waitForAll()
             }
-            let byHeader = try capturedRequests(try await control(port, "GET", "sessions/\(first)/requests?count=20&timeout=10"))
-            let byURL = try capturedRequests(try await control(port, "GET", "sessions/\(second)/requests?count=20&timeout=10"))
+            let byHeader = try capturedRequests(
+                try await control(port, "GET", "sessions/\(first)/requests?count=20&timeout=10"))
+            let byURL = try capturedRequests(
+                try await control(port, "GET", "sessions/\(second)/requests?count=20&timeout=10"))
             #expect(byHeader.count == 20)
             #expect(byHeader.allSatisfy { $0.url.contains("/h/") && $0.session == first })
             #expect(byURL.count == 20)
             // The prefix is stripped before recording.
-            #expect(byURL.allSatisfy { $0.url.hasPrefix("http://127.0.0.1:\(port)/u/") && $0.url.hasSuffix("?q=1") && $0.session == second })
+            #expect(
+                byURL.allSatisfy {
+                    $0.url.hasPrefix("http://127.0.0.1:\(port)/u/") && $0.url.hasSuffix("?q=1") && $0.session == second
+                })
             let global = server.store.requests()
             #expect(global.count == 41)
             #expect(global.filter { $0.session == nil }.map(\.url) == ["http://127.0.0.1:\(port)/stray"])

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 import TracksnapCore
-import TracksnapTestingServer
 import TracksnapTestSupport
+import TracksnapTestingServer
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Runs the example app (`Sources/TracksnapExampleApp`) in a process of its own, as a UI test
@@ -18,7 +18,9 @@ private func runApp(_ session: TracksnapClient.Session, extra: [String: String] 
     environment.merge(extra) { $1 }
     let result = try await runProcess(app, [], environment: environment, timeout: 120)
     #expect(result.status == 0, "the app failed: \(result.stderr)")
-    #expect(result.stdout.contains("Checkout Started: 200") && result.stdout.contains("Order Completed: 200"), "\(result.stdout)")
+    #expect(
+        result.stdout.contains("Checkout Started: 200") && result.stdout.contains("Order Completed: 200"),
+        "\(result.stdout)")
     return result
 }
 
@@ -41,7 +43,9 @@ struct AppSideCaptureTests {
                 #expect(held.allSatisfy { $0.session == first.id })
                 let recording = try await first.record(snapshot: "Snapshots/checkout.json", validator: "segment")
                 #expect(recording.recorded && recording.events == 2, "\(recording)")
-                #expect(recording.generalized.contains { $0.path.hasSuffix("/properties/cart_id") && $0.reason == "uuid" }, "\(recording.generalized)")
+                #expect(
+                    recording.generalized.contains { $0.path.hasSuffix("/properties/cart_id") && $0.reason == "uuid" },
+                    "\(recording.generalized)")
                 _ = try await first.stop()
 
                 let second = try await server.startSession(name: "run 2")
@@ -52,7 +56,8 @@ struct AppSideCaptureTests {
 
                 let changed = try await server.startSession(name: "run 3")
                 try await runApp(changed, extra: ["EXAMPLE_APP_DROP_PROPERTY": "revenue"])
-                let report = try await changed.report(snapshot: "Snapshots/checkout.json", format: "text", settle: .milliseconds(500))
+                let report = try await changed.report(
+                    snapshot: "Snapshots/checkout.json", format: "text", settle: .milliseconds(500))
                 #expect(!report.passed)
                 #expect(report.text.contains("revenue") && report.text.contains("Order Completed"), "\(report.text)")
                 _ = try await changed.stop()
@@ -60,35 +65,44 @@ struct AppSideCaptureTests {
         }
     }
 
-    @Test("assertTracking across runs of the app, each into a session of its own: recorded, passed, then the change fails")
+    @Test(
+        "assertTracking across runs of the app, each into a session of its own: recorded, passed, then the change fails"
+    )
     func assertTrackingRuns() async throws {
         try await withTemporaryDirectory { directory in
             let snapshot = directory.appending(path: "checkout.json").path
             try await withCaptureServer { server in
                 await withKnownIssue {
-                    await assertTracking(matches: snapshot, runs: 2, on: server.client, validator: "segment", record: .missing) { session in
+                    await assertTracking(
+                        matches: snapshot, runs: 2, on: server.client, validator: "segment", record: .missing
+                    ) { session in
                         try await runApp(session)
                     }
                 } matching: { issue in
                     let message = text(of: issue)
-                    return message.contains("Recorded the snapshot \(snapshot) from 2 runs of the flow (2, 2 captured requests")
+                    return message.contains(
+                        "Recorded the snapshot \(snapshot) from 2 runs of the flow (2, 2 captured requests")
                         && message.contains("/properties/cart_id")
                 }
                 #expect(FileManager.default.fileExists(atPath: snapshot))
 
-                let results = await assertTracking(matches: snapshot, runs: 1, on: server.client, record: .never) { session in
+                let results = await assertTracking(matches: snapshot, runs: 1, on: server.client, record: .never) {
+                    session in
                     try await runApp(session)
                 }
                 #expect(results.map(\.passed) == [true])
 
                 var failing: [SnapshotResult] = []
                 await withKnownIssue {
-                    failing = await assertTracking(matches: snapshot, runs: 2, on: server.client, record: .never) { session in
-                        try await runApp(session, extra: session.name == "run 2" ? ["EXAMPLE_APP_DROP_PROPERTY": "revenue"] : [:])
+                    failing = await assertTracking(matches: snapshot, runs: 2, on: server.client, record: .never) {
+                        session in
+                        try await runApp(
+                            session, extra: session.name == "run 2" ? ["EXAMPLE_APP_DROP_PROPERTY": "revenue"] : [:])
                     }
                 } matching: { issue in
                     let message = text(of: issue)
-                    return message.contains("in 1 of 2 runs of the flow") && message.contains("Run 2 of 2") && message.contains("revenue")
+                    return message.contains("in 1 of 2 runs of the flow") && message.contains("Run 2 of 2")
+                        && message.contains("revenue")
                 }
                 #expect(failing.map(\.passed) == [true, false])
             }
@@ -101,17 +115,22 @@ struct AppSideCaptureTests {
         try await withCaptureServer { server in
             var opened: TracksnapClient.Session?
             await withKnownIssue {
-                await assertTracking(matches: "/nonexistent/checkout.json", runs: 2, on: server.client, record: .never) { session in
+                await assertTracking(matches: "/nonexistent/checkout.json", runs: 2, on: server.client, record: .never)
+                { session in
                     opened = session
                     throw AppCrashed()
                 }
-            } matching: { text(of: $0).contains("run 1 of 2 of the flow threw: AppCrashed") }
+            } matching: {
+                text(of: $0).contains("run 1 of 2 of the flow threw: AppCrashed")
+            }
             let session = try #require(opened)
             await #expect(throws: TracksnapClientError.self) { try await session.requests() }
         }
     }
 
-    @Test("requests an app fires at once reach the session in the order they were captured, each before the app gets its answer")
+    @Test(
+        "requests an app fires at once reach the session in the order they were captured, each before the app gets its answer"
+    )
     func orderAndDelivery() async throws {
         try await withCaptureServer { server in
             let session = try await server.startSession()
@@ -120,13 +139,17 @@ struct AppSideCaptureTests {
             let urlSession = URLSession(configuration: configuration)
             let url = try #require(URL(string: "https://collect.example/e"))
             // One answered request: the server holds it before the app sees its answer.
-            let (_, answer) = try await urlSession.data(from: url.appending(queryItems: [URLQueryItem(name: "n", value: "first")]))
+            let (_, answer) = try await urlSession.data(
+                from: url.appending(queryItems: [URLQueryItem(name: "n", value: "first")]))
             #expect((answer as? HTTPURLResponse)?.statusCode == 200)
             #expect(try await session.requests().map(\.url) == ["https://collect.example/e?n=first"])
 
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<20 {
-                    group.addTask { _ = try await urlSession.data(from: url.appending(queryItems: [URLQueryItem(name: "n", value: String(index))])) }
+                    group.addTask {
+                        _ = try await urlSession.data(
+                            from: url.appending(queryItems: [URLQueryItem(name: "n", value: String(index))]))
+                    }
                 }
                 try await group.waitForAll()
             }
@@ -136,10 +159,12 @@ struct AppSideCaptureTests {
         }
     }
 
-    @Test("in pass-through the request reaches the real host and its answer reaches the app, and the session gets it too")
+    @Test(
+        "in pass-through the request reaches the real host and its answer reaches the app, and the session gets it too")
     func passThrough() async throws {
         // The vendor: another server, whose answer the app must get rather than a local one.
-        let vendorAnswer = CaptureServer.CollectorResponse(status: 202, contentType: "application/json", body: #"{"vendor":true}"#)
+        let vendorAnswer = CaptureServer.CollectorResponse(
+            status: 202, contentType: "application/json", body: #"{"vendor":true}"#)
         try await withCaptureServer(.init(collectorResponse: vendorAnswer)) { vendor in
             try await withCaptureServer { server in
                 let session = try await server.startSession()
@@ -170,7 +195,9 @@ struct AppSideCaptureTests {
             #expect(try await session.requests().count == 2)
 
             let tokenless = TracksnapClient(baseURL: server.url).session(id: session.id)
-            await #expect { try await tokenless.add([CapturedRequest(id: "1", method: "GET", url: "https://t.example/e")]) } throws: { error in
+            await #expect {
+                try await tokenless.add([CapturedRequest(id: "1", method: "GET", url: "https://t.example/e")])
+            } throws: { error in
                 (error as? TracksnapClientError)?.status == 401
             }
             #expect(try await session.requests().count == 2)
@@ -183,7 +210,9 @@ struct AppSideCaptureTests {
             let session = try await server.startSession()
             _ = try await session.stop()
             let result = try await runApp(session)
-            #expect(result.stderr.contains("cannot report POST https://api.segment.io/v1/track into session \(session.id)"), "\(result.stderr)")
+            #expect(
+                result.stderr.contains("cannot report POST https://api.segment.io/v1/track into session \(session.id)"),
+                "\(result.stderr)")
             #expect(result.stderr.contains("404"), "\(result.stderr)")
             #expect(server.server.store.requests().isEmpty)
         }
@@ -193,11 +222,16 @@ struct AppSideCaptureTests {
     func environment() async throws {
         let client = TracksnapClient(baseURL: try #require(URL(string: "http://127.0.0.1:8181")), token: "t0k")
         let session = client.session(id: "s3")
-        #expect(session.environment == ["TRACKSNAP_SERVER_URL": "http://127.0.0.1:8181", "TRACKSNAP_SESSION": "s3", "TRACKSNAP_TOKEN": "t0k"])
+        #expect(
+            session.environment == [
+                "TRACKSNAP_SERVER_URL": "http://127.0.0.1:8181", "TRACKSNAP_SESSION": "s3", "TRACKSNAP_TOKEN": "t0k",
+            ])
         let read = try #require(TracksnapClient.Session(environment: session.environment))
         #expect(read == session && read.client.token == "t0k")
         #expect(TracksnapClient.Session(environment: [:]) == nil)
-        #expect(TracksnapClient.Session(environment: ["TRACKSNAP_SESSION": "s3", "TRACKSNAP_SERVER_URL": "127.0.0.1:8181"]) == nil)
+        #expect(
+            TracksnapClient.Session(environment: ["TRACKSNAP_SESSION": "s3", "TRACKSNAP_SERVER_URL": "127.0.0.1:8181"])
+                == nil)
         #expect(TracksnapClient.Session(environment: ["TRACKSNAP_SESSION": "s3"]) == nil)
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
-import TracksnapTestingServer
 import TracksnapTestSupport
+import TracksnapTestingServer
 
 /// Whether anything answers the control API at `url`.
 private func answers(_ url: URL) async -> Bool {

@@ -3,12 +3,13 @@ import Synchronization
 import Testing
 import TracksnapCapture
 import TracksnapCore
-import TracksnapValidation
-@testable import TracksnapTesting
 import TracksnapTestSupport
+import TracksnapValidation
+
+@testable import TracksnapTesting
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A client whose events carry values of their own, as real SDKs' do: a UUID and a timestamp
@@ -63,20 +64,27 @@ struct AssertTrackingRunsTests {
         try await withTemporaryDirectory { directory in
             let snapshot = directory.appending(path: "checkout.json").path
             await withKnownIssue {
-                await assertTracking(matches: snapshot, runs: 2, record: .missing, settle: Self.recordSettle, timeout: .seconds(120)) {
+                await assertTracking(
+                    matches: snapshot, runs: 2, record: .missing, settle: Self.recordSettle, timeout: .seconds(120)
+                ) {
                     VolatileAnalytics(configuration: $0).trackCheckout()
                 }
             } matching: { issue in
                 let message = text(of: issue)
-                return message.contains("Recorded the snapshot \(snapshot) from 2 runs of the flow (3, 3 captured requests")
+                return message.contains(
+                    "Recorded the snapshot \(snapshot) from 2 runs of the flow (3, 3 captured requests")
                     && message.contains("/launch (differs between runs)") && message.contains("recorded as patterns")
             }
             let written = try String(contentsOfFile: snapshot, encoding: .utf8)
             #expect(written.contains("\"Order Completed\""))
-            #expect(!written.contains(/"launch"\s*:\s*[0-9]/), "the launch counter was learnt, not written as run 1's value")
+            #expect(
+                !written.contains(/"launch"\s*:\s*[0-9]/), "the launch counter was learnt, not written as run 1's value"
+            )
 
             for _ in 0..<2 {
-                let results = await assertTracking(matches: snapshot, runs: 1, record: .never, settle: .seconds(60), timeout: .seconds(120)) {
+                let results = await assertTracking(
+                    matches: snapshot, runs: 1, record: .never, settle: .seconds(60), timeout: .seconds(120)
+                ) {
                     VolatileAnalytics(configuration: $0).trackCheckout()
                 }
                 #expect(results.count == 1)
@@ -90,17 +98,24 @@ struct AssertTrackingRunsTests {
         try await withTemporaryDirectory { directory in
             let snapshot = directory.appending(path: "checkout.json").path
             await withKnownIssue {
-                await assertTracking(matches: snapshot, runs: 2, record: .all, settle: Self.recordSettle, timeout: .seconds(120)) {
+                await assertTracking(
+                    matches: snapshot, runs: 2, record: .all, settle: Self.recordSettle, timeout: .seconds(120)
+                ) {
                     VolatileAnalytics(configuration: $0).trackCheckout()
                 }
-            } matching: { text(of: $0).contains("from 2 runs") }
+            } matching: {
+                text(of: $0).contains("from 2 runs")
+            }
 
             var run = 0
             var results: [SnapshotResult] = []
             await withKnownIssue {
-                results = await assertTracking(matches: snapshot, runs: 2, record: .never, settle: Self.recordSettle, timeout: .seconds(120)) {
+                results = await assertTracking(
+                    matches: snapshot, runs: 2, record: .never, settle: Self.recordSettle, timeout: .seconds(120)
+                ) {
                     run += 1
-                    VolatileAnalytics(configuration: $0).trackCheckout(run == 2 ? ["Checkout Started", "Product Added"] : VolatileAnalytics.checkout)
+                    VolatileAnalytics(configuration: $0).trackCheckout(
+                        run == 2 ? ["Checkout Started", "Product Added"] : VolatileAnalytics.checkout)
                 }
             } matching: { issue in
                 let message = text(of: issue)
@@ -118,7 +133,9 @@ struct AssertTrackingRunsTests {
             let snapshot = directory.appending(path: "checkout.json").path
             var run = 0
             await withKnownIssue {
-                await assertTracking(matches: snapshot, runs: 2, record: .all, settle: Self.recordSettle, timeout: .seconds(120)) {
+                await assertTracking(
+                    matches: snapshot, runs: 2, record: .all, settle: Self.recordSettle, timeout: .seconds(120)
+                ) {
                     run += 1
                     // Another endpoint from the first request on: not the same flow however many arrive in time.
                     VolatileAnalytics(configuration: $0).trackCheckout(path: run == 2 ? "collect/v2" : "collect")
@@ -138,7 +155,9 @@ struct AssertTrackingRunsTests {
             let snapshot = directory.appending(path: "checkout.json").path
             await withKnownIssue {
                 await assertTracking(matches: snapshot, runs: 2, record: .all) { _ in throw Broken() }
-            } matching: { text(of: $0).contains("run 1 of 2 of the flow threw: the app did not launch") }
+            } matching: {
+                text(of: $0).contains("run 1 of 2 of the flow threw: the app did not launch")
+            }
             #expect(!FileManager.default.fileExists(atPath: snapshot))
         }
     }

@@ -3,19 +3,21 @@ import Testing
 import TracksnapCapture
 import TracksnapCore
 import TracksnapRecording
-import TracksnapValidation
-@testable import TracksnapTesting
 import TracksnapTestSupport
+import TracksnapValidation
+
+@testable import TracksnapTesting
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite("assertTracking fails the running test with the whole diff")
 struct AssertTrackingTests {
     @Test("traffic that matches passes without an issue and returns the result")
     func passes() throws {
-        let result = try #require(assertTracking(checkoutRequests(), matches: "Fixtures/Snapshots/checkout.json", record: .never))
+        let result = try #require(
+            assertTracking(checkoutRequests(), matches: "Fixtures/Snapshots/checkout.json", record: .never))
         #expect(result.passed)
         #expect(result.entries.map(\.status) == [.matched, .matched])
     }
@@ -24,7 +26,8 @@ struct AssertTrackingTests {
     func mismatchReportsDiff() throws {
         var result: SnapshotResult?
         withKnownIssue {
-            result = assertTracking(checkoutRequests(screen: "Basket"), matches: "Fixtures/Snapshots/checkout.json", record: .never)
+            result = assertTracking(
+                checkoutRequests(screen: "Basket"), matches: "Fixtures/Snapshots/checkout.json", record: .never)
         } matching: { issue in
             let message = text(of: issue)
             return message.contains("Tracking does not match the snapshot")
@@ -60,7 +63,9 @@ struct AssertTrackingTests {
 
     @Test("a snapshot path may be absolute")
     func absolutePath() {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "Fixtures/Snapshots/checkout.json").path
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(
+            path: "Fixtures/Snapshots/checkout.json"
+        ).path
         #expect(assertTracking(checkoutRequests(), matches: path, record: .never)?.passed == true)
     }
 
@@ -78,7 +83,9 @@ struct AssertTrackingTests {
     @Test("a validator named by the caller overrides the snapshot's")
     func validatorArgument() {
         withKnownIssue {
-            assertTracking(checkoutRequests(), matches: "Fixtures/Snapshots/checkout.json", validator: "no-such-profile", record: .never)
+            assertTracking(
+                checkoutRequests(), matches: "Fixtures/Snapshots/checkout.json", validator: "no-such-profile",
+                record: .never)
         } matching: { issue in
             text(of: issue).contains("no validator profile \"no-such-profile\"")
         }
@@ -100,7 +107,8 @@ struct AssertTrackingTests {
             assertTracking(checkoutRequests(), matches: "Fixtures/Snapshots/absent.json", record: .never)
         } matching: { issue in
             let message = text(of: issue)
-            return message.contains("No snapshot at") && message.contains("absent.json") && message.contains("record mode is `never`")
+            return message.contains("No snapshot at") && message.contains("absent.json")
+                && message.contains("record mode is `never`")
         }
     }
 
@@ -132,7 +140,8 @@ struct AssertTrackingTests {
             #expect(TracksnapConfiguration.current.record == .failed)
             withTracksnap(record: .all) { #expect(TracksnapConfiguration.current.record == .all) }
             withTracksnap(validatorsDirectory: "V") {
-                #expect(TracksnapConfiguration.current == TracksnapConfiguration(record: .failed, validatorsDirectory: "V"))
+                #expect(
+                    TracksnapConfiguration.current == TracksnapConfiguration(record: .failed, validatorsDirectory: "V"))
             }
         }
         await withTracksnap(record: .never) {
@@ -153,37 +162,47 @@ struct AssertTrackingTests {
         purchase.httpBody = Data(#"{"event":"purchase","order_id":"o-7","revenue":12.5}"#.utf8)
         // Sent without awaiting: the assertion itself waits for both requests.
         let sending = Task {
-            _ = try await session.data(from: try #require(URL(string: "https://collect.example/v1/e?ev=screen_view&screen=Cart")))
+            _ = try await session.data(
+                from: try #require(URL(string: "https://collect.example/v1/e?ev=screen_view&screen=Cart")))
             _ = try await session.data(for: purchase)
         }
         // A long settle time: the wait must end on the match, and a busy machine that holds the
         // second request up must not end it early.
         let started = ContinuousClock.now
         let result = await assertTracking(
-            capture, settle: .seconds(60), timeout: .seconds(120), matches: "Fixtures/Snapshots/checkout.json", record: .never)
+            capture, settle: .seconds(60), timeout: .seconds(120), matches: "Fixtures/Snapshots/checkout.json",
+            record: .never)
         #expect(ContinuousClock.now - started < .seconds(30))
         try await sending.value
         #expect(result?.passed == true)
     }
 
-    @Test("the async overload reads a server session's requests through the client, and stops once the snapshot is matched")
+    @Test(
+        "the async overload reads a server session's requests through the client, and stops once the snapshot is matched"
+    )
     func asyncServerSession() async throws {
         let array = "[" + checkoutRequests().map(CaptureFile.ndjsonLine).joined(separator: ",") + "]"
         let configuration = URLSessionConfiguration.ephemeral
-        let stub = CaptureSession.install(on: configuration, mode: .reply { _ in CaptureResponse(body: Data(array.utf8)) })
-        let client = TracksnapClient(baseURL: try #require(URL(string: "http://127.0.0.1:8181")), configuration: configuration)
+        let stub = CaptureSession.install(
+            on: configuration, mode: .reply { _ in CaptureResponse(body: Data(array.utf8)) })
+        let client = TracksnapClient(
+            baseURL: try #require(URL(string: "http://127.0.0.1:8181")), configuration: configuration)
 
-        let result = await assertTracking(client.session(id: "s1"), matches: "Fixtures/Snapshots/checkout.json", record: .never)
+        let result = await assertTracking(
+            client.session(id: "s1"), matches: "Fixtures/Snapshots/checkout.json", record: .never)
         #expect(result?.passed == true)
         // What is there first; it matches the snapshot, so there is no second call.
-        #expect(stub.requests.map(\.url) == ["http://127.0.0.1:8181/__tracksnap/sessions/s1/requests?count=0&timeout=0"])
+        #expect(
+            stub.requests.map(\.url) == ["http://127.0.0.1:8181/__tracksnap/sessions/s1/requests?count=0&timeout=0"])
     }
 
     @Test("a control API error fails the test with the server's message")
     func asyncServerError() async throws {
         let configuration = URLSessionConfiguration.ephemeral
-        let stub = CaptureSession.install(on: configuration, mode: .respond(status: 404, body: Data(#"{"error":"no session \"s9\""}"#.utf8)))
-        let client = TracksnapClient(baseURL: try #require(URL(string: "http://127.0.0.1:8181")), configuration: configuration)
+        let stub = CaptureSession.install(
+            on: configuration, mode: .respond(status: 404, body: Data(#"{"error":"no session \"s9\""}"#.utf8)))
+        let client = TracksnapClient(
+            baseURL: try #require(URL(string: "http://127.0.0.1:8181")), configuration: configuration)
         await withKnownIssue {
             await assertTracking(client.session(id: "s9"), matches: "Fixtures/Snapshots/checkout.json", record: .never)
         } matching: { issue in

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import TracksnapTesting
 
 /// The XCTest side of `assertTracking`: outside a Swift Testing `@Test` it fails through
@@ -7,9 +8,12 @@ final class AssertTrackingXCTests: XCTestCase {
     private var intercepted: [(description: String, line: Int)] = []
     private var intercepting = false
 
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
         guard intercepting else {
-            return super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+            return super.recordFailure(
+                withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
         }
         intercepted.append((description, lineNumber))
     }

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// An analytics client as fire-and-forget SDKs are: `trackCheckout()` returns at once, and
@@ -49,7 +49,9 @@ final class FakeAnalytics: Sendable {
     /// the first after `delay`, then one every `gap`.
     ///
     /// - Parameter events: the events to send; the full checkout by default.
-    func trackCheckout(_ events: [String] = checkout, delay: Duration = .milliseconds(200), gap: Duration = .milliseconds(150)) {
+    func trackCheckout(
+        _ events: [String] = checkout, delay: Duration = .milliseconds(200), gap: Duration = .milliseconds(150)
+    ) {
         let task = Task { [self] in
             try? await Task.sleep(for: delay)
             for (index, event) in events.enumerated() {

@@ -1,3 +1,4 @@
+import Testing
 import TracksnapCore
 
 /// Captured traffic of a checkout, as `Fixtures/Snapshots/checkout.json` expects it.
@@ -15,5 +16,3 @@ func checkoutRequests(screen: String = "Cart", extra: [CapturedRequest] = []) ->
 func text(of issue: Issue) -> String {
     issue.comments.map(\.rawValue).joined(separator: "\n")
 }
-
-import Testing

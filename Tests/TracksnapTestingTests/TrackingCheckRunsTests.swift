@@ -2,15 +2,18 @@ import Foundation
 import Testing
 import TracksnapCore
 import TracksnapRecording
-import TracksnapValidation
-@testable import TracksnapTesting
 import TracksnapTestSupport
+import TracksnapValidation
+
+@testable import TracksnapTesting
 
 @Suite("The decision behind assertTracking across runs: record from all, or validate each")
 struct TrackingCheckRunsTests {
     let testFile = #filePath
 
-    func run(_ runs: [[CapturedRequest]], _ snapshot: String, record: RecordMode?, environment: [String: String] = [:]) -> TrackingCheck.RunsOutcome {
+    func run(_ runs: [[CapturedRequest]], _ snapshot: String, record: RecordMode?, environment: [String: String] = [:])
+        -> TrackingCheck.RunsOutcome
+    {
         TrackingCheck.run(
             runs: runs, snapshot: snapshot, validator: nil, record: record, configuration: TracksnapConfiguration(),
             environment: environment, testFile: testFile)
@@ -26,7 +29,8 @@ struct TrackingCheckRunsTests {
     @Test("only the runs that fail are reported, each with its whole diff")
     func failingRunReported() throws {
         let outcome = run(
-            [checkoutRequests(), checkoutRequests(screen: "Basket"), checkoutRequests()], "Fixtures/Snapshots/checkout.json", record: .never)
+            [checkoutRequests(), checkoutRequests(screen: "Basket"), checkoutRequests()],
+            "Fixtures/Snapshots/checkout.json", record: .never)
         let message = try #require(outcome.failure)
         #expect(message.contains("in 1 of 3 runs of the flow"))
         #expect(message.contains("Run 2 of 3:") && !message.contains("Run 1 of 3") && !message.contains("Run 3 of 3"))
@@ -55,12 +59,18 @@ struct TrackingCheckRunsTests {
 
             let second = checkoutRequests().map { request in
                 var request = request
-                if case .text(let text) = request.body { request.body = .text(text.replacingOccurrences(of: "o-42", with: "o-77")) }
+                if case .text(let text) = request.body {
+                    request.body = .text(text.replacingOccurrences(of: "o-42", with: "o-77"))
+                }
                 return request
             }
             let recorded = run([checkoutRequests(), second], path, record: .all)
-            #expect(recorded.failure?.contains("Recorded the snapshot \(path) from 2 runs of the flow (2, 2 captured requests") == true)
-            #expect(recorded.failure?.contains("/requests/1/body/order_id (differs between runs)") == true, "\(recorded.failure ?? "")")
+            #expect(
+                recorded.failure?.contains(
+                    "Recorded the snapshot \(path) from 2 runs of the flow (2, 2 captured requests") == true)
+            #expect(
+                recorded.failure?.contains("/requests/1/body/order_id (differs between runs)") == true,
+                "\(recorded.failure ?? "")")
             #expect(run([checkoutRequests()], path, record: .never).results.map(\.passed) == [true])
         }
     }

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import TracksnapCore
 import TracksnapRecording
+
 @testable import TracksnapTesting
 
 /// A stand-in for the recorder: remembers what it was asked to write.
@@ -41,7 +42,8 @@ struct TrackingCheckTests {
     func missingRecords() {
         let spy = WriterSpy()
         let outcome = run(checkoutRequests(), "Fixtures/Snapshots/new.json", spy: spy)
-        #expect(spy.calls.withLock { $0 } == [WriterSpy.Call(count: 2, path: fixture("Snapshots/new.json"), profile: nil)])
+        #expect(
+            spy.calls.withLock { $0 } == [WriterSpy.Call(count: 2, path: fixture("Snapshots/new.json"), profile: nil)])
         #expect(outcome.failure?.contains("Recorded the snapshot") == true)
         #expect(outcome.failure?.contains("from 2 captured requests (record mode `missing`)") == true)
         #expect(outcome.result == nil)
@@ -67,7 +69,9 @@ struct TrackingCheckTests {
     @Test("TRACKSNAP_RECORD=all re-records an existing snapshot even when it matches")
     func allRecords() {
         let spy = WriterSpy()
-        let outcome = run(checkoutRequests(), "Fixtures/Snapshots/checkout.json", environment: ["TRACKSNAP_RECORD": "all", "CI": "1"], spy: spy)
+        let outcome = run(
+            checkoutRequests(), "Fixtures/Snapshots/checkout.json",
+            environment: ["TRACKSNAP_RECORD": "all", "CI": "1"], spy: spy)
         #expect(spy.calls.withLock { $0.count } == 1)
         #expect(outcome.failure?.contains("Re-recorded the snapshot") == true)
     }
@@ -79,7 +83,8 @@ struct TrackingCheckTests {
         #expect(passing.failure == nil)
         #expect(spy.calls.withLock { $0.isEmpty })
 
-        let failing = run(checkoutRequests(screen: "Basket"), "Fixtures/Snapshots/checkout.json", record: .failed, spy: spy)
+        let failing = run(
+            checkoutRequests(screen: "Basket"), "Fixtures/Snapshots/checkout.json", record: .failed, spy: spy)
         #expect(spy.calls.withLock { $0.count } == 1)
         let message = failing.failure ?? ""
         #expect(message.contains("value_mismatch"))
@@ -90,7 +95,9 @@ struct TrackingCheckTests {
     @Test("the configuration (trait) decides when the call does not", arguments: [RecordMode.never, .missing])
     func configurationMode(mode: RecordMode) {
         let spy = WriterSpy()
-        _ = run(checkoutRequests(), "Fixtures/Snapshots/new.json", configuration: TracksnapConfiguration(record: mode), environment: ["TRACKSNAP_RECORD": "all"], spy: spy)
+        _ = run(
+            checkoutRequests(), "Fixtures/Snapshots/new.json", configuration: TracksnapConfiguration(record: mode),
+            environment: ["TRACKSNAP_RECORD": "all"], spy: spy)
         #expect(spy.calls.withLock { $0.count } == (mode == .missing ? 1 : 0))
     }
 
@@ -106,8 +113,11 @@ struct TrackingCheckTests {
 
     @Test("an unreadable TRACKSNAP_RECORD fails the assertion rather than guessing")
     func badEnvironment() {
-        let outcome = run(checkoutRequests(), "Fixtures/Snapshots/checkout.json", environment: ["TRACKSNAP_RECORD": "sometimes"])
-        #expect(outcome.failure == "tracksnap: TRACKSNAP_RECORD=sometimes is not a record mode; use one of missing, all, failed, never")
+        let outcome = run(
+            checkoutRequests(), "Fixtures/Snapshots/checkout.json", environment: ["TRACKSNAP_RECORD": "sometimes"])
+        #expect(
+            outcome.failure
+                == "tracksnap: TRACKSNAP_RECORD=sometimes is not a record mode; use one of missing, all, failed, never")
     }
 
     @Test("the configured validators directory is where profile names are looked up")
@@ -118,11 +128,13 @@ struct TrackingCheckTests {
         #expect(outcome.failure?.contains("no validator profile \"collect-only\"") == true)
     }
 
-    @Test("snapshot paths: relative to the test file's directory, or absolute", arguments: [
-        ("Snapshots/a.json", "/p/Tests/X/ATests.swift", "/p/Tests/X/Snapshots/a.json"),
-        ("../Shared/a.json", "/p/Tests/X/ATests.swift", "/p/Tests/Shared/a.json"),
-        ("/abs/a.json", "/p/Tests/X/ATests.swift", "/abs/a.json"),
-    ])
+    @Test(
+        "snapshot paths: relative to the test file's directory, or absolute",
+        arguments: [
+            ("Snapshots/a.json", "/p/Tests/X/ATests.swift", "/p/Tests/X/Snapshots/a.json"),
+            ("../Shared/a.json", "/p/Tests/X/ATests.swift", "/p/Tests/Shared/a.json"),
+            ("/abs/a.json", "/p/Tests/X/ATests.swift", "/abs/a.json"),
+        ])
     func paths(path: String, testFile: String, expected: String) {
         #expect(SnapshotLocation.resolve(path, testFile: testFile) == expected)
     }
@@ -148,14 +160,16 @@ struct TrackingCheckTests {
         #expect(isComplete(checkoutRequests()))
     }
 
-    @Test("a count given by the caller wins; a recording waits for quiet; a check that cannot run does not wait", arguments: [
-        (Optional(1), "Snapshots/checkout.json", RecordMode.never, [false, true]),
-        (nil, "Snapshots/absent.json", RecordMode.missing, [false, false]),
-        (nil, "Snapshots/checkout.json", RecordMode.all, [false, false]),
-        (nil, "Snapshots/checkout.json", RecordMode.failed, [false, true]),
-        (nil, "Snapshots/absent.json", RecordMode.never, [true, true]),
-        (nil, "Snapshots/broken.json", RecordMode.never, [true, true]),
-    ])
+    @Test(
+        "a count given by the caller wins; a recording waits for quiet; a check that cannot run does not wait",
+        arguments: [
+            (Optional(1), "Snapshots/checkout.json", RecordMode.never, [false, true]),
+            (nil, "Snapshots/absent.json", RecordMode.missing, [false, false]),
+            (nil, "Snapshots/checkout.json", RecordMode.all, [false, false]),
+            (nil, "Snapshots/checkout.json", RecordMode.failed, [false, true]),
+            (nil, "Snapshots/absent.json", RecordMode.never, [true, true]),
+            (nil, "Snapshots/broken.json", RecordMode.never, [true, true]),
+        ])
     func completionCases(count: Int?, snapshot: String, record: RecordMode, expected: [Bool]) {
         let isComplete = TrackingCheck.completion(
             count: count, snapshot: fixture(snapshot), validator: nil, record: record,
@@ -163,13 +177,17 @@ struct TrackingCheckTests {
         #expect([isComplete([]), isComplete(checkoutRequests())] == expected)
     }
 
-    @Test("nothing captured is never recorded: an empty snapshot would check nothing", arguments: [RecordMode.missing, .all])
+    @Test(
+        "nothing captured is never recorded: an empty snapshot would check nothing",
+        arguments: [RecordMode.missing, .all])
     func emptyIsNotRecorded(record: RecordMode) {
         let spy = WriterSpy()
         let outcome = TrackingCheck.run(
             [], snapshot: "/nowhere/new.json", validator: nil, record: record, configuration: TracksnapConfiguration(),
             environment: [:], testFile: testFile, write: spy.write)
-        #expect(outcome.failure?.contains("Captured no request, so the snapshot /nowhere/new.json was not recorded") == true)
+        #expect(
+            outcome.failure?.contains("Captured no request, so the snapshot /nowhere/new.json was not recorded") == true
+        )
         #expect(spy.calls.withLock { $0 }.isEmpty)
     }
 }

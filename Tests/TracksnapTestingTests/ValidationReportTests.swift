@@ -10,7 +10,8 @@ struct ValidationReportTests {
     @Test("every field of ReportFormat.json's output is read back")
     func roundTrip() throws {
         let result = try Validation.validate(
-            snapshotAt: fixture("Snapshots/checkout.json"), requests: checkoutRequests(screen: "Basket"), directory: fixture("Validators"))
+            snapshotAt: fixture("Snapshots/checkout.json"), requests: checkoutRequests(screen: "Basket"),
+            directory: fixture("Validators"))
         let json = ReportFormat.json.render([result])
         let report = try ValidationReport(json: Data(json.utf8))
 
@@ -40,7 +41,8 @@ struct ValidationReportTests {
     @Test("a report missing a required member is an error naming it")
     func missingMember() {
         let error = #expect(throws: (any Error).self) {
-            try ValidationReport(json: Data(#"{"version":1,"passed":true,"snapshots":[{"file":"a.json"}],"findings":[]}"#.utf8))
+            try ValidationReport(
+                json: Data(#"{"version":1,"passed":true,"snapshots":[{"file":"a.json"}],"findings":[]}"#.utf8))
         }
         #expect(String(describing: error).contains("/snapshots/0/name"))
     }

@@ -4,11 +4,12 @@ import TracksnapCapture
 import TracksnapCore
 import TracksnapRecording
 import TracksnapServer
-@testable import TracksnapTesting
 import TracksnapTestSupport
 
+@testable import TracksnapTesting
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 private let collector = URL(string: "https://collect.example/")
@@ -23,7 +24,8 @@ private func checkoutRun(
     let analytics = FakeAnalytics(session: URLSession(configuration: configuration), endpoint: try #require(collector))
     analytics.trackCheckout(events)
     // A deadline far away: on a busy machine the client's three events may take seconds.
-    let result = await assertTracking(capture, settle: settle, timeout: .seconds(120), matches: snapshot, record: record)
+    let result = await assertTracking(
+        capture, settle: settle, timeout: .seconds(120), matches: snapshot, record: record)
     let returned = ContinuousClock.now
     await analytics.flush()
     #expect(capture.requests.count == events.count, "every event was sent before the assertion looked")
@@ -60,17 +62,22 @@ struct WaitingTests {
 
             // Runs 2 to 10 pass: each waits until every expected entry is matched.
             for run in 2...10 {
-                let (result, analytics, returned) = try await checkoutRun(snapshot, record: .missing, settle: longSettle)
+                let (result, analytics, returned) = try await checkoutRun(
+                    snapshot, record: .missing, settle: longSettle)
                 #expect(result?.passed == true, "run \(run)")
                 let last = try #require(analytics.lastSendStarted)
                 #expect(returned >= last, "run \(run) returned before the last event was sent")
-                #expect(returned - last < .seconds(30), "run \(run) ended on the match, not the settle time or the deadline")
+                #expect(
+                    returned - last < .seconds(30), "run \(run) ended on the match, not the settle time or the deadline"
+                )
             }
 
             // A client that drops an event fails, after waiting for its traffic to settle.
             var dropped: SnapshotResult?
             try await withKnownIssue {
-                dropped = try await checkoutRun(snapshot, events: ["Checkout Started", "Order Completed"], record: .missing, settle: settle).result
+                dropped = try await checkoutRun(
+                    snapshot, events: ["Checkout Started", "Order Completed"], record: .missing, settle: settle
+                ).result
             } matching: { issue in
                 text(of: issue).contains("Tracking does not match the snapshot")
             }
@@ -110,16 +117,20 @@ struct WaitingTests {
                     let session = try await client.startSession(name: "run \(run)")
                     // In order: a server records events in the order they arrive, which fired
                     // and forgotten requests on separate connections need not keep.
-                    let analytics = FakeAnalytics(session: URLSession(configuration: .ephemeral), endpoint: session.baseURL, inOrder: true)
+                    let analytics = FakeAnalytics(
+                        session: URLSession(configuration: .ephemeral), endpoint: session.baseURL, inOrder: true)
                     analytics.trackCheckout()
                     if run == 1 {
                         await withKnownIssue {
-                            await assertTracking(session, settle: .seconds(3), timeout: .seconds(120), matches: snapshot, record: .missing)
+                            await assertTracking(
+                                session, settle: .seconds(3), timeout: .seconds(120), matches: snapshot,
+                                record: .missing)
                         } matching: { issue in
                             text(of: issue).contains("from 3 captured requests")
                         }
                     } else {
-                        let result = await assertTracking(session, settle: .seconds(60), timeout: .seconds(120), matches: snapshot, record: .never)
+                        let result = await assertTracking(
+                            session, settle: .seconds(60), timeout: .seconds(120), matches: snapshot, record: .never)
                         let returned = ContinuousClock.now
                         #expect(result?.passed == true, "run \(run)")
                         let last = try #require(analytics.lastSendStarted)
@@ -141,7 +152,9 @@ struct WaitingTests {
     func unattributedNote() async throws {
         try await withTemporaryDirectory { directory in
             let snapshot = directory.appending(path: "one.json").path
-            try write(#"{"requests": [{"method": "GET", "url": {"$regex": "http://127\\.0\\.0\\.1:[0-9]+/e"}}]}"#, to: URL(fileURLWithPath: snapshot))
+            try write(
+                #"{"requests": [{"method": "GET", "url": {"$regex": "http://127\\.0\\.0\\.1:[0-9]+/e"}}]}"#,
+                to: URL(fileURLWithPath: snapshot))
             let server = try CaptureServer(configuration: .init())
             let url = try await server.start()
             do {

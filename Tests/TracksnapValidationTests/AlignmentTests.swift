@@ -1,7 +1,7 @@
 import Testing
 import TracksnapCore
-import TracksnapValidation
 import TracksnapTestSupport
+import TracksnapValidation
 
 @Suite("Alignment pairs entries before comparing them")
 struct AlignmentTests {
@@ -45,7 +45,8 @@ struct AlignmentTests {
 
     @Test("a near miss is paired and its field reported, never missing and unexpected", arguments: ["strict", "any"])
     func nearMiss(order: String) throws {
-        let s = try snapshot(#"""
+        let s = try snapshot(
+            #"""
             {"order": "\#(order)", "requests": [
               {"method": "GET", "url": "https://t.example.com/track", "parameters": {"ev": "home", "screen": "Home"}},
               {"method": "GET", "url": "https://t.example.com/track", "parameters": {"ev": "purchase", "value": "12.5", "currency": "EUR"}}
@@ -66,8 +67,16 @@ struct AlignmentTests {
 
     @Test("a renamed event (another URL) with the same parameters is still a near miss")
     func renamedEndpoint() throws {
-        let s = try snapshot(#"{"requests": [{"method": "POST", "url": "https://t.example.com/v1/track", "body": {"event": "Order Completed", "order_id": "o-1", "revenue": 12.5, "currency": "EUR"}}]}"#)
-        let result = validate(s, [post("https://t.example.com/v2/track", json: #"{"event": "Order Completed", "order_id": "o-1", "revenue": 12.5, "currency": "EUR"}"#)])
+        let s = try snapshot(
+            #"{"requests": [{"method": "POST", "url": "https://t.example.com/v1/track", "body": {"event": "Order Completed", "order_id": "o-1", "revenue": 12.5, "currency": "EUR"}}]}"#
+        )
+        let result = validate(
+            s,
+            [
+                post(
+                    "https://t.example.com/v2/track",
+                    json: #"{"event": "Order Completed", "order_id": "o-1", "revenue": 12.5, "currency": "EUR"}"#)
+            ])
         #expect(result.codes == [.valueMismatch])
         #expect(result.findings[0].path == "/requests/0/url")
     }
@@ -84,14 +93,17 @@ struct AlignmentTests {
 
     @Test("unexpected traffic is allowed when the snapshot says so")
     func allowUnexpected() throws {
-        let s = try snapshot(#"{"unexpected": "allow", "requests": [{"url": "https://t.example.com/track", "parameters": {"ev": "home"}}]}"#)
+        let s = try snapshot(
+            #"{"unexpected": "allow", "requests": [{"url": "https://t.example.com/track", "parameters": {"ev": "home"}}]}"#
+        )
         let result = validate(s, screenRequests(["boot", "home", "other"]))
         #expect(result.passed)
     }
 
     @Test("any order finds the optimal pairing, not the first one that fits")
     func optimalAssignment() throws {
-        let s = try snapshot(#"""
+        let s = try snapshot(
+            #"""
             {"order": "any", "requests": [
               {"url": "https://t.example.com/track", "parameters": {"ev": "view", "a": "1", "b": "2", "c": "3"}},
               {"url": "https://t.example.com/track", "parameters": {"ev": "view", "a": "1", "b": "x", "c": "y"}}
@@ -117,4 +129,3 @@ struct AlignmentTests {
         #expect(result.entries.count == 2_000)
     }
 }
-

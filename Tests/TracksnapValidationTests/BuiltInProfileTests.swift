@@ -2,18 +2,23 @@ import Foundation
 import Testing
 import TracksnapCore
 import TracksnapDecoders
-import TracksnapValidation
 import TracksnapTestSupport
+import TracksnapValidation
 
 @Suite("Built-in profiles: shipped inside tracksnap, overridden by a file of the same name")
 struct BuiltInProfileTests {
     static let folder = packageRoot.appending(path: "Sources/TracksnapValidation/Profile/BuiltIn")
-    static let names = ["amplitude", "default", "ga4", "meta-pixel", "mixpanel", "posthog", "rudderstack", "segment", "snowplow", "universal-analytics"]
+    static let names = [
+        "amplitude", "default", "ga4", "meta-pixel", "mixpanel", "posthog", "rudderstack", "segment", "snowplow",
+        "universal-analytics",
+    ]
     static let vendors = names.filter { $0 != "default" }
 
     @Test("every JSON file of the built-in folder is built in, and nothing else")
     func embedded() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".json") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter {
+            $0.hasSuffix(".json")
+        }
         #expect(files.map { String($0.dropLast(5)) }.sorted() == Profile.builtInNames)
         #expect(Profile.builtInNames == Self.names)
     }
@@ -41,7 +46,9 @@ struct BuiltInProfileTests {
     @Test("a file in the directory with a built-in profile's name wins over the built-in")
     func fileWins() throws {
         try withTemporaryDirectory { directory in
-            try write(#"{"order": "any", "filter": {"host": "collect.example"}}"#, to: directory.appending(path: "segment.json"))
+            try write(
+                #"{"order": "any", "filter": {"host": "collect.example"}}"#,
+                to: directory.appending(path: "segment.json"))
             let profile = try Profile.load("segment", directory: directory.path)
             #expect(profile.file == directory.appending(path: "segment.json").path)
             #expect(profile.order == .any)
@@ -53,7 +60,9 @@ struct BuiltInProfileTests {
     @Test("a file that extends its own built-in name builds on the built-in profile")
     func extendsItsBuiltIn() throws {
         try withTemporaryDirectory { directory in
-            try write(#"{"extends": "segment", "ignore": ["/properties/cart_id"]}"#, to: directory.appending(path: "segment.json"))
+            try write(
+                #"{"extends": "segment", "ignore": ["/properties/cart_id"]}"#,
+                to: directory.appending(path: "segment.json"))
             let profile = try Profile.load("segment", directory: directory.path)
             #expect(profile.decoders == ["segment"])
             #expect(profile.ignore.ignores(["properties", "cart_id"]))
@@ -61,11 +70,17 @@ struct BuiltInProfileTests {
         }
     }
 
-    @Test("common cache-busters are ignored by every profile, the default and a user's included; data-carrying names are not",
-          arguments: names + ["a user's {}"])
+    @Test(
+        "common cache-busters are ignored by every profile, the default and a user's included; data-carrying names are not",
+        arguments: names + ["a user's {}"])
     func cacheBusters(name: String) throws {
-        let profile = try Profile.builtIn(name) ?? Profile.parse(document: JSONDocument.parse(Array("{}".utf8), file: "Validators/mine.json"))
-        for parameter in ["_", "_cb", "cb", "cachebust", "cachebuster", "cacheBuster", "cache_buster", "nocache", "ord", "rand", "rnd", "z"] {
+        let profile =
+            try Profile.builtIn(name)
+            ?? Profile.parse(document: JSONDocument.parse(Array("{}".utf8), file: "Validators/mine.json"))
+        for parameter in [
+            "_", "_cb", "cb", "cachebust", "cachebuster", "cacheBuster", "cache_buster", "nocache", "ord", "rand",
+            "rnd", "z",
+        ] {
             #expect(profile.ignore.ignores(["parameters", parameter]), "\(parameter)")
         }
         for parameter in ["t", "v", "ev", "id", "random"] where name == "default" {
@@ -94,12 +109,22 @@ struct VendorFilterTests {
         }
     }
 
-    @Test("on shared paths the body tells vendors apart: PostHog's /track is not Mixpanel's, Amplitude's /batch is not Segment's")
+    @Test(
+        "on shared paths the body tells vendors apart: PostHog's /track is not Mixpanel's, Amplitude's /batch is not Segment's"
+    )
     func sharedPaths() {
-        let posthog = post("http://127.0.0.1:9/track", json: #"{"api_key": "phc_x", "event": "Signed Up", "properties": {"distinct_id": "u1"}}"#)
-        let mixpanel = post("http://127.0.0.1:9/track", json: #"[{"event": "Signed Up", "properties": {"token": "t", "distinct_id": "u1"}}]"#)
-        let amplitude = post("http://127.0.0.1:9/batch", json: #"{"api_key": "k", "events": [{"event_type": "Signed Up", "user_id": "u1"}]}"#)
-        let segment = post("http://127.0.0.1:9/v1/batch", json: #"{"batch": [{"type": "track", "event": "Signed Up", "userId": "u1"}]}"#)
+        let posthog = post(
+            "http://127.0.0.1:9/track",
+            json: #"{"api_key": "phc_x", "event": "Signed Up", "properties": {"distinct_id": "u1"}}"#)
+        let mixpanel = post(
+            "http://127.0.0.1:9/track",
+            json: #"[{"event": "Signed Up", "properties": {"token": "t", "distinct_id": "u1"}}]"#)
+        let amplitude = post(
+            "http://127.0.0.1:9/batch",
+            json: #"{"api_key": "k", "events": [{"event_type": "Signed Up", "user_id": "u1"}]}"#)
+        let segment = post(
+            "http://127.0.0.1:9/v1/batch",
+            json: #"{"batch": [{"type": "track", "event": "Signed Up", "userId": "u1"}]}"#)
         #expect(Decoders.vendor(of: posthog) == "posthog")
         #expect(Decoders.vendor(of: mixpanel) == "mixpanel")
         #expect(Decoders.vendor(of: amplitude) == "amplitude")
@@ -109,7 +134,9 @@ struct VendorFilterTests {
         #expect(!filter.accepts(get("http://127.0.0.1:9/health")))
     }
 
-    @Test("a profile's \"vendor\" key takes an id or a list; an unknown id is an error at its line and column listing the ids")
+    @Test(
+        "a profile's \"vendor\" key takes an id or a list; an unknown id is an error at its line and column listing the ids"
+    )
     func profileKey() throws {
         let text = """
             {
@@ -119,8 +146,13 @@ struct VendorFilterTests {
         let error = try #require(throws: InputError.self) {
             try Profile.parse(document: JSONDocument.parse(Array(text.utf8), file: "Validators/test.json"))
         }
-        #expect(error.description.hasPrefix("Validators/test.json:2:36: error: no vendor \"segmnet\"; vendors: segment, rudderstack, ga4"), "\(error)")
-        let single = try Profile.parse(document: JSONDocument.parse(Array(#"{"filter": {"vendor": "amplitude"}}"#.utf8), file: "Validators/a.json"))
+        #expect(
+            error.description.hasPrefix(
+                "Validators/test.json:2:36: error: no vendor \"segmnet\"; vendors: segment, rudderstack, ga4"),
+            "\(error)")
+        let single = try Profile.parse(
+            document: JSONDocument.parse(Array(#"{"filter": {"vendor": "amplitude"}}"#.utf8), file: "Validators/a.json")
+        )
         #expect(single.filter.accepts(try Self.capture("amplitude")[0]))
         #expect(!single.filter.accepts(try Self.capture("segment")[0]))
     }

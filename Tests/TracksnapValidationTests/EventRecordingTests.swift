@@ -1,19 +1,24 @@
 import Foundation
 import Testing
-import TracksnapRecording
-import TracksnapTestSupport
 import TracksnapCore
 import TracksnapDecoders
+import TracksnapRecording
+import TracksnapTestSupport
 import TracksnapValidation
 
 /// The decoder fixtures recorded from the vendors' SDKs and tags (`Tests/TracksnapDecodersTests/Fixtures`).
 enum VendorFixtures {
     static let directory = packageRoot.appending(path: "Tests/TracksnapDecodersTests/Fixtures")
-    static let vendors = ["universal-analytics", "rudderstack", "meta-pixel", "amplitude", "snowplow", "mixpanel", "segment", "posthog", "ga4"]
+    static let vendors = [
+        "universal-analytics", "rudderstack", "meta-pixel", "amplitude", "snowplow", "mixpanel", "segment", "posthog",
+        "ga4",
+    ]
 
     /// Every NDJSON fixture.
     static var all: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".ndjson") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter {
+            $0.hasSuffix(".ndjson")
+        }.sorted()
     }
 
     /// The vendor a fixture's traffic belongs to: its name's prefix (`gtag` is GA4's tag).
@@ -36,7 +41,9 @@ struct EventRecordingTests {
     /// Fixtures holding a request their decoder rejects, and why.
     static let undecodable = ["posthog-js.ndjson": "lz64"]
 
-    @Test("every fixture recorded through its vendor's profile validates against that capture with no findings", arguments: VendorFixtures.all)
+    @Test(
+        "every fixture recorded through its vendor's profile validates against that capture with no findings",
+        arguments: VendorFixtures.all)
     func roundTrip(fixture: String) throws {
         let vendor = try #require(VendorFixtures.vendor(of: fixture), "no vendor for \(fixture)")
         var requests = try VendorFixtures.requests(fixture)
@@ -61,7 +68,9 @@ struct EventRecordingTests {
             #expect(recorded["requests"] == nil)
             #expect(recorded["validator"] == .string(vendor))
             // The SDKs' fake keys (`*_test_fixture*`, `phc_…`) and captured secrets never reach the file.
-            for secret in ["test_fixture", "phc_", "G-FX7T3K4Q9B-secret"] { #expect(!text.contains(secret), "\(secret) in \(text)") }
+            for secret in ["test_fixture", "phc_", "G-FX7T3K4Q9B-secret"] {
+                #expect(!text.contains(secret), "\(secret) in \(text)")
+            }
             let result = try validateFile(path, requests, profile: profile)
             #expect(result.findings.isEmpty, "\(result.findings.map(\.message))")
             #expect(result.selected == requests.count)
@@ -97,7 +106,8 @@ struct EventRecordingTests {
     @Test("an ignored $ key is not compared, even when the snapshot expects another value")
     func ignoredDollarKeyNotCompared() throws {
         let requests = try VendorFixtures.requests("mixpanel.ndjson")
-        let wrong = try snapshot(#"""
+        let wrong = try snapshot(
+            #"""
             {"order": "any", "unexpected": "allow", "events": [
               {"vendor": "mixpanel", "name": "Signed Up", "properties": {"$$insert_id": "not-it", "plan": "pro"}}]}
             """#)
@@ -109,7 +119,8 @@ struct EventRecordingTests {
     @Test("context is recorded only at the paths the profile's record.context lists")
     func recordedContext() throws {
         let requests = try VendorFixtures.requests("segment.ndjson")
-        let profile = try recordingProfile(#"""
+        let profile = try recordingProfile(
+            #"""
             {"decoders": ["segment"], "ignore": ["/context/messageId"], "record": {"context": ["userId", "context.library.name", "nowhere.at.all"]}}
             """#)
         try withTemporaryDirectory { directory in
@@ -133,9 +144,12 @@ struct EventRecordingTests {
             let path = directory.appending(path: "segment.json").path
             try record(requests, profile: profile, to: path)
             var text = try String(contentsOfFile: path, encoding: .utf8)
-            text = text.replacingOccurrences(of: #""order_id": "o-1001""#, with: #""order_id": { "$regex": "o-[0-9]+" }"#)
+            text = text.replacingOccurrences(
+                of: #""order_id": "o-1001""#, with: #""order_id": { "$regex": "o-[0-9]+" }"#)
             text = text.replacingOccurrences(of: #""revenue": 12.5"#, with: #""revenue": 99"#)
-            text = text.replacingOccurrences(of: #""name": "Order Completed","#, with: #""description": "Sent on purchase", "name": "Order Completed","#)
+            text = text.replacingOccurrences(
+                of: #""name": "Order Completed","#,
+                with: #""description": "Sent on purchase", "name": "Order Completed","#)
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             let before = try json(at: path)["events"]?.arrayValue?.count
             try record(requests, profile: profile, to: path, existing: true)
@@ -163,14 +177,19 @@ struct EventRecordingTests {
 
     @Test("requests no decoder claimed are recorded beside the events, and none when all were claimed")
     func unclaimedRequests() throws {
-        let requests = try VendorFixtures.requests("segment.ndjson") + [post("https://api.segment.io/v1/projects/settings", json: #"{"x": 1}"#, id: 99)]
+        let requests =
+            try VendorFixtures.requests("segment.ndjson") + [
+                post("https://api.segment.io/v1/projects/settings", json: #"{"x": 1}"#, id: 99)
+            ]
         // The built-in profile selects what Segment's decoder claims; this one adds Segment's host.
-        let profile = try recordingProfile(#"{"extends": "segment", "filter": {"any": [{"vendor": "segment"}, {"host": "api.segment.io"}]}}"#)
+        let profile = try recordingProfile(
+            #"{"extends": "segment", "filter": {"any": [{"vendor": "segment"}, {"host": "api.segment.io"}]}}"#)
         try withTemporaryDirectory { directory in
             let path = directory.appending(path: "segment.json").path
             try record(requests, profile: profile, to: path)
             let recorded = try json(at: path)
-            #expect(recorded["requests"]?.arrayValue?.map { $0["url"] } == ["https://api.segment.io/v1/projects/settings"])
+            #expect(
+                recorded["requests"]?.arrayValue?.map { $0["url"] } == ["https://api.segment.io/v1/projects/settings"])
             #expect(recorded["events"]?.arrayValue?.isEmpty == false)
             #expect(try validateFile(path, requests, profile: profile).findings.isEmpty)
         }

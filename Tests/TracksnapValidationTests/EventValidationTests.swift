@@ -7,7 +7,11 @@ private func segmentBatch(_ events: [(name: String, properties: String)], id: In
     let batch = events.enumerated().map { index, event in
         #"{"type": "track", "event": "\#(event.name)", "userId": "u-1", "properties": \#(event.properties), "messageId": "m-\#(index)", "timestamp": "2026-11-21T08:00:0\#(index)Z"}"#
     }
-    return post("https://api.segment.io/v1/batch", json: #"{"batch": [\#(batch.joined(separator: ","))], "writeKey": "wk_secret_value", "sentAt": "2026-11-21T08:00:09Z"}"#, id: id)
+    return post(
+        "https://api.segment.io/v1/batch",
+        json:
+            #"{"batch": [\#(batch.joined(separator: ","))], "writeKey": "wk_secret_value", "sentAt": "2026-11-21T08:00:09Z"}"#,
+        id: id)
 }
 
 @Suite("Event-level validation: vendor traffic compared event by event")
@@ -22,7 +26,10 @@ struct EventValidationTests {
 
     @Test("events inside one batch are paired with the snapshot's events, and the batch request is not unexpected")
     func batchPasses() throws {
-        let request = segmentBatch([("Product Viewed", #"{"sku": "sku-1"}"#), ("Order Completed", #"{"order_id": "o-7", "revenue": 12.50, "currency": "EUR"}"#)])
+        let request = segmentBatch([
+            ("Product Viewed", #"{"sku": "sku-1"}"#),
+            ("Order Completed", #"{"order_id": "o-7", "revenue": 12.50, "currency": "EUR"}"#),
+        ])
         let result = validate(try snapshot(checkout), [request])
         #expect(result.findings.isEmpty)
         #expect(result.events == 2)
@@ -32,7 +39,11 @@ struct EventValidationTests {
 
     @Test("a changed property is a finding at the event's path, naming the request it came from")
     func propertyMismatch() throws {
-        let request = segmentBatch([("Product Viewed", #"{"sku": "sku-1"}"#), ("Order Completed", #"{"order_id": "o-7", "revenue": 12.5, "currency": "USD"}"#)], id: 4)
+        let request = segmentBatch(
+            [
+                ("Product Viewed", #"{"sku": "sku-1"}"#),
+                ("Order Completed", #"{"order_id": "o-7", "revenue": 12.5, "currency": "USD"}"#),
+            ], id: 4)
         let result = validate(try snapshot(checkout), [request])
         #expect(result.codes == [.valueMismatch])
         #expect(result.findings[0].path == "/events/1/properties/currency")
@@ -41,10 +52,16 @@ struct EventValidationTests {
 
     @Test("a renamed event is a near miss on its name; an extra event is unexpected; a missing one is missing")
     func renamedExtraMissing() throws {
-        let renamed = segmentBatch([("Product Viewed", #"{"sku": "sku-1"}"#), ("Order Complete", #"{"order_id": "o-7", "revenue": 12.5, "currency": "EUR"}"#)])
+        let renamed = segmentBatch([
+            ("Product Viewed", #"{"sku": "sku-1"}"#),
+            ("Order Complete", #"{"order_id": "o-7", "revenue": 12.5, "currency": "EUR"}"#),
+        ])
         #expect(validate(try snapshot(checkout), [renamed]).findings.map(\.path) == ["/events/1/name"])
 
-        let extra = segmentBatch([("Product Viewed", #"{"sku": "sku-1"}"#), ("Coupon Applied", #"{"code": "X"}"#), ("Order Completed", #"{"order_id": "o-7", "revenue": 12.5, "currency": "EUR"}"#)])
+        let extra = segmentBatch([
+            ("Product Viewed", #"{"sku": "sku-1"}"#), ("Coupon Applied", #"{"code": "X"}"#),
+            ("Order Completed", #"{"order_id": "o-7", "revenue": 12.5, "currency": "EUR"}"#),
+        ])
         let extraResult = validate(try snapshot(checkout), [extra])
         #expect(extraResult.codes == [.unexpectedEvent])
         #expect(extraResult.findings[0].path == "/events")
@@ -58,7 +75,10 @@ struct EventValidationTests {
 
     @Test("the write key never reaches an event, a finding or the events' context")
     func writeKeyDropped() throws {
-        let request = segmentBatch([("Product Viewed", #"{"sku": "sku-2"}"#), ("Order Completed", #"{"order_id": "o-7", "revenue": 1, "currency": "EUR"}"#)])
+        let request = segmentBatch([
+            ("Product Viewed", #"{"sku": "sku-2"}"#),
+            ("Order Completed", #"{"order_id": "o-7", "revenue": 1, "currency": "EUR"}"#),
+        ])
         let result = validate(try snapshot(checkout), [request])
         #expect(!result.findings.isEmpty)
         #expect(!"\(result)".contains("wk_secret_value"))
@@ -75,13 +95,19 @@ struct EventValidationTests {
         #expect(!result.passed)
     }
 
-    @Test("a snapshot may hold requests and events: unclaimed requests are compared as requests, claimed ones only as events")
+    @Test(
+        "a snapshot may hold requests and events: unclaimed requests are compared as requests, claimed ones only as events"
+    )
     func requestsAndEvents() throws {
-        let mixed = try snapshot("""
+        let mixed = try snapshot(
+            """
             {"requests": [{"method": "GET", "url": "https://cdn.example.com/pixel.gif", "parameters": {"page": "home"}}],
              "events": [{"vendor": "segment", "type": "track", "name": "Product Viewed"}]}
             """)
-        let traffic = [get("https://cdn.example.com/pixel.gif?page=home", id: 0), segmentBatch([("Product Viewed", #"{"sku": "sku-1"}"#)], id: 1)]
+        let traffic = [
+            get("https://cdn.example.com/pixel.gif?page=home", id: 0),
+            segmentBatch([("Product Viewed", #"{"sku": "sku-1"}"#)], id: 1),
+        ]
         #expect(validate(mixed, traffic).findings.isEmpty)
         let stray = traffic + [get("https://cdn.example.com/other.gif", id: 2)]
         let result = validate(mixed, stray)
@@ -94,7 +120,9 @@ struct EventValidationTests {
         var onlyGA4 = Profile.builtInDefault
         onlyGA4.decoders = ["ga4"]
         let request = segmentBatch([("Product Viewed", #"{"sku": "sku-1"}"#)])
-        let result = validate(try snapshot(#"{"events": [{"vendor": "segment", "name": "Product Viewed"}]}"#), [request], profile: onlyGA4)
+        let result = validate(
+            try snapshot(#"{"events": [{"vendor": "segment", "name": "Product Viewed"}]}"#), [request], profile: onlyGA4
+        )
         #expect(result.codes.contains(.missingEvent))
         #expect(result.codes.contains(.unexpectedEvent))  // the undecoded request, at the request level
     }

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import TracksnapCore
-import TracksnapValidation
 import TracksnapTestSupport
+import TracksnapValidation
 
 @Suite("Profiles compose: a list of names, and extends")
 struct ProfileCompositionTests {
@@ -26,8 +26,12 @@ struct ProfileCompositionTests {
 
     @Test("a list's ignore, redact, decoders and record lists are unions")
     func listListsAreUnions() throws {
-        let a = try profile(#"{"decoders": ["segment"], "ignore": ["sentAt"], "redact": ["email"], "record": {"headers": ["X-A"], "context": ["page.path"], "literal": ["/properties/sku"]}}"#, name: "a")
-        let b = try profile(#"{"decoders": ["ga4", "segment"], "ignore": ["/context/_p"], "redact": ["uip"], "record": {"headers": ["X-B", "X-A"], "context": ["library.name"]}}"#, name: "b")
+        let a = try profile(
+            #"{"decoders": ["segment"], "ignore": ["sentAt"], "redact": ["email"], "record": {"headers": ["X-A"], "context": ["page.path"], "literal": ["/properties/sku"]}}"#,
+            name: "a")
+        let b = try profile(
+            #"{"decoders": ["ga4", "segment"], "ignore": ["/context/_p"], "redact": ["uip"], "record": {"headers": ["X-B", "X-A"], "context": ["library.name"]}}"#,
+            name: "b")
         let both = Profile.combining([a, b])
         #expect(both.decoders == ["segment", "ga4"])
         #expect(both.decoders.recordsEvents)
@@ -40,10 +44,13 @@ struct ProfileCompositionTests {
         #expect(all.decoders == .all && all.decoders.recordsEvents, "\"all\" takes in every decoder")
     }
 
-    @Test("in a list, order, unexpected, strict, validator and each severity come from the first profile that sets them")
+    @Test(
+        "in a list, order, unexpected, strict, validator and each severity come from the first profile that sets them")
     func listScalarsFromFirstExplicit() throws {
         let a = try profile(#"{"unexpected": "allow", "severity": {"missing_event": "warning"}}"#, name: "a")
-        let b = try profile(#"{"order": "any", "unexpected": "fail", "strict": true, "severity": {"missing_event": "error", "unexpected_event": "warning"}}"#, name: "b")
+        let b = try profile(
+            #"{"order": "any", "unexpected": "fail", "strict": true, "severity": {"missing_event": "error", "unexpected_event": "warning"}}"#,
+            name: "b")
         let ab = Profile.combining([a, b])
         #expect(ab.unexpected == .allow)
         #expect(ab.order == .any, "a does not set order: b's")
@@ -53,13 +60,17 @@ struct ProfileCompositionTests {
         #expect(ba.unexpected == .fail)
         #expect(ba.severities[.missingEvent] == .error)
         let neither = Profile.combining([try profile("{}"), try profile("{}")])
-        #expect(neither.order == .strict && neither.unexpected == .fail && !neither.strict && neither.validator == "snapshot")
+        #expect(
+            neither.order == .strict && neither.unexpected == .fail && !neither.strict
+                && neither.validator == "snapshot")
     }
 
     @Test("extends: the profile's own settings win over its base's, the base fills in the rest")
     func extendsScalars() throws {
         try withTemporaryDirectory { directory in
-            try write(#"{"order": "any", "unexpected": "allow", "strict": true, "description": "base"}"#, to: directory.appending(path: "base.json"))
+            try write(
+                #"{"order": "any", "unexpected": "allow", "strict": true, "description": "base"}"#,
+                to: directory.appending(path: "base.json"))
             try write(#"{"extends": "base", "unexpected": "fail"}"#, to: directory.appending(path: "shop.json"))
             let shop = try Profile.load("shop", directory: directory.path)
             #expect(shop.name == "shop")
@@ -72,7 +83,8 @@ struct ProfileCompositionTests {
 
     @Test("extends: ignore, redact and decoders add to the base's")
     func extendsLists() throws {
-        let shop = try profile(#"{"extends": "segment", "ignore": ["/properties/cart_id"], "redact": ["/properties/email"]}"#)
+        let shop = try profile(
+            #"{"extends": "segment", "ignore": ["/properties/cart_id"], "redact": ["/properties/email"]}"#)
         #expect(shop.decoders == ["segment"])
         #expect(shop.ignore.ignores(["properties", "cart_id"]) && shop.ignore.ignores(["context", "messageId"]))
         #expect(shop.redact.ignores(["properties", "email"]) && shop.redact.ignores(["context", "context", "ip"]))
@@ -97,7 +109,10 @@ struct ProfileCompositionTests {
             let file = directory.appending(path: "shop.json")
             try write("{\n  \"extends\": [\"segment\", \"segmnet\"]\n}\n", to: file)
             let error = try #require(throws: InputError.self) { try Profile.load("shop", directory: directory.path) }
-            #expect(error.description.hasPrefix("\(file.path):2:26: error: no validator profile \"segmnet\"; available: amplitude, default, ga4"), "\(error)")
+            #expect(
+                error.description.hasPrefix(
+                    "\(file.path):2:26: error: no validator profile \"segmnet\"; available: amplitude, default, ga4"),
+                "\(error)")
             #expect(error.description.contains("shop"))
             let lint = Profile.lint(document: try JSONDocument.load(path: file.path))
             #expect(lint.map(\.description) == [error.description])

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TracksnapCore
 import TracksnapRecording
-import TracksnapValidation
 import TracksnapTestSupport
+import TracksnapValidation
 
 @Suite("Profiles: filters, policies and extension points")
 struct ProfileTests {
@@ -13,12 +13,15 @@ struct ProfileTests {
 
     @Test("a filter selects traffic by host, path, method, URL and header, composed with all, any and not")
     func filters() throws {
-        let p = try profile(#"""
+        let p = try profile(
+            #"""
             {"filter": {"any": [{"host": "api.segment.io"}, {"path": {"$regex": "/g/collect"}, "method": "POST"}],
                         "not": {"header": {"X-Debug": "1"}}}}
             """#)
         #expect(p.filter.accepts(get("https://api.segment.io/v1/t")))
-        #expect(p.filter.accepts(CapturedRequest(id: "1", method: "POST", url: "https://www.google-analytics.com/g/collect?v=2")))
+        #expect(
+            p.filter.accepts(
+                CapturedRequest(id: "1", method: "POST", url: "https://www.google-analytics.com/g/collect?v=2")))
         #expect(!p.filter.accepts(get("https://www.google-analytics.com/g/collect?v=2")))
         #expect(!p.filter.accepts(get("https://api.segment.io/v1/t", headers: ["x-debug": "1"])))
         #expect(!p.filter.accepts(get("https://example.com/")))
@@ -29,7 +32,9 @@ struct ProfileTests {
         let s = try screens(["home"])
         var p = Profile.builtInDefault
         p.filter = .host("t.example.com")
-        let result = validate(s, [get("https://cdn.example.com/logo.png", id: 0), get("https://t.example.com/track?ev=home", id: 1)], profile: p)
+        let result = validate(
+            s, [get("https://cdn.example.com/logo.png", id: 0), get("https://t.example.com/track?ev=home", id: 1)],
+            profile: p)
         #expect(result.passed)
         #expect(result.selected == 1)
         #expect(result.captured == 2)
@@ -43,13 +48,15 @@ struct ProfileTests {
         #expect(result.passed)
     }
 
-    @Test("a bad profile names the key and what it takes", arguments: [
-        (#"{"fliter": {}}"#, "unknown key \"fliter\""),
-        (#"{"filter": {"hots": "a"}}"#, "unknown filter key \"hots\""),
-        (#"{"order": 1}"#, "\"order\" must be"),
-        (#"{"severity": {"oops": "error"}}"#, "expected a finding code"),
-        (#"{"filter": {"custom": "nobody"}}"#, "no filter is registered"),
-    ])
+    @Test(
+        "a bad profile names the key and what it takes",
+        arguments: [
+            (#"{"fliter": {}}"#, "unknown key \"fliter\""),
+            (#"{"filter": {"hots": "a"}}"#, "unknown filter key \"hots\""),
+            (#"{"order": 1}"#, "\"order\" must be"),
+            (#"{"severity": {"oops": "error"}}"#, "expected a finding code"),
+            (#"{"filter": {"custom": "nobody"}}"#, "no filter is registered"),
+        ])
     func badProfile(text: String, message: String) throws {
         let error = try #require(throws: InputError.self) { try profile(text) }
         #expect(error.description.contains(message), "\(error)")
@@ -60,7 +67,10 @@ struct ProfileTests {
         try withTemporaryDirectory { directory in
             try write("{}", to: directory.appending(path: "segment.json"))
             let error = try #require(throws: InputError.self) { try Profile.load("segmnet", directory: directory.path) }
-            #expect(error.description.contains("available: amplitude, default, ga4, meta-pixel, mixpanel, posthog, rudderstack, segment, snowplow, universal-analytics"), "\(error)")
+            #expect(
+                error.description.contains(
+                    "available: amplitude, default, ga4, meta-pixel, mixpanel, posthog, rudderstack, segment, snowplow, universal-analytics"
+                ), "\(error)")
             #expect(try Profile.load("default", directory: directory.path).name == "default")
         }
     }
@@ -73,8 +83,12 @@ struct ProfileTests {
         struct CountOnly: Validator {
             func validate(_ snapshot: Snapshot, requests: [CapturedRequest], profile: Profile) -> SnapshotResult {
                 let selected = requests.filter(profile.filter.accepts)
-                let findings = selected.count == snapshot.requests.count ? [] : [Finding(code: .countMismatch, path: "/requests", message: "count")]
-                return SnapshotResult(file: snapshot.file, name: snapshot.name, profile: profile.name, entries: [], findings: findings, selected: selected.count, captured: requests.count)
+                let findings =
+                    selected.count == snapshot.requests.count
+                    ? [] : [Finding(code: .countMismatch, path: "/requests", message: "count")]
+                return SnapshotResult(
+                    file: snapshot.file, name: snapshot.name, profile: profile.name, entries: [], findings: findings,
+                    selected: selected.count, captured: requests.count)
             }
         }
         FilterRegistry.register("only-posts", OnlyPosts())
@@ -82,13 +96,19 @@ struct ProfileTests {
         let p = try profile(#"{"filter": {"custom": "only-posts"}, "validator": "count-only"}"#)
         let validator = try #require(ValidatorRegistry.validator(named: p.validator))
         let s = try screens(["a"])
-        #expect(validator.validate(s, requests: [get("https://t.example.com/track?ev=zzz"), post("https://t.example.com/x", json: "{}")], profile: p).passed)
+        #expect(
+            validator.validate(
+                s, requests: [get("https://t.example.com/track?ev=zzz"), post("https://t.example.com/x", json: "{}")],
+                profile: p
+            ).passed)
         #expect(!validator.validate(s, requests: [get("https://t.example.com/track?ev=a")], profile: p).passed)
     }
 
     @Test("a captured secret never appears in a finding")
     func secretsRedacted() throws {
-        let s = try snapshot(#"{"requests": [{"url": "https://t.example.com/v1/batch", "headers": {"Authorization": "Basic expected"}, "body": {"writeKey": "wk-expected", "event": "x"}}]}"#)
+        let s = try snapshot(
+            #"{"requests": [{"url": "https://t.example.com/v1/batch", "headers": {"Authorization": "Basic expected"}, "body": {"writeKey": "wk-expected", "event": "x"}}]}"#
+        )
         var request = post("https://t.example.com/v1/batch", json: #"{"writeKey": "wk-SECRET", "event": "x"}"#)
         request.headers.append(.init(name: "Authorization", value: "Basic SECRET"))
         let result = validate(s, [request])
@@ -101,12 +121,16 @@ struct ProfileTests {
 
 @Suite("A profile filter that cannot decide")
 struct UndecidedFilterTests {
-    @Test("a filter pattern at PCRE2's match limit fails the run, naming the request and the pattern, instead of dropping the request")
+    @Test(
+        "a filter pattern at PCRE2's match limit fails the run, naming the request and the pattern, instead of dropping the request"
+    )
     func matchLimit() throws {
         let profile = try recordingProfile(#"{"filter": {"path": {"$regex": "/(.*a){12}"}}, "unexpected": "fail"}"#)
         let s = try snapshot(#"{"requests": []}"#)
         let catastrophic = get("https://t.example.com/" + String(repeating: "a", count: 40) + "b", id: 1)
-        let result = validate(s, [get("https://t.example.com/" + String(repeating: "a", count: 14), id: 0), catastrophic], profile: profile)
+        let result = validate(
+            s, [get("https://t.example.com/" + String(repeating: "a", count: 14), id: 0), catastrophic],
+            profile: profile)
         #expect(!result.passed)
         #expect(result.codes == [.patternMismatch, .unexpectedEvent], "\(result.findings.map(\.message))")
         let finding = try #require(result.findings.first)
@@ -124,7 +148,8 @@ extension UndecidedFilterTests {
         #expect {
             _ = try SnapshotRecorder(profile: profile).snapshot(from: [catastrophic], name: "x")
         } throws: { error in
-            "\(error)".contains("request #1 GET https://t.example.com/aaaa") && "\(error)".contains(#"pattern "/(.*a){12}""#)
+            "\(error)".contains("request #1 GET https://t.example.com/aaaa")
+                && "\(error)".contains(#"pattern "/(.*a){12}""#)
         }
     }
 }

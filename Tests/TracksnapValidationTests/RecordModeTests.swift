@@ -2,16 +2,19 @@ import Foundation
 import Testing
 import TracksnapCore
 import TracksnapRecording
-import TracksnapValidation
 import TracksnapTestSupport
+import TracksnapValidation
 
 @Suite("Record modes and pending snapshots")
 struct RecordModeTests {
     let recorder = SnapshotRecorder(profile: .builtInDefault)
 
-    @Test("missing records only a file that does not exist; all always; never nothing", arguments: [
-        (RecordMode.missing, false, true), (.missing, true, false), (.all, false, true), (.all, true, true), (.never, false, false), (.never, true, false),
-    ])
+    @Test(
+        "missing records only a file that does not exist; all always; never nothing",
+        arguments: [
+            (RecordMode.missing, false, true), (.missing, true, false), (.all, false, true), (.all, true, true),
+            (.never, false, false), (.never, true, false),
+        ])
     func modes(mode: RecordMode, exists: Bool, records: Bool) throws {
         try withTemporaryDirectory { directory in
             let path = directory.appending(path: "s.json").path
@@ -47,7 +50,8 @@ struct RecordModeTests {
         try withTemporaryDirectory { directory in
             let path = directory.appending(path: "s.json").path
             let original = try record(screenRequests(["home"]), to: path)
-            let outcome = try recorder.record(screenRequests(["home", "cart"]), snapshotAt: path, mode: .all, pending: true)
+            let outcome = try recorder.record(
+                screenRequests(["home", "cart"]), snapshotAt: path, mode: .all, pending: true)
             let pending = directory.appending(path: "s.new.json").path
             #expect(outcome.file == pending)
             #expect(try String(contentsOfFile: path, encoding: .utf8) == original)
@@ -68,12 +72,19 @@ struct RecordModeTests {
         }
     }
 
-    @Test("pending paths pair X.json with X.new.json", arguments: [
-        ("Snapshots/a.json", "Snapshots/a.new.json"), ("Snapshots/a.new.json", "Snapshots/a.new.json"), ("a", "a.new.json"),
-    ])
+    @Test(
+        "pending paths pair X.json with X.new.json",
+        arguments: [
+            ("Snapshots/a.json", "Snapshots/a.new.json"), ("Snapshots/a.new.json", "Snapshots/a.new.json"),
+            ("a", "a.new.json"),
+        ])
     func pendingPaths(snapshot: String, pending: String) {
         #expect(PendingSnapshot.path(for: snapshot) == pending)
-        #expect(PendingSnapshot.snapshotPath(for: pending) == (snapshot.hasSuffix(".json") ? snapshot.replacingOccurrences(of: ".new.json", with: ".json") : pending.replacingOccurrences(of: ".new", with: "")))
+        #expect(
+            PendingSnapshot.snapshotPath(for: pending)
+                == (snapshot.hasSuffix(".json")
+                    ? snapshot.replacingOccurrences(of: ".new.json", with: ".json")
+                    : pending.replacingOccurrences(of: ".new", with: "")))
     }
 
     @Test("a line diff shows removed and added lines with context, and nothing for equal texts")
@@ -87,7 +98,8 @@ struct RecordModeTests {
         #expect(lines.prefix(2) == ["--- a", "+++ b"])
         #expect(lines.filter { $0.hasPrefix("@@") } == ["@@ -2,7 +2,7 @@", "@@ -13,6 +13,7 @@"])
         #expect(lines.contains("-line 5") && lines.contains("+line five") && lines.contains("+inserted"))
-        let removed = try #require(lines.firstIndex(of: "-line 5")), added = try #require(lines.firstIndex(of: "+line five"))
+        let removed = try #require(lines.firstIndex(of: "-line 5"))
+        let added = try #require(lines.firstIndex(of: "+line five"))
         #expect(removed < added)
         #expect(LineDiff.unified(old: old, new: old, oldName: "a", newName: "b").isEmpty)
         #expect(LineDiff.unified(old: "", new: "x\n", oldName: "a", newName: "b").hasSuffix("+x\n"))

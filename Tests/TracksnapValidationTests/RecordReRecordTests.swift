@@ -1,13 +1,15 @@
 import Foundation
 import Testing
 import TracksnapCore
-import TracksnapValidation
 import TracksnapTestSupport
+import TracksnapValidation
 
 @Suite("Re-recording keeps the patterns that still match")
 struct RecordReRecordTests {
     /// Writes a snapshot, re-records it from the requests, and returns the new JSON.
-    private func rerecord(_ existing: String, _ requests: [CapturedRequest], profile: Profile = .builtInDefault) throws -> JSONValue {
+    private func rerecord(_ existing: String, _ requests: [CapturedRequest], profile: Profile = .builtInDefault) throws
+        -> JSONValue
+    {
         try withTemporaryDirectory { directory in
             let path = directory.appending(path: "s.json").path
             try Data(existing.utf8).write(to: URL(fileURLWithPath: path))
@@ -20,7 +22,8 @@ struct RecordReRecordTests {
 
     @Test("a $regex that still matches is kept; one that no longer matches is replaced by the captured value")
     func keepsAndReplacesPatterns() throws {
-        let updated = try rerecord(#"""
+        let updated = try rerecord(
+            #"""
             {"name": "s", "requests": [{"method": "GET", "url": "https://t.example.com/track",
               "parameters": {"ev": "home", "sid": {"$regex": "s-[0-9a-f]{8}"}, "ts": {"$regex": "[0-9]{13}"}}}]}
             """#, [get("https://t.example.com/track?ev=home&sid=s-0c4e9a12&ts=17637")])
@@ -30,19 +33,29 @@ struct RecordReRecordTests {
 
     @Test("literals that changed are updated, $type, $any and $absent that still hold are kept, number text is kept")
     func literalsAndMatchers() throws {
-        let updated = try rerecord(#"""
+        let updated = try rerecord(
+            #"""
             {"name": "s", "requests": [{"method": "POST", "url": "https://t.example.com/v1/track",
               "body": {"event": "add_to_cart", "qty": 2, "price": 29.950, "user": {"$type": "string"}, "meta": {"$any": true}, "debug": {"$absent": true}}}]}
-            """#, [post("https://t.example.com/v1/track", json: #"{"event": "addToCart", "qty": 2, "price": 29.95, "user": "u1", "meta": [1], "extra": true}"#)])
-        #expect(updated.at("/requests/0/body") == [
-            "event": "addToCart", "qty": 2, "price": .number("29.950"), "user": ["$type": "string"], "meta": ["$any": true],
-            "debug": ["$absent": true], "extra": true,
-        ])
+            """#,
+            [
+                post(
+                    "https://t.example.com/v1/track",
+                    json: #"{"event": "addToCart", "qty": 2, "price": 29.95, "user": "u1", "meta": [1], "extra": true}"#
+                )
+            ])
+        #expect(
+            updated.at("/requests/0/body") == [
+                "event": "addToCart", "qty": 2, "price": .number("29.950"), "user": ["$type": "string"],
+                "meta": ["$any": true],
+                "debug": ["$absent": true], "extra": true,
+            ])
     }
 
     @Test("entries keep their description and the file its top-level keys; gone entries are dropped, new ones added")
     func entriesAndTopLevel() throws {
-        let updated = try rerecord(#"""
+        let updated = try rerecord(
+            #"""
             {"$schema": "../schema.json", "description": "checkout", "name": "kept", "order": "strict", "unexpected": "fail",
              "events": [], "validator": "default",
              "requests": [
@@ -50,7 +63,8 @@ struct RecordReRecordTests {
                {"method": "GET", "url": "https://t.example.com/track", "parameters": {"ev": "gone"}},
                {"method": "GET", "url": "https://t.example.com/track", "parameters": {"ev": "cart", "n": {"$regex": "[0-9]+"}}}]}
             """#, screenRequests(["home", "product"]) + [get("https://t.example.com/track?ev=cart&n=3", id: 9)])
-        #expect(updated["$schema"] == "../schema.json" && updated["description"] == "checkout" && updated["name"] == "kept")
+        #expect(
+            updated["$schema"] == "../schema.json" && updated["description"] == "checkout" && updated["name"] == "kept")
         #expect(updated["order"] == "strict" && updated["events"] == [])
         let entries = try #require(updated["requests"]?.arrayValue)
         #expect(entries.map { $0.at("/parameters/ev") } == ["home", "product", "cart"])
@@ -61,18 +75,23 @@ struct RecordReRecordTests {
 
     @Test("repeated requests each keep the patterns of the entry they pair with")
     func repeatedRequests() throws {
-        let updated = try rerecord(#"""
+        let updated = try rerecord(
+            #"""
             {"requests": [{"method": "GET", "url": "https://t.example.com/track", "parameters": {"ev": "home", "cb": {"$regex": "[0-9]+"}}}]}
             """#, screenRequests(["home", "home", "home"]))
-        #expect(updated["requests"]?.arrayValue?.map { $0.at("/parameters/cb") } == Array(repeating: ["$regex": "[0-9]+"], count: 3))
+        #expect(
+            updated["requests"]?.arrayValue?.map { $0.at("/parameters/cb") }
+                == Array(repeating: ["$regex": "[0-9]+"], count: 3))
     }
 
     @Test("a literal that spelled out a secret is replaced by a matcher; a pattern on it is kept")
     func secretsStayOut() throws {
-        let updated = try rerecord(#"""
+        let updated = try rerecord(
+            #"""
             {"requests": [{"method": "POST", "url": "https://t.example.com/v1/track",
               "body": {"writeKey": "wk_LITERAL_123", "token": {"$regex": "tok_.*"}}}]}
-            """#, [post("https://t.example.com/v1/track", json: #"{"writeKey": "wk_LITERAL_123", "token": "tok_abc"}"#)])
+            """#, [post("https://t.example.com/v1/track", json: #"{"writeKey": "wk_LITERAL_123", "token": "tok_abc"}"#)]
+        )
         #expect(updated.at("/requests/0/body/writeKey") == ["$type": "string"])
         #expect(updated.at("/requests/0/body/token") == ["$regex": "tok_.*"])
     }
@@ -80,17 +99,24 @@ struct RecordReRecordTests {
     @Test("ignored fields keep whatever the snapshot wrote there; unlisted headers the snapshot names are updated")
     func ignoredAndHeaders() throws {
         let profile = try recordingProfile(#"{"ignore": ["/parameters/cb"]}"#)
-        let updated = try rerecord(#"""
+        let updated = try rerecord(
+            #"""
             {"requests": [{"method": "GET", "url": "https://t.example.com/track", "parameters": {"ev": "home", "cb": "1"},
               "headers": {"X-Client": "ios/4.1", "X-Env": {"$regex": "prod|staging"}}}]}
-            """#, [get("https://t.example.com/track?ev=home&cb=999", headers: ["X-Client": "ios/4.2", "X-Env": "prod", "Accept": "*/*"])], profile: profile)
+            """#,
+            [
+                get(
+                    "https://t.example.com/track?ev=home&cb=999",
+                    headers: ["X-Client": "ios/4.2", "X-Env": "prod", "Accept": "*/*"])
+            ], profile: profile)
         #expect(updated.at("/requests/0/parameters/cb") == "1")
         #expect(updated.at("/requests/0/headers") == ["X-Client": "ios/4.2", "X-Env": ["$regex": "prod|staging"]])
     }
 
     @Test("a Szimpla file becomes a tracksnap snapshot: strings that matched as patterns become $regex")
     func szimpla() throws {
-        let updated = try rerecord(#"""
+        let updated = try rerecord(
+            #"""
             [{"url": "https://t.example.com/track?ev=home&ts=[0-9]+", "parameters": {}, "body": null}]
             """#, [get("https://t.example.com/track?ev=home&ts=123")])
         #expect(updated["requests"]?.arrayValue?.count == 1)

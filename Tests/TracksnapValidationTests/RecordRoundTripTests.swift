@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TracksnapCore
 import TracksnapRecording
-import TracksnapValidation
 import TracksnapTestSupport
+import TracksnapValidation
 
 @Suite("A recorded snapshot validates against the capture it came from")
 struct RecordRoundTripTests {
@@ -17,8 +17,12 @@ struct RecordRoundTripTests {
     static let files = [
         Case(capture: "Snapshots/demo/captures/release-1.4.har", profile: "Validators/acme-shop.json"),
         Case(capture: "Snapshots/demo/captures/release-1.5.har", profile: "Validators/acme-shop.json"),
-        Case(capture: "Tests/TracksnapCLITests/Fixtures/captures/checkout-browse.ndjson", profile: "Validators/acme-shop.json"),
-        Case(capture: "Tests/TracksnapCLITests/Fixtures/captures/checkout-buy.ndjson", profile: "Validators/acme-shop.json"),
+        Case(
+            capture: "Tests/TracksnapCLITests/Fixtures/captures/checkout-browse.ndjson",
+            profile: "Validators/acme-shop.json"),
+        Case(
+            capture: "Tests/TracksnapCLITests/Fixtures/captures/checkout-buy.ndjson",
+            profile: "Validators/acme-shop.json"),
         Case(capture: "Tests/TracksnapCLITests/Fixtures/captures/checkout-buy.ndjson", profile: "default"),
         Case(capture: "Tests/TracksnapCoreTests/Fixtures/captures/chrome.har", profile: "default"),
         Case(capture: "Tests/TracksnapCoreTests/Fixtures/captures/firefox.har", profile: "default"),
@@ -30,7 +34,8 @@ struct RecordRoundTripTests {
     @Test("recorded from a capture file, then validated against it: no findings", arguments: files)
     func captureFiles(_ testCase: Case) throws {
         let requests = try CaptureFile.read(path: packageRoot.appending(path: testCase.capture).path)
-        let reference = testCase.profile.contains("/") ? packageRoot.appending(path: testCase.profile).path : testCase.profile
+        let reference =
+            testCase.profile.contains("/") ? packageRoot.appending(path: testCase.profile).path : testCase.profile
         let profile = try Profile.load(reference)
         try withTemporaryDirectory { directory in
             let path = directory.appending(path: "recorded.json").path
@@ -44,7 +49,8 @@ struct RecordRoundTripTests {
 
     @Test("the demo's release 1.4 records the five checkout requests the hand-written snapshot expects")
     func demoMatchesHandWritten() throws {
-        let requests = try CaptureFile.read(path: packageRoot.appending(path: "Snapshots/demo/captures/release-1.4.har").path)
+        let requests = try CaptureFile.read(
+            path: packageRoot.appending(path: "Snapshots/demo/captures/release-1.4.har").path)
         let profile = try Profile.load(packageRoot.appending(path: "Validators/acme-shop.json").path)
         let recorded = try SnapshotRecorder(profile: profile).snapshot(from: requests, name: "checkout")
         let handWritten = try json(at: packageRoot.appending(path: "Snapshots/demo/checkout.json").path)
@@ -58,30 +64,56 @@ struct RecordRoundTripTests {
     static func generatedCapture() -> [CapturedRequest] {
         var requests: [CapturedRequest] = []
         for round in 0..<3 {
-            requests.append(get("https://t.example.com/track?ev=screen_view&screen=Home&api_key=ak_secret_\(round)1234", id: requests.count))
-            requests.append(get("https://t.example.com/track?ev=screen_view&screen=Home&api_key=ak_secret_\(round)1234", id: requests.count))
-            requests.append(CapturedRequest(
-                id: String(requests.count), method: "POST", url: "https://t.example.com/v1/batch",
-                headers: [.init(name: "Authorization", value: "Basic " + Data("sk_write_\(round)abcdef:".utf8).base64EncodedString()),
-                          .init(name: "Content-Type", value: "application/json"), .init(name: "Cookie", value: "sid=cookie_\(round)xyz99")],
-                body: .text(#"{"writeKey": "sk_write_\#(round)abcdef", "batch": [{"event": "Order Completed", "properties": {"revenue": 12.5, "token": "tok_\#(round)_zzzzzz", "nested": {"password": "hunter2hunter2"}}}, {"event": "Order Completed", "properties": {"revenue": 12.5}}]}"#)))
-            requests.append(form("https://t.example.com/collect?v=1", "t=event&client_secret=cs_\(round)_qqqqqq&ea=buy+now&ea=again", id: requests.count))
-            requests.append(CapturedRequest(id: String(requests.count), method: "POST", url: "https://t.example.com/log", body: .text("key sk_write_\(round)abcdef sent")))
+            requests.append(
+                get(
+                    "https://t.example.com/track?ev=screen_view&screen=Home&api_key=ak_secret_\(round)1234",
+                    id: requests.count))
+            requests.append(
+                get(
+                    "https://t.example.com/track?ev=screen_view&screen=Home&api_key=ak_secret_\(round)1234",
+                    id: requests.count))
+            requests.append(
+                CapturedRequest(
+                    id: String(requests.count), method: "POST", url: "https://t.example.com/v1/batch",
+                    headers: [
+                        .init(
+                            name: "Authorization",
+                            value: "Basic " + Data("sk_write_\(round)abcdef:".utf8).base64EncodedString()),
+                        .init(name: "Content-Type", value: "application/json"),
+                        .init(name: "Cookie", value: "sid=cookie_\(round)xyz99"),
+                    ],
+                    body: .text(
+                        #"{"writeKey": "sk_write_\#(round)abcdef", "batch": [{"event": "Order Completed", "properties": {"revenue": 12.5, "token": "tok_\#(round)_zzzzzz", "nested": {"password": "hunter2hunter2"}}}, {"event": "Order Completed", "properties": {"revenue": 12.5}}]}"#
+                    )))
+            requests.append(
+                form(
+                    "https://t.example.com/collect?v=1", "t=event&client_secret=cs_\(round)_qqqqqq&ea=buy+now&ea=again",
+                    id: requests.count))
+            requests.append(
+                CapturedRequest(
+                    id: String(requests.count), method: "POST", url: "https://t.example.com/log",
+                    body: .text("key sk_write_\(round)abcdef sent")))
         }
         return requests
     }
 
-    @Test("a generated capture with repeated requests, secrets, JSON and form bodies round-trips in strict and any order", arguments: ["strict", "any"])
+    @Test(
+        "a generated capture with repeated requests, secrets, JSON and form bodies round-trips in strict and any order",
+        arguments: ["strict", "any"])
     func generated(order: String) throws {
         let requests = Self.generatedCapture()
-        let profile = try recordingProfile(#"{"order": "\#(order)", "record": {"headers": ["Authorization", "Content-Type"]}}"#)
+        let profile = try recordingProfile(
+            #"{"order": "\#(order)", "record": {"headers": ["Authorization", "Content-Type"]}}"#)
         try withTemporaryDirectory { directory in
             let path = directory.appending(path: "generated.json").path
             let text = try record(requests, profile: profile, to: path)
             let result = try validateFile(path, requests, profile: profile)
             #expect(result.findings.isEmpty, "\(result.findings.map(\.message))")
             #expect(result.entries.count == requests.count)
-            for secret in ["ak_secret_", "sk_write_", "cookie_", "tok_", "hunter2", "cs_0_", Data("sk_write_0abcdef:".utf8).base64EncodedString()] {
+            for secret in [
+                "ak_secret_", "sk_write_", "cookie_", "tok_", "hunter2", "cs_0_",
+                Data("sk_write_0abcdef:".utf8).base64EncodedString(),
+            ] {
                 #expect(!text.contains(secret), "\(secret) was written")
             }
         }

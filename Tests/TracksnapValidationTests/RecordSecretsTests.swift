@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import TracksnapCore
-import TracksnapValidation
 import TracksnapTestSupport
+import TracksnapValidation
 
 @Suite("Recording never writes secrets")
 struct RecordSecretsTests {
@@ -16,14 +16,23 @@ struct RecordSecretsTests {
             .init(name: "X-Api-Key", value: "xk_HEADER_0011"),
             .init(name: "Content-Type", value: "application/json"),
         ],
-        body: .text(#"{"writeKey": "wk_SEGMENT_1a2b3c", "batch": [{"event": "Signed In", "context": {"auth": {"access_token": "at_NESTED_4455", "expires": 3600}}, "properties": {"password": "pw_PASSWORD_x", "secret_count": 2}}]}"#))
+        body: .text(
+            #"{"writeKey": "wk_SEGMENT_1a2b3c", "batch": [{"event": "Signed In", "context": {"auth": {"access_token": "at_NESTED_4455", "expires": 3600}}, "properties": {"password": "pw_PASSWORD_x", "secret_count": 2}}]}"#
+        ))
 
-    static let secrets = ["wk_SEGMENT_1a2b3c", "ak_QUERY_9f8e7d", "ck_COOKIE_77aa", "px_PROXY_5566", "xk_HEADER_0011", "at_NESTED_4455", "pw_PASSWORD_x",
-                          Data("wk_SEGMENT_1a2b3c:".utf8).base64EncodedString()]
+    static let secrets = [
+        "wk_SEGMENT_1a2b3c", "ak_QUERY_9f8e7d", "ck_COOKIE_77aa", "px_PROXY_5566", "xk_HEADER_0011", "at_NESTED_4455",
+        "pw_PASSWORD_x",
+        Data("wk_SEGMENT_1a2b3c:".utf8).base64EncodedString(),
+    ]
 
-    @Test("secret headers, JSON keys at any depth and query keys become matchers, even when the profile records those headers")
+    @Test(
+        "secret headers, JSON keys at any depth and query keys become matchers, even when the profile records those headers"
+    )
     func everywhere() throws {
-        let profile = try recordingProfile(#"{"record": {"headers": ["Authorization", "Cookie", "Proxy-Authorization", "X-Api-Key", "Content-Type"]}}"#)
+        let profile = try recordingProfile(
+            #"{"record": {"headers": ["Authorization", "Cookie", "Proxy-Authorization", "X-Api-Key", "Content-Type"]}}"#
+        )
         try withTemporaryDirectory { directory in
             let path = directory.appending(path: "segment.json").path
             let text = try record([Self.segment], profile: profile, to: path)
@@ -39,7 +48,9 @@ struct RecordSecretsTests {
             #expect(entry.at("/body/batch/0/context/auth/access_token") == ["$type": "string"])
             #expect(entry.at("/body/batch/0/context/auth/expires") == .number("3600"))
             #expect(entry.at("/body/batch/0/properties/password") == ["$type": "string"])
-            #expect(entry.at("/body/batch/0/properties/secret_count") == ["$any": true], "a secret key's non-string value is $any")
+            #expect(
+                entry.at("/body/batch/0/properties/secret_count") == ["$any": true],
+                "a secret key's non-string value is $any")
             #expect(try validateFile(path, [Self.segment], profile: profile).findings.isEmpty)
         }
     }
@@ -51,7 +62,10 @@ struct RecordSecretsTests {
             let path = directory.appending(path: "form.json").path
             let text = try record([request], to: path)
             #expect(!text.contains("cs_FORM_8899") && !text.contains("pw_FORM_0000"))
-            #expect(try json(at: path).at("/requests/0/parameters") == ["t": "event", "client_secret": ["$type": "string"], "password": ["$type": "string"]])
+            #expect(
+                try json(at: path).at("/requests/0/parameters") == [
+                    "t": "event", "client_secret": ["$type": "string"], "password": ["$type": "string"],
+                ])
             #expect(try validateFile(path, [request]).findings.isEmpty)
         }
     }
@@ -59,9 +73,13 @@ struct RecordSecretsTests {
     @Test("a captured secret copied under an innocent name, into a URL or free text, is hidden by a pattern")
     func copiedSecrets() throws {
         let requests = [
-            CapturedRequest(id: "1", method: "GET", url: "https://t.example.com/v1/projects/wk_COPIED_123456/track?key=wk_COPIED_123456",
-                            headers: [.init(name: "Authorization", value: "Bearer wk_COPIED_123456")]),
-            CapturedRequest(id: "2", method: "POST", url: "https://t.example.com/log", body: .text("sent with wk_COPIED_123456 (retry)")),
+            CapturedRequest(
+                id: "1", method: "GET",
+                url: "https://t.example.com/v1/projects/wk_COPIED_123456/track?key=wk_COPIED_123456",
+                headers: [.init(name: "Authorization", value: "Bearer wk_COPIED_123456")]),
+            CapturedRequest(
+                id: "2", method: "POST", url: "https://t.example.com/log",
+                body: .text("sent with wk_COPIED_123456 (retry)")),
         ]
         try withTemporaryDirectory { directory in
             let path = directory.appending(path: "copied.json").path
@@ -75,14 +93,18 @@ struct RecordSecretsTests {
         }
     }
 
-    @Test("the profile's redact rules add fields, by pointer and by bare key", arguments: [
-        (#"["/body/context/ip"]"#, "/requests/0/body/context/ip"),
-        (#"["client_id"]"#, "/requests/0/body/client_id"),
-        (#"["/parameters/uid"]"#, "/requests/0/parameters/uid"),
-    ])
+    @Test(
+        "the profile's redact rules add fields, by pointer and by bare key",
+        arguments: [
+            (#"["/body/context/ip"]"#, "/requests/0/body/context/ip"),
+            (#"["client_id"]"#, "/requests/0/body/client_id"),
+            (#"["/parameters/uid"]"#, "/requests/0/parameters/uid"),
+        ])
     func redactRules(rules: String, pointer: String) throws {
         let profile = try recordingProfile(#"{"redact": \#(rules)}"#)
-        let request = post("https://t.example.com/track?uid=u-PRIVATE-1", json: #"{"client_id": "c-PRIVATE-2", "context": {"ip": "203.0.113.7"}}"#)
+        let request = post(
+            "https://t.example.com/track?uid=u-PRIVATE-1",
+            json: #"{"client_id": "c-PRIVATE-2", "context": {"ip": "203.0.113.7"}}"#)
         try withTemporaryDirectory { directory in
             let path = directory.appending(path: "redact.json").path
             try record([request], profile: profile, to: path)
@@ -93,7 +115,8 @@ struct RecordSecretsTests {
 
     @Test("a profile's record and redact keys are checked")
     func profileKeys() throws {
-        let profile = try recordingProfile(#"{"record": {"headers": ["X-Client"]}, "redact": ["/body/ip", "client_id"]}"#)
+        let profile = try recordingProfile(
+            #"{"record": {"headers": ["X-Client"]}, "redact": ["/body/ip", "client_id"]}"#)
         #expect(profile.recordedHeaders == ["X-Client"])
         #expect(profile.redact.ignores(["body", "ip"]) && profile.redact.ignores(["body", "x", "client_id"]))
         #expect(throws: InputError.self) { try recordingProfile(#"{"record": {"header": ["X-Client"]}}"#) }

@@ -2,18 +2,21 @@ import Foundation
 import Testing
 import TracksnapCore
 import TracksnapRecording
-import TracksnapValidation
 import TracksnapTestSupport
+import TracksnapValidation
 
 @Suite("Recording a snapshot from captured traffic")
 struct RecordSnapshotTests {
-    @Test("a recorded snapshot lists the selected requests in capture order: method, url without query, parameters, body")
+    @Test(
+        "a recorded snapshot lists the selected requests in capture order: method, url without query, parameters, body")
     func shape() throws {
         let profile = try recordingProfile(#"{"name": "shop", "filter": {"host": "t.example.com"}}"#)
         let requests = [
             get("https://t.example.com/track?ev=home&tag=a&tag=b", id: 1),
             get("https://cdn.example.com/logo.png", id: 2),
-            post("https://t.example.com/batch", json: #"{"event": "buy", "revenue": 12.50, "items": [{"sku": "A"}]}"#, id: 3),
+            post(
+                "https://t.example.com/batch", json: #"{"event": "buy", "revenue": 12.50, "items": [{"sku": "A"}]}"#,
+                id: 3),
             CapturedRequest(id: "4", method: "POST", url: "https://t.example.com/raw", body: .text("hello\nworld")),
         ]
         let snapshot = try SnapshotRecorder(profile: profile).snapshot(from: requests, name: "checkout")
@@ -22,7 +25,11 @@ struct RecordSnapshotTests {
         #expect(snapshot.objectValue?.keys.sorted() == ["name", "requests", "validator"])
         let entries = try #require(snapshot["requests"]?.arrayValue)
         #expect(entries.count == 3)
-        #expect(entries[0] == ["method": "GET", "url": "https://t.example.com/track", "parameters": ["ev": "home", "tag": ["a", "b"]]])
+        #expect(
+            entries[0] == [
+                "method": "GET", "url": "https://t.example.com/track",
+                "parameters": ["ev": "home", "tag": ["a", "b"]],
+            ])
         #expect(entries[1].at("/body/revenue") == .number("12.50"))
         #expect(entries[1].at("/body/items/0/sku") == "A")
         #expect(entries[1]["parameters"] == nil, "an empty parameters object is left out")
@@ -33,7 +40,9 @@ struct RecordSnapshotTests {
     @Test("headers the profile's record.headers lists are kept, lower-cased; the others are left out")
     func listedHeaders() throws {
         let profile = try recordingProfile(#"{"record": {"headers": ["X-Client"]}}"#)
-        let request = get("https://t.example.com/track?ev=home", headers: ["X-Client": "ios/4.2", "User-Agent": "Shop/4.2", "Accept": "*/*"])
+        let request = get(
+            "https://t.example.com/track?ev=home",
+            headers: ["X-Client": "ios/4.2", "User-Agent": "Shop/4.2", "Accept": "*/*"])
         let entry = try SnapshotRecorder(profile: profile).snapshot(from: [request], name: "s").at("/requests/0")
         #expect(entry?["headers"] == ["x-client": "ios/4.2"])
     }
@@ -43,7 +52,11 @@ struct RecordSnapshotTests {
         let profile = try recordingProfile(#"{"ignore": ["/parameters/cb", "/body/batch/*/messageId", "sentAt"]}"#)
         let requests = [
             get("https://t.example.com/track?ev=home&cb=123", id: 1),
-            post("https://t.example.com/batch", json: #"{"sentAt": "now", "batch": [{"event": "a", "messageId": "m1", "context": {"sentAt": "then"}}]}"#, id: 2),
+            post(
+                "https://t.example.com/batch",
+                json:
+                    #"{"sentAt": "now", "batch": [{"event": "a", "messageId": "m1", "context": {"sentAt": "then"}}]}"#,
+                id: 2),
         ]
         let snapshot = try SnapshotRecorder(profile: profile).snapshot(from: requests, name: "s")
         #expect(snapshot.at("/requests/0/parameters") == ["ev": "home"])
@@ -53,20 +66,29 @@ struct RecordSnapshotTests {
     @Test("a form body is recorded as parameters, not repeated as text")
     func formBody() throws {
         let entry = try SnapshotRecorder(profile: .builtInDefault)
-            .snapshot(from: [form("https://t.example.com/collect?v=1", "t=event&ea=buy+now")], name: "s").at("/requests/0")
+            .snapshot(from: [form("https://t.example.com/collect?v=1", "t=event&ea=buy+now")], name: "s").at(
+                "/requests/0")
         #expect(entry?["parameters"] == ["v": "1", "t": "event", "ea": "buy now"])
         #expect(entry?["body"] == nil)
     }
 
     @Test("data keys beginning with $ are written as $$ so they are not read as matchers, and still match as a subset")
     func dollarKeys() throws {
-        let requests = [post("https://t.example.com/track", json: #"{"event": "open", "properties": {"$os": "Linux", "plan": "pro"}}"#)]
+        let requests = [
+            post(
+                "https://t.example.com/track",
+                json: #"{"event": "open", "properties": {"$os": "Linux", "plan": "pro"}}"#)
+        ]
         try withTemporaryDirectory { directory in
             let path = directory.appending(path: "s.json").path
             try record(requests, to: path)
             #expect(try json(at: path).at("/requests/0/body/properties") == ["$$os": "Linux", "plan": "pro"])
             #expect(try validateFile(path, requests).findings.isEmpty)
-            let changed = [post("https://t.example.com/track", json: #"{"event": "open", "properties": {"$os": "Mac", "plan": "pro", "$browser": "x"}}"#)]
+            let changed = [
+                post(
+                    "https://t.example.com/track",
+                    json: #"{"event": "open", "properties": {"$os": "Mac", "plan": "pro", "$browser": "x"}}"#)
+            ]
             let findings = try validateFile(path, changed).findings
             #expect(findings.map(\.path) == ["/requests/0/body/properties/$$os"])
         }
@@ -75,32 +97,44 @@ struct RecordSnapshotTests {
     @Test("the file is sorted two-space pretty JSON with LF line ends and a final newline, the same bytes every time")
     func stableBytes() throws {
         let requests = [
-            post("https://t.example.com/batch", json: #"{"z": 1, "a": {"y": true, "b": null}, "token": "tok_123456", "e": {}}"#, id: 1),
+            post(
+                "https://t.example.com/batch",
+                json: #"{"z": 1, "a": {"y": true, "b": null}, "token": "tok_123456", "e": {}}"#, id: 1),
             get("https://t.example.com/track?b=2&a=1", id: 2),
         ]
         try withTemporaryDirectory { directory in
-            let first = directory.appending(path: "a.json").path, second = directory.appending(path: "b.json").path
+            let first = directory.appending(path: "a.json").path
+            let second = directory.appending(path: "b.json").path
             let text = try record(requests, to: first)
             #expect(try record(requests, to: second) == text)
-            #expect(try record(requests, to: first, existing: true) == text, "re-recording the same traffic changes nothing")
+            #expect(
+                try record(requests, to: first, existing: true) == text, "re-recording the same traffic changes nothing"
+            )
             #expect(text.hasSuffix("}\n") && !text.hasSuffix("\n\n"))
             #expect(!text.contains("\r") && !text.contains("\t"))
             #expect(text.contains("\n  \"name\": \"test\",\n"))
-            #expect(text.contains("\n        \"token\": { \"$type\": \"string\" },\n"), "a matcher stands on its key's line")
+            #expect(
+                text.contains("\n        \"token\": { \"$type\": \"string\" },\n"), "a matcher stands on its key's line"
+            )
             #expect(text.contains("\n        \"e\": {},\n"))
-            #expect(try json(at: first) == SnapshotRecorder(profile: .builtInDefault).snapshot(from: requests, name: "test"))
+            #expect(
+                try json(at: first) == SnapshotRecorder(profile: .builtInDefault).snapshot(from: requests, name: "test")
+            )
             let keys = text.split(separator: "\n").filter { $0.hasPrefix("  \"") }.map { $0.split(separator: ":")[0] }
             #expect(keys == keys.sorted())
         }
     }
 
-    @Test("writing is atomic: no temporary file is left, an existing file is replaced whole, missing directories are made")
+    @Test(
+        "writing is atomic: no temporary file is left, an existing file is replaced whole, missing directories are made"
+    )
     func atomicWrite() throws {
         try withTemporaryDirectory { directory in
             let path = directory.appending(path: "nested/deeper/s.json").path
             try record([get("https://t.example.com/a")], to: path)
             try record([get("https://t.example.com/b")], to: path)
-            let left = try FileManager.default.contentsOfDirectory(atPath: directory.appending(path: "nested/deeper").path)
+            let left = try FileManager.default.contentsOfDirectory(
+                atPath: directory.appending(path: "nested/deeper").path)
             #expect(left == ["s.json"])
             #expect(try json(at: path).at("/requests/0/url") == "https://t.example.com/b")
         }
@@ -112,16 +146,20 @@ struct RecordSnapshotTests {
             let blocker = directory.appending(path: "file")
             try Data("x".utf8).write(to: blocker)
             let recorder = SnapshotRecorder(profile: .builtInDefault)
-            #expect(throws: InputError.self) { try recorder.write(["requests": []], to: blocker.appending(path: "s.json").path) }
+            #expect(throws: InputError.self) {
+                try recorder.write(["requests": []], to: blocker.appending(path: "s.json").path)
+            }
             let directoryTarget = directory.appending(path: "dir.json")
-            try FileManager.default.createDirectory(at: directoryTarget.appending(path: "inside"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: directoryTarget.appending(path: "inside"), withIntermediateDirectories: true)
             do {
                 try recorder.write(["requests": []], to: directoryTarget.path)
                 Issue.record("writing over a non-empty directory should fail")
             } catch {
                 #expect("\(error)".contains("dir.json"))
             }
-            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["dir.json", "file"])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["dir.json", "file"])
         }
     }
 }

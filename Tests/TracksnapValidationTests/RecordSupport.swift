@@ -4,7 +4,8 @@ import TracksnapRecording
 import TracksnapValidation
 
 /// The package root: this file is `Tests/TracksnapValidationTests/RecordSupport.swift`.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 
 /// A profile from JSON text.
 func recordingProfile(_ text: String) throws -> Profile {
@@ -13,7 +14,9 @@ func recordingProfile(_ text: String) throws -> Profile {
 
 /// Records the requests under a profile and writes them to `path`; returns the file's text.
 @discardableResult
-func record(_ requests: [CapturedRequest], profile: Profile = .builtInDefault, to path: String, existing: Bool = false) throws -> String {
+func record(_ requests: [CapturedRequest], profile: Profile = .builtInDefault, to path: String, existing: Bool = false)
+    throws -> String
+{
     let recorder = SnapshotRecorder(profile: profile)
     let old = existing ? try JSONDocument.load(path: path) : nil
     try recorder.write(try recorder.snapshot(from: requests, name: "test", existing: old), to: path)
@@ -21,7 +24,9 @@ func record(_ requests: [CapturedRequest], profile: Profile = .builtInDefault, t
 }
 
 /// Validates a snapshot file against requests under a profile built in code.
-func validateFile(_ path: String, _ requests: [CapturedRequest], profile: Profile = .builtInDefault) throws -> SnapshotResult {
+func validateFile(_ path: String, _ requests: [CapturedRequest], profile: Profile = .builtInDefault) throws
+    -> SnapshotResult
+{
     SnapshotValidator().validate(try Snapshot.load(path: path), requests: requests, profile: profile)
 }
 
@@ -32,7 +37,9 @@ func json(at path: String) throws -> JSONValue {
 
 /// A POST with a form body.
 func form(_ url: String, _ body: String, id: Int = 0) -> CapturedRequest {
-    CapturedRequest(id: String(id), method: "POST", url: url, headers: [.init(name: "Content-Type", value: "application/x-www-form-urlencoded")], body: .text(body))
+    CapturedRequest(
+        id: String(id), method: "POST", url: url,
+        headers: [.init(name: "Content-Type", value: "application/x-www-form-urlencoded")], body: .text(body))
 }
 
 extension JSONValue {

@@ -14,7 +14,8 @@ struct RedactorRequestTests {
     func untouched() {
         let request = CapturedRequest(
             id: "1", method: "POST", url: "https://api.example.com/v1/t?ev=view&tag=a+b",
-            headers: [.init(name: "Content-Type", value: "application/json")], body: .text(#"{ "event" : "Order Completed" }"#))
+            headers: [.init(name: "Content-Type", value: "application/json")],
+            body: .text(#"{ "event" : "Order Completed" }"#))
         #expect(redacted(request) == request)
     }
 
@@ -22,25 +23,30 @@ struct RedactorRequestTests {
     func url() {
         let token = "tok_9a8b7c6d5e"
         let request = CapturedRequest(
-            id: "1", method: "GET", url: "https://ada:pw-123456@api.example.com/v1/\(token)/t?api_key=k%2B123456&ev=view#frag",
+            id: "1", method: "GET",
+            url: "https://ada:pw-123456@api.example.com/v1/\(token)/t?api_key=k%2B123456&ev=view#frag",
             headers: [.init(name: "Authorization", value: "Bearer \(token)")])
         let url = redacted(request).url
-        #expect(url == "https://[redacted]@api.example.com/v1/[redacted]/t?api_key=%5Bredacted%5D&ev=view#frag", "\(url)")
+        #expect(
+            url == "https://[redacted]@api.example.com/v1/[redacted]/t?api_key=%5Bredacted%5D&ev=view#frag", "\(url)")
     }
 
     @Test("base64url JSON without padding in a form field stays base64url of the redacted JSON")
     func base64URLForm() throws {
         let json = #"{"properties":{"token":"mp_abcdef123456","plan":"pro??"}}"#
         let encoded = Data(json.utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(
+                of: "=", with: "")
         try #require(encoded.contains("_"), "the field must read as base64url for the check below to mean anything")
         let request = CapturedRequest(
             id: "1", method: "POST", url: "https://api.example.com/track",
-            headers: [.init(name: "Content-Type", value: "application/x-www-form-urlencoded")], body: .text("data=\(encoded)&ip=1"))
+            headers: [.init(name: "Content-Type", value: "application/x-www-form-urlencoded")],
+            body: .text("data=\(encoded)&ip=1"))
         let body = try #require(redacted(request).bodyText)
         #expect(!body.contains(encoded))
         let field = try #require(body.split(separator: "&").first?.dropFirst("data=".count))
-        #expect(!field.contains("=") && !field.contains("+") && !field.contains("/"), "still unpadded base64url: \(field)")
+        #expect(
+            !field.contains("=") && !field.contains("+") && !field.contains("/"), "still unpadded base64url: \(field)")
         var standard = field.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
         let inner = String(decoding: try #require(Data(base64Encoded: standard)), as: UTF8.self)
@@ -53,7 +59,10 @@ struct RedactorRequestTests {
         let token = Data(#"{"sub":"user-42","scope":"write"}"#.utf8).base64EncodedString()
         let request = CapturedRequest(
             id: "1", method: "POST", url: "https://api.example.com/t",
-            headers: [.init(name: "Authorization", value: "Bearer \(token)"), .init(name: "Content-Type", value: "application/json")],
+            headers: [
+                .init(name: "Authorization", value: "Bearer \(token)"),
+                .init(name: "Content-Type", value: "application/json"),
+            ],
             body: .text(#"{"session":"\#(token)","event":"x"}"#))
         let safe = redacted(request)
         #expect(safe.header("Authorization") == "[redacted]")
@@ -65,8 +74,10 @@ struct RedactorRequestTests {
     func binary() throws {
         let secret = "sk_live_0011223344"
         let bytes: [UInt8] = [0xFF, 0x00] + Array(secret.utf8) + [0xFE]
-        let request = CapturedRequest(id: "1", method: "POST", url: "https://x.example/p", body: .base64(Data(bytes).base64EncodedString()))
-        let other = CapturedRequest(id: "2", method: "GET", url: "https://x.example/q", headers: [.init(name: "X-Api-Key", value: secret)])
+        let request = CapturedRequest(
+            id: "1", method: "POST", url: "https://x.example/p", body: .base64(Data(bytes).base64EncodedString()))
+        let other = CapturedRequest(
+            id: "2", method: "GET", url: "https://x.example/q", headers: [.init(name: "X-Api-Key", value: secret)])
         let safe = try #require(redacted(request, among: [other]).bodyBytes)
         #expect(safe == [0xFF, 0x00] + Array("[redacted]".utf8) + [0xFE])
     }

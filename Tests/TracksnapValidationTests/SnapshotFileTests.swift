@@ -30,7 +30,8 @@ struct SnapshotFileTests {
 
     @Test("Szimpla's format: every string is a pattern that also accepts itself, the URL carries the query")
     func szimpla() throws {
-        let s = try snapshot(#"""
+        let s = try snapshot(
+            #"""
             [
               {"url": "https://api.example.com/tracks/[0-9]+?ev=screen_view&screen=Home", "parameters": {"ts": "[0-9]+"}, "body": null},
               {"url": "https://api.example.com/a.b?x=1(2"}
@@ -42,17 +43,22 @@ struct SnapshotFileTests {
             get("https://api.example.com/a.b?x=1(2", id: 1),
         ]
         #expect(validate(s, captured).findings.isEmpty)
-        let wrong = validate(s, [get("https://api.example.com/tracks/42?ev=screen_view&screen=Cart&ts=1", id: 0), captured[1]])
+        let wrong = validate(
+            s, [get("https://api.example.com/tracks/42?ev=screen_view&screen=Cart&ts=1", id: 0), captured[1]])
         #expect(wrong.codes == [.patternMismatch])
         #expect(wrong.findings[0].path == "/0/parameters/screen")
         #expect(wrong.findings[0].location == SourceLocation(line: 2, column: 11))
     }
 
-    @Test("Szimpla's files as its author showed them: empty parameters and body expect nothing", arguments: [
-        get("https://api.example.com/track?ev=open"),
-        CapturedRequest(id: "1", method: "POST", url: "https://api.example.com/track?ev=open", body: .text("x=1&y=2")),
-        CapturedRequest(id: "1", method: "POST", url: "https://api.example.com/track?ev=open", body: .text(#"{"a":1}"#)),
-    ])
+    @Test(
+        "Szimpla's files as its author showed them: empty parameters and body expect nothing",
+        arguments: [
+            get("https://api.example.com/track?ev=open"),
+            CapturedRequest(
+                id: "1", method: "POST", url: "https://api.example.com/track?ev=open", body: .text("x=1&y=2")),
+            CapturedRequest(
+                id: "1", method: "POST", url: "https://api.example.com/track?ev=open", body: .text(#"{"a":1}"#)),
+        ])
     func szimplaEmptyObjects(request: CapturedRequest) throws {
         let s = try snapshot(#"[{"url": "https://api.example.com/track?ev=open", "parameters": {}, "body": {}}]"#)
         #expect(validate(s, [request]).findings.isEmpty)
@@ -68,7 +74,10 @@ struct SnapshotFileTests {
         #expect(validate(s, [get("https://t.example.com/e?x=1(3&y=a[b")]).codes == [.patternMismatch])
         let warnings = s.warnings.map { "\($0)" }
         #expect(warnings.count == 2, "\(warnings)")
-        #expect(warnings.contains { $0.contains(":2:11: warning: \"1(2\" is not a valid pattern (missing closing parenthesis at offset 3)") }, "\(warnings)")
+        #expect(
+            warnings.contains {
+                $0.contains(":2:11: warning: \"1(2\" is not a valid pattern (missing closing parenthesis at offset 3)")
+            }, "\(warnings)")
         #expect(warnings.contains { $0.contains(":2:64: warning: \"a[b\" is not a valid pattern") }, "\(warnings)")
     }
 
@@ -79,15 +88,17 @@ struct SnapshotFileTests {
         #expect(validate(s, [get("https://t.example.com/e?ts=17x&q=red+shoes")]).codes == [.patternMismatch])
     }
 
-    @Test("bad snapshots are rejected with every problem, each with its place", arguments: [
-        (#"{"requests": [{"url": {"$regex": "a(b"}}]}"#, "missing closing parenthesis", 1, 34),
-        (#"{"requests": [{"url": {"$regexp": "a"}}]}"#, "unknown matcher $regexp", 1, 24),
-        (#"{"requests": [{"urll": "a"}]}"#, "unknown field \"urll\"", 1, 16),
-        (#"{"order": "sorted"}"#, "\"order\" must be one of", 1, 11),
-        (#"{"requests": [{"url": {"$type": "text"}}]}"#, "$type takes one of", 1, 33),
-        (#"{"requests": [{"url": {"$regex": "a", "x": 1}}]}"#, "exactly one key", 1, 23),
-        ("{\n  \"requests\": [\n    {\"url\": \"a\",}\n  ]\n}", "trailing comma", 3, 16),
-    ])
+    @Test(
+        "bad snapshots are rejected with every problem, each with its place",
+        arguments: [
+            (#"{"requests": [{"url": {"$regex": "a(b"}}]}"#, "missing closing parenthesis", 1, 34),
+            (#"{"requests": [{"url": {"$regexp": "a"}}]}"#, "unknown matcher $regexp", 1, 24),
+            (#"{"requests": [{"urll": "a"}]}"#, "unknown field \"urll\"", 1, 16),
+            (#"{"order": "sorted"}"#, "\"order\" must be one of", 1, 11),
+            (#"{"requests": [{"url": {"$type": "text"}}]}"#, "$type takes one of", 1, 33),
+            (#"{"requests": [{"url": {"$regex": "a", "x": 1}}]}"#, "exactly one key", 1, 23),
+            ("{\n  \"requests\": [\n    {\"url\": \"a\",}\n  ]\n}", "trailing comma", 3, 16),
+        ])
     func badSnapshot(text: String, message: String, line: Int, column: Int) throws {
         let error = try #require(throws: InputError.self) { try snapshot(text) }
         let diagnostic = try #require(error.diagnostics.first)
@@ -98,7 +109,9 @@ struct SnapshotFileTests {
 
     @Test("an invalid pattern names the pattern, PCRE2's offset and its message")
     func invalidPattern() throws {
-        let error = try #require(throws: InputError.self) { try snapshot(#"{"requests": [{"url": {"$regex": "o-[0-9"}}]}"#) }
+        let error = try #require(throws: InputError.self) {
+            try snapshot(#"{"requests": [{"url": {"$regex": "o-[0-9"}}]}"#)
+        }
         let message = try #require(error.diagnostics.first?.message)
         #expect(message.contains("\"o-[0-9\""))
         #expect(message.contains("offset 6"))

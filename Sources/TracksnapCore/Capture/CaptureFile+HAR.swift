@@ -8,7 +8,9 @@ extension CaptureFile {
     /// ```
     /// - Throws: `CaptureFileError` with the line and column of malformed JSON, or the place
     ///   in the document (`log.entries[3].request.url: missing`).
-    static func readHAR(_ bytes: [UInt8], file: String, maximumBodySize: Int) throws(CaptureFileError) -> [CapturedRequest] {
+    static func readHAR(_ bytes: [UInt8], file: String, maximumBodySize: Int) throws(CaptureFileError)
+        -> [CapturedRequest]
+    {
         let document: HARDocument
         do {
             document = try JSONDecoder().decode(HARDocument.self, from: Data(bytes))
@@ -39,9 +41,11 @@ extension CaptureFile {
             if let postData = request.postData {
                 body = try harBody(postData, file: file, place: place + ".postData", maximumBodySize: maximumBodySize)
             }
-            requests.append(CapturedRequest(
-                id: entry._id ?? String(index), time: entry.startedDateTime, method: request.method, url: request.url,
-                headers: headers, body: body, session: entry._session, serverOrigin: entry._serverOrigin))
+            requests.append(
+                CapturedRequest(
+                    id: entry._id ?? String(index), time: entry.startedDateTime, method: request.method,
+                    url: request.url,
+                    headers: headers, body: body, session: entry._session, serverOrigin: entry._serverOrigin))
         }
         return requests
     }
@@ -62,7 +66,9 @@ extension CaptureFile {
             }
         } else if let params = postData.params, !params.isEmpty {
             bodyPlace = place + ".params"
-            raw = .text(params.map { FormEncoding.encode($0.name) + "=" + FormEncoding.encode($0.value ?? "") }.joined(separator: "&"))
+            raw = .text(
+                params.map { FormEncoding.encode($0.name) + "=" + FormEncoding.encode($0.value ?? "") }.joined(
+                    separator: "&"))
         } else {
             return nil
         }
@@ -91,8 +97,10 @@ extension CaptureFile {
                 "url": .string(request.url),
                 "httpVersion": "HTTP/1.1",
                 "cookies": [],
-                "headers": .array(request.headers.map { .object(["name": .string($0.name), "value": .string($0.value)]) }),
-                "queryString": .array(request.queryItems.map { .object(["name": .string($0.name), "value": .string($0.value)]) }),
+                "headers": .array(
+                    request.headers.map { .object(["name": .string($0.name), "value": .string($0.value)]) }),
+                "queryString": .array(
+                    request.queryItems.map { .object(["name": .string($0.name), "value": .string($0.value)]) }),
                 "headersSize": -1,
                 "bodySize": .number(request.body?.byteCount ?? 0),
             ]
@@ -123,7 +131,7 @@ extension CaptureFile {
             return .object(entry)
         }
         let log: JSONValue = [
-            "log": ["version": "1.2", "creator": ["name": "tracksnap", "version": "1"], "entries": .array(entries)],
+            "log": ["version": "1.2", "creator": ["name": "tracksnap", "version": "1"], "entries": .array(entries)]
         ]
         return log.serialized()
     }

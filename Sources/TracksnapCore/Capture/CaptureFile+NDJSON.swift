@@ -35,7 +35,9 @@ extension CaptureFile {
 
     /// Reads tracksnap's NDJSON; the format is described on `CaptureFile`.
     /// - Throws: `CaptureFileError` naming the line (and column for malformed JSON).
-    static func readNDJSON(_ bytes: [UInt8], file: String, maximumBodySize: Int) throws(CaptureFileError) -> [CapturedRequest] {
+    static func readNDJSON(_ bytes: [UInt8], file: String, maximumBodySize: Int) throws(CaptureFileError)
+        -> [CapturedRequest]
+    {
         let decoder = JSONDecoder()
         var requests: [CapturedRequest] = []
         var lineNumber = 0
@@ -45,14 +47,17 @@ extension CaptureFile {
             var end = start
             while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
             let next = end + 1
-            while end > start && (bytes[end - 1] == 0x0D || bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
+            while end > start && (bytes[end - 1] == 0x0D || bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) {
+                end -= 1
+            }
             var first = start
             while first < end && (bytes[first] == 0x20 || bytes[first] == 0x09) { first += 1 }
             if first < end {
                 let line = Array(bytes[first..<end])
-                requests.append(try ndjsonRequest(
-                    line, decoder: decoder, file: file, lineNumber: lineNumber,
-                    columnOffset: first - start, maximumBodySize: maximumBodySize))
+                requests.append(
+                    try ndjsonRequest(
+                        line, decoder: decoder, file: file, lineNumber: lineNumber,
+                        columnOffset: first - start, maximumBodySize: maximumBodySize))
             }
             start = next
         }
@@ -61,12 +66,16 @@ extension CaptureFile {
 
     /// A JSON array of NDJSON records (the control API's answer, saved): each element read as a
     /// line is; errors name the element as a place (`capture.json: [2].url: missing`).
-    static func readArray(_ bytes: [UInt8], file: String, maximumBodySize: Int) throws(CaptureFileError) -> [CapturedRequest] {
+    static func readArray(_ bytes: [UInt8], file: String, maximumBodySize: Int) throws(CaptureFileError)
+        -> [CapturedRequest]
+    {
         let document: JSONDocument
         do {
             document = try JSONDocument.parse(bytes, file: file, trackLocations: false)
         } catch {
-            throw CaptureFileError(file: file, line: error.location.line, column: error.location.column, message: "malformed JSON: \(error.message)")
+            throw CaptureFileError(
+                file: file, line: error.location.line, column: error.location.column,
+                message: "malformed JSON: \(error.message)")
         }
         guard let items = document.value.arrayValue else {
             throw CaptureFileError(file: file, message: "a capture that starts with [ is an array of NDJSON records")
@@ -75,11 +84,15 @@ extension CaptureFile {
         var requests: [CapturedRequest] = []
         for (index, item) in items.enumerated() {
             do throws(CaptureFileError) {
-                requests.append(try ndjsonRequest(
-                    Array(item.serialized().utf8), decoder: decoder, file: file, lineNumber: index + 1, columnOffset: 0,
-                    maximumBodySize: maximumBodySize))
+                requests.append(
+                    try ndjsonRequest(
+                        Array(item.serialized().utf8), decoder: decoder, file: file, lineNumber: index + 1,
+                        columnOffset: 0,
+                        maximumBodySize: maximumBodySize))
             } catch {
-                throw CaptureFileError(file: file, place: "[\(index)]" + (error.place.flatMap { $0.isEmpty ? nil : "." + $0 } ?? ""), message: error.message)
+                throw CaptureFileError(
+                    file: file, place: "[\(index)]" + (error.place.flatMap { $0.isEmpty ? nil : "." + $0 } ?? ""),
+                    message: error.message)
             }
         }
         return requests
@@ -100,7 +113,8 @@ extension CaptureFile {
                 throw CaptureFileError(file: file, line: lineNumber, message: "malformed JSON: \(message)")
             }
             if place.isEmpty {
-                throw CaptureFileError(file: file, line: lineNumber, message: "a request must be a JSON object; \(message)")
+                throw CaptureFileError(
+                    file: file, line: lineNumber, message: "a request must be a JSON object; \(message)")
             }
             throw CaptureFileError(file: file, line: lineNumber, place: place, message: message)
         } catch {

@@ -66,13 +66,16 @@ public enum CaptureFile {
     /// - Throws: `CaptureFileError` naming the file and, where it applies, the line and the
     ///   place in the document: no such file, a directory, unreadable, empty, malformed JSON,
     ///   a missing or mistyped member, a body over the limit.
-    public static func read(path: String, maximumBodySize: Int = defaultMaximumBodySize) throws(CaptureFileError) -> [CapturedRequest] {
+    public static func read(path: String, maximumBodySize: Int = defaultMaximumBodySize) throws(CaptureFileError)
+        -> [CapturedRequest]
+    {
         if path == "-" {
             let data: Data
             do {
                 data = try FileHandle.standardInput.readToEnd() ?? Data()
             } catch {
-                throw CaptureFileError(file: "-", message: "standard input cannot be read: \(error.localizedDescription)")
+                throw CaptureFileError(
+                    file: "-", message: "standard input cannot be read: \(error.localizedDescription)")
             }
             return try read(data: data, file: "-", maximumBodySize: maximumBodySize)
         }
@@ -91,7 +94,8 @@ public enum CaptureFile {
             defer { try? handle.close() }
             data = try handle.readToEnd() ?? Data()
         } catch {
-            let reason = FileManager.default.isReadableFile(atPath: path) ? "\(error.localizedDescription)" : "permission denied"
+            let reason =
+                FileManager.default.isReadableFile(atPath: path) ? "\(error.localizedDescription)" : "permission denied"
             throw CaptureFileError(file: path, message: "cannot be read: \(reason)")
         }
         return try read(data: data, file: path, maximumBodySize: maximumBodySize)
@@ -108,7 +112,9 @@ public enum CaptureFile {
     ///   - file: the name used in error messages.
     ///   - maximumBodySize: the largest body accepted, in bytes.
     /// - Throws: `CaptureFileError`, as `read(path:)`.
-    public static func read(data: Data, file: String, maximumBodySize: Int = defaultMaximumBodySize) throws(CaptureFileError) -> [CapturedRequest] {
+    public static func read(data: Data, file: String, maximumBodySize: Int = defaultMaximumBodySize)
+        throws(CaptureFileError) -> [CapturedRequest]
+    {
         var bytes = [UInt8](data)
         // Fiddler and Windows editors write a BOM, which is not JSON.
         if bytes.starts(with: utf8BOM) { bytes.removeFirst(utf8BOM.count) }
@@ -140,7 +146,9 @@ public enum CaptureFile {
         index += 1
         // A lone `{` on the first line is a pretty-printed document, which NDJSON cannot be.
         var lineEnd = index
-        while lineEnd < bytes.count && (bytes[lineEnd] == 0x20 || bytes[lineEnd] == 0x09 || bytes[lineEnd] == 0x0D) { lineEnd += 1 }
+        while lineEnd < bytes.count && (bytes[lineEnd] == 0x20 || bytes[lineEnd] == 0x09 || bytes[lineEnd] == 0x0D) {
+            lineEnd += 1
+        }
         if lineEnd == bytes.count || bytes[lineEnd] == 0x0A { return .har }
         skipWhitespace(bytes, &index)
         return bytes[index...].starts(with: #""log""#.utf8) ? .har : .ndjson
@@ -149,7 +157,9 @@ public enum CaptureFile {
     static let utf8BOM: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     static func skipWhitespace(_ bytes: [UInt8], _ index: inout Int) {
-        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
+        while index < bytes.count,
+            bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D
+        {
             index += 1
         }
     }
@@ -187,7 +197,9 @@ public enum CaptureFile {
     ///
     /// Run on every decoding failure, not only on "not valid JSON": `JSONDecoder` checks
     /// lazily and may report a mistyped member before the malformed text behind it.
-    static func syntaxError(_ bytes: [UInt8], file: String, line: Int? = nil, columnOffset: Int = 0) -> CaptureFileError? {
+    static func syntaxError(_ bytes: [UInt8], file: String, line: Int? = nil, columnOffset: Int = 0)
+        -> CaptureFileError?
+    {
         do {
             _ = try JSONDocument.parse(bytes, file: file, trackLocations: false)
             return nil

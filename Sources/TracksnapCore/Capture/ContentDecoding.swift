@@ -31,7 +31,9 @@ package enum ContentDecoding {
     ///     comma-separated codings are undone from last to first.
     ///   - budget: what every layer's output together may spend.
     /// - Throws: `Failure` for corrupt data, an unknown coding, or output beyond the budget.
-    package static func decode(_ bytes: [UInt8], encoding: String, budget: inout InflationBudget) throws(Failure) -> [UInt8] {
+    package static func decode(_ bytes: [UInt8], encoding: String, budget: inout InflationBudget) throws(Failure)
+        -> [UInt8]
+    {
         var data = bytes
         for coding in codings(encoding).reversed() {
             switch coding {
@@ -47,7 +49,7 @@ package enum ContentDecoding {
                     // failed attempt spends nothing; one beyond the budget is final.
                     do throws(InflationError) {
                         data = try Inflation.inflate(data, format: .zlibOrGzip, budget: &budget)
-                    } catch where !error.isOverBudget {
+                    } catch  where !error.isOverBudget {
                         data = try Inflation.inflate(data, format: .raw, budget: &budget)
                     }
                 }

@@ -23,7 +23,9 @@ package enum EncodedLayers {
         let trimmed = trimmingWhitespace(text)
         guard let first = trimmed.utf8.first else { return nil }
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
-            if let parsed = try? JSONDocument.parse(Array(trimmed.utf8), file: "value", trackLocations: false).value { return parsed }
+            if let parsed = try? JSONDocument.parse(Array(trimmed.utf8), file: "value", trackLocations: false).value {
+                return parsed
+            }
         }
         // Byte scans, not Character ones: a layer can be megabytes of inflated text.
         if let query = trimmed.utf8.firstIndex(of: UInt8(ascii: "?")), trimmed.utf8.firstRange(of: "://".utf8) != nil {
@@ -36,7 +38,7 @@ package enum EncodedLayers {
             if Inflation.looksGzipped(bytes) {
                 do throws(InflationError) {
                     plain = try Inflation.inflate(bytes, format: .gzip, budget: &budget)
-                } catch where !error.isOverBudget {
+                } catch  where !error.isOverBudget {
                     plain = nil
                 }
             }
@@ -62,13 +64,14 @@ package enum EncodedLayers {
         try inflateAll(in: bytes, depth: 0, budget: &budget)
     }
 
-    private static func inflateAll(in bytes: [UInt8], depth: Int, budget: inout InflationBudget) throws(InflationError) {
+    private static func inflateAll(in bytes: [UInt8], depth: Int, budget: inout InflationBudget) throws(InflationError)
+    {
         guard depth <= deepest else { return }
         if Inflation.looksGzipped(bytes) {
             let inner: [UInt8]
             do throws(InflationError) {
                 inner = try Inflation.inflate(bytes, format: .gzip, budget: &budget)
-            } catch where !error.isOverBudget {
+            } catch  where !error.isOverBudget {
                 return
             }
             try inflateAll(in: inner, depth: depth + 1, budget: &budget)
@@ -101,7 +104,9 @@ package enum EncodedLayers {
     private static func object(_ fields: [(name: String, value: String)]) -> JSONValue {
         var members: [String: JSONValue] = [:]
         for field in fields {
-            members[field.name] = members[field.name].map { .array(($0.arrayValue ?? [$0]) + [.string(field.value)]) } ?? .string(field.value)
+            members[field.name] =
+                members[field.name].map { .array(($0.arrayValue ?? [$0]) + [.string(field.value)]) }
+                ?? .string(field.value)
         }
         return .object(members)
     }
@@ -110,7 +115,9 @@ package enum EncodedLayers {
     /// has none (a large inflated layer usually).
     private static func trimmingWhitespace(_ text: String) -> String {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
-        guard let first = text.utf8.first, let last = text.utf8.last, isSpace(first) || isSpace(last) else { return text }
+        guard let first = text.utf8.first, let last = text.utf8.last, isSpace(first) || isSpace(last) else {
+            return text
+        }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -123,7 +130,8 @@ package enum EncodedLayers {
         standard.reserveCapacity(utf8.count + 3)
         for byte in utf8 {
             switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
                 UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="):
                 standard.append(byte)
             case UInt8(ascii: "-"): standard.append(UInt8(ascii: "+"))

@@ -96,8 +96,10 @@ package enum FormEncoding {
             guard let equals = piece.firstIndex(of: UInt8(ascii: "=")), equals != piece.startIndex else {
                 return false
             }
-            for byte in piece where byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"")
-                || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}") {
+            for byte in piece
+            where byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"")
+                || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}")
+            {
                 return false
             }
             sawPiece = true

@@ -49,7 +49,8 @@ struct URLParts {
         let portColon: Substring.Index?
         if authority.utf8.first == UInt8(ascii: "["), let close = authority.utf8.firstIndex(of: UInt8(ascii: "]")) {
             let afterClose = authority.utf8.index(after: close)
-            portColon = afterClose != authority.endIndex && authority.utf8[afterClose] == UInt8(ascii: ":") ? afterClose : nil
+            portColon =
+                afterClose != authority.endIndex && authority.utf8[afterClose] == UInt8(ascii: ":") ? afterClose : nil
         } else {
             portColon = authority.utf8.lastIndex(of: UInt8(ascii: ":"))
         }
@@ -75,7 +76,8 @@ struct URLParts {
                 guard index != utf8.startIndex, utf8[index...].starts(with: "://".utf8) else { return nil }
                 return index
             }
-            let isOther = (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            let isOther =
+                (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
                 || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
             guard isLetter || (isOther && index != utf8.startIndex) else { return nil }
             index = utf8.index(after: index)

@@ -192,7 +192,9 @@ struct JSONParser {
             throw error("nesting deeper than \(Self.maximumDepth) levels", at: opening)
         }
         position += 1
-        stack.append(Frame(isObject: isObject, opening: opening, pointer: pointer, valueStart: values.count, keyStart: keys.count))
+        stack.append(
+            Frame(
+                isObject: isObject, opening: opening, pointer: pointer, valueStart: values.count, keyStart: keys.count))
     }
 
     private mutating func closeArray() -> [JSONValue] {
@@ -261,7 +263,8 @@ struct JSONParser {
             let frame = stack[index]
             let valueEnd = index + 1 < stack.count ? stack[index + 1].valueStart : values.count
             let keyEnd = index + 1 < stack.count ? stack[index + 1].keyStart : keys.count
-            pointer = frame.isObject
+            pointer =
+                frame.isObject
                 ? JSONPointer.appending(pointer, keys[keyEnd - 1])
                 : JSONPointer.appending(pointer, valueEnd - frame.valueStart)
         }
@@ -271,9 +274,18 @@ struct JSONParser {
     /// `true`, `false`, `null`, or an error that says what the word should have been.
     private mutating func parseBareWord() throws(JSONParseError) -> JSONValue {
         let start = mark()
-        if matches("true") { position += 4; return .bool(true) }
-        if matches("false") { position += 5; return .bool(false) }
-        if matches("null") { position += 4; return .null }
+        if matches("true") {
+            position += 4
+            return .bool(true)
+        }
+        if matches("false") {
+            position += 5
+            return .bool(false)
+        }
+        if matches("null") {
+            position += 4
+            return .null
+        }
         let first = peek()
         if first == UInt8(ascii: ".") || first == UInt8(ascii: "+") {
             let text = numberLikeRun(from: position)
@@ -447,7 +459,8 @@ struct JSONParser {
             let unit = try parseHex4(escapeStart: backslash)
             var value = UInt32(unit)
             if (0xD800...0xDBFF).contains(unit) {
-                guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
+                guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
+                    bytes[position + 1] == UInt8(ascii: "u")
                 else {
                     throw loneSurrogateError(unit, at: backslash)
                 }
@@ -467,7 +480,8 @@ struct JSONParser {
             UTF8.encode(scalar) { scratch.append($0) }
         default:
             position -= 1
-            let shown = position < bytes.count && bytes[position] >= 0x20 && bytes[position] < 0x7F
+            let shown =
+                position < bytes.count && bytes[position] >= 0x20 && bytes[position] < 0x7F
                 ? "'\\\(Character(Unicode.Scalar(escaped)))'"
                 : "'\\' followed by \(visibleCharacter(at: position))"
             throw error(
@@ -500,13 +514,18 @@ struct JSONParser {
 
     private func loneSurrogateError(_ unit: UInt16, at escape: Mark) -> JSONParseError {
         let hex = String(unit, radix: 16, uppercase: true)
-        let kind = unit < 0xDC00 ? "a high surrogate must be followed by a low one (\\uDC00-\\uDFFF)" : "a low surrogate must follow a high one"
+        let kind =
+            unit < 0xDC00
+            ? "a high surrogate must be followed by a low one (\\uDC00-\\uDFFF)"
+            : "a low surrogate must follow a high one"
         return error("lone surrogate '\\u\(hex)' in a string: \(kind)", at: escape)
     }
 
     private func controlCharacterError(_ byte: UInt8, opening: Mark) -> JSONParseError {
         if byte == 0x0A || byte == 0x0D {
-            return error(#"unterminated string: missing the closing '"' before the end of the line (write a line break as \n)"#, at: opening)
+            return error(
+                #"unterminated string: missing the closing '"' before the end of the line (write a line break as \n)"#,
+                at: opening)
         }
         let escape: String =
             switch byte {
@@ -521,7 +540,9 @@ struct JSONParser {
     /// Checks the UTF-8 sequence at `position` (a byte ≥ 0x80) and steps over it.
     private mutating func skipUTF8Scalar() throws(JSONParseError) {
         guard let length = utf8SequenceLength(at: position) else {
-            throw error("invalid UTF-8: byte 0x\(String(bytes[position], radix: 16, uppercase: true)) does not start a valid sequence", at: mark())
+            throw error(
+                "invalid UTF-8: byte 0x\(String(bytes[position], radix: 16, uppercase: true)) does not start a valid sequence",
+                at: mark())
         }
         position += length
     }
@@ -534,12 +555,20 @@ struct JSONParser {
         var high: UInt8 = 0xBF
         switch lead {
         case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
+        case 0xE0:
+            length = 3
+            low = 0xA0
         case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
+        case 0xED:
+            length = 3
+            high = 0x9F
+        case 0xF0:
+            length = 4
+            low = 0x90
         case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
+        case 0xF4:
+            length = 4
+            high = 0x8F
         default: return nil
         }
         guard offset + length <= bytes.count else { return nil }
@@ -639,7 +668,9 @@ struct JSONParser {
             return error("JSON needs double quotes: write strings and keys as \"text\", not 'text'", at: here)
         }
         if byte >= 0x80, utf8SequenceLength(at: position) == nil {
-            return error("invalid UTF-8: byte 0x\(String(byte, radix: 16, uppercase: true)) does not start a valid sequence", at: here)
+            return error(
+                "invalid UTF-8: byte 0x\(String(byte, radix: 16, uppercase: true)) does not start a valid sequence",
+                at: here)
         }
         var message = "unexpected character \(visibleCharacter(at: position))"
         if let context { message += " \(context)" }

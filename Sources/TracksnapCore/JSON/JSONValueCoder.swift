@@ -25,8 +25,10 @@ package enum JSONValueCoder {
             let (path, what) = describe(error)
             let pointers = path.indices.reversed().map { pointer(path[...$0]) } + [""]
             // A missing member has no place of its own: the nearest enclosing value's is given.
-            let location = pointers.lazy.compactMap { document.locations[$0] }.first ?? SourceLocation(line: 1, column: 1)
-            throw JSONParseError(file: document.file, location: location, message: "\(pointers[0].isEmpty ? "/" : pointers[0]): \(what)")
+            let location =
+                pointers.lazy.compactMap { document.locations[$0] }.first ?? SourceLocation(line: 1, column: 1)
+            throw JSONParseError(
+                file: document.file, location: location, message: "\(pointers[0].isEmpty ? "/" : pointers[0]): \(what)")
         } catch {
             throw JSONParseError(file: document.file, location: SourceLocation(line: 1, column: 1), message: "\(error)")
         }
@@ -89,7 +91,9 @@ package enum JSONValueCoder {
             return UnkeyedEncoder(node: node, codingPath: codingPath)
         }
 
-        func singleValueContainer() -> any SingleValueEncodingContainer { SingleEncoder(node: node, codingPath: codingPath) }
+        func singleValueContainer() -> any SingleValueEncodingContainer {
+            SingleEncoder(node: node, codingPath: codingPath)
+        }
     }
 
     struct KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
@@ -124,7 +128,9 @@ package enum JSONValueCoder {
             try value.encode(to: ValueEncoder(node: child(key), codingPath: codingPath + [key]))
         }
 
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key)
+            -> KeyedEncodingContainer<NestedKey>
+        {
             ValueEncoder(node: child(key), codingPath: codingPath + [key]).container(keyedBy: type)
         }
 
@@ -132,8 +138,12 @@ package enum JSONValueCoder {
             ValueEncoder(node: child(key), codingPath: codingPath + [key]).unkeyedContainer()
         }
 
-        mutating func superEncoder() -> any Encoder { ValueEncoder(node: child(named: "super"), codingPath: codingPath) }
-        mutating func superEncoder(forKey key: Key) -> any Encoder { ValueEncoder(node: child(key), codingPath: codingPath + [key]) }
+        mutating func superEncoder() -> any Encoder {
+            ValueEncoder(node: child(named: "super"), codingPath: codingPath)
+        }
+        mutating func superEncoder(forKey key: Key) -> any Encoder {
+            ValueEncoder(node: child(key), codingPath: codingPath + [key])
+        }
     }
 
     struct UnkeyedEncoder: UnkeyedEncodingContainer {
@@ -167,7 +177,9 @@ package enum JSONValueCoder {
             try value.encode(to: ValueEncoder(node: next(), codingPath: codingPath + [Index(count)]))
         }
 
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) -> KeyedEncodingContainer<
+            NestedKey
+        > {
             ValueEncoder(node: next(), codingPath: codingPath + [Index(count)]).container(keyedBy: type)
         }
 
@@ -175,7 +187,9 @@ package enum JSONValueCoder {
             ValueEncoder(node: next(), codingPath: codingPath + [Index(count)]).unkeyedContainer()
         }
 
-        mutating func superEncoder() -> any Encoder { ValueEncoder(node: next(), codingPath: codingPath + [Index(count)]) }
+        mutating func superEncoder() -> any Encoder {
+            ValueEncoder(node: next(), codingPath: codingPath + [Index(count)])
+        }
     }
 
     struct SingleEncoder: SingleValueEncodingContainer {
@@ -197,7 +211,9 @@ package enum JSONValueCoder {
         mutating func encode(_ value: UInt16) { node.value = .number(String(value)) }
         mutating func encode(_ value: UInt32) { node.value = .number(String(value)) }
         mutating func encode(_ value: UInt64) { node.value = .number(String(value)) }
-        mutating func encode(_ value: some Encodable) throws { try value.encode(to: ValueEncoder(node: node, codingPath: codingPath)) }
+        mutating func encode(_ value: some Encodable) throws {
+            try value.encode(to: ValueEncoder(node: node, codingPath: codingPath))
+        }
     }
 
     // MARK: Decoding
@@ -217,7 +233,9 @@ package enum JSONValueCoder {
             return UnkeyedDecoder(items: items, codingPath: codingPath)
         }
 
-        func singleValueContainer() -> any SingleValueDecodingContainer { SingleDecoder(value: value, codingPath: codingPath) }
+        func singleValueContainer() -> any SingleValueDecodingContainer {
+            SingleDecoder(value: value, codingPath: codingPath)
+        }
     }
 
     static func mismatch(_ type: Any.Type, _ value: JSONValue, _ path: [any CodingKey]) -> DecodingError {
@@ -252,7 +270,8 @@ package enum JSONValueCoder {
 
         private func member(_ key: Key) throws -> JSONValue {
             guard let value = members[key.stringValue] else {
-                throw DecodingError.keyNotFound(key, DecodingError.Context(codingPath: codingPath, debugDescription: "missing"))
+                throw DecodingError.keyNotFound(
+                    key, DecodingError.Context(codingPath: codingPath, debugDescription: "missing"))
             }
             return value
         }
@@ -281,7 +300,9 @@ package enum JSONValueCoder {
             try T(from: ValueDecoder(value: member(key), codingPath: codingPath + [key]))
         }
 
-        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+            -> KeyedDecodingContainer<NestedKey>
+        {
             try ValueDecoder(value: member(key), codingPath: codingPath + [key]).container(keyedBy: type)
         }
 
@@ -289,8 +310,12 @@ package enum JSONValueCoder {
             try ValueDecoder(value: member(key), codingPath: codingPath + [key]).unkeyedContainer()
         }
 
-        func superDecoder() throws -> any Decoder { ValueDecoder(value: members["super"] ?? .null, codingPath: codingPath) }
-        func superDecoder(forKey key: Key) throws -> any Decoder { ValueDecoder(value: try member(key), codingPath: codingPath + [key]) }
+        func superDecoder() throws -> any Decoder {
+            ValueDecoder(value: members["super"] ?? .null, codingPath: codingPath)
+        }
+        func superDecoder(forKey key: Key) throws -> any Decoder {
+            ValueDecoder(value: try member(key), codingPath: codingPath + [key])
+        }
     }
 
     struct UnkeyedDecoder: UnkeyedDecodingContainer {
@@ -308,7 +333,8 @@ package enum JSONValueCoder {
         private mutating func next() throws -> (value: JSONValue, path: [any CodingKey]) {
             let path = codingPath + [Index(currentIndex)]
             guard !isAtEnd else {
-                throw DecodingError.valueNotFound(JSONValue.self, DecodingError.Context(codingPath: path, debugDescription: "past the end"))
+                throw DecodingError.valueNotFound(
+                    JSONValue.self, DecodingError.Context(codingPath: path, debugDescription: "past the end"))
             }
             defer { currentIndex += 1 }
             return (items[currentIndex], path)
@@ -345,7 +371,9 @@ package enum JSONValueCoder {
             return try T(from: ValueDecoder(value: value, codingPath: path))
         }
 
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+            -> KeyedDecodingContainer<NestedKey>
+        {
             let (value, path) = try next()
             return try ValueDecoder(value: value, codingPath: path).container(keyedBy: type)
         }
@@ -382,7 +410,9 @@ package enum JSONValueCoder {
         func decode(_ type: UInt16.Type) throws -> UInt16 { try scalar(type) }
         func decode(_ type: UInt32.Type) throws -> UInt32 { try scalar(type) }
         func decode(_ type: UInt64.Type) throws -> UInt64 { try scalar(type) }
-        func decode<T: Decodable>(_ type: T.Type) throws -> T { try T(from: ValueDecoder(value: value, codingPath: codingPath)) }
+        func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            try T(from: ValueDecoder(value: value, codingPath: codingPath))
+        }
     }
 
     /// An array index in a coding path.

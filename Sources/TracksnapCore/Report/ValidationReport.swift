@@ -69,7 +69,9 @@ public struct ValidationReport: Sendable, Hashable, Codable {
         /// The captured request it was paired with.
         public var request: RequestReference?
 
-        package init(path: String, summary: String, status: String, line: Int?, column: Int?, request: RequestReference?) {
+        package init(
+            path: String, summary: String, status: String, line: Int?, column: Int?, request: RequestReference?
+        ) {
             self.path = path
             self.summary = summary
             self.status = status
@@ -152,7 +154,9 @@ public struct ValidationReport: Sendable, Hashable, Codable {
         }
 
         /// A member that may be absent (nil) or a JSON null (`.null`).
-        private static func value(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> JSONValue? {
+        private static func value(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws
+            -> JSONValue?
+        {
             guard container.contains(key) else { return Optional.none }
             return try container.decode(JSONValue.self, forKey: key)
         }

@@ -7,7 +7,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public var location: SourceLocation?
     public var message: String
 
-    public init(_ severity: Severity, file: String, path: String? = nil, location: SourceLocation? = nil, message: String) {
+    public init(
+        _ severity: Severity, file: String, path: String? = nil, location: SourceLocation? = nil, message: String
+    ) {
         self.severity = severity
         self.file = file
         self.path = path

@@ -15,16 +15,23 @@ package struct MatcherParser {
     static let matcherKeys = ["$regex", "$type", "$any", "$absent", "$literal"]
 
     package mutating func error(_ pointer: String, _ message: String) {
-        diagnostics.append(Diagnostic(.error, file: document.file, path: pointer, location: document.locations[pointer], message: message))
+        diagnostics.append(
+            Diagnostic(
+                .error, file: document.file, path: pointer, location: document.locations[pointer], message: message))
     }
 
     /// An error about a key itself (unknown, misspelt): points at the key rather than its value.
     package mutating func keyError(_ pointer: String, _ message: String) {
-        diagnostics.append(Diagnostic(.error, file: document.file, path: pointer, location: document.keyLocations[pointer] ?? document.locations[pointer], message: message))
+        diagnostics.append(
+            Diagnostic(
+                .error, file: document.file, path: pointer,
+                location: document.keyLocations[pointer] ?? document.locations[pointer], message: message))
     }
 
     package mutating func warning(_ pointer: String, _ message: String) {
-        diagnostics.append(Diagnostic(.warning, file: document.file, path: pointer, location: document.locations[pointer], message: message))
+        diagnostics.append(
+            Diagnostic(
+                .warning, file: document.file, path: pointer, location: document.locations[pointer], message: message))
     }
 
     /// A Szimpla string: the pattern it reads as, which also accepts its literal value. One that
@@ -34,7 +41,10 @@ package struct MatcherParser {
         do {
             return .szimpla(literal, try Pattern.cached(source))
         } catch {
-            warning(pointer, "\"\(source)\" is not a valid pattern (\(error.message)\(error.offset.map { " at offset \($0)" } ?? "")), so it is compared literally")
+            warning(
+                pointer,
+                "\"\(source)\" is not a valid pattern (\(error.message)\(error.offset.map { " at offset \($0)" } ?? "")), so it is compared literally"
+            )
             return .szimpla(literal, nil)
         }
     }
@@ -59,7 +69,10 @@ package struct MatcherParser {
         case .string(let string):
             if szimpla { return szimplaMatcher(literal: string, pattern: string, at: pointer) }
             if Self.looksLikePattern(string) {
-                warning(pointer, "\"\(string)\" is compared literally but looks like a pattern; write {\"$regex\": \"\(string)\"} if a pattern was meant")
+                warning(
+                    pointer,
+                    "\"\(string)\" is compared literally but looks like a pattern; write {\"$regex\": \"\(string)\"} if a pattern was meant"
+                )
             }
             return .literal(value)
         default:
@@ -67,10 +80,15 @@ package struct MatcherParser {
         }
     }
 
-    private mutating func operatorMatcher(_ members: [String: JSONValue], special: String, at pointer: String) -> Matcher {
+    private mutating func operatorMatcher(_ members: [String: JSONValue], special: String, at pointer: String)
+        -> Matcher
+    {
         let keyPointer = JSONPointer.appending(pointer, special)
         guard members.count == 1 else {
-            error(pointer, "a matcher object holds exactly one key, here \(members.keys.sorted().joined(separator: ", ")); write a data key beginning with $ as $$ (\"$$os\" for \"$os\")")
+            error(
+                pointer,
+                "a matcher object holds exactly one key, here \(members.keys.sorted().joined(separator: ", ")); write a data key beginning with $ as $$ (\"$$os\" for \"$os\")"
+            )
             return .any
         }
         let argument = members[special]!
@@ -91,7 +109,9 @@ package struct MatcherParser {
             }
         case "$type":
             guard let name = argument.stringValue, let type = Matcher.ValueType(rawValue: name) else {
-                error(keyPointer, "$type takes one of \(Matcher.ValueType.allCases.map(\.rawValue).joined(separator: ", "))")
+                error(
+                    keyPointer,
+                    "$type takes one of \(Matcher.ValueType.allCases.map(\.rawValue).joined(separator: ", "))")
                 return .any
             }
             return .type(type)
@@ -104,7 +124,10 @@ package struct MatcherParser {
         case "$literal":
             return .exact(argument)
         default:
-            keyError(keyPointer, "unknown matcher \(special): use one of \(Self.matcherKeys.joined(separator: ", ")), or write a data key beginning with $ as $$ (\"$$\(special.dropFirst())\" for \"\(special)\")")
+            keyError(
+                keyPointer,
+                "unknown matcher \(special): use one of \(Self.matcherKeys.joined(separator: ", ")), or write a data key beginning with $ as $$ (\"$$\(special.dropFirst())\" for \"\(special)\")"
+            )
             return .any
         }
     }
@@ -118,7 +141,8 @@ package struct MatcherParser {
         let bytes = Array(string.utf8)
         if bytes.count > 2, bytes.first == UInt8(ascii: "^"), bytes.last == UInt8(ascii: "$") { return true }
         return patternHints.contains { hint in
-            hint.count <= bytes.count && (0...(bytes.count - hint.count)).contains { bytes[$0..<($0 + hint.count)].elementsEqual(hint) }
+            hint.count <= bytes.count
+                && (0...(bytes.count - hint.count)).contains { bytes[$0..<($0 + hint.count)].elementsEqual(hint) }
         }
     }
 

@@ -44,12 +44,18 @@ extension Secrets {
         return carried.union(contained).sorted { ($0.count, $0) > ($1.count, $1) }
     }
 
-    private static func collect(_ value: JSONValue, depth: Int, budget: inout InflationBudget, into found: inout Set<String>) {
+    private static func collect(
+        _ value: JSONValue, depth: Int, budget: inout InflationBudget, into found: inout Set<String>
+    ) {
         guard depth <= EncodedLayers.deepest else { return }
         switch value {
         case .object(let members):
             for (key, member) in members {
-                if isSecret(key) { strings(in: member, into: &found) } else { collect(member, depth: depth, budget: &budget, into: &found) }
+                if isSecret(key) {
+                    strings(in: member, into: &found)
+                } else {
+                    collect(member, depth: depth, budget: &budget, into: &found)
+                }
             }
         case .array(let items):
             for item in items { collect(item, depth: depth, budget: &budget, into: &found) }
@@ -103,10 +109,12 @@ extension Secrets {
     /// The value after the rest of a key (`writeKey`'s `Key`), optional quotes, and `=` or `:`.
     private static func value(after index: Int, in bytes: [UInt8]) -> String? {
         func isKeyByte(_ byte: UInt8) -> Bool {
-            (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+            (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
         }
         func isQuoteOrSpace(_ byte: UInt8) -> Bool {
-            byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\\")
+            byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: " ")
+                || byte == UInt8(ascii: "\\")
         }
         var i = index
         while i < bytes.count, isKeyByte(bytes[i]) { i += 1 }

@@ -3,10 +3,15 @@ import Foundation
 /// Which keys hold secrets, so that they are never written to a snapshot or a report.
 public enum Secrets {
     /// Header names that always hold credentials.
-    public static let headers: Set<String> = ["authorization", "cookie", "set-cookie", "proxy-authorization", "x-api-key"]
+    public static let headers: Set<String> = [
+        "authorization", "cookie", "set-cookie", "proxy-authorization", "x-api-key",
+    ]
 
     /// Parts of a key name that mark a secret (`writeKey`, `api_key`, `access_token`, `password`).
-    static let markers = ["token", "secret", "password", "passwd", "apikey", "api_key", "writekey", "write_key", "authorization", "cookie", "credential", "api-key"]
+    static let markers = [
+        "token", "secret", "password", "passwd", "apikey", "api_key", "writekey", "write_key", "authorization",
+        "cookie", "credential", "api-key",
+    ]
 
     /// Whether a header, parameter or JSON key holds a secret.
     ///
@@ -39,9 +44,12 @@ public enum Secrets {
         var found = [value]
         let parts = value.split(separator: " ", maxSplits: 1).map(String.init)
         if parts.count == 2 {
-            let scheme = parts[0].lowercased(), argument = parts[1].trimmingCharacters(in: .whitespaces)
+            let scheme = parts[0].lowercased()
+            let argument = parts[1].trimmingCharacters(in: .whitespaces)
             found.append(argument)
-            if scheme == "basic", let data = Data(base64Encoded: argument), let decoded = String(data: data, encoding: .utf8) {
+            if scheme == "basic", let data = Data(base64Encoded: argument),
+                let decoded = String(data: data, encoding: .utf8)
+            {
                 found.append(decoded)
                 found += decoded.split(separator: ":", maxSplits: 1).map(String.init)
             }

@@ -104,7 +104,8 @@ public struct ExpectedEntry: Sendable {
 
     /// The allowed fields of an entry.
     public static func fields(_ kind: Kind) -> [String] {
-        kind == .request ? ["method", "url", "parameters", "headers", "body"] : ["vendor", "type", "name", "properties", "context"]
+        kind == .request
+            ? ["method", "url", "parameters", "headers", "body"] : ["vendor", "type", "name", "properties", "context"]
     }
 
     /// `GET https://api.example.com/track` or `segment track Order Completed`: how reports name it.
@@ -129,8 +130,10 @@ extension JSONDocument {
     /// A warning for each key written twice in one object: JSON keeps the last, silently.
     package var duplicateKeyWarnings: [Diagnostic] {
         duplicateKeys.map { pointer in
-            Diagnostic(.warning, file: file, path: pointer, location: keyLocations[pointer] ?? locations[pointer],
-                       message: "key \"\(JSONPointer.tokens(pointer).last ?? "")\" appears twice in one object; the last one wins")
+            Diagnostic(
+                .warning, file: file, path: pointer, location: keyLocations[pointer] ?? locations[pointer],
+                message:
+                    "key \"\(JSONPointer.tokens(pointer).last ?? "")\" appears twice in one object; the last one wins")
         }
     }
 
@@ -165,7 +168,9 @@ private struct SnapshotReader {
         self.parser = MatcherParser(document: document)
     }
 
-    static let topLevelKeys = ["$schema", "name", "description", "validator", "order", "unexpected", "strict", "requests", "events"]
+    static let topLevelKeys = [
+        "$schema", "name", "description", "validator", "order", "unexpected", "strict", "requests", "events",
+    ]
 
     mutating func read() -> Snapshot? {
         let defaultName = URL(fileURLWithPath: document.file).deletingPathExtension().lastPathComponent
@@ -182,7 +187,9 @@ private struct SnapshotReader {
                 warnings: parser.diagnostics.filter { $0.severity == .warning })
         case .object(let top):
             for key in top.keys.sorted() where !Self.topLevelKeys.contains(key) {
-                parser.keyError(JSONPointer.appending("", key), "unknown key \"\(key)\"; a snapshot has \(Self.topLevelKeys.joined(separator: ", "))")
+                parser.keyError(
+                    JSONPointer.appending("", key),
+                    "unknown key \"\(key)\"; a snapshot has \(Self.topLevelKeys.joined(separator: ", "))")
             }
             let snapshot = Snapshot(
                 file: document.file, format: .tracksnap,
@@ -197,7 +204,10 @@ private struct SnapshotReader {
                 warnings: [])
             return snapshot.with(warnings: parser.diagnostics.filter { $0.severity == .warning })
         default:
-            parser.error("", "a snapshot is a JSON object with \"requests\" or \"events\" (or a Szimpla array), not \(document.value.typeName)")
+            parser.error(
+                "",
+                "a snapshot is a JSON object with \"requests\" or \"events\" (or a Szimpla array), not \(document.value.typeName)"
+            )
             return nil
         }
     }
@@ -215,8 +225,11 @@ private struct SnapshotReader {
     private mutating func validatorNames(_ top: [String: JSONValue]) -> String? {
         guard let items = top["validator"]?.arrayValue else { return string(top, "validator") }
         let names = items.compactMap(\.stringValue)
-        guard !names.isEmpty, names.count == items.count, !names.contains(where: { $0.isEmpty || $0.contains(",") }) else {
-            parser.error("/validator", "\"validator\" is a profile name (\"segment\") or a non-empty list of them ([\"segment\", \"ga4\"])")
+        guard !names.isEmpty, names.count == items.count, !names.contains(where: { $0.isEmpty || $0.contains(",") })
+        else {
+            parser.error(
+                "/validator",
+                "\"validator\" is a profile name (\"segment\") or a non-empty list of them ([\"segment\", \"ga4\"])")
             return nil
         }
         return names.joined(separator: ",")
@@ -235,7 +248,10 @@ private struct SnapshotReader {
     where E.RawValue == String {
         guard let text = string(top, key) else { return nil }
         guard let value = E(rawValue: text) else {
-            parser.error(JSONPointer.appending("", key), "\"\(key)\" must be one of \(E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), not \"\(text)\"")
+            parser.error(
+                JSONPointer.appending("", key),
+                "\"\(key)\" must be one of \(E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), not \"\(text)\""
+            )
             return nil
         }
         return value
@@ -259,7 +275,10 @@ private struct SnapshotReader {
             for field in object.keys.sorted() {
                 let fieldPointer = JSONPointer.appending(pointer, field)
                 guard fields.contains(field) || field == "description" else {
-                    parser.keyError(fieldPointer, "unknown field \"\(field)\" in an expected \(kind.rawValue); use \(fields.joined(separator: ", "))")
+                    parser.keyError(
+                        fieldPointer,
+                        "unknown field \"\(field)\" in an expected \(kind.rawValue); use \(fields.joined(separator: ", "))"
+                    )
                     continue
                 }
                 if field == "description" { continue }
@@ -289,13 +308,21 @@ private struct SnapshotReader {
                 }
                 let parts = url.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
                 let base = String(parts[0])
-                members.append(Matcher.Member(key: "url", matcher: parser.szimplaMatcher(literal: base, pattern: base, at: keyPointer)))
+                members.append(
+                    Matcher.Member(
+                        key: "url", matcher: parser.szimplaMatcher(literal: base, pattern: base, at: keyPointer)))
                 if parts.count > 1 {
                     // The literal is the decoded value (`+` is a space); the pattern keeps `+` as written.
                     let patterns = FormEncoding.pairs(Substring(parts[1].replacingOccurrences(of: "+", with: "%2B")))
                     for (item, pattern) in zip(FormEncoding.pairs(parts[1]), patterns) {
-                        derivedLocations[JSONPointer.appending(JSONPointer.appending(pointer, "parameters"), item.name)] = document.locations[keyPointer]
-                        parameters.append(Matcher.Member(key: item.name, matcher: parser.szimplaMatcher(literal: item.value, pattern: pattern.value, at: keyPointer)))
+                        derivedLocations[
+                            JSONPointer.appending(JSONPointer.appending(pointer, "parameters"), item.name)] =
+                            document.locations[keyPointer]
+                        parameters.append(
+                            Matcher.Member(
+                                key: item.name,
+                                matcher: parser.szimplaMatcher(
+                                    literal: item.value, pattern: pattern.value, at: keyPointer)))
                     }
                 }
             case "parameters":
@@ -310,7 +337,9 @@ private struct SnapshotReader {
                 parser.keyError(keyPointer, "unknown key \"\(key)\" in a Szimpla entry; it has url, parameters, body")
             }
         }
-        if !parameters.isEmpty { members.append(Matcher.Member(key: "parameters", matcher: .object(parameters, strict: nil))) }
+        if !parameters.isEmpty {
+            members.append(Matcher.Member(key: "parameters", matcher: .object(parameters, strict: nil)))
+        }
         return ExpectedEntry(kind: .request, path: pointer, matcher: .object(members, strict: nil))
     }
 }

@@ -80,7 +80,9 @@ enum Payload {
     static func number(_ text: String) -> JSONValue? {
         if isJSONNumber(text.utf8) { return .number(text) }
         guard let value = Double(text), value.isFinite,
-            text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E || $0 == 0x45 || $0 == 0x65 })
+            text.utf8.allSatisfy({
+                ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E || $0 == 0x45 || $0 == 0x65
+            })
         else { return nil }
         return .number(value)
     }

@@ -13,7 +13,10 @@ extension Decoder {
     /// request's `options`. `api_key`, the form's `client` key and its `checksum` (a hash of the
     /// key) are dropped. `/batch` is claimed on `*.amplitude.com`, elsewhere when the body has
     /// `api_key` and `events`; the form when it has `e`, `client` and `upload_time`.
-    public static let amplitude = Decoder(builtIn: "amplitude", rule: "/2/httpapi (any host), /batch with {api_key, events}, form e= with client= and upload_time=") { request throws(DecodeFailure) in
+    public static let amplitude = Decoder(
+        builtIn: "amplitude",
+        rule: "/2/httpapi (any host), /batch with {api_key, events}, form e= with client= and upload_time="
+    ) { request throws(DecodeFailure) in
         try Amplitude.decode(request)
     }
 }
@@ -50,7 +53,9 @@ enum Amplitude {
         return try build(events, shared: envelope.removing(secrets.union(["events"])), request: request)
     }
 
-    static func build(_ events: [JSONValue], shared: [String: JSONValue], request: CapturedRequest) throws(DecodeFailure) -> [AnalyticsEvent] {
+    static func build(_ events: [JSONValue], shared: [String: JSONValue], request: CapturedRequest)
+        throws(DecodeFailure) -> [AnalyticsEvent]
+    {
         try events.enumerated().map { (index, event) throws(DecodeFailure) in
             guard var fields = event.objectValue else { throw DecodeFailure("events[\(index)] is not an object") }
             guard let name = fields.removeValue(forKey: "event_type")?.stringValue else {
@@ -59,11 +64,12 @@ enum Amplitude {
             let properties = fields.removeValue(forKey: "event_properties") ?? .object([:])
             var context = fields.removing(secrets)
             for (key, value) in shared where context[key] == nil { context[key] = value }
-            let type = switch name {
-            case "$identify": "identify"
-            case "$groupidentify": "group_identify"
-            default: "track"
-            }
+            let type =
+                switch name {
+                case "$identify": "identify"
+                case "$groupidentify": "group_identify"
+                default: "track"
+                }
             return AnalyticsEvent(
                 vendor: "amplitude", type: type, name: name, properties: properties, context: .object(context),
                 request: request.id, index: index)

@@ -15,7 +15,9 @@ extension Decoder {
     /// other parameters, with `up.x`/`upn.x` under `user_properties`.
     /// Measurement Protocol: one event per `events` entry, name `name`, properties `params`,
     /// context the request's other members and query; `api_secret` is dropped.
-    public static let ga4 = Decoder(builtIn: "ga4", rule: "/g/collect (gtag.js), /mp/collect and /debug/mp/collect (Measurement Protocol), any host") { request throws(DecodeFailure) in
+    public static let ga4 = Decoder(
+        builtIn: "ga4", rule: "/g/collect (gtag.js), /mp/collect and /debug/mp/collect (Measurement Protocol), any host"
+    ) { request throws(DecodeFailure) in
         if request.trimmedPath.hasSuffix("/g/collect") { return GA4.gtag(request) }
         if request.trimmedPath.hasSuffix("/mp/collect") { return try GA4.measurementProtocol(request) }
         return nil
@@ -34,7 +36,9 @@ enum GA4 {
     }
 
     /// One gtag event from its parameters, shared first so that a line's own values win.
-    static func event(_ parameters: [(name: String, value: String)], request: CapturedRequest, index: Int) -> AnalyticsEvent {
+    static func event(_ parameters: [(name: String, value: String)], request: CapturedRequest, index: Int)
+        -> AnalyticsEvent
+    {
         var name: String?
         var properties: [String: JSONValue] = [:]
         var userProperties: [String: JSONValue] = [:]

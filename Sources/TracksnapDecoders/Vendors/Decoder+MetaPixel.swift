@@ -13,7 +13,9 @@ extension Decoder {
     /// JSON when it parses (`12.5` a number, `[…]` an array) and kept as text otherwise.
     /// Context: the other parameters (`id`, `dl`, `rl`, `ts`, `fbp`…), bracketed ones such as
     /// `ud[em]` grouped as `{"ud": {"em": …}}`.
-    public static let metaPixel = Decoder(builtIn: "meta-pixel", rule: "/tr and /tr/ on facebook.com, elsewhere with id= and ev=") { request throws(DecodeFailure) in
+    public static let metaPixel = Decoder(
+        builtIn: "meta-pixel", rule: "/tr and /tr/ on facebook.com, elsewhere with id= and ev="
+    ) { request throws(DecodeFailure) in
         guard request.trimmedPath.hasSuffix("/tr") else { return nil }
         let parameters = request.parameters
         let onFacebook = request.isHost(in: Decoder.metaPixelHosts)

@@ -17,7 +17,10 @@ extension Decoder {
     /// `properties.token` or `properties.distinct_id` (profile updates: `$distinct_id`, `$group_key`
     /// or `$token`), and PostHog's marks (see `.posthog`) leave the
     /// request to PostHog.
-    public static let mixpanel = Decoder(builtIn: "mixpanel", rule: "/track, /import, /engage, /groups with data= (URL-encoded or base64 JSON) or a JSON body; any host") { request throws(DecodeFailure) in
+    public static let mixpanel = Decoder(
+        builtIn: "mixpanel",
+        rule: "/track, /import, /engage, /groups with data= (URL-encoded or base64 JSON) or a JSON body; any host"
+    ) { request throws(DecodeFailure) in
         try Mixpanel.decode(request)
     }
 }
@@ -26,7 +29,9 @@ enum Mixpanel {
     static let hosts = ["mixpanel.com"]
     static let endpoints = ["track", "import", "engage", "groups"]
     static let secrets: Set<String> = ["token", "$token", "api_key", "api_secret"]
-    static let operations: Set<String> = ["$set", "$set_once", "$add", "$append", "$union", "$remove", "$unset", "$delete"]
+    static let operations: Set<String> = [
+        "$set", "$set_once", "$add", "$append", "$union", "$remove", "$unset", "$delete",
+    ]
 
     static func decode(_ request: CapturedRequest) throws(DecodeFailure) -> [AnalyticsEvent]? {
         let path = request.trimmedPath
@@ -43,13 +48,16 @@ enum Mixpanel {
             payload = body
         } else {
             guard onMixpanel else { return nil }
-            throw DecodeFailure(request.body == nil ? "request has no data parameter and no body" : "body is neither a data= form nor JSON")
+            throw DecodeFailure(
+                request.body == nil
+                    ? "request has no data parameter and no body" : "body is neither a data= form nor JSON")
         }
         let items = payload.arrayValue ?? [payload]
         let isProfile = endpoint == "engage" || endpoint == "groups"
         if !onMixpanel {
             let shaped = items.allSatisfy { item in
-                isProfile ? item["$distinct_id"] != nil || item["$group_key"] != nil || item["$token"] != nil
+                isProfile
+                    ? item["$distinct_id"] != nil || item["$group_key"] != nil || item["$token"] != nil
                     : item["event"]?.stringValue != nil
                         && (item["properties"]?["token"] != nil || item["properties"]?["distinct_id"] != nil)
             }

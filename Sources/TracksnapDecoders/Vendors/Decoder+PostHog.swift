@@ -16,7 +16,9 @@ extension Decoder {
     /// compression is a decode error (not supported). Claimed on `*.posthog.com`; elsewhere
     /// `/batch` and `/track` need PostHog's marks: a top-level `api_key`, an event `uuid`, or a
     /// `phc_` token; the other paths need events with an `event` name.
-    public static let posthog = Decoder(builtIn: "posthog", rule: "/batch/, /capture/, /e/, /i/v0/e/, /track/ with PostHog's JSON; any host") { request throws(DecodeFailure) in
+    public static let posthog = Decoder(
+        builtIn: "posthog", rule: "/batch/, /capture/, /e/, /i/v0/e/, /track/ with PostHog's JSON; any host"
+    ) { request throws(DecodeFailure) in
         try PostHog.decode(request)
     }
 }
@@ -86,7 +88,9 @@ enum PostHog {
             throw DecodeFailure("lz64 compression is not supported")
         }
         if let data = request.parameters.last(where: { $0.name == "data" })?.value {
-            guard let decoded = Payload.jsonOrBase64JSON(data) else { throw DecodeFailure("data is neither base64 nor JSON") }
+            guard let decoded = Payload.jsonOrBase64JSON(data) else {
+                throw DecodeFailure("data is neither base64 nor JSON")
+            }
             return decoded
         }
         guard let bytes = try Payload.bodyBytes(request) else { return nil }

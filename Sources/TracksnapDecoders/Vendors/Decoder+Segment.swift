@@ -13,7 +13,8 @@ extension Decoder {
     /// `writeKey` is dropped. Off Segment's hosts, the body must look like Segment's (a `batch`
     /// array, or a call with a `type`, `userId` or `anonymousId`); RudderStack's messages
     /// (`rudderId`, `channel`, a `Rudder…` library) are labelled `rudderstack`.
-    public static let segment = Decoder(builtIn: "segment", rule: SegmentShape.rule(for: "segment")) { request throws(DecodeFailure) in
+    public static let segment = Decoder(builtIn: "segment", rule: SegmentShape.rule(for: "segment")) {
+        request throws(DecodeFailure) in
         guard !request.isHost(in: SegmentShape.rudderHosts) else { return nil }
         return try SegmentShape.decode(request)
     }
@@ -28,7 +29,8 @@ extension Decoder {
     /// on another host (a self-hosted data plane, a proxy), when a message carries `rudderId`, a
     /// top-level `channel` (RudderStack's SDKs set it; Segment's libraries do not) or a library
     /// whose name starts with `Rudder`; otherwise it is Segment's.
-    public static let rudderstack = Decoder(builtIn: "rudderstack", rule: SegmentShape.rule(for: "rudderstack")) { request throws(DecodeFailure) in
+    public static let rudderstack = Decoder(builtIn: "rudderstack", rule: SegmentShape.rule(for: "rudderstack")) {
+        request throws(DecodeFailure) in
         guard !request.isHost(in: SegmentShape.segmentHosts) else { return nil }
         return try SegmentShape.decode(request)
     }
@@ -83,7 +85,8 @@ enum SegmentShape {
             messages = batch
             shared = envelope.removing(["batch"])
         } else {
-            let shaped = envelope["type"]?.stringValue.map(callTypes.contains) ?? false
+            let shaped =
+                envelope["type"]?.stringValue.map(callTypes.contains) ?? false
                 || envelope["userId"] != nil || envelope["anonymousId"] != nil
             guard onVendorHost || shaped else { return nil }
             messages = [.object(envelope)]

@@ -17,7 +17,9 @@ extension Decoder {
     /// fields (`url`, `page`, `refr`) of a page view or ping, the `tr_`/`ti_` fields of a
     /// transaction. Context: the other fields, with `co`/`cx` decoded as `contexts` (the list
     /// of `{schema, data}`). `GET /i` is claimed when the query has `e` and the tracker version `tv`.
-    public static let snowplow = Decoder(builtIn: "snowplow", rule: "GET /i with e= and tv=, POST /com.snowplowanalytics.snowplow/tp2; any host") { request throws(DecodeFailure) in
+    public static let snowplow = Decoder(
+        builtIn: "snowplow", rule: "GET /i with e= and tv=, POST /com.snowplowanalytics.snowplow/tp2; any host"
+    ) { request throws(DecodeFailure) in
         try Snowplow.decode(request)
     }
 }
@@ -45,7 +47,9 @@ enum Snowplow {
     static let pageFields = ["url", "page", "refr"]
     static let pingFields = ["pp_mix", "pp_max", "pp_miy", "pp_may"]
 
-    static func event(_ payload: [String: JSONValue], request: CapturedRequest, index: Int) throws(DecodeFailure) -> AnalyticsEvent {
+    static func event(_ payload: [String: JSONValue], request: CapturedRequest, index: Int) throws(DecodeFailure)
+        -> AnalyticsEvent
+    {
         var fields = payload
         let code = fields.removeValue(forKey: "e")?.stringValue ?? ""
         var properties: [String: JSONValue] = [:]
@@ -64,7 +68,9 @@ enum Snowplow {
         case "se":
             type = "struct"
             move(structFields)
-            if let value = properties["se_va"]?.stringValue, let number = Payload.number(value) { properties["se_va"] = number }
+            if let value = properties["se_va"]?.stringValue, let number = Payload.number(value) {
+                properties["se_va"] = number
+            }
             name = properties["se_ac"]?.stringValue
         case "ue":
             type = "self_describing"
@@ -92,7 +98,9 @@ enum Snowplow {
     }
 
     /// Takes a self-describing JSON out of its JSON field or its base64url field.
-    static func selfDescribing(_ fields: inout [String: JSONValue], json: String, base64: String) throws(DecodeFailure) -> JSONValue? {
+    static func selfDescribing(_ fields: inout [String: JSONValue], json: String, base64: String) throws(DecodeFailure)
+        -> JSONValue?
+    {
         if let text = fields.removeValue(forKey: json)?.stringValue {
             fields[base64] = nil
             return try Payload.json(text.utf8, what: json)

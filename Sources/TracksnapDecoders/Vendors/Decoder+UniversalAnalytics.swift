@@ -12,7 +12,10 @@ extension Decoder {
     /// protocol requires both). Type: `t`. Name: `ea` for events, else `t`. Properties: the hit's
     /// own parameters (`ec`, `ea`, `el`, `ev`, `dp`, `dl`, `dt`, `cd1`, `cm1`, `pr1id`…). Context:
     /// protocol, ids, device and cache-busting parameters (`v`, `tid`, `cid`, `uid`, `_v`, `z`…).
-    public static let universalAnalytics = Decoder(builtIn: "universal-analytics", rule: "/collect, /r/collect, /j/collect, /batch with v=1 and t (any host; Google's hosts always)") { request throws(DecodeFailure) in
+    public static let universalAnalytics = Decoder(
+        builtIn: "universal-analytics",
+        rule: "/collect, /r/collect, /j/collect, /batch with v=1 and t (any host; Google's hosts always)"
+    ) { request throws(DecodeFailure) in
         let path = request.trimmedPath
         let isBatch = path.hasSuffix("/batch")
         guard isBatch || (path.hasSuffix("/collect") && !path.hasSuffix("/g/collect") && !path.hasSuffix("/mp/collect"))
@@ -20,24 +23,30 @@ extension Decoder {
         let onGoogle = request.isHost(in: UniversalAnalytics.hosts)
         // A JSON body (Amplitude's and PostHog's `/batch`, Segment's `/v1/batch`) is no hit:
         // reject it before splitting a large body into form pairs.
-        if !onGoogle, let first = request.bodyBytes?.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
+        if !onGoogle,
+            let first = request.bodyBytes?.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
             first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == 0x1F
         {
             return nil
         }
         var hits: [[(name: String, value: String)]]
         if isBatch {
-            hits = (request.bodyText ?? "").split(whereSeparator: \.isNewline).map { FormEncoding.pairs($0) }.filter { !$0.isEmpty }
+            hits = (request.bodyText ?? "").split(whereSeparator: \.isNewline).map { FormEncoding.pairs($0) }.filter {
+                !$0.isEmpty
+            }
         } else {
             let lines = (request.bodyText ?? "").split(whereSeparator: \.isNewline)
             hits = [request.queryItems + (lines.count > 1 ? [] : request.formItems)]
         }
-        let shaped = !hits.isEmpty && hits.allSatisfy { hit in
-            hit.contains { $0.name == "v" && $0.value == "1" } && hit.contains { $0.name == "t" }
-        }
+        let shaped =
+            !hits.isEmpty
+            && hits.allSatisfy { hit in
+                hit.contains { $0.name == "v" && $0.value == "1" } && hit.contains { $0.name == "t" }
+            }
         guard shaped else {
             guard onGoogle else { return nil }
-            throw DecodeFailure(hits.isEmpty ? "request carries no hit" : "a hit lacks the protocol version v=1 or the hit type t")
+            throw DecodeFailure(
+                hits.isEmpty ? "request carries no hit" : "a hit lacks the protocol version v=1 or the hit type t")
         }
         return hits.enumerated().map { index, hit in UniversalAnalytics.event(hit, request: request, index: index) }
     }

@@ -31,7 +31,8 @@ extension FuzzTarget {
             let first = zip(again, requests).first { $0 != $1 }
             throw PropertyViolation(
                 target: "capture",
-                "the requests written as NDJSON read back different (\(again.count) of \(requests.count)): \(String(describing: first))")
+                "the requests written as NDJSON read back different (\(again.count) of \(requests.count)): \(String(describing: first))"
+            )
         }
     }
 
@@ -54,12 +55,14 @@ extension FuzzTarget {
         do {
             snapshot = try Snapshot.parse(Array(text.utf8), file: "fuzz.json")
         } catch {
-            throw PropertyViolation(target: "record", "the recorded snapshot does not read: \(error)\n\(text.prefix(2000))")
+            throw PropertyViolation(
+                target: "record", "the recorded snapshot does not read: \(error)\n\(text.prefix(2000))")
         }
         let result = SnapshotValidator().validate(snapshot, requests: requests, profile: profile)
         guard result.findings.isEmpty else {
             let findings = result.findings.prefix(5).map { "\($0.code): \($0.message)" }.joined(separator: "\n  ")
-            throw PropertyViolation(target: "record", "the recorded snapshot fails its own capture:\n  \(findings)\n\(text.prefix(2000))")
+            throw PropertyViolation(
+                target: "record", "the recorded snapshot fails its own capture:\n  \(findings)\n\(text.prefix(2000))")
         }
     }
 }

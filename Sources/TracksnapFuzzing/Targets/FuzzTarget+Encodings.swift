@@ -16,7 +16,9 @@ extension FuzzTarget {
         _ = request.parameters
         let decoded = FormEncoding.decode(FormEncoding.encode(text)[...])
         guard decoded == text else {
-            throw PropertyViolation(target: "form", "encoding then decoding changed the text: \(text.debugDescription) became \(decoded.debugDescription)")
+            throw PropertyViolation(
+                target: "form",
+                "encoding then decoding changed the text: \(text.debugDescription) became \(decoded.debugDescription)")
         }
     }
 
@@ -26,7 +28,8 @@ extension FuzzTarget {
     /// Content decoding and the body decoder: the first byte picks a coding, the rest is the
     /// body; the output never exceeds the limit.
     static let content = FuzzTarget(
-        "content", "BodyDecoder.body and ContentDecoding.decode; the first byte picks the Content-Encoding, the output stays under the limit"
+        "content",
+        "BodyDecoder.body and ContentDecoding.decode; the first byte picks the Content-Encoding, the output stays under the limit"
     ) { bytes throws(PropertyViolation) in
         guard let first = bytes.first else { return }
         let coding = codings[Int(first) % codings.count]
@@ -35,11 +38,15 @@ extension FuzzTarget {
         if let body = try? BodyDecoder(limit: limit).body(Array(bytes.dropFirst()), contentEncoding: coding),
             let size = CapturedRequest(id: "0", method: "POST", url: "", body: body).bodyBytes?.count, size > limit
         {
-            throw PropertyViolation(target: "content", "BodyDecoder kept a \(coding) body of \(size) bytes, over the limit of \(limit)")
+            throw PropertyViolation(
+                target: "content", "BodyDecoder kept a \(coding) body of \(size) bytes, over the limit of \(limit)")
         }
-        guard let decoded = try? ContentDecoding.decode(Array(bytes.dropFirst()), encoding: coding, limit: limit) else { return }
+        guard let decoded = try? ContentDecoding.decode(Array(bytes.dropFirst()), encoding: coding, limit: limit) else {
+            return
+        }
         guard decoded.count <= limit else {
-            throw PropertyViolation(target: "content", "\(coding) decoded to \(decoded.count) bytes, over the limit of \(limit)")
+            throw PropertyViolation(
+                target: "content", "\(coding) decoded to \(decoded.count) bytes, over the limit of \(limit)")
         }
     }
 }

@@ -5,10 +5,15 @@ extension FuzzTarget {
     /// accepts re-serialises (compact and pretty) to text that parses to the same value.
     static let json = FuzzTarget(
         "json", "JSONDocument.parse, then serialized() and parse again",
-        seeds: ["Snapshots", "Validators", "Sources/TracksnapValidation/Profile/BuiltIn", "Tests/TracksnapCoreTests/Fixtures/json"]
+        seeds: [
+            "Snapshots", "Validators", "Sources/TracksnapValidation/Profile/BuiltIn",
+            "Tests/TracksnapCoreTests/Fixtures/json",
+        ]
     ) { bytes throws(PropertyViolation) in
         let located = Result { () throws(JSONParseError) in try JSONDocument.parse(bytes, file: "fuzz.json") }
-        let plain = Result { () throws(JSONParseError) in try JSONDocument.parse(bytes, file: "fuzz.json", trackLocations: false) }
+        let plain = Result { () throws(JSONParseError) in
+            try JSONDocument.parse(bytes, file: "fuzz.json", trackLocations: false)
+        }
         switch (located, plain) {
         case (.failure, .failure):
             return
@@ -22,11 +27,13 @@ extension FuzzTarget {
                     throw PropertyViolation(target: "json", "the serialised value does not parse: \(text.prefix(200))")
                 }
                 guard again.value == document.value else {
-                    throw PropertyViolation(target: "json", "the serialised value parses to another value: \(text.prefix(200))")
+                    throw PropertyViolation(
+                        target: "json", "the serialised value parses to another value: \(text.prefix(200))")
                 }
             }
         default:
-            throw PropertyViolation(target: "json", "parsing with and without locations disagree on whether the input is JSON")
+            throw PropertyViolation(
+                target: "json", "parsing with and without locations disagree on whether the input is JSON")
         }
     }
 

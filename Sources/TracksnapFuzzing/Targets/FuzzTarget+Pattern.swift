@@ -23,10 +23,13 @@ extension FuzzTarget {
         do {
             matched = try Pattern(escaped).matches(literal)
         } catch {
-            throw PropertyViolation(target: "pattern", "the escaped literal \(escaped.debugDescription) fails: \(error)")
+            throw PropertyViolation(
+                target: "pattern", "the escaped literal \(escaped.debugDescription) fails: \(error)")
         }
         guard matched else {
-            throw PropertyViolation(target: "pattern", "the escaped literal \(escaped.debugDescription) does not match \(literal.debugDescription)")
+            throw PropertyViolation(
+                target: "pattern",
+                "the escaped literal \(escaped.debugDescription) does not match \(literal.debugDescription)")
         }
     }
 }

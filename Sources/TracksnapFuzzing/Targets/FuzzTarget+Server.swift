@@ -14,7 +14,8 @@ extension FuzzTarget {
     /// that nothing waits, forwards or connects; everything else is captured by the collector.
     static let serverUnderFuzz: CaptureServer? = {
         var configuration = CaptureServer.Configuration(
-            maximumRequests: 64, maximumBodySize: serverBodyLimit, token: "fuzz-" + String(repeating: "7f3a9c", count: 8))
+            maximumRequests: 64, maximumBodySize: serverBodyLimit,
+            token: "fuzz-" + String(repeating: "7f3a9c", count: 8))
         configuration.simulatesPublicBinding = true
         return try? CaptureServer(configuration: configuration)
     }()
@@ -24,9 +25,12 @@ extension FuzzTarget {
     /// decoding, recording, the control API's and the proxy's guards). Every answer is an HTTP
     /// response, and nothing recorded holds a body over the limit.
     static let server = FuzzTarget(
-        "server", "the capture server's connection pipeline on an EmbeddedChannel: parsing, routing, body decoding, recording"
+        "server",
+        "the capture server's connection pipeline on an EmbeddedChannel: parsing, routing, body decoding, recording"
     ) { bytes throws(PropertyViolation) in
-        guard let server = serverUnderFuzz else { throw PropertyViolation(target: "server", "the server cannot be configured") }
+        guard let server = serverUnderFuzz else {
+            throw PropertyViolation(target: "server", "the server cannot be configured")
+        }
         server.store.reset()
         let channel = EmbeddedChannel()
         defer { _ = try? channel.finish(acceptAlreadyClosed: true) }
@@ -41,12 +45,17 @@ extension FuzzTarget {
             if case .byteBuffer(let buffer) = part { answer += buffer.readableBytesView }
         }
         if !answer.isEmpty, !answer.starts(with: Array("HTTP/1.".utf8)) {
-            throw PropertyViolation(target: "server", "the answer is not HTTP: \(String(decoding: answer.prefix(80), as: UTF8.self).debugDescription)")
+            throw PropertyViolation(
+                target: "server",
+                "the answer is not HTTP: \(String(decoding: answer.prefix(80), as: UTF8.self).debugDescription)")
         }
         for request in server.store.requests() {
             let size = request.bodyBytes?.count ?? 0
             guard size <= serverBodyLimit else {
-                throw PropertyViolation(target: "server", "request \(request.id) was recorded with \(size) bytes of body, over the limit of \(serverBodyLimit)")
+                throw PropertyViolation(
+                    target: "server",
+                    "request \(request.id) was recorded with \(size) bytes of body, over the limit of \(serverBodyLimit)"
+                )
             }
         }
     }

@@ -20,7 +20,9 @@ enum VisibleText {
     }
 
     /// An expected and an actual value, each shortened so that their first difference stays in view.
-    static func pair(_ expected: JSONValue?, _ actual: JSONValue?, limit: Int = limit) -> (expected: String?, actual: String?) {
+    static func pair(_ expected: JSONValue?, _ actual: JSONValue?, limit: Int = limit) -> (
+        expected: String?, actual: String?
+    ) {
         let left = expected.map(tokens)
         let right = actual.map(tokens)
         var focus: Int?
@@ -28,7 +30,9 @@ enum VisibleText {
             let common = zip(left, right).prefix { $0 == $1 }.count
             focus = common
         }
-        return (left.map { shorten($0, limit: limit, focus: focus) }, right.map { shorten($0, limit: limit, focus: focus) })
+        return (
+            left.map { shorten($0, limit: limit, focus: focus) }, right.map { shorten($0, limit: limit, focus: focus) }
+        )
     }
 
     /// Free text (a name, a URL, a message) with control and invisible characters made visible,

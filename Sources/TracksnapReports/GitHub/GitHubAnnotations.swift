@@ -16,10 +16,11 @@ struct GitHubAnnotations {
         var lines = shown.map { annotation($0.finding, in: $0.result).line }
         if shown.count < ordered.count {
             let rest = ordered.count - shown.count
-            lines.append(WorkflowCommand(
-                name: "error", properties: [("title", "tracksnap")],
-                message: "… and \(plural(rest, "more finding")) (see the step summary or the full report)"
-            ).line)
+            lines.append(
+                WorkflowCommand(
+                    name: "error", properties: [("title", "tracksnap")],
+                    message: "… and \(plural(rest, "more finding")) (see the step summary or the full report)"
+                ).line)
         }
         return lines.map { $0 + "\n" }.joined()
     }
@@ -39,6 +40,7 @@ struct GitHubAnnotations {
         if let request = finding.request {
             message += "\ncaptured #\(request.index + 1): " + VisibleText.inline("\(request.method) \(request.url)")
         }
-        return WorkflowCommand(name: finding.severity == .error ? "error" : "warning", properties: properties, message: message)
+        return WorkflowCommand(
+            name: finding.severity == .error ? "error" : "warning", properties: properties, message: message)
     }
 }

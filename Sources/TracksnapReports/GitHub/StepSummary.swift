@@ -8,9 +8,10 @@ struct StepSummary {
     func render(_ results: [SnapshotResult]) -> String {
         let failed = results.filter { !$0.passed }.count
         var lines: [String] = []
-        lines.append(failed == 0
-            ? "## tracksnap: \(plural(results.count, "snapshot")) passed"
-            : "## tracksnap: \(failed) of \(plural(results.count, "snapshot")) failed")
+        lines.append(
+            failed == 0
+                ? "## tracksnap: \(plural(results.count, "snapshot")) passed"
+                : "## tracksnap: \(failed) of \(plural(results.count, "snapshot")) failed")
         lines.append("")
         if !results.isEmpty {
             lines.append("| Status | Snapshot | File | Expected | Captured | Findings |")
@@ -56,7 +57,9 @@ struct StepSummary {
             actual = "*nothing captured*"
         case .unexpectedEvent where shown.actual == nil:
             if let request = finding.request {
-                actual = Markdown.text("#\(request.index + 1) \(request.method) ") + Markdown.code(VisibleText.line(request.url, limit: 80))
+                actual =
+                    Markdown.text("#\(request.index + 1) \(request.method) ")
+                    + Markdown.code(VisibleText.line(request.url, limit: 80))
             }
         case .missingKey where shown.actual == nil:
             actual = "*absent*"

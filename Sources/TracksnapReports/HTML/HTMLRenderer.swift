@@ -7,7 +7,8 @@ struct HTMLRenderer {
 
     func render(_ results: [SnapshotResult]) -> String {
         let failed = results.filter { !$0.passed }.count
-        let title = failed == 0 ? "tracksnap: \(results.count) passed" : "tracksnap: \(failed) of \(results.count) failed"
+        let title =
+            failed == 0 ? "tracksnap: \(results.count) passed" : "tracksnap: \(failed) of \(results.count) failed"
         var html = """
             <!DOCTYPE html>
             <html xmlns="http://www.w3.org/1999/xhtml" lang="en">
@@ -18,8 +19,10 @@ struct HTMLRenderer {
 
             """
         for (index, result) in results.enumerated() {
-            html += "<tr><td>\(mark(result))</td><td><a href=\"#s\(index)\">\(escape(result.name))</a></td><td><code>\(escape(result.file))</code></td>"
-            html += "<td>\(result.entries.count)</td><td>\(result.selected)</td><td>\(result.findings.count)</td></tr>\n"
+            html +=
+                "<tr><td>\(mark(result))</td><td><a href=\"#s\(index)\">\(escape(result.name))</a></td><td><code>\(escape(result.file))</code></td>"
+            html +=
+                "<td>\(result.entries.count)</td><td>\(result.selected)</td><td>\(result.findings.count)</td></tr>\n"
         }
         html += "</table>\n"
         for (index, result) in results.enumerated() { html += section(result, id: "s\(index)") }
@@ -29,20 +32,23 @@ struct HTMLRenderer {
     private func section(_ result: SnapshotResult, id: String) -> String {
         var html = "<section id=\"\(id)\" class=\"\(result.passed ? "passed" : "failed")\">\n"
         html += "<h2>\(mark(result)) \(escape(result.name)) <code>\(escape(result.file))</code></h2>\n"
-        html += "<p>profile <code>\(escape(result.profile))</code>: \(result.entries.count) expected, \(result.selected) captured of \(result.captured) requests</p>\n"
+        html +=
+            "<p>profile <code>\(escape(result.profile))</code>: \(result.entries.count) expected, \(result.selected) captured of \(result.captured) requests</p>\n"
         let groups = FindingGroups(result)
         for block in groups.entries {
             var heading = escape(block.path.isEmpty ? "(snapshot)" : block.path)
             if let summary = block.entry?.summary { heading += " <b>\(escape(summary))</b>" }
             if let line = block.entry?.location?.line { heading += " (line \(line))" }
             if let request = block.request { heading += " ↔ captured #\(request.index + 1)" }
-            html += "<details open=\"open\"><summary>\(heading)</summary>\n<table><tr><th>field</th><th>expected</th><th>actual</th><th>code</th><th>line</th></tr>\n"
+            html +=
+                "<details open=\"open\"><summary>\(heading)</summary>\n<table><tr><th>field</th><th>expected</th><th>actual</th><th>code</th><th>line</th></tr>\n"
             for finding in block.findings {
                 let field = finding.path == block.path ? "(entry)" : String(finding.path.dropFirst(block.path.count))
                 let shown = VisibleText.pair(finding.expected, finding.actual, limit: 200)
                 let expected = shown.expected ?? (finding.path == block.path ? finding.message : "(absent)")
                 html += "<tr><td><code>\(escape(field))</code></td><td class=\"expected\">\(escape(expected))</td>"
-                html += "<td class=\"actual\">\(escape(shown.actual ?? "(absent)"))</td><td>\(finding.code.rawValue)</td><td>\(line(finding))</td></tr>\n"
+                html +=
+                    "<td class=\"actual\">\(escape(shown.actual ?? "(absent)"))</td><td>\(finding.code.rawValue)</td><td>\(line(finding))</td></tr>\n"
             }
             html += "</table></details>\n"
         }
@@ -51,7 +57,8 @@ struct HTMLRenderer {
         }
         html += list("Unexpected", groups.unexpected) { finding in
             let request = finding.request.map { "#\($0.index + 1) \($0.method) \($0.url)" } ?? ""
-            return escape(request) + (finding.actual.map { " <code>\(escape(VisibleText.value($0, limit: 200)))</code>" } ?? "")
+            return escape(request)
+                + (finding.actual.map { " <code>\(escape(VisibleText.value($0, limit: 200)))</code>" } ?? "")
         }
         if let command = options.acceptCommand(for: result) {
             html += "<p class=\"accept\">To accept the new result: <code>\(escape(command))</code></p>\n"
@@ -61,7 +68,9 @@ struct HTMLRenderer {
 
     private func list(_ title: String, _ findings: [Finding], item: (Finding) -> String) -> String {
         guard !findings.isEmpty else { return "" }
-        return "<h3>\(title)</h3>\n<ul>\n" + findings.map { "<li>\(item($0)) <span class=\"code\">\($0.code.rawValue)</span></li>\n" }.joined() + "</ul>\n"
+        return "<h3>\(title)</h3>\n<ul>\n"
+            + findings.map { "<li>\(item($0)) <span class=\"code\">\($0.code.rawValue)</span></li>\n" }.joined()
+            + "</ul>\n"
     }
 
     private func line(_ finding: Finding) -> String { finding.location.map { String($0.line) } ?? "" }

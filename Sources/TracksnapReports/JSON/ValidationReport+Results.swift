@@ -33,7 +33,8 @@ extension ValidationReport.Entry {
     init(_ entry: EntryResult) {
         self.init(
             path: entry.path, summary: entry.summary, status: entry.status.rawValue,
-            line: entry.location?.line, column: entry.location?.column, request: entry.request.map(ValidationReport.RequestReference.init))
+            line: entry.location?.line, column: entry.location?.column,
+            request: entry.request.map(ValidationReport.RequestReference.init))
     }
 }
 
@@ -42,8 +43,10 @@ extension ValidationReport.Finding {
     init(_ finding: TracksnapValidation.Finding, snapshot: String?) {
         self.init(
             code: finding.code.rawValue, severity: finding.severity, path: finding.path, entry: finding.entry,
-            line: finding.location?.line, column: finding.location?.column, expected: finding.expected, actual: finding.actual,
-            message: finding.message, snapshot: snapshot, request: finding.request.map(ValidationReport.RequestReference.init))
+            line: finding.location?.line, column: finding.location?.column, expected: finding.expected,
+            actual: finding.actual,
+            message: finding.message, snapshot: snapshot,
+            request: finding.request.map(ValidationReport.RequestReference.init))
     }
 }
 

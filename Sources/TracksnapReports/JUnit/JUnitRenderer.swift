@@ -11,7 +11,8 @@ struct JUnitRenderer {
         xml += "<testsuites name=\"tracksnap\" \(counts)>\n"
         xml += "  <testsuite name=\"tracksnap\" \(counts) skipped=\"0\">\n"
         for result in results {
-            xml += "    <testcase classname=\"tracksnap\" name=\"\(XMLEscaping.attribute(result.name))\" file=\"\(XMLEscaping.attribute(result.file))\""
+            xml +=
+                "    <testcase classname=\"tracksnap\" name=\"\(XMLEscaping.attribute(result.name))\" file=\"\(XMLEscaping.attribute(result.file))\""
             if result.passed, result.findings.isEmpty {
                 xml += "/>\n"
                 continue
@@ -22,7 +23,8 @@ struct JUnitRenderer {
                 // Warnings only: the case passes, and the diff is kept as its output.
                 xml += "      <system-out>\(body)</system-out>\n"
             } else {
-                xml += "      <failure message=\"\(XMLEscaping.attribute(message(result)))\" type=\"mismatch\">\(body)</failure>\n"
+                xml +=
+                    "      <failure message=\"\(XMLEscaping.attribute(message(result)))\" type=\"mismatch\">\(body)</failure>\n"
             }
             xml += "    </testcase>\n"
         }
@@ -33,7 +35,9 @@ struct JUnitRenderer {
     /// One line: how many findings, and the first error.
     func message(_ result: SnapshotResult) -> String {
         let count = plural(result.findings.count, "finding")
-        guard let first = result.findings.first(where: { $0.severity == .error }) ?? result.findings.first else { return count }
+        guard let first = result.findings.first(where: { $0.severity == .error }) ?? result.findings.first else {
+            return count
+        }
         return VisibleText.line("\(count), first: \(first.path): \(first.message)", limit: 200)
     }
 

@@ -43,7 +43,8 @@ struct TextRenderer {
             }
         }
         if !groups.unexpected.isEmpty {
-            lines.append("  " + painter(.yellow, "unexpected") + painter(.dim, " — captured, matched no expected entry:"))
+            lines.append(
+                "  " + painter(.yellow, "unexpected") + painter(.dim, " — captured, matched no expected entry:"))
             for finding in groups.unexpected {
                 lines.append("    " + unexpectedLine(finding))
             }
@@ -56,7 +57,8 @@ struct TextRenderer {
         var counts: String
         if let events = result.events {
             // Events are counted as events: one request may carry a whole batch.
-            counts = "\(result.entries.count) expected, \(events) event\(events == 1 ? "" : "s") captured in \(result.selected) request\(result.selected == 1 ? "" : "s")"
+            counts =
+                "\(result.entries.count) expected, \(events) event\(events == 1 ? "" : "s") captured in \(result.selected) request\(result.selected == 1 ? "" : "s")"
             if result.captured != result.selected { counts += " (of \(result.captured))" }
         } else {
             counts = "\(result.entries.count) expected, \(result.selected) captured"
@@ -66,7 +68,8 @@ struct TextRenderer {
             let count = plural(result.findings.count, "finding")
             counts += ", " + painter(result.passed ? .yellow : .red, count + ofThemWarnings(result.findings))
         }
-        return "\(mark) \(painter(.bold, VisibleText.inline(result.name))) (\(VisibleText.inline(result.file))) — \(counts)"
+        return
+            "\(mark) \(painter(.bold, VisibleText.inline(result.name))) (\(VisibleText.inline(result.file))) — \(counts)"
     }
 
     private func entryLines(_ block: FindingGroups.EntryBlock) -> [String] {
@@ -84,7 +87,9 @@ struct TextRenderer {
             let line = finding.location.map { "line \($0.line)" } ?? ""
             // A finding about the entry as a whole (a count, the order) reads best as its message.
             if finding.expected == nil && finding.actual == nil || finding.path == block.path {
-                notes.append("      \(field): \(VisibleText.inline(finding.message))  " + painter(code.style, code.plain) + (line.isEmpty ? "" : "  " + painter(.dim, line)))
+                notes.append(
+                    "      \(field): \(VisibleText.inline(finding.message))  " + painter(code.style, code.plain)
+                        + (line.isEmpty ? "" : "  " + painter(.dim, line)))
                 continue
             }
             if table.rows.isEmpty {
@@ -115,7 +120,8 @@ struct TextRenderer {
     private func unexpectedLine(_ finding: Finding) -> String {
         var line = ""
         if let request = finding.request {
-            line = "captured #\(request.index + 1)  \(VisibleText.inline(request.method)) \(VisibleText.line(request.url, limit: 100))"
+            line =
+                "captured #\(request.index + 1)  \(VisibleText.inline(request.method)) \(VisibleText.line(request.url, limit: 100))"
         }
         let message = VisibleText.inline(finding.message)
         if !message.isEmpty { line += (line.isEmpty ? "" : "  ") + painter(.dim, message) }
@@ -137,7 +143,8 @@ struct TextRenderer {
     func summary(_ results: [SnapshotResult]) -> String {
         let failed = results.filter { !$0.passed }.count
         let findings = results.reduce(0) { $0 + $1.findings.count }
-        let text = "\(plural(results.count, "snapshot")): \(results.count - failed) passed, \(failed) failed"
+        let text =
+            "\(plural(results.count, "snapshot")): \(results.count - failed) passed, \(failed) failed"
             + " (\(plural(findings, "finding"))\(ofThemWarnings(results.flatMap(\.findings))))"
         return painter(failed == 0 ? .green : .boldRed, text)
     }

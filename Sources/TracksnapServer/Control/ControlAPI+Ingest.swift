@@ -25,11 +25,13 @@ extension ControlAPI {
         } catch {
             return .error(
                 .badRequest,
-                "\(error.description); send a JSON array of capture records such as [{\"method\": \"GET\", \"url\": \"https://t.example/e?ev=view\"}]")
+                "\(error.description); send a JSON array of capture records such as [{\"method\": \"GET\", \"url\": \"https://t.example/e?ev=view\"}]"
+            )
         }
         for captured in requests {
             let recorded = store.recordAttributed(
-                method: captured.method, url: captured.url, headers: captured.headers, body: captured.body, sessionHint: id,
+                method: captured.method, url: captured.url, headers: captured.headers, body: captured.body,
+                sessionHint: id,
                 serverOrigin: captured.serverOrigin)
             // The app's own capture answered it (or its network did): no status is known here.
             requestLog?(RequestLogLine(request: recorded.request, attribution: recorded.attribution, status: nil))

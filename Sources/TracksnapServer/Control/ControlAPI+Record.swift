@@ -21,21 +21,34 @@ extension ControlAPI {
     /// Runs that are not the same flow, a run that captured nothing, a bad profile: 400 and
     /// nothing written. An unknown session, the first or a rerun: 404.
     func record(_ id: String, _ request: IncomingRequest) async -> Response {
-        let example = #"{"snapshot": "Snapshots/checkout.json", "validator": "segment", "mode": "all", "pending": false, "reruns": ["s2"]}"#
-        let snapshot: SnapshotSource?, reference: String?, mode: RecordMode, pending: Bool, reruns: [String]
-        let timeout: Double?, settle: Double?
+        let example =
+            #"{"snapshot": "Snapshots/checkout.json", "validator": "segment", "mode": "all", "pending": false, "reruns": ["s2"]}"#
+        let snapshot: SnapshotSource?
+        let reference: String?
+        let mode: RecordMode
+        let pending: Bool
+        let reruns: [String]
+        let timeout: Double?
+        let settle: Double?
         do throws(ControlBody.Problem) {
             let body = try ControlBody(
                 request.body.readableBytesView,
-                fields: ["snapshot", "snapshotContent", "validator", "mode", "pending", "reruns", "timeout", "settle"], example: example)
+                fields: ["snapshot", "snapshotContent", "validator", "mode", "pending", "reruns", "timeout", "settle"],
+                example: example)
             if let path = try body.string("snapshot"), path.hasSuffix(".new.json") {
                 throw ControlBody.Problem(
-                    message: "snapshot \"\(path)\" is a pending file; name the snapshot itself (X.json), with \"pending\": true to write X.new.json")
+                    message:
+                        "snapshot \"\(path)\" is a pending file; name the snapshot itself (X.json), with \"pending\": true to write X.new.json"
+                )
             }
             snapshot = try snapshotSource(body)
-            if case .file = snapshot {} else {
+            if case .file = snapshot {
+            } else {
                 for field in ["mode", "pending"] where body.contains(field) {
-                    throw ControlBody.Problem(message: "\(field) is about a snapshot file; without snapshot, the recorded snapshot is answered, not written")
+                    throw ControlBody.Problem(
+                        message:
+                            "\(field) is about a snapshot file; without snapshot, the recorded snapshot is answered, not written"
+                    )
                 }
             }
             reference = try profileReference(try body.string("validator"), snapshot: snapshot)
@@ -54,7 +67,8 @@ extension ControlAPI {
         if timeout != nil || settle != nil {
             let outcome = await store.wait(
                 inSession: id, settle: Self.duration(settle ?? Self.defaultSettle),
-                timeout: Self.duration(timeout ?? Self.defaultTimeout)) { _ in false }
+                timeout: Self.duration(timeout ?? Self.defaultTimeout)
+            ) { _ in false }
             guard let outcome else { return noSession(id) }
             first = outcome.requests
         } else {
@@ -96,7 +110,8 @@ extension ControlAPI {
         var document: JSONDocument?
         if case .content(_, let given) = existing { document = given }
         do {
-            let profile = try Profile.load(reference ?? existing?.validator ?? "default", directory: validatorsDirectory)
+            let profile = try Profile.load(
+                reference ?? existing?.validator ?? "default", directory: validatorsDirectory)
             let name = store.sessions.first { $0.id == id }?.name ?? id
             let recording = try SnapshotRecorder(profile: profile).recording(
                 from: runs, name: name, existing: document, file: SnapshotSource.contentName, runNames: names)
@@ -118,7 +133,8 @@ extension ControlAPI {
         guard let empty = runs.indices.first(where: { runs[$0].isEmpty }) else { return nil }
         return .error(
             .badRequest,
-            "\(names[empty]) captured no request, so nothing was recorded: an empty snapshot would pass every later run while checking nothing")
+            "\(names[empty]) captured no request, so nothing was recorded: an empty snapshot would pass every later run while checking nothing"
+        )
     }
 
     private static func generalized(_ found: [Generalization]) -> JSONValue {

@@ -23,14 +23,23 @@ extension ControlAPI {
     /// a snapshot (a file under the root, or `snapshotContent` in the body) and answers with the
     /// report in the format asked for.
     func validate(_ id: String, _ request: IncomingRequest) async -> Response {
-        let example = #"{"snapshot": "Snapshots/checkout.json", "validator": "default", "format": "json", "timeout": 10, "settle": 0.5}"#
-        let snapshot: SnapshotSource, profile: String?, format: ReportFormat, timeout: Double?, settle: Double?
+        let example =
+            #"{"snapshot": "Snapshots/checkout.json", "validator": "default", "format": "json", "timeout": 10, "settle": 0.5}"#
+        let snapshot: SnapshotSource
+        let profile: String?
+        let format: ReportFormat
+        let timeout: Double?
+        let settle: Double?
         do throws(ControlBody.Problem) {
             let body = try ControlBody(
-                request.body.readableBytesView, fields: ["snapshot", "snapshotContent", "validator", "format", "timeout", "settle"],
+                request.body.readableBytesView,
+                fields: ["snapshot", "snapshotContent", "validator", "format", "timeout", "settle"],
                 example: example)
             guard let source = try snapshotSource(body) else {
-                throw ControlBody.Problem(message: "snapshot (a path under the root) or snapshotContent (the snapshot's JSON) is required: \(example)")
+                throw ControlBody.Problem(
+                    message:
+                        "snapshot (a path under the root) or snapshotContent (the snapshot's JSON) is required: \(example)"
+                )
             }
             snapshot = source
             profile = try profileReference(try body.string("validator"), snapshot: snapshot)
@@ -47,14 +56,17 @@ extension ControlAPI {
             case .file(let path):
                 try Validation.validate(snapshotAt: path, requests: requests, profile: profile, directory: directory)
             case .content(let content, _):
-                try Validation.validate(content, file: SnapshotSource.contentName, requests: requests, profile: profile, directory: directory)
+                try Validation.validate(
+                    content, file: SnapshotSource.contentName, requests: requests, profile: profile,
+                    directory: directory)
             }
         }
         let requests: [CapturedRequest]
         var reason: RequestWaitList.Reason?
         if timeout != nil || settle != nil {
             let outcome = await store.wait(
-                inSession: id, settle: Self.duration(settle ?? Self.defaultSettle), timeout: Self.duration(timeout ?? Self.defaultTimeout)
+                inSession: id, settle: Self.duration(settle ?? Self.defaultSettle),
+                timeout: Self.duration(timeout ?? Self.defaultTimeout)
             ) { requests in
                 // Every expected entry paired with a request: nothing more is awaited. A
                 // snapshot that cannot be read ends the wait at once; the answer says why.
@@ -94,7 +106,8 @@ extension ControlAPI {
         /// The snapshot's own `validator`, when it names one.
         var validator: String? {
             switch self {
-            case .file(let path): FileManager.default.fileExists(atPath: path) ? (try? Snapshot.load(path: path))?.validator : nil
+            case .file(let path):
+                FileManager.default.fileExists(atPath: path) ? (try? Snapshot.load(path: path))?.validator : nil
             case .content(let snapshot, _): snapshot.validator
             }
         }
@@ -113,11 +126,15 @@ extension ControlAPI {
         if let path { return .file(try resolve(path, field: "snapshot")) }
         guard let content else { return nil }
         guard content.objectValue != nil || content.arrayValue != nil else {
-            throw ControlBody.Problem(message: "snapshotContent must be a snapshot's JSON: an object such as {\"events\": [ … ]}, not \(content.typeName)")
+            throw ControlBody.Problem(
+                message:
+                    "snapshotContent must be a snapshot's JSON: an object such as {\"events\": [ … ]}, not \(content.typeName)"
+            )
         }
         let document: JSONDocument
         do {
-            document = try JSONDocument.parse(Array(content.serialized(pretty: true).utf8), file: SnapshotSource.contentName)
+            document = try JSONDocument.parse(
+                Array(content.serialized(pretty: true).utf8), file: SnapshotSource.contentName)
         } catch {
             throw ControlBody.Problem(message: "snapshotContent: \(error.message)")
         }

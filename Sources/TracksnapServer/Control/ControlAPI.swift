@@ -65,7 +65,8 @@ struct ControlAPI: Sendable {
 
     private func route(_ request: IncomingRequest) -> Reply {
         if let token, request.headers.first(name: "Authorization") != "Bearer \(token)" {
-            var response = Response.error(.unauthorized, "the control API needs the header Authorization: Bearer <token>")
+            var response = Response.error(
+                .unauthorized, "the control API needs the header Authorization: Bearer <token>")
             response.headers.add(name: "WWW-Authenticate", value: "Bearer realm=\"tracksnap\"")
             return .now(response)
         }
@@ -161,7 +162,8 @@ struct ControlAPI: Sendable {
     private func startSession(_ request: IncomingRequest) -> Response {
         let name: String?
         do throws(ControlBody.Problem) {
-            name = try ControlBody(request.body.readableBytesView, fields: ["name"], example: #"{"name": "checkout"}"#).string("name")
+            name = try ControlBody(request.body.readableBytesView, fields: ["name"], example: #"{"name": "checkout"}"#)
+                .string("name")
         } catch {
             return .error(.badRequest, error.message)
         }
@@ -173,7 +175,11 @@ struct ControlAPI: Sendable {
 
     private func sessionRequests(_ id: String, _ request: IncomingRequest) -> Reply {
         let query = request.queryItems
-        let count: Int?, events: Int?, settle: Double?, seconds: Double, format: Response.RequestsFormat
+        let count: Int?
+        let events: Int?
+        let settle: Double?
+        let seconds: Double
+        let format: Response.RequestsFormat
         do throws(BadParameter) {
             format = try Self.exportFormat(query, taking: ["count", "events", "settle", "timeout"])
             count = try Self.wholeNumber(query, "count")
@@ -197,7 +203,9 @@ struct ControlAPI: Sendable {
                 return count != nil || events != nil
             }
             guard let outcome else { return noSession(id) }
-            var response = Self.attributed(.requests(outcome.requests, format: format), store.unattributed(sinceSessionStarted: id) ?? unattributed)
+            var response = Self.attributed(
+                .requests(outcome.requests, format: format), store.unattributed(sinceSessionStarted: id) ?? unattributed
+            )
             response.headers.replaceOrAdd(name: Self.waitHeader, value: outcome.reason.rawValue)
             return response
         }
@@ -221,10 +229,14 @@ struct ControlAPI: Sendable {
 
     /// The `format` an answer of captured requests is asked in (`json`, `ndjson`, `har`; json
     /// when absent), after refusing any query parameter the call does not take.
-    private static func exportFormat(_ query: [String: String], taking others: Set<String>) throws(BadParameter) -> Response.RequestsFormat {
+    private static func exportFormat(_ query: [String: String], taking others: Set<String>) throws(BadParameter)
+        -> Response.RequestsFormat
+    {
         let known = others.union(["format"])
         if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
-            throw BadParameter(message: "unknown query parameter \"\(unknown)\"; this call takes \(known.sorted().joined(separator: ", "))")
+            throw BadParameter(
+                message:
+                    "unknown query parameter \"\(unknown)\"; this call takes \(known.sorted().joined(separator: ", "))")
         }
         guard let text = query["format"] else { return .json }
         guard let format = Response.RequestsFormat(rawValue: text) else {

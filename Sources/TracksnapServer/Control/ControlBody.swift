@@ -34,7 +34,8 @@ struct ControlBody {
             throw Problem(message: "the body must be a JSON object such as \(example)")
         }
         if let unknown = members.keys.sorted().first(where: { !fields.contains($0) }) {
-            throw Problem(message: "unknown field \"\(unknown)\"; this call takes \(fields.sorted().joined(separator: ", "))")
+            throw Problem(
+                message: "unknown field \"\(unknown)\"; this call takes \(fields.sorted().joined(separator: ", "))")
         }
         self.members = members
     }

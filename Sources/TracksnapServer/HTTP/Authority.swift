@@ -43,7 +43,9 @@ struct Authority: Sendable, Hashable {
             guard !host.contains(":") else { return nil }
         }
         if let port, !(0...65535).contains(port) { return nil }
-        guard !host.isEmpty, host.allSatisfy({ $0.isASCII && !$0.isWhitespace && !"/@?#\\".contains($0) }) else { return nil }
+        guard !host.isEmpty, host.allSatisfy({ $0.isASCII && !$0.isWhitespace && !"/@?#\\".contains($0) }) else {
+            return nil
+        }
         self.host = host.lowercased()
         self.port = port
     }

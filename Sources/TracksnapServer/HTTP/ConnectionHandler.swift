@@ -82,7 +82,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 return
             }
             if head.headers.first(name: "Expect")?.lowercased() == "100-continue" && head.version.major == 1 {
-                context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
+                context.writeAndFlush(
+                    wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
             }
             state = .receiving(head, context.channel.allocator.buffer(capacity: 0))
         case (.body(var chunk), .receiving(let head, var body)):
@@ -188,7 +189,9 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let keepAlive = keepAlive || tunnel?.isHTTP2 == true
         if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
         let version = head.version.major == 1 && head.version.minor == 0 ? HTTPVersion.http1_0 : .http1_1
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: response.status, headers: headers))), promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: version, status: response.status, headers: headers))),
+            promise: nil)
         if head.method != .HEAD && response.body.readableBytes > 0 {
             context.write(wrapOutboundOut(.body(.byteBuffer(response.body))), promise: nil)
         }
@@ -204,7 +207,9 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func openTunnel(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
         guard let target = TunnelTarget(head.uri) else {
-            write(.error(.badRequest, "CONNECT needs a host:port target, not \"\(head.uri)\""), for: head, keepAlive: false, context: context)
+            write(
+                .error(.badRequest, "CONNECT needs a host:port target, not \"\(head.uri)\""), for: head,
+                keepAlive: false, context: context)
             return
         }
         let client = context.channel.remoteAddress
@@ -224,7 +229,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             .assumeIsolated()
             .whenComplete { result in
                 switch result {
-                case .success(let peer) where !self.router.proxyGuard.allowsTunnel(to: peer.remoteAddress, client: client):
+                case .success(let peer)
+                where !self.router.proxyGuard.allowsTunnel(to: peer.remoteAddress, client: client):
                     // A name that resolved to this host's loopback.
                     peer.close(promise: nil)
                     self.router.log(recorded, status: 403)
@@ -252,7 +258,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         removeHTTPHandlers(operations, context: context)
         do {
             try interceptor.intercept(
-                context.channel, target: target, action: action, sessionHint: head.headers.first(name: SessionRouting.headerName),
+                context.channel, target: target, action: action,
+                sessionHint: head.headers.first(name: SessionRouting.headerName),
                 router: router)
         } catch {
             context.close(promise: nil)
@@ -264,7 +271,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// Takes out the duplex HTTP handlers and writes the raw `200` that opens a tunnel.
-    private func removeHTTPHandlers(_ operations: ChannelPipeline.SynchronousOperations, context: ChannelHandlerContext) {
+    private func removeHTTPHandlers(_ operations: ChannelPipeline.SynchronousOperations, context: ChannelHandlerContext)
+    {
         // The duplex HTTP handlers go first, so that the raw 200 reaches the socket.
         operations.removeHandler(name: Name.timer, promise: nil)
         operations.removeHandler(name: Name.errors, promise: nil)

@@ -114,6 +114,7 @@ extension TimeAmount {
     init(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
         let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        self = .nanoseconds(overflow ? Int64.max : nanoseconds.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue)
+        self = .nanoseconds(
+            overflow ? Int64.max : nanoseconds.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue)
     }
 }

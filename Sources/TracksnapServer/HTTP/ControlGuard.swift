@@ -49,14 +49,18 @@ struct ControlGuard: Sendable {
             let named = request.headers.first(name: "Host").map { "\"\($0)\"" } ?? "no Host"
             return .error(
                 .misdirectedRequest,
-                "the control API answers only requests addressed to this server, not \(named) (serve --allow-host NAME adds a name)")
+                "the control API answers only requests addressed to this server, not \(named) (serve --allow-host NAME adds a name)"
+            )
         }
         if let origin = request.headers.first(name: "Origin"), !isOwnOrigin(origin, request: request) {
             return .error(.forbidden, "the control API does not answer pages on other origins (Origin \"\(origin)\")")
         }
         guard Self.changesState(request.method) else { return nil }
-        if let site = request.headers.first(name: "Sec-Fetch-Site")?.lowercased(), site == "cross-site" || site == "same-site" {
-            return .error(.forbidden, "the control API refuses state-changing calls from other sites (Sec-Fetch-Site: \(site))")
+        if let site = request.headers.first(name: "Sec-Fetch-Site")?.lowercased(),
+            site == "cross-site" || site == "same-site"
+        {
+            return .error(
+                .forbidden, "the control API refuses state-changing calls from other sites (Sec-Fetch-Site: \(site))")
         }
         if request.body.readableBytes > 0 && !Self.isJSON(request.headers.first(name: "Content-Type")) {
             return .error(.unsupportedMediaType, "a control API call with a body needs Content-Type: application/json")
@@ -91,7 +95,10 @@ struct ControlGuard: Sendable {
     /// `application/json` or `application/*+json`, parameters aside.
     private static func isJSON(_ contentType: String?) -> Bool {
         guard let contentType else { return false }
-        let type = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let type =
+            contentType.split(separator: ";", maxSplits: 1).first.map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            } ?? ""
         return type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json"))
     }
 
@@ -99,9 +106,10 @@ struct ControlGuard: Sendable {
     /// adds them for whatever `Origin` came, so they are taken off again here.
     func restrictingCORS(_ response: Response, for request: IncomingRequest) -> Response {
         var response = response
-        for name in ["Access-Control-Allow-Origin", "Access-Control-Allow-Credentials", "Access-Control-Allow-Methods",
-            "Access-Control-Allow-Headers", "Access-Control-Max-Age", "Access-Control-Expose-Headers", "Vary"]
-        {
+        for name in [
+            "Access-Control-Allow-Origin", "Access-Control-Allow-Credentials", "Access-Control-Allow-Methods",
+            "Access-Control-Allow-Headers", "Access-Control-Max-Age", "Access-Control-Expose-Headers", "Vary",
+        ] {
             response.headers.remove(name: name)
         }
         // What the control API answers is captured traffic, tokens included: no cache keeps it.

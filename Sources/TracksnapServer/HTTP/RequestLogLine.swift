@@ -25,7 +25,8 @@ public struct RequestLogLine: Sendable, Hashable, CustomStringConvertible {
     public var refused: String?
 
     public init(
-        time: String, session: String?, method: String, url: String, status: Int?, notAttributed: String?, refused: String? = nil
+        time: String, session: String?, method: String, url: String, status: Int?, notAttributed: String?,
+        refused: String? = nil
     ) {
         self.time = time
         self.session = session
@@ -42,11 +43,13 @@ public struct RequestLogLine: Sendable, Hashable, CustomStringConvertible {
             if let hint {
                 note = "not attributed: no open session \"\(hint)\""
             } else {
-                note = "not attributed: \(open) sessions open; send \(SessionRouting.headerName) or use /__tracksnap/s/ID/"
+                note =
+                    "not attributed: \(open) sessions open; send \(SessionRouting.headerName) or use /__tracksnap/s/ID/"
             }
         }
         self.init(
-            time: request.time ?? "", session: request.session, method: request.method, url: request.url, status: status,
+            time: request.time ?? "", session: request.session, method: request.method, url: request.url,
+            status: status,
             notAttributed: note, refused: request.refused)
     }
 

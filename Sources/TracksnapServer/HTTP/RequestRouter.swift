@@ -25,7 +25,8 @@ final class RequestRouter: Sendable {
         self.configuration = configuration
         self.store = store
         forwarder = try Forwarder()
-        interceptor = configuration.interception == nil ? nil : try Interceptor(configuration: configuration, store: store)
+        interceptor =
+            configuration.interception == nil ? nil : try Interceptor(configuration: configuration, store: store)
         control = ControlAPI(
             store: store, token: configuration.token, validatorsDirectory: configuration.validatorsDirectory,
             root: ControlRoot(configuration.root), requestLog: configuration.requestLog)
@@ -35,7 +36,8 @@ final class RequestRouter: Sendable {
         var headers = HTTPHeaders()
         if let type = answer.contentType { headers.add(name: "Content-Type", value: type) }
         collectorResponse = Response(
-            status: HTTPResponseStatus(statusCode: answer.status), headers: headers, body: ByteBuffer(string: answer.body))
+            status: HTTPResponseStatus(statusCode: answer.status), headers: headers,
+            body: ByteBuffer(string: answer.body))
     }
 
     /// The answer to a request the server received, or (`tunnel`) one inside an intercepted
@@ -48,12 +50,14 @@ final class RequestRouter: Sendable {
         // Absolute-form (`GET http://host/path`, as `curl -x` and `http_proxy` send): forward
         // proxy, refused before its body is even decoded when the guard says so.
         if tunnel == nil, !uri.hasPrefix("/"), uri.contains("://"),
-            let refusal = proxyGuard.refusal(request.head, client: request.remoteAddress, targetHost: URL(string: uri)?.host ?? "")
+            let refusal = proxyGuard.refusal(
+                request.head, client: request.remoteAddress, targetHost: URL(string: uri)?.host ?? "")
         {
             return .now(refusal)
         }
         let reply = { @Sendable [self] (decoded: Decoded) -> Reply in
-            tunnel.map { self.reply(to: request, decoded: decoded, in: $0) } ?? self.reply(to: request, decoded: decoded)
+            tunnel.map { self.reply(to: request, decoded: decoded, in: $0) }
+                ?? self.reply(to: request, decoded: decoded)
         }
         guard request.body.readableBytes > 0, !request.isPreflight else { return reply((nil, nil)) }
         // A body is decoded where it arrived when that is cheap: every layer together inflates
@@ -103,7 +107,9 @@ final class RequestRouter: Sendable {
             let recorded =
                 request.isPreflight
                 ? nil
-                : record(request, url: uri, body: decoded.body, refused: refused, sessionHint: request.headers.first(name: SessionRouting.headerName))
+                : record(
+                    request, url: uri, body: decoded.body, refused: refused,
+                    sessionHint: request.headers.first(name: SessionRouting.headerName))
             if let refused { return logged(recorded, refusal(refused, request)) }
             return logged(
                 recorded,
@@ -165,11 +171,14 @@ final class RequestRouter: Sendable {
         let sessionHint = request.headers.first(name: SessionRouting.headerName) ?? tunnel.sessionHint
         let refused = decoded.refused?.description
         let recorded =
-            request.isPreflight ? nil : record(request, url: url, body: decoded.body, refused: refused, sessionHint: sessionHint)
+            request.isPreflight
+            ? nil : record(request, url: url, body: decoded.body, refused: refused, sessionHint: sessionHint)
         if let refused { return logged(recorded, refusal(refused, request)) }
         switch tunnel.action {
         case .forward:
-            guard let forwarder = interceptor?.forwarder else { return .now(.error(.internalServerError, "no interceptor")) }
+            guard let forwarder = interceptor?.forwarder else {
+                return .now(.error(.internalServerError, "no interceptor"))
+            }
             return logged(recorded, .later { await forwarder.forward(request, to: url) })
         case .answer:
             if request.isPreflight { return .now(CORS.preflight(for: request.headers)) }
@@ -210,7 +219,8 @@ final class RequestRouter: Sendable {
 
     /// Hands the log line of a recorded request to the configuration's `requestLog`.
     func log(_ recorded: Recorded, status: Int?) {
-        configuration.requestLog?(RequestLogLine(request: recorded.request, attribution: recorded.attribution, status: status))
+        configuration.requestLog?(
+            RequestLogLine(request: recorded.request, attribution: recorded.attribution, status: status))
     }
 
     /// The reply, logging the recorded request with its status once the answer is known.

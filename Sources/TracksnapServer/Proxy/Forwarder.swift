@@ -29,7 +29,9 @@ struct Forwarder: Sendable {
     init(trusting files: [String] = []) throws(CaptureServerError) {
         for file in files {
             do {
-                guard try !NIOSSLCertificate.fromPEMFile(file).isEmpty else { throw CaptureServerError("\(file) holds no certificate") }
+                guard try !NIOSSLCertificate.fromPEMFile(file).isEmpty else {
+                    throw CaptureServerError("\(file) holds no certificate")
+                }
             } catch {
                 throw CaptureServerError("--upstream-ca \(file) is not a readable PEM certificate file: \(error)")
             }
@@ -91,7 +93,8 @@ struct Forwarder: Sendable {
         let text = String(describing: error)
         let lowered = text.lowercased()
         if lowered.contains("certificate_verify_failed") || lowered.contains("certificate verify failed") {
-            return "certificate verification failed (the upstream's certificate is not trusted: --upstream-ca FILE trusts another CA): \(text)"
+            return
+                "certificate verification failed (the upstream's certificate is not trusted: --upstream-ca FILE trusts another CA): \(text)"
         }
         if lowered.contains("connection refused") || lowered.contains("econnrefused") {
             return "connection refused: \(text)"

@@ -16,7 +16,9 @@ enum HopByHop {
     /// The headers without hop-by-hop ones, nor those in `alsoRemoving` (lowercased names).
     static func removing(from headers: HTTPHeaders, alsoRemoving extra: Set<String> = []) -> HTTPHeaders {
         var named = extra
-        for value in headers[canonicalForm: "connection"] { named.insert(value.lowercased().trimmingCharacters(in: .whitespaces)) }
+        for value in headers[canonicalForm: "connection"] {
+            named.insert(value.lowercased().trimmingCharacters(in: .whitespaces))
+        }
         var result = HTTPHeaders()
         for (name, value) in headers {
             let lowered = name.lowercased()
@@ -26,4 +28,3 @@ enum HopByHop {
         return result
     }
 }
-

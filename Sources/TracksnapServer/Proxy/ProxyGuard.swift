@@ -30,7 +30,8 @@ struct ProxyGuard: Sendable {
         if let token, !Self.authorizes(head.headers.first(name: "Proxy-Authorization"), token: token) {
             var response = Response.error(
                 .proxyAuthenticationRequired,
-                "the proxy needs the token: Proxy-Authorization: Bearer <token>, or Basic with the token as the password")
+                "the proxy needs the token: Proxy-Authorization: Bearer <token>, or Basic with the token as the password"
+            )
             response.headers.add(name: "Proxy-Authenticate", value: "Basic realm=\"tracksnap\"")
             response.headers.add(name: "Proxy-Authenticate", value: "Bearer realm=\"tracksnap\"")
             return response
@@ -73,8 +74,10 @@ struct ProxyGuard: Sendable {
         while let current = entry {
             if let address = current.pointee.ai_addr {
                 var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-                if getnameinfo(address, current.pointee.ai_addrlen, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0,
-                    let parsed = IPAddress.parse(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+                if getnameinfo(
+                    address, current.pointee.ai_addrlen, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0,
+                    let parsed = IPAddress.parse(
+                        String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
                 {
                     addresses.append(parsed)
                 }
@@ -103,7 +106,8 @@ struct ProxyGuard: Sendable {
         let scheme = parts[0].lowercased()
         let value = parts[1].trimmingCharacters(in: .whitespaces)
         if scheme == "bearer" { return constantTimeEqual(value, token) }
-        guard scheme == "basic", let data = Data(base64Encoded: value), let decoded = String(data: data, encoding: .utf8),
+        guard scheme == "basic", let data = Data(base64Encoded: value),
+            let decoded = String(data: data, encoding: .utf8),
             let colon = decoded.firstIndex(of: ":")
         else { return false }
         return constantTimeEqual(String(decoded[decoded.index(after: colon)...]), token)

@@ -24,7 +24,10 @@ public struct CaptureStatistics: Sendable, Hashable {
     /// connection closed mid-request.
     public var interceptFailures: Int = 0
 
-    public init(captured: Int = 0, dropped: Int = 0, rejected: Int = 0, sessions: Int = 0, stored: Int = 0, unattributed: Int = 0) {
+    public init(
+        captured: Int = 0, dropped: Int = 0, rejected: Int = 0, sessions: Int = 0, stored: Int = 0,
+        unattributed: Int = 0
+    ) {
         self.captured = captured
         self.dropped = dropped
         self.rejected = rejected

@@ -73,7 +73,9 @@ public final class CaptureStore: Sendable {
         method: String, url: String, headers: [CapturedRequest.Header] = [], body: CapturedRequest.Body? = nil,
         sessionHint: String?, serverOrigin: String? = nil
     ) -> CapturedRequest {
-        recordAttributed(method: method, url: url, headers: headers, body: body, sessionHint: sessionHint, serverOrigin: serverOrigin).request
+        recordAttributed(
+            method: method, url: url, headers: headers, body: body, sessionHint: sessionHint, serverOrigin: serverOrigin
+        ).request
     }
 
     /// Records a request as `record` does, and tells which session got it. A request `refused`
@@ -93,7 +95,8 @@ public final class CaptureStore: Sendable {
                 session = state.sessionOrder.count == 1 ? state.sessionOrder[0] : nil
             }
             let request = CapturedRequest(
-                id: String(id), time: time, method: method, url: url, headers: headers, body: refused == nil ? body : nil,
+                id: String(id), time: time, method: method, url: url, headers: headers,
+                body: refused == nil ? body : nil,
                 session: session, serverOrigin: serverOrigin, refused: refused)
             state.statistics.captured += 1
             if refused != nil { state.statistics.rejected += 1 }
@@ -169,7 +172,8 @@ public final class CaptureStore: Sendable {
             state.nextSession += 1
             let list = RequestWaitList(limit: maximumRequests)
             if state.closed { list.endWaiting() }
-            state.sessions[id] = SessionState(name: name, list: list, unattributedAtStart: state.statistics.unattributed)
+            state.sessions[id] = SessionState(
+                name: name, list: list, unattributedAtStart: state.statistics.unattributed)
             state.sessionOrder.append(id)
             return id
         }

@@ -13,7 +13,8 @@ enum Timestamp {
         var parts = tm()
         gmtime_r(&seconds, &parts)
         let milliseconds = Int(spec.tv_nsec / 1_000_000)
-        return "\(digits(Int(parts.tm_year) + 1900, 4))-\(digits(Int(parts.tm_mon) + 1, 2))-\(digits(Int(parts.tm_mday), 2))"
+        return
+            "\(digits(Int(parts.tm_year) + 1900, 4))-\(digits(Int(parts.tm_mon) + 1, 2))-\(digits(Int(parts.tm_mday), 2))"
             + "T\(digits(Int(parts.tm_hour), 2)):\(digits(Int(parts.tm_min), 2)):\(digits(Int(parts.tm_sec), 2))"
             + ".\(digits(milliseconds, 3))Z"
     }

@@ -42,10 +42,10 @@ public struct CertificateAuthority: Sendable {
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         #if os(macOS)
-        return "\(home)/Library/Application Support/tracksnap/ca"
+            return "\(home)/Library/Application Support/tracksnap/ca"
         #else
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return "\(data)/tracksnap/ca" }
-        return "\(home)/.local/share/tracksnap/ca"
+            if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return "\(data)/tracksnap/ca" }
+            return "\(home)/.local/share/tracksnap/ca"
         #endif
     }
 
@@ -54,7 +54,9 @@ public struct CertificateAuthority: Sendable {
     /// - Returns: the authority, and whether it was created now.
     /// - Throws: `CertificateAuthorityError` when the folder cannot be made, one file is there
     ///   without the other, or a file is unreadable, malformed, or the key can be read by others.
-    public static func loadOrCreate(in directory: String) throws(CertificateAuthorityError) -> (CertificateAuthority, created: Bool) {
+    public static func loadOrCreate(in directory: String) throws(CertificateAuthorityError) -> (
+        CertificateAuthority, created: Bool
+    ) {
         let manager = FileManager.default
         let paths = paths(directory)
         switch (manager.fileExists(atPath: paths.key), manager.fileExists(atPath: paths.certificate)) {
@@ -62,9 +64,12 @@ public struct CertificateAuthority: Sendable {
             try create(in: directory)
             return (try load(from: directory), true)
         case (true, false), (false, true):
-            let (present, missing) = manager.fileExists(atPath: paths.key) ? (keyFileName, certificateFileName) : (certificateFileName, keyFileName)
+            let (present, missing) =
+                manager.fileExists(atPath: paths.key)
+                ? (keyFileName, certificateFileName) : (certificateFileName, keyFileName)
             throw CertificateAuthorityError(
-                "\(directory) holds \(present) but not \(missing): remove the folder (and untrust the old CA) to make a new one")
+                "\(directory) holds \(present) but not \(missing): remove the folder (and untrust the old CA) to make a new one"
+            )
         case (true, true):
             return (try load(from: directory), false)
         }
@@ -77,7 +82,8 @@ public struct CertificateAuthority: Sendable {
     public static func load(from directory: String) throws(CertificateAuthorityError) -> CertificateAuthority {
         let paths = paths(directory)
         for path in [paths.key, paths.certificate] where !FileManager.default.fileExists(atPath: path) {
-            throw CertificateAuthorityError("\(path) does not exist: run `tracksnap ca --ca-dir \(directory)` to create the certificate authority")
+            throw CertificateAuthorityError(
+                "\(path) does not exist: run `tracksnap ca --ca-dir \(directory)` to create the certificate authority")
         }
         var status = stat()
         guard stat(paths.key, &status) == 0 else {
@@ -87,7 +93,8 @@ public struct CertificateAuthority: Sendable {
         guard mode & 0o077 == 0 else {
             throw CertificateAuthorityError(
                 "the CA key \(paths.key) can be used by others (mode \(String(mode, radix: 8))): anyone who reads it can impersonate "
-                    + "any site to a device that trusts the CA. Run `chmod 600 \(paths.key)`, or remove the folder and run `tracksnap ca` again")
+                    + "any site to a device that trusts the CA. Run `chmod 600 \(paths.key)`, or remove the folder and run `tracksnap ca` again"
+            )
         }
         let keyText = try read(paths.key)
         let certificateText = try read(paths.certificate)
@@ -104,7 +111,8 @@ public struct CertificateAuthority: Sendable {
             throw CertificateAuthorityError("\(paths.certificate) is not a PEM certificate: \(error)")
         }
         guard certificate.publicKey == privateKey.publicKey else {
-            throw CertificateAuthorityError("\(paths.key) is not the key of \(paths.certificate): remove the folder and run `tracksnap ca` again")
+            throw CertificateAuthorityError(
+                "\(paths.key) is not the key of \(paths.certificate): remove the folder and run `tracksnap ca` again")
         }
         var serializer = DER.Serializer()
         var publicKey = DER.Serializer()
@@ -115,7 +123,8 @@ public struct CertificateAuthority: Sendable {
             throw CertificateAuthorityError("\(paths.certificate) cannot be serialized again: \(error)")
         }
         return CertificateAuthority(
-            directory: directory, certificate: certificate, privateKey: privateKey, certificateDER: serializer.serializedBytes,
+            directory: directory, certificate: certificate, privateKey: privateKey,
+            certificateDER: serializer.serializedBytes,
             spkiHash: Data(SHA256.hash(data: publicKey.serializedBytes)).base64EncodedString())
     }
 
@@ -202,7 +211,9 @@ public struct CertificateAuthority: Sendable {
         }
         let synced = fsync(descriptor) == 0
         close(descriptor)
-        guard synced else { throw CertificateAuthorityError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        guard synced else {
+            throw CertificateAuthorityError("cannot write \(temporary): \(String(cString: strerror(errno)))")
+        }
         guard link(temporary, path) == 0 else {
             throw CertificateAuthorityError("cannot create \(path): \(String(cString: strerror(errno)))")
         }

@@ -76,7 +76,8 @@ public struct Interception: Sendable, Hashable {
                 let allowed = name.allSatisfy { $0.isLetter || $0.isNumber || "-.:_".contains($0) }
                 guard !name.isEmpty, allowed, !name.contains("..") else {
                     throw CaptureServerError(
-                        "--intercept \"\(text)\" is not a pattern: give all, analytics, *.DOMAIN or a host name, optionally =answer or =forward")
+                        "--intercept \"\(text)\" is not a pattern: give all, analytics, *.DOMAIN or a host name, optionally =answer or =forward"
+                    )
                 }
                 hostPattern = wildcard ? .below(String(name)) : .exact(String(name))
             }

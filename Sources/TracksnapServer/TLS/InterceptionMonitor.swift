@@ -31,7 +31,9 @@ final class InterceptionMonitor: ChannelInboundHandler, RemovableChannelHandler 
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         deadline = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { [weak self] in
             guard let self else { return }
-            self.fail("no TLS handshake (nor HTTP request) within \(self.timeout.nanoseconds / 1_000_000) ms; the tunnel was closed", context: bound.value)
+            self.fail(
+                "no TLS handshake (nor HTTP request) within \(self.timeout.nanoseconds / 1_000_000) ms; the tunnel was closed",
+                context: bound.value)
         }
     }
 
@@ -77,7 +79,9 @@ final class InterceptionMonitor: ChannelInboundHandler, RemovableChannelHandler 
         if established {
             fail("TLS failed: \(error)", context: context)
         } else {
-            fail("TLS handshake failed (a client that does not trust the tracksnap CA ends it so): \(error)", context: context)
+            fail(
+                "TLS handshake failed (a client that does not trust the tracksnap CA ends it so): \(error)",
+                context: context)
         }
     }
 

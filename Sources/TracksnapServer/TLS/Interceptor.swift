@@ -28,7 +28,9 @@ final class Interceptor: Sendable {
     private let handshakeTimeout: TimeAmount
 
     init(configuration: CaptureServer.Configuration, store: CaptureStore) throws(CaptureServerError) {
-        guard let interception = configuration.interception else { throw CaptureServerError("no interception was configured") }
+        guard let interception = configuration.interception else {
+            throw CaptureServerError("no interception was configured")
+        }
         guard let authority = configuration.certificateAuthority else {
             throw CaptureServerError("--intercept needs the certificate authority: run `tracksnap ca` first")
         }
@@ -52,19 +54,23 @@ final class Interceptor: Sendable {
 
     /// Sets up a tunnel's pipeline, once its `200` is written and the HTTP handlers removed.
     func intercept(
-        _ channel: Channel, target: TunnelTarget, action: Interception.Action, sessionHint: String?, router: RequestRouter
+        _ channel: Channel, target: TunnelTarget, action: Interception.Action, sessionHint: String?,
+        router: RequestRouter
     ) throws {
         let monitor = InterceptionMonitor(interceptor: self, host: target.host, timeout: handshakeTimeout)
         let sniffer = TunnelSniffer { [self] channel, isTLS in
             let tunnel = InterceptedTunnel(
-                scheme: isTLS ? "https" : "http", host: target.host, port: target.port, action: action, sessionHint: sessionHint)
+                scheme: isTLS ? "https" : "http", host: target.host, port: target.port, action: action,
+                sessionHint: sessionHint)
             if isTLS {
                 try channel.pipeline.syncOperations.addHandler(
-                    ByteToMessageHandler(SNIHandler { [self] result in
-                        channel.eventLoop.makeCompletedFuture {
-                            try self.handshake(channel, tunnel: tunnel, serverName: result, monitor: monitor, router: router)
-                        }
-                    }), position: .before(monitor))
+                    ByteToMessageHandler(
+                        SNIHandler { [self] result in
+                            channel.eventLoop.makeCompletedFuture {
+                                try self.handshake(
+                                    channel, tunnel: tunnel, serverName: result, monitor: monitor, router: router)
+                            }
+                        }), position: .before(monitor))
             } else {
                 monitor.handshakeFinished()
                 try ConnectionHandler.configure(channel, router: router, tunnel: tunnel)
@@ -77,7 +83,8 @@ final class Interceptor: Sendable {
 
     /// The client's hello was read: answer it with the certificate for its name.
     private func handshake(
-        _ channel: Channel, tunnel: InterceptedTunnel, serverName: SNIResult, monitor: InterceptionMonitor, router: RequestRouter
+        _ channel: Channel, tunnel: InterceptedTunnel, serverName: SNIResult, monitor: InterceptionMonitor,
+        router: RequestRouter
     ) throws {
         var tunnel = tunnel
         if case .hostname(let name) = serverName, name.lowercased() != tunnel.host.lowercased() {

@@ -43,7 +43,9 @@ final class LeafCertificates: Sendable {
     /// - Parameters:
     ///   - capacity: the most hosts whose contexts are kept.
     ///   - applicationProtocols: offered by ALPN.
-    init(authority: CertificateAuthority, capacity: Int = 1000, applicationProtocols: [String] = applicationProtocols) throws {
+    init(authority: CertificateAuthority, capacity: Int = 1000, applicationProtocols: [String] = applicationProtocols)
+        throws
+    {
         self.authority = authority
         protocols = applicationProtocols
         let key = P256.Signing.PrivateKey()
@@ -61,7 +63,9 @@ final class LeafCertificates: Sendable {
         let name = host.lowercased()
         let now = Date()
         let cached = state.withLock { state -> NIOSSLContext? in
-            guard var entry = state.entries[name], now.timeIntervalSince(entry.made) < Self.validity / 2 else { return nil }
+            guard var entry = state.entries[name], now.timeIntervalSince(entry.made) < Self.validity / 2 else {
+                return nil
+            }
             state.clock += 1
             entry.lastUsed = state.clock
             state.entries[name] = entry
@@ -74,7 +78,9 @@ final class LeafCertificates: Sendable {
         state.withLock { state in
             state.clock += 1
             state.entries[name] = Entry(context: context, made: now, lastUsed: state.clock)
-            if state.entries.count > capacity, let oldest = state.entries.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
+            if state.entries.count > capacity,
+                let oldest = state.entries.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key
+            {
                 state.entries[oldest] = nil
             }
         }
@@ -105,7 +111,8 @@ final class LeafCertificates: Sendable {
                 Critical(KeyUsage(digitalSignature: true))
                 try ExtendedKeyUsage([.serverAuth])
                 SubjectAlternativeNames([subjectName])
-                AuthorityKeyIdentifier(keyIdentifier: SubjectKeyIdentifier(hash: authority.certificate.publicKey).keyIdentifier)
+                AuthorityKeyIdentifier(
+                    keyIdentifier: SubjectKeyIdentifier(hash: authority.certificate.publicKey).keyIdentifier)
             },
             issuerPrivateKey: authority.privateKey)
         var serializer = DER.Serializer()

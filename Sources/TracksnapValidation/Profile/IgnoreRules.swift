@@ -39,7 +39,10 @@ public struct IgnoreRules: Sendable, Hashable {
     /// `r` (the Meta pixel's release), `v` (protocol versions), `random`, `ts`; vendor profiles
     /// ignore their own volatile parameters.
     public static let cacheBusters = IgnoreRules(
-        ["_", "_cb", "cb", "cachebust", "cachebuster", "cacheBuster", "cache_buster", "nocache", "ord", "rand", "rnd", "z"].map { "/parameters/" + $0 })
+        [
+            "_", "_cb", "cb", "cachebust", "cachebuster", "cacheBuster", "cache_buster", "nocache", "ord", "rand",
+            "rnd", "z",
+        ].map { "/parameters/" + $0 })
 
     /// The fields either set of rules ignores.
     ///

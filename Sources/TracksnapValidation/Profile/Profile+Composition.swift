@@ -44,7 +44,9 @@ extension Profile {
     private func merging(scalarsAndListsOf other: Profile) -> Profile {
         var merged = self
         func fill<Value>(_ key: String, _ keyPath: WritableKeyPath<Profile, Value>) {
-            if !explicitKeys.contains(key), other.explicitKeys.contains(key) { merged[keyPath: keyPath] = other[keyPath: keyPath] }
+            if !explicitKeys.contains(key), other.explicitKeys.contains(key) {
+                merged[keyPath: keyPath] = other[keyPath: keyPath]
+            }
         }
         fill("order", \.order)
         fill("unexpected", \.unexpected)

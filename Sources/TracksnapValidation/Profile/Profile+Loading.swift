@@ -17,9 +17,13 @@ extension Profile {
     ///   - directory: where names are looked up first.
     /// - Throws: `InputError` for a missing profile (listing those available) or a bad one.
     public static func load(_ reference: String, directory: String = "Validators") throws(InputError) -> Profile {
-        let references = reference.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let references = reference.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty
+        }
         guard !references.isEmpty else {
-            throw InputError(file: directory, message: "no validator profile named; name one (\"segment\") or several (\"segment,ga4\")")
+            throw InputError(
+                file: directory,
+                message: "no validator profile named; name one (\"segment\") or several (\"segment,ga4\")")
         }
         let catalog = ProfileCatalog(directory: directory)
         var profiles: [Profile] = []
@@ -68,7 +72,9 @@ extension Profile {
             let pointer = snapshot.locations["/validator/0"] == nil ? "/validator" : "/validator/\(index)"
             return Diagnostic(
                 .error, file: snapshot.file, path: pointer, location: snapshot.locations[pointer],
-                message: "no validator profile \"\(name)\" (not in \(directory)/, not built in); available: \(available.joined(separator: ", "))")
+                message:
+                    "no validator profile \"\(name)\" (not in \(directory)/, not built in); available: \(available.joined(separator: ", "))"
+            )
         }
     }
 }
@@ -133,7 +139,10 @@ struct ProfileCatalog {
         for (index, name) in own.extends.enumerated() {
             let pointer = isList ? JSONPointer.appending("/extends", index) : "/extends"
             func report(_ message: String) {
-                diagnostics.append(Diagnostic(.error, file: document.file, path: pointer, location: document.locations[pointer], message: message))
+                diagnostics.append(
+                    Diagnostic(
+                        .error, file: document.file, path: pointer, location: document.locations[pointer],
+                        message: message))
             }
             let base: JSONDocument
             do throws(InputError) {
@@ -162,7 +171,9 @@ struct ProfileCatalog {
     /// built-in one's (a file `Validators/segment.json` with `"extends": "segment"`) extends the built-in.
     private func document(for reference: String, extendedBy file: String?) throws(InputError) -> JSONDocument {
         if reference.contains("/") || reference.hasSuffix(".json") {
-            let path = file == nil || reference.hasPrefix("/") ? reference : (directory as NSString).appendingPathComponent(reference)
+            let path =
+                file == nil || reference.hasPrefix("/")
+                ? reference : (directory as NSString).appendingPathComponent(reference)
             return try JSONDocument.load(path: path)
         }
         let path = (directory as NSString).appendingPathComponent(reference + ".json")
@@ -171,7 +182,9 @@ struct ProfileCatalog {
             return try JSONDocument.load(path: path)
         }
         if let builtIn = BuiltInProfiles.document(named: reference) { return builtIn }
-        throw InputError(file: path, message: "no validator profile \"\(reference)\"; available: \(available().joined(separator: ", "))")
+        throw InputError(
+            file: path,
+            message: "no validator profile \"\(reference)\"; available: \(available().joined(separator: ", "))")
     }
 
     /// The names a reference can take here: the directory's profiles and the built-in ones.

@@ -12,7 +12,8 @@ package struct Selection {
     /// How a person reads an undecided request: which one, and which pattern failed how.
     package func message(_ item: (index: Int, error: PatternError), in requests: [CapturedRequest]) -> String {
         let request = requests[item.index]
-        return "the profile's filter cannot decide on request #\(item.index + 1) \(request.method) \(request.urlWithoutQuery): "
+        return
+            "the profile's filter cannot decide on request #\(item.index + 1) \(request.method) \(request.urlWithoutQuery): "
             + "pattern \"\(item.error.pattern)\": \(item.error.message)"
     }
 }

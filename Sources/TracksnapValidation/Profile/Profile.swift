@@ -97,9 +97,12 @@ enum ProfileReader {
             parser.error("", "a profile is a JSON object, not \(document.value.typeName)")
             return nil
         }
-        var profile = Profile(name: URL(fileURLWithPath: document.file).deletingPathExtension().lastPathComponent, file: document.file)
+        var profile = Profile(
+            name: URL(fileURLWithPath: document.file).deletingPathExtension().lastPathComponent, file: document.file)
         profile.explicitKeys = Set(top.keys)
-        if let record = top["record"]?.objectValue { profile.explicitKeys.formUnion(record.keys.map { "record." + $0 }) }
+        if let record = top["record"]?.objectValue {
+            profile.explicitKeys.formUnion(record.keys.map { "record." + $0 })
+        }
         let readable = ProfileKey.read(top, at: "", through: ProfileKey.all, into: &profile, &parser) { key, names in
             "unknown key \"\(key)\"; a profile has \(names)"
         }
@@ -129,17 +132,23 @@ enum ProfileReader {
                     continue
                 }
                 for name in headers.keys.sorted() {
-                    filters.append(FieldFilter(.header(name), parser.matcher(headers[name]!, at: JSONPointer.appending(keyPointer, name))))
+                    filters.append(
+                        FieldFilter(
+                            .header(name), parser.matcher(headers[name]!, at: JSONPointer.appending(keyPointer, name))))
                 }
             case "vendor":
                 let names = argument.stringValue.map { [$0] } ?? argument.arrayValue?.compactMap(\.stringValue)
                 guard let names, names.count == (argument.arrayValue?.count ?? 1), !names.isEmpty else {
-                    parser.error(keyPointer, "\"vendor\" is a vendor id or an array of them: \(Decoder.all.map(\.vendor).joined(separator: ", "))")
+                    parser.error(
+                        keyPointer,
+                        "\"vendor\" is a vendor id or an array of them: \(Decoder.all.map(\.vendor).joined(separator: ", "))"
+                    )
                     continue
                 }
                 for (index, name) in names.enumerated() where Decoder.named(name) == nil {
                     let pointer = argument.arrayValue == nil ? keyPointer : JSONPointer.appending(keyPointer, index)
-                    parser.error(pointer, "no vendor \"\(name)\"; vendors: \(Decoder.all.map(\.vendor).joined(separator: ", "))")
+                    parser.error(
+                        pointer, "no vendor \"\(name)\"; vendors: \(Decoder.all.map(\.vendor).joined(separator: ", "))")
                 }
                 filters.append(VendorFilter(names))
             case "all", "any":
@@ -153,7 +162,10 @@ enum ProfileReader {
                 filters.append(NotFilter(filter(argument, at: keyPointer, &parser)))
             case "custom":
                 guard let name = argument.stringValue, let custom = FilterRegistry.filter(named: name) else {
-                    parser.error(keyPointer, "no filter is registered as \(argument.serialized()); register it with FilterRegistry.register before loading the profile")
+                    parser.error(
+                        keyPointer,
+                        "no filter is registered as \(argument.serialized()); register it with FilterRegistry.register before loading the profile"
+                    )
                     continue
                 }
                 filters.append(custom)

@@ -31,7 +31,8 @@ struct ProfileKey {
             ProfileKey("extends") { value, pointer, profile, parser in
                 let names = value.stringValue.map { [$0] } ?? value.arrayValue?.compactMap(\.stringValue)
                 guard let names, names.count == (value.arrayValue?.count ?? 1), !names.contains(where: \.isEmpty) else {
-                    parser.error(pointer, "\"extends\" names a profile (\"segment\") or a list of them ([\"segment\", \"ga4\"])")
+                    parser.error(
+                        pointer, "\"extends\" names a profile (\"segment\") or a list of them ([\"segment\", \"ga4\"])")
                     return false
                 }
                 profile.extends = names
@@ -44,7 +45,10 @@ struct ProfileKey {
             choice("order", \.order, "\"order\" must be \"strict\" or \"any\""),
             choice("unexpected", \.unexpected, "\"unexpected\" must be \"fail\" or \"allow\""),
             flag("strict", \.strict, "\"strict\" must be true or false"),
-            strings("ignore", "\"ignore\" is an array of strings: JSON Pointers relative to an entry (\"/parameters/cb\") or key names (\"sentAt\")") {
+            strings(
+                "ignore",
+                "\"ignore\" is an array of strings: JSON Pointers relative to an entry (\"/parameters/cb\") or key names (\"sentAt\")"
+            ) {
                 $0.ignore = $0.ignore.union(IgnoreRules($1))
             },
             ProfileKey("severity") { value, pointer, profile, parser in
@@ -53,10 +57,13 @@ struct ProfileKey {
                     return false
                 }
                 for (code, level) in object {
-                    guard let findingCode = FindingCode(rawValue: code), let severity = level.stringValue.flatMap(Severity.init) else {
+                    guard let findingCode = FindingCode(rawValue: code),
+                        let severity = level.stringValue.flatMap(Severity.init)
+                    else {
                         parser.error(
                             JSONPointer.appending(pointer, code),
-                            "\"\(code)\": expected a finding code (\(FindingCode.allCases.map(\.rawValue).joined(separator: ", "))) mapped to \"error\" or \"warning\"")
+                            "\"\(code)\": expected a finding code (\(FindingCode.allCases.map(\.rawValue).joined(separator: ", "))) mapped to \"error\" or \"warning\""
+                        )
                         continue
                     }
                     profile.severities[findingCode] = severity
@@ -71,7 +78,8 @@ struct ProfileKey {
                 if ValidatorRegistry.validator(named: name) == nil {
                     parser.error(
                         pointer,
-                        "no validator is registered as \"\(name)\" (registered: \(ValidatorRegistry.names.joined(separator: ", "))); register it with ValidatorRegistry.register before loading the profile")
+                        "no validator is registered as \"\(name)\" (registered: \(ValidatorRegistry.names.joined(separator: ", "))); register it with ValidatorRegistry.register before loading the profile"
+                    )
                 }
                 profile.validator = name
                 return true
@@ -95,14 +103,18 @@ struct ProfileKey {
                 guard let object = value.objectValue else {
                     parser.error(
                         pointer,
-                        "\"record\" is an object: {\"headers\": [\"X-Client\"]} names the headers a recorded snapshot keeps, {\"context\": [\"page.path\"]} the event context fields")
+                        "\"record\" is an object: {\"headers\": [\"X-Client\"]} names the headers a recorded snapshot keeps, {\"context\": [\"page.path\"]} the event context fields"
+                    )
                     return false
                 }
                 return read(object, at: pointer, through: record, into: &profile, &parser) { key, names in
                     "unknown key \"\(key)\" in \"record\"; it has \(names)"
                 }
             },
-            strings("redact", "\"redact\" is an array of strings, as \"ignore\" is: JSON Pointers relative to an entry (\"/body/context/ip\") or key names (\"client_id\")") {
+            strings(
+                "redact",
+                "\"redact\" is an array of strings, as \"ignore\" is: JSON Pointers relative to an entry (\"/body/context/ip\") or key names (\"client_id\")"
+            ) {
                 $0.redact = IgnoreRules($1)
             },
         ]
@@ -112,11 +124,20 @@ struct ProfileKey {
     static var record: [ProfileKey] {
         [
             strings("headers", "\"headers\" is an array of header names") { $0.recordedHeaders = $1 },
-            strings("context", "\"context\" is an array of dotted paths into a recorded event's context (\"page.path\", \"library.name\")", nonEmpty: true) {
+            strings(
+                "context",
+                "\"context\" is an array of dotted paths into a recorded event's context (\"page.path\", \"library.name\")",
+                nonEmpty: true
+            ) {
                 $0.recordedContext = $1
             },
-            flag("generalize", \.generalizes, "\"generalize\" is true (volatile values are recorded as matchers) or false"),
-            strings("literal", "\"literal\" is an array of strings, as \"ignore\" is: the fields recorded as captured, whatever their shape") {
+            flag(
+                "generalize", \.generalizes,
+                "\"generalize\" is true (volatile values are recorded as matchers) or false"),
+            strings(
+                "literal",
+                "\"literal\" is an array of strings, as \"ignore\" is: the fields recorded as captured, whatever their shape"
+            ) {
                 $0.literal = IgnoreRules($1)
             },
         ]
@@ -155,7 +176,8 @@ struct ProfileKey {
     }
 
     /// `true` or `false`.
-    private static func flag(_ name: String, _ keyPath: WritableKeyPath<Profile, Bool>, _ message: String) -> ProfileKey {
+    private static func flag(_ name: String, _ keyPath: WritableKeyPath<Profile, Bool>, _ message: String) -> ProfileKey
+    {
         ProfileKey(name) { value, pointer, profile, parser in
             guard let flag = value.boolValue else {
                 parser.error(pointer, message)
@@ -172,7 +194,8 @@ struct ProfileKey {
     ) -> ProfileKey {
         ProfileKey(name) { value, pointer, profile, parser in
             let items = value.arrayValue?.compactMap(\.stringValue)
-            guard let items, items.count == value.arrayValue?.count, !(nonEmpty && items.contains(where: \.isEmpty)) else {
+            guard let items, items.count == value.arrayValue?.count, !(nonEmpty && items.contains(where: \.isEmpty))
+            else {
                 parser.error(pointer, message)
                 return false
             }

@@ -19,7 +19,8 @@ func withAuthority<T>(_ body: (CertificateAuthority) async throws -> T) async th
 
 /// A server configured to intercept `patterns` with `authority`, notices gathered.
 func interceptingConfiguration(
-    _ patterns: [String], answer: Bool, authority: CertificateAuthority, notices: Notices, upstreamCertificates: [String] = []
+    _ patterns: [String], answer: Bool, authority: CertificateAuthority, notices: Notices,
+    upstreamCertificates: [String] = []
 ) throws -> CaptureServer.Configuration {
     var configuration = CaptureServer.Configuration()
     configuration.interception = try Interception(patterns, answer: answer)
@@ -44,22 +45,30 @@ final class Notices: Sendable {
 
 /// curl through the proxy on `port`, trusting `authority` unless told otherwise; `-w` prints
 /// the HTTP version after a line break.
-func curlThroughProxy(_ port: Int, _ arguments: [String], trusting authority: CertificateAuthority?) async throws -> ProcessResult {
+func curlThroughProxy(_ port: Int, _ arguments: [String], trusting authority: CertificateAuthority?) async throws
+    -> ProcessResult
+{
     var words = ["curl", "--silent", "--show-error", "--max-time", "30", "--proxy", "http://127.0.0.1:\(port)"]
     if let authority { words += ["--cacert", authority.certificatePath] }
     // No proxy variable of the test's environment may take these requests elsewhere.
     var environment = ProcessInfo.processInfo.environment
-    for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy"] {
+    for name in [
+        "http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy",
+    ] {
         environment[name] = nil
     }
-    return try await runProcess(URL(fileURLWithPath: "/usr/bin/env"), words + arguments, environment: environment, timeout: 60)
+    return try await runProcess(
+        URL(fileURLWithPath: "/usr/bin/env"), words + arguments, environment: environment, timeout: 60)
 }
 
 /// `Fixtures/tunnel_client.py`: a misbehaving client of an intercepted tunnel.
-func tunnelClient(_ port: Int, _ target: String, _ mode: String, authority: CertificateAuthority? = nil) async throws -> ProcessResult {
+func tunnelClient(_ port: Int, _ target: String, _ mode: String, authority: CertificateAuthority? = nil) async throws
+    -> ProcessResult
+{
     let script = PackagePaths.root.appending(path: "Tests/TracksnapServerTests/Fixtures/tunnel_client.py").path
     return try await runProcess(
-        URL(fileURLWithPath: "/usr/bin/env"), ["python3", script, String(port), target, mode] + (authority.map { [$0.certificatePath] } ?? []),
+        URL(fileURLWithPath: "/usr/bin/env"),
+        ["python3", script, String(port), target, mode] + (authority.map { [$0.certificatePath] } ?? []),
         timeout: 60)
 }
 
@@ -87,7 +96,8 @@ final class UpstreamTLSServer: Sendable {
 
     static func start(authority: CertificateAuthority) async throws -> UpstreamTLSServer {
         // HTTP/1.1 only: its pipeline speaks nothing else.
-        let context = try LeafCertificates(authority: authority, applicationProtocols: ["http/1.1"]).context(for: "127.0.0.1")
+        let context = try LeafCertificates(authority: authority, applicationProtocols: ["http/1.1"]).context(
+            for: "127.0.0.1")
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -122,8 +132,12 @@ final class UpstreamTLSServer: Sendable {
             case .end:
                 guard let head else { return }
                 let text = "upstream saw \(head.method.rawValue) \(head.uri) with \(bytes) bytes"
-                let headers: HTTPHeaders = ["X-Upstream": "yes", "Content-Type": "text/plain", "Content-Length": String(text.utf8.count)]
-                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .created, headers: headers))), promise: nil)
+                let headers: HTTPHeaders = [
+                    "X-Upstream": "yes", "Content-Type": "text/plain", "Content-Length": String(text.utf8.count),
+                ]
+                context.write(
+                    wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .created, headers: headers))),
+                    promise: nil)
                 context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: text)))), promise: nil)
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
             }

@@ -56,7 +56,9 @@ enum RawHTTP {
         var rest = bytes[...]
         while true {
             guard let end = headEnd(rest) else {
-                throw Failure(description: "no complete response head in \(String(decoding: bytes, as: UTF8.self).debugDescription)")
+                throw Failure(
+                    description:
+                        "no complete response head in \(String(decoding: bytes, as: UTF8.self).debugDescription)")
             }
             let head = String(decoding: rest[rest.startIndex..<end], as: UTF8.self)
             rest = rest[(end + 4)...]
@@ -82,7 +84,9 @@ enum RawHTTP {
         guard bytes.count >= 4 else { return nil }
         var index = bytes.startIndex
         while index + 3 < bytes.endIndex {
-            if bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 { return index }
+            if bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+                return index
+            }
             index += 1
         }
         return nil

@@ -45,7 +45,8 @@ final class ServeProcess: Sendable {
             process.executableURL = executable
             process.arguments = ["serve"] + arguments
             let stdout = Pipe()
-            let stderrURL = FileManager.default.temporaryDirectory.appending(path: "tracksnap-serve-\(UUID().uuidString).err")
+            let stderrURL = FileManager.default.temporaryDirectory.appending(
+                path: "tracksnap-serve-\(UUID().uuidString).err")
             try Data().write(to: stderrURL)
             process.standardOutput = stdout
             process.standardError = try FileHandle(forWritingTo: stderrURL)
@@ -66,10 +67,15 @@ final class ServeProcess: Sendable {
                 line += byte
             }
             let text = String(decoding: line, as: UTF8.self)
-            guard text.hasPrefix("listening on http://"), let port = text.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else {
+            guard text.hasPrefix("listening on http://"),
+                let port = text.split(separator: ":").last.flatMap({
+                    Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+                })
+            else {
                 process.terminate()
                 let stderr = (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? ""
-                throw RawHTTP.Failure(description: "tracksnap serve printed \(text.debugDescription) first; stderr: \(stderr)")
+                throw RawHTTP.Failure(
+                    description: "tracksnap serve printed \(text.debugDescription) first; stderr: \(stderr)")
             }
             ready.set()
             return ServeProcess(process: process, port: port, stderrURL: stderrURL, exited: exited)
@@ -82,7 +88,8 @@ final class ServeProcess: Sendable {
 
     /// Waits for the child to exit (at most 30 seconds) and returns its status.
     func waitForExit() async throws -> Int32 {
-        let process = self.process, exited = self.exited
+        let process = self.process
+        let exited = self.exited
         return try await offloaded {
             guard exited.wait(timeout: .now() + 30) == .success else {
                 process.terminate()

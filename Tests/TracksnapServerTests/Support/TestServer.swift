@@ -37,7 +37,8 @@ func control(
 ) async throws -> RawResponse {
     var headers = headers
     if body != nil { headers.append(("Content-Type", "application/json")) }
-    return try await RawHTTP.send(port: port, method: method, target: "/__tracksnap/" + path, headers: headers, body: Array((body ?? "").utf8))
+    return try await RawHTTP.send(
+        port: port, method: method, target: "/__tracksnap/" + path, headers: headers, body: Array((body ?? "").utf8))
 }
 
 /// Starts a session and returns its id.
@@ -67,5 +68,3 @@ func closedPort() async throws -> Int {
     try await server.shutdown()
     return try #require(url.port)
 }
-
-
