@@ -6,7 +6,7 @@ SWIFT ?= swift
 TRACKSNAP := .build/debug/tracksnap
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test bench bench-server bench-intercept deps build sdk-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run python-client control-api-check python-test
+.PHONY: demo test format bench bench-server bench-intercept deps build sdk-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run python-client control-api-check python-test
 
 # PCRE2 and zlib are the system libraries tracksnap links; pkg-config finds them for SwiftPM.
 deps:
@@ -109,13 +109,19 @@ test-tools:
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-# The tests: schema examples, a build free of warnings in this package's own code (dependencies'
-# warnings are theirs), a short fuzz of every parser, the control API against its OpenAPI
+# The code the toolchain's formatter keeps in shape (.swift-format); `make format` applies it.
+FORMATTED := Sources Tests Package.swift
+format:
+	@$(SWIFT) format --in-place --recursive --parallel $(FORMATTED)
+
+# The tests: schema examples, the formatter's check, a build free of warnings in this package's
+# own code (dependencies' warnings are theirs), a short fuzz of every parser, the control API against its OpenAPI
 # description, the Python client's tests, then every Swift test (the SDK end-to-end tests need
 # `sdk-venv`), whose closing line ends the output.
 OWN_WARNINGS := ^$(CURDIR)/(Sources|Tests)/.*warning:|warning: 'tracksnap'
 test: deps sdk-venv test-tools
 	@$(SDK_VENV)/bin/python Schemas/check.py
+	@$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED) || { echo "error: run make format" >&2; exit 1; }
 	@$(SWIFT) build --build-tests 2>&1 | tee .build-warnings.log | grep -E "error:|$(OWN_WARNINGS)" || true
 	@! grep -qE "$(OWN_WARNINGS)" .build-warnings.log || { echo "error: the build has warnings (see above)" >&2; exit 1; }
 	@! grep -q 'error:' .build-warnings.log
