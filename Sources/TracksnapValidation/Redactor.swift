@@ -5,8 +5,11 @@ extension CapturedRequest {
     /// Every secret value the request carries: the credentials in its secret headers
     /// (`Authorization`, `Cookie`…), and the values under secret keys in its URL, parameters
     /// and body at any depth of any encoding (`Secrets.values(in:)`).
-    package var carriedSecrets: Set<String> {
-        var found = Secrets.values(in: validationView)
+    package var carriedSecrets: Set<String> { carriedSecrets(view: validationView) }
+
+    /// The same, from the request's `validationView` when it is already at hand.
+    package func carriedSecrets(view: JSONValue) -> Set<String> {
+        var found = Secrets.values(in: view)
         for header in headers where Secrets.headers.contains(header.name.lowercased()) {
             found.formUnion(Secrets.credentials(inHeaderValue: header.value))
         }
@@ -28,7 +31,11 @@ package struct Redactor {
     package let secrets: Set<String>
 
     package init(requests: some Sequence<CapturedRequest>) {
-        secrets = requests.reduce(into: []) { $0.formUnion($1.carriedSecrets) }
+        self.init(secrets: requests.reduce(into: []) { $0.formUnion($1.carriedSecrets) })
+    }
+
+    package init(secrets: Set<String>) {
+        self.secrets = secrets
     }
 
     func redact(_ result: SnapshotResult) -> SnapshotResult {

@@ -63,7 +63,11 @@ public struct SnapshotValidator: Validator {
             events: snapshot.events.isEmpty ? nil : events.count)
         // Secrets are looked for only when there is something to report: a passing run shows no values.
         guard !result.findings.isEmpty else { return result }
-        return Redactor(requests: selected.lazy.map { requests[$0] }).redact(result)
+        // The selected requests' views, computed above, come first in `captured`, in order.
+        let secrets = zip(selected, captured).reduce(into: Set<String>()) { found, pair in
+            found.formUnion(requests[pair.0].carriedSecrets(view: pair.1.view))
+        }
+        return Redactor(secrets: secrets).redact(result)
     }
 }
 
