@@ -83,6 +83,8 @@ extension Secrets {
     /// In text nothing decodes (a truncated body, a log line), the values written after a secret
     /// key: `writeKey=wk_1`, `"token": "abc"`, `api_key: k-9`.
     static func valuesAfterSecretKeys(in text: String) -> Set<String> {
+        // A value follows `=` or `:`; most strings (ids, names, URLs' paths) have neither.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: ":") }) else { return [] }
         let bytes = Array(text.utf8)
         let lowered = bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
         var found: Set<String> = []
