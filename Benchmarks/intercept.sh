@@ -43,13 +43,13 @@ body='{"type":"track","event":"Order Completed","userId":"user-42","properties":
 config() {
   local count=$1 close=$2 port=$3 ca=$4 file="$work/curl-$1-$2-$3.cfg"
   : > "$file"
-  for _ in $(seq "$count"); do
+  for i in $(seq "$count"); do
+    [ "$i" -gt 1 ] && printf 'next\n' >> "$file"
     printf 'url = "%s"\ndata = "%s"\noutput = "/dev/null"\nproxy = "http://127.0.0.1:%s"\ncacert = "%s"\n' \
       "$url" "${body//\"/\\\"}" "$port" "$ca" >> "$file"
     printf 'header = "Content-Type: application/json"\nsilent\nfail\n' >> "$file"
     # HTTP/1.1: over HTTP/2 curl would multiplex them on one connection whatever the header says.
-    [ "$close" = close ] && printf 'header = "Connection: close"\nhttp1.1\n' >> "$file"
-    printf 'next\n' >> "$file"
+    if [ "$close" = close ]; then printf 'header = "Connection: close"\nhttp1.1\n' >> "$file"; fi
   done
   echo "$file"
 }
