@@ -136,16 +136,17 @@ struct InterceptionTests {
         "an upstream that is down: the client gets 502 saying the connection was refused, and the request is recorded")
     func upstreamDown() async throws {
         try await withAuthority { authority in
-            let port = try await closedPort()
-            let configuration = try interceptingConfiguration(
-                ["127.0.0.1"], answer: false, authority: authority, notices: Notices())
-            try await withServer(configuration) { server, proxy in
-                let result = try await curlThroughProxy(
-                    proxy, ["-w", "\n%{http_code}", "-d", Self.track, "https://127.0.0.1:\(port)/v1/track"],
-                    trusting: authority)
-                #expect(result.stdout.hasSuffix("\n502"), "\(result.stdout) \(result.stderr)")
-                #expect(result.stdout.contains("connection refused"))
-                #expect(server.store.requests().map(\.url) == ["https://127.0.0.1:\(port)/v1/track"])
+            try await withClosedPort { port in
+                let configuration = try interceptingConfiguration(
+                    ["127.0.0.1"], answer: false, authority: authority, notices: Notices())
+                try await withServer(configuration) { server, proxy in
+                    let result = try await curlThroughProxy(
+                        proxy, ["-w", "\n%{http_code}", "-d", Self.track, "https://127.0.0.1:\(port)/v1/track"],
+                        trusting: authority)
+                    #expect(result.stdout.hasSuffix("\n502"), "\(result.stdout) \(result.stderr)")
+                    #expect(result.stdout.contains("connection refused"))
+                    #expect(server.store.requests().map(\.url) == ["https://127.0.0.1:\(port)/v1/track"])
+                }
             }
         }
     }

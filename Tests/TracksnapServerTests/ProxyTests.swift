@@ -36,13 +36,15 @@ struct ProxyTests {
 
     @Test("with the upstream down, the client gets 502 and the request is still recorded")
     func upstreamDown() async throws {
-        let dead = try await closedPort()
-        let upstream = try #require(URL(string: "http://127.0.0.1:\(dead)"))
-        try await withServer(.init(upstream: upstream)) { server, port in
-            let response = try await RawHTTP.send(port: port, method: "POST", target: "/v1/t", body: Array("{}".utf8))
-            #expect(response.status == 502)
-            #expect(try json(response.text)["error"]?.stringValue?.contains("\(dead)") == true)
-            #expect(server.store.requests().map(\.url) == ["http://127.0.0.1:\(port)/v1/t"])
+        try await withClosedPort { dead in
+            let upstream = try #require(URL(string: "http://127.0.0.1:\(dead)"))
+            try await withServer(.init(upstream: upstream)) { server, port in
+                let response = try await RawHTTP.send(
+                    port: port, method: "POST", target: "/v1/t", body: Array("{}".utf8))
+                #expect(response.status == 502)
+                #expect(try json(response.text)["error"]?.stringValue?.contains("\(dead)") == true)
+                #expect(server.store.requests().map(\.url) == ["http://127.0.0.1:\(port)/v1/t"])
+            }
         }
     }
 
@@ -106,12 +108,13 @@ struct ProxyTests {
 
     @Test("a CONNECT to a closed port gets 502 and is recorded")
     func connectRefused() async throws {
-        let dead = try await closedPort()
-        try await withServer { server, port in
-            let response = try await RawHTTP.exchange(
-                port: port, Array("CONNECT 127.0.0.1:\(dead) HTTP/1.1\r\nHost: 127.0.0.1:\(dead)\r\n\r\n".utf8))
-            #expect(response.status == 502)
-            #expect(server.store.requests().map(\.method) == ["CONNECT"])
+        try await withClosedPort { dead in
+            try await withServer { server, port in
+                let response = try await RawHTTP.exchange(
+                    port: port, Array("CONNECT 127.0.0.1:\(dead) HTTP/1.1\r\nHost: 127.0.0.1:\(dead)\r\n\r\n".utf8))
+                #expect(response.status == 502)
+                #expect(server.store.requests().map(\.method) == ["CONNECT"])
+            }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 import TracksnapCore
 import TracksnapServer
@@ -61,10 +62,22 @@ func capturedRequests(_ response: RawResponse) throws -> [CapturedRequest] {
     return try CaptureFile.read(data: Data(lines.utf8), file: "response")
 }
 
-/// A port nothing listens on: bound by the kernel's choice, then closed.
-func closedPort() async throws -> Int {
-    let server = try CaptureServer(configuration: .init())
-    let url = try await server.start()
-    try await server.shutdown()
-    return try #require(url.port)
+/// Runs `body` with a port nothing listens on: bound (the kernel's choice) but not listening, for
+/// as long as `body` runs, so that a connection to it is refused and no test running beside it
+/// can take it (a port merely found free and let go was, once, taken in between).
+func withClosedPort<T>(_ body: (Int) async throws -> T) async throws -> T {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard socket >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let named = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+        }
+    }
+    guard named else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    return try await body(Int(UInt16(bigEndian: address.sin_port)))
 }
