@@ -16,24 +16,9 @@ REQUESTS=${REQUESTS:-20000}       # requests per kept-alive run
 CONNECTIONS=${CONNECTIONS:-2000}  # requests per new-connection run
 PARALLEL=${PARALLEL:-32}
 MANY=${MANY:-100000}
-SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
 
-command -v curl >/dev/null || { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq curl >/dev/null; }
-if [ ! -x .build/bench-venv/bin/mitmdump ]; then
-  python3 -m venv .build/bench-venv
-  .build/bench-venv/bin/pip install -q "mitmproxy==11.0.2"
-fi
-swift build -c release --product tracksnap -q
-TRACKSNAP=.build/release/tracksnap
-
-work=$(mktemp -d)
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-wait_port() { for _ in $(seq 400); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.05; done; echo "nothing listens on $1" >&2; return 1; }
-peak_kib() { awk '/VmHWM/ {print $2}' "/proc/$1/status"; }
+source Benchmarks/common.sh
+need curl curl
 url="https://api.segment.io/v1/track"
 body='{"type":"track","event":"Order Completed","userId":"user-42","properties":{"revenue":12.5}}'
 

@@ -14,26 +14,11 @@ cd "$(dirname "$0")/.."
 DURATION=${DURATION:-10}          # seconds per wrk run
 CONNECTIONS=${CONNECTIONS:-64}
 MILLION=${MILLION:-1000000}
-SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
 
-need() { command -v "$1" >/dev/null || { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq "$2" >/dev/null; }; }
+source Benchmarks/common.sh
 need wrk wrk
 need nginx nginx
 need curl curl
-if [ ! -x .build/bench-venv/bin/mitmdump ]; then
-  python3 -m venv .build/bench-venv
-  .build/bench-venv/bin/pip install -q "mitmproxy==11.0.2"
-fi
-swift build -c release --product tracksnap -q
-TRACKSNAP=.build/release/tracksnap
-
-work=$(mktemp -d)
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-wait_port() { for _ in $(seq 200); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.05; done; echo "nothing listens on $1" >&2; return 1; }
 # Requests/s from wrk against a URL.
 rps() { wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" "$1" | awk '/Requests\/sec/ {print $2}'; }
 # Starts `tracksnap serve ARGS`, sets $port to the port it prints.
@@ -44,7 +29,6 @@ serve() {
   echo "tracksnap serve did not start" >&2; return 1
 }
 stop() { kill -TERM "$1"; wait "$1" 2>/dev/null || true; }
-peak_kib() { awk '/VmHWM/ {print $2}' "/proc/$1/status"; }
 
 nginx_port=$(free_port)
 mkdir -p "$work/nginx/logs"
