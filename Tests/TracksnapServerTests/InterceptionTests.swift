@@ -73,6 +73,45 @@ struct InterceptionTests {
         }
     }
 
+    @Test(
+        "300 POSTs over one HTTP/2 connection from curl: every stream ends with its answer, so curl never resets one and the connection is never ended for a reset storm"
+    )
+    func manyRequestsOnOneHTTP2Connection() async throws {
+        try await withAuthority { authority in
+            let configuration = try interceptingConfiguration(
+                ["api.segment.io"], answer: true, authority: authority, notices: Notices())
+            try await withServer(configuration) { server, port in
+                // One operation for each POST (curl joins the `data` of one operation; an operation
+                // after `next` inherits no option), in sequence: curl keeps the connection and
+                // counts each new one it opens.
+                let count = 300
+                let operation = """
+                    url = "https://api.segment.io/v1/track"
+                    proxy = "http://127.0.0.1:\(port)"
+                    cacert = "\(authority.certificatePath)"
+                    http2
+                    data = "{}"
+                    output = "/dev/null"
+                    write-out = "%{num_connects}\\n"
+
+                    """
+                let configFile = FileManager.default.temporaryDirectory.appending(path: "tracksnap-h2-\(port).cfg")
+                try Array(repeating: operation, count: count).joined(separator: "next\n").write(
+                    to: configFile, atomically: true, encoding: .utf8)
+                defer { try? FileManager.default.removeItem(at: configFile) }
+                let result = try await curlThroughProxy(port, ["--config", configFile.path], trusting: authority)
+                #expect(result.status == 0, "\(result.stderr)")
+                // Before the answer's last DATA frame carried END_STREAM, curl reset every stream
+                // and NIO ended the connection (GOAWAY, ENHANCE_YOUR_CALM) after 200 of them.
+                let connects = result.stdout.split(separator: "\n").compactMap { Int($0) }
+                #expect(connects.count == count)
+                #expect(connects.reduce(0, +) == 1, "curl opened \(connects.reduce(0, +)) connections")
+                #expect(server.store.requests().count == count)
+                #expect(server.store.statistics.interceptFailures == 0)
+            }
+        }
+    }
+
     @Test("tunnels to hosts not named pass untouched: curl sees the real peer's certificate, not tracksnap's")
     func otherHostsTunnel() async throws {
         try await withAuthority { authority in

@@ -119,6 +119,7 @@ final class Interceptor: Sendable {
                         mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
                     ) { stream in
                         stream.eventLoop.makeCompletedFuture {
+                            try stream.pipeline.syncOperations.addHandler(LastDataEndsStream())
                             try stream.pipeline.syncOperations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
                             try ConnectionHandler.configureStream(stream, router: router, tunnel: overHTTP2)
                         }
