@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 
 extension FuzzTarget {
     /// The JSON parser: with and without locations it gives the same answer, and a value it
