@@ -7,10 +7,11 @@ import TracksnapTestSupport
 /// is that nothing in that closure needs what an iOS build lacks.
 @Suite("What an iOS app links")
 struct AppLinkTests {
-    @Test("TracksnapCapture and the example app reach no PCRE2, no system library but zlib, no other package")
+    @Test("TracksnapCapture and the example app: no PCRE2, no system library but zlib, no package product")
     func closureIsAppSafe() async throws {
         let package = try await DescribedPackage.current()
-        for root in ["TracksnapCapture", "TracksnapExampleApp"] {
+        let product = try #require(package.products.first { $0.name == "TracksnapCapture" })
+        for root in product.targets + ["TracksnapExampleApp"] {
             let closure = package.closure(of: root)
             #expect(closure["TracksnapModel"] != nil, "\(root) no longer reaches TracksnapModel: is the test stale?")
             let problems = package.appLinkProblems(of: root)
@@ -29,7 +30,8 @@ struct AppLinkTests {
     func noUnguardedLinuxImports() async throws {
         let package = try await DescribedPackage.current()
         var problems: [String] = []
-        for target in package.closure(of: "TracksnapCapture").keys.sorted() {
+        let closure = package.closure(of: "TracksnapCapture").merging(package.closure(of: "TracksnapExampleApp")) { $1 }
+        for target in closure.keys.sorted() {
             guard let described = package.target(target), described.moduleType == "SwiftTarget" else { continue }
             for source in described.sources ?? [] {
                 let path = "\(described.path)/\(source)"
@@ -131,7 +133,13 @@ struct DescribedPackage: Decodable, Sendable {
         var productDependencies: [String]?
     }
 
+    struct Product: Decodable, Sendable {
+        var name: String
+        var targets: [String]
+    }
+
     var platforms: [Platform]
+    var products: [Product]
     var targets: [Target]
 
     /// This package, described once for all the tests by the `swift` on the PATH.
