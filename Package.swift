@@ -3,11 +3,14 @@ import PackageDescription
 
 let package = Package(
     name: "tracksnap",
-    platforms: [.macOS(.v15)],
+    // iOS 18 and macOS 15: the first with `Synchronization.Mutex`. An iOS app links `TracksnapCapture`
+    // only (its closure is `TracksnapModel`, `Inflation` and the SDK's zlib); the rest runs on a Mac or Linux.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "tracksnap", targets: ["TracksnapCLI"]),
         .library(name: "Patterns", targets: ["Patterns"]),
         .library(name: "Inflation", targets: ["Inflation"]),
+        .library(name: "TracksnapModel", targets: ["TracksnapModel"]),
         .library(name: "TracksnapCore", targets: ["TracksnapCore"]),
         .library(name: "TracksnapDecoders", targets: ["TracksnapDecoders"]),
         .library(name: "TracksnapValidation", targets: ["TracksnapValidation"]),
@@ -39,22 +42,27 @@ let package = Package(
         .target(name: "Patterns", dependencies: ["CPCRE2"]),
         // zlib in its box, as PCRE2 is in `Patterns`: inflation within a byte budget.
         .target(name: "Inflation", dependencies: ["CZlib"]),
-        .target(name: "TracksnapCore", dependencies: ["Patterns", "Inflation"]),
-        .target(name: "TracksnapDecoders", dependencies: ["TracksnapCore"]),
+        // What an app links, so no PCRE2: JSON, captured requests and their files, the body decoder,
+        // the wait list, the report's Codable types. Snapshots, matchers and filters (patterns) are Core's.
+        .target(name: "TracksnapModel", dependencies: ["Inflation"]),
+        .target(name: "TracksnapCore", dependencies: ["TracksnapModel", "Patterns", "Inflation"]),
+        .target(name: "TracksnapDecoders", dependencies: ["TracksnapModel", "TracksnapCore"]),
         // The built-in profiles' JSON is compiled into the module (`PackageResources`): no bundle at run time.
         .target(
-            name: "TracksnapValidation", dependencies: ["TracksnapCore", "TracksnapDecoders", "Patterns"],
+            name: "TracksnapValidation",
+            dependencies: ["TracksnapModel", "TracksnapCore", "TracksnapDecoders", "Patterns"],
             resources: [.embedInCode("Profile/BuiltIn")]
         ),
         // Recording sits above validation (it re-pairs entries as validation does) and writes the snapshots, atomically.
         .target(
             name: "TracksnapRecording",
-            dependencies: ["TracksnapValidation", "TracksnapDecoders", "TracksnapCore", "Patterns"]),
-        .target(name: "TracksnapReports", dependencies: ["TracksnapValidation", "TracksnapCore"]),
+            dependencies: ["TracksnapValidation", "TracksnapDecoders", "TracksnapModel", "TracksnapCore", "Patterns"]),
+        .target(name: "TracksnapReports", dependencies: ["TracksnapValidation", "TracksnapModel", "TracksnapCore"]),
         .target(
             name: "TracksnapServer",
             dependencies: [
-                "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "TracksnapRecording", "TracksnapReports",
+                "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "TracksnapRecording",
+                "TracksnapReports",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -67,20 +75,23 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
-        .target(name: "TracksnapCapture", dependencies: ["TracksnapCore"]),
+        .target(name: "TracksnapCapture", dependencies: ["TracksnapModel"]),
         .target(
             name: "TracksnapTesting",
-            dependencies: ["TracksnapCapture", "TracksnapValidation", "TracksnapRecording", "TracksnapReports"]),
+            dependencies: [
+                "TracksnapCapture", "TracksnapModel", "TracksnapValidation", "TracksnapRecording", "TracksnapReports",
+            ]),
         // A server in the test's own process: a product of its own, so that tests that capture
         // in-process only do not build SwiftNIO.
         .target(name: "TracksnapTestingServer", dependencies: ["TracksnapTesting", "TracksnapServer"]),
         // An app's checkout, reporting its requests to a server session: what the app-side
         // capture test runs in a process of its own.
-        .executableTarget(name: "TracksnapExampleApp", dependencies: ["TracksnapCapture", "TracksnapCore"]),
+        .executableTarget(name: "TracksnapExampleApp", dependencies: ["TracksnapCapture", "TracksnapModel"]),
         .executableTarget(
             name: "TracksnapCLI",
             dependencies: [
-                "TracksnapCore", "TracksnapValidation", "TracksnapRecording", "TracksnapReports", "TracksnapServer",
+                "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording", "TracksnapReports",
+                "TracksnapServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -88,15 +99,18 @@ let package = Package(
         .target(name: "CPCRE2Baseline", dependencies: ["CPCRE2"]),
         .executableTarget(
             name: "TracksnapBenchmarks",
-            dependencies: ["Patterns", "CPCRE2Baseline", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation"]
+            dependencies: [
+                "Patterns", "CPCRE2Baseline", "TracksnapModel", "TracksnapCore", "TracksnapDecoders",
+                "TracksnapValidation",
+            ]
         ),
         // The parsers under libFuzzer: `make fuzz` builds `TracksnapFuzz` with `-sanitize=fuzzer,address -DFUZZING`;
         // an ordinary build makes it a command that replays inputs. The targets are a library the tests share.
         .target(
             name: "TracksnapFuzzing",
             dependencies: [
-                "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "TracksnapRecording", "Patterns",
-                "TracksnapServer",
+                "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "TracksnapRecording",
+                "Patterns", "TracksnapServer",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
@@ -108,24 +122,28 @@ let package = Package(
         .testTarget(name: "PatternsTests", dependencies: ["Patterns"]),
         .testTarget(name: "InflationTests", dependencies: ["TracksnapTestSupport", "Inflation"]),
         .testTarget(
-            name: "TracksnapCoreTests", dependencies: ["TracksnapTestSupport", "TracksnapCore"], exclude: ["Fixtures"]),
+            name: "TracksnapModelTests", dependencies: ["TracksnapTestSupport", "TracksnapModel"],
+            exclude: ["Fixtures"]),
         .testTarget(
-            name: "TracksnapDecodersTests", dependencies: ["TracksnapTestSupport", "TracksnapDecoders"],
+            name: "TracksnapDecodersTests",
+            dependencies: ["TracksnapTestSupport", "TracksnapDecoders", "TracksnapModel"],
             exclude: ["Fixtures"]),
         // Validation and recording: recording's tests validate what they record, with validation's helpers.
         .testTarget(
             name: "TracksnapValidationTests",
-            dependencies: ["TracksnapTestSupport", "TracksnapValidation", "TracksnapRecording", "TracksnapCore"]),
+            dependencies: [
+                "TracksnapTestSupport", "TracksnapValidation", "TracksnapRecording", "TracksnapModel", "TracksnapCore",
+            ]),
         .testTarget(
             name: "TracksnapReportsTests",
             dependencies: [
                 "TracksnapTestSupport", "TracksnapReports", "TracksnapValidation", "TracksnapRecording",
-                "TracksnapCore",
+                "TracksnapModel", "TracksnapCore",
             ]),
         .testTarget(
             name: "TracksnapServerTests",
             dependencies: [
-                "TracksnapTestSupport", "TracksnapServer", "TracksnapCapture",
+                "TracksnapTestSupport", "TracksnapServer", "TracksnapCapture", "TracksnapModel",
                 // The interception tests' upstream: a small TLS server of their own.
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -133,13 +151,14 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(
             name: "TracksnapCaptureTests",
-            dependencies: ["TracksnapTestSupport", "TracksnapCapture", "TracksnapServer"]),
+            dependencies: ["TracksnapTestSupport", "TracksnapCapture", "TracksnapModel", "TracksnapServer"]),
         .testTarget(
             name: "TracksnapTestingTests",
-            dependencies: ["TracksnapTestSupport", "TracksnapTesting", "TracksnapServer"], exclude: ["Fixtures"]),
+            dependencies: ["TracksnapTestSupport", "TracksnapTesting", "TracksnapModel", "TracksnapServer"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "TracksnapTestingServerTests",
-            dependencies: ["TracksnapTestSupport", "TracksnapTestingServer", "TracksnapExampleApp"]),
+            dependencies: ["TracksnapTestSupport", "TracksnapTestingServer", "TracksnapExampleApp", "TracksnapModel"]),
         .testTarget(name: "TracksnapFuzzingTests", dependencies: ["TracksnapTestSupport", "TracksnapFuzzing"]),
         .testTarget(
             name: "TracksnapCLITests", dependencies: ["TracksnapTestSupport", "TracksnapCLI"], exclude: ["Fixtures"]),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TracksnapCore
+import TracksnapModel
 
 /// The options `validate` and `record` share: the captured traffic and the profile.
 struct TrafficOptions: ParsableArguments {

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import TracksnapCore
+import TracksnapModel
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,5 +1,5 @@
 import Foundation
-import TracksnapCore
+import TracksnapModel
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

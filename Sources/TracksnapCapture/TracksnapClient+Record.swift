@@ -1,5 +1,5 @@
 import Foundation
-import TracksnapCore
+import TracksnapModel
 
 extension TracksnapClient {
     /// When the server records a snapshot (`mode` of `POST sessions/{id}/record`), as

@@ -1,5 +1,5 @@
 import Foundation
-import TracksnapCore
+import TracksnapModel
 
 extension TracksnapClient {
     /// A capture session on the server: what a test's traffic is attributed to.

@@ -1,4 +1,4 @@
-import TracksnapCore
+import TracksnapModel
 
 extension TracksnapClient {
     /// What a session's wait returned (`Session.waitForTraffic`).

@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 
 /// A strategy that recognises one vendor's traffic and decodes it into events.
 ///

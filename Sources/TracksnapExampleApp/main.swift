@@ -9,7 +9,7 @@
 // tracking bug that the test must catch.
 import Foundation
 import TracksnapCapture
-import TracksnapCore
+import TracksnapModel
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,5 +1,6 @@
 import Foundation
 import TracksnapCore
+import TracksnapModel
 
 /// How targets cut one fuzzer input into the pieces they need.
 enum Input {

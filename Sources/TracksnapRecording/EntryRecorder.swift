@@ -1,5 +1,6 @@
 import Foundation
 import TracksnapCore
+import TracksnapModel
 import TracksnapValidation
 
 /// Turns one captured request's validation view into the JSON of a snapshot entry: ignored

@@ -1,6 +1,7 @@
 import Foundation
 import Patterns
 import TracksnapCore
+import TracksnapModel
 import TracksnapValidation
 
 /// A value `tracksnap record` wrote as a matcher rather than as captured, for people to check.

@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 import TracksnapValidation
 
 /// Re-recording: merges an existing entry's expectations with what was captured again, keeping

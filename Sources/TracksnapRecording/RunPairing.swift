@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 import TracksnapValidation
 
 /// Pairs a later run's entries with the first run's when recording from several runs, by the

@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 import TracksnapValidation
 
 /// Writes a snapshot as people write them: sorted keys, two-space indentation, one member per

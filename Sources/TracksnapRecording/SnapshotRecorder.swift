@@ -1,6 +1,7 @@
 import Foundation
 import TracksnapCore
 import TracksnapDecoders
+import TracksnapModel
 import TracksnapValidation
 
 /// Writes a snapshot from captured traffic, under a profile: requests, or decoded events.

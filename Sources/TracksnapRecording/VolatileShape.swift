@@ -1,6 +1,7 @@
 import Foundation
 import Patterns
 import TracksnapCore
+import TracksnapModel
 import TracksnapValidation
 
 /// The shape of a captured value that changes on every run — an id, a timestamp, a token, a

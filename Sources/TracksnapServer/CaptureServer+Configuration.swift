@@ -1,5 +1,6 @@
 import Foundation
 import TracksnapCore
+import TracksnapModel
 
 extension CaptureServer {
     /// How a capture server listens, answers and records.

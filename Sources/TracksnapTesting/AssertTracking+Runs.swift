@@ -1,6 +1,7 @@
 import Foundation
 import TracksnapCapture
 import TracksnapCore
+import TracksnapModel
 import TracksnapRecording
 import TracksnapValidation
 

@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 import TracksnapRecording
 import TracksnapValidation
 

@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 
 /// Pairs expected entries with captured values before their fields are compared.
 ///

@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 
 /// Finds the captured values that could match an expected entry exactly, by hashing.
 ///

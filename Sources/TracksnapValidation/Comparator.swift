@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 
 /// Compares one expected entry with one captured value and explains every difference.
 ///

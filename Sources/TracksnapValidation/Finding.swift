@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 
 /// One difference between a snapshot and the captured traffic.
 public struct Finding: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import Foundation
 import TracksnapCore
+import TracksnapModel
 
 extension Redactor {
     /// The request with its secrets hidden and everything else as it was sent, so that what the

@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 
 extension CapturedRequest {
     /// The request as the JSON object a snapshot's `requests` entry is compared with:

@@ -1,5 +1,6 @@
 import TracksnapCore
 import TracksnapDecoders
+import TracksnapModel
 
 /// The built-in validator: filter, decode, align, compare, explain.
 ///

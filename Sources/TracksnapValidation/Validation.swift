@@ -1,5 +1,6 @@
 import TracksnapCore
 import TracksnapDecoders
+import TracksnapModel
 
 /// Loads snapshots and profiles from files and validates captured traffic against them.
 public enum Validation {

@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 
 /// The outcome of validating one snapshot file against captured traffic.
 public struct SnapshotResult: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import Synchronization
 import TracksnapCore
+import TracksnapModel
 
 /// Validates captured traffic against a snapshot under a profile.
 ///

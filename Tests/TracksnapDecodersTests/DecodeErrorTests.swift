@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TracksnapCore
 import TracksnapDecoders
+import TracksnapModel
 import TracksnapTestSupport
 
 /// A request a vendor claims but cannot decode, and the reason it must give.

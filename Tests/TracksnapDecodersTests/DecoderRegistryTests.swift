@@ -1,6 +1,7 @@
 import Testing
 import TracksnapCore
 import TracksnapDecoders
+import TracksnapModel
 
 @Suite("Decoders are values: built-ins by name, custom ones from closures, host hints")
 struct DecoderRegistryTests {

@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 import TracksnapReports
 import TracksnapValidation
 

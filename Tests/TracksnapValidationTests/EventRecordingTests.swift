@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TracksnapCore
 import TracksnapDecoders
+import TracksnapModel
 import TracksnapRecording
 import TracksnapTestSupport
 import TracksnapValidation

@@ -1,5 +1,6 @@
 import Testing
 import TracksnapCore
+import TracksnapModel
 import TracksnapValidation
 
 /// A Segment `/v1/batch` request carrying these `track` calls, as analytics-python sends them.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TracksnapCore
+import TracksnapModel
 import TracksnapRecording
 import TracksnapTestSupport
 import TracksnapValidation
@@ -24,11 +25,11 @@ struct RecordRoundTripTests {
             capture: "Tests/TracksnapCLITests/Fixtures/captures/checkout-buy.ndjson",
             profile: "Validators/acme-shop.json"),
         Case(capture: "Tests/TracksnapCLITests/Fixtures/captures/checkout-buy.ndjson", profile: "default"),
-        Case(capture: "Tests/TracksnapCoreTests/Fixtures/captures/chrome.har", profile: "default"),
-        Case(capture: "Tests/TracksnapCoreTests/Fixtures/captures/firefox.har", profile: "default"),
-        Case(capture: "Tests/TracksnapCoreTests/Fixtures/captures/charles.har", profile: "default"),
-        Case(capture: "Tests/TracksnapCoreTests/Fixtures/captures/mitmproxy.har", profile: "default"),
-        Case(capture: "Tests/TracksnapCoreTests/Fixtures/captures/capture.ndjson", profile: "default"),
+        Case(capture: "Tests/TracksnapModelTests/Fixtures/captures/chrome.har", profile: "default"),
+        Case(capture: "Tests/TracksnapModelTests/Fixtures/captures/firefox.har", profile: "default"),
+        Case(capture: "Tests/TracksnapModelTests/Fixtures/captures/charles.har", profile: "default"),
+        Case(capture: "Tests/TracksnapModelTests/Fixtures/captures/mitmproxy.har", profile: "default"),
+        Case(capture: "Tests/TracksnapModelTests/Fixtures/captures/capture.ndjson", profile: "default"),
     ]
 
     @Test("recorded from a capture file, then validated against it: no findings", arguments: files)

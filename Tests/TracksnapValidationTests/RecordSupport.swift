@@ -1,5 +1,6 @@
 import Foundation
 import TracksnapCore
+import TracksnapModel
 import TracksnapRecording
 import TracksnapValidation
 

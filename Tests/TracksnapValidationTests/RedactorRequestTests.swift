@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TracksnapCore
+import TracksnapModel
 import TracksnapValidation
 
 /// One request, redacted in the company of those it was captured with.

@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 import TracksnapValidation
 
 /// A snapshot from JSON text, as if read from `file`.

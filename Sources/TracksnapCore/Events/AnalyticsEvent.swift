@@ -1,3 +1,5 @@
+import TracksnapModel
+
 /// One analytics event decoded from a captured request: what a product team calls an event.
 ///
 /// A Segment batch of twenty calls is twenty events of one request, told apart by `index`.

@@ -1,4 +1,5 @@
 import Patterns
+import TracksnapModel
 
 /// Selects the captured requests a validator looks at: the analytics traffic.
 ///

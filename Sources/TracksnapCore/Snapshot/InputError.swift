@@ -1,3 +1,5 @@
+import TracksnapModel
+
 /// A problem in a file a user wrote: a snapshot, a profile, a capture.
 public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public var severity: Severity

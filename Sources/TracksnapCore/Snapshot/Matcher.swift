@@ -1,4 +1,5 @@
 import Patterns
+import TracksnapModel
 
 /// An expectation about one JSON value, as a snapshot file writes it.
 ///

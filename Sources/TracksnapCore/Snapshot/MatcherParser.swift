@@ -1,4 +1,5 @@
 import Patterns
+import TracksnapModel
 
 /// Turns the JSON of a snapshot (or a profile's filter) into matchers, collecting every problem.
 package struct MatcherParser {

@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 
 extension CapturedRequest {
     /// Whether the host is one of these domains or a subdomain of one.

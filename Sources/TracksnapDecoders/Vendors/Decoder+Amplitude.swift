@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 
 extension Decoder {
     /// Amplitude: the HTTP V2 API `/2/httpapi` (any host), the Batch API `/batch` (JSON

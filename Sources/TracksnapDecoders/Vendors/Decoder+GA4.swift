@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 
 extension Decoder {
     /// Google Analytics 4: gtag.js's `/g/collect` and the Measurement Protocol's `/mp/collect`

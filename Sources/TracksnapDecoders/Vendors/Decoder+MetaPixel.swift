@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 
 extension Decoder {
     /// The Meta (Facebook) pixel: `/tr` or `/tr/`, the event in the query (GET) or a form body

@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 
 extension Decoder {
     /// Mixpanel: `/track`, `/import`, `/engage` and `/groups` (a trailing slash or a proxy prefix

@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 
 extension Decoder {
     /// PostHog: `/batch/`, `/capture/`, `/e/`, `/i/v0/e/`, `/track/` (the slash optional), the

@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 
 extension Decoder {
     /// Segment: the HTTP Tracking API (`/v1/batch`, `/v1/track`, `/v1/page`, `/v1/screen`,

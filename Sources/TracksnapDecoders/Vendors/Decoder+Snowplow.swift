@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 
 extension Decoder {
     /// Snowplow: the tracker protocol, `GET …/i` with the event in the query, and

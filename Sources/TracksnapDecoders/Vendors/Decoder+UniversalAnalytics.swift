@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 
 extension Decoder {
     /// Universal Analytics: analytics.js and the Measurement Protocol v1, `/collect`,

@@ -1,12 +1,13 @@
 import Foundation
 import TracksnapCore
+import TracksnapModel
 import TracksnapRecording
 import TracksnapValidation
 
 extension FuzzTarget {
     /// Seeds for targets that read capture files: HAR from four tools, NDJSON from the server and the SDKs.
     static let captureSeeds = [
-        "Tests/TracksnapCoreTests/Fixtures/captures", "Tests/TracksnapCLITests/Fixtures/captures",
+        "Tests/TracksnapModelTests/Fixtures/captures", "Tests/TracksnapCLITests/Fixtures/captures",
         "Tests/TracksnapDecodersTests/Fixtures", "Snapshots/demo/captures", "Snapshots/examples/captures",
     ]
 

@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 
 extension FuzzTarget {
     /// Query strings and form bodies: pairs and decoding never fail, and encoding then decoding

@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 
 extension FuzzTarget {
     /// The JSON parser: with and without locations it gives the same answer, and a value it
@@ -7,7 +8,7 @@ extension FuzzTarget {
         "json", "JSONDocument.parse, then serialized() and parse again",
         seeds: [
             "Snapshots", "Validators", "Sources/TracksnapValidation/Profile/BuiltIn",
-            "Tests/TracksnapCoreTests/Fixtures/json",
+            "Tests/TracksnapModelTests/Fixtures/json",
         ]
     ) { bytes throws(PropertyViolation) in
         let located = Result { () throws(JSONParseError) in try JSONDocument.parse(bytes, file: "fuzz.json") }

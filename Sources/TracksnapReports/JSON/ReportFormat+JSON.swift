@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 import TracksnapValidation
 
 extension ReportFormat {

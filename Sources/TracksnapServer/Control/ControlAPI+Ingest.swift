@@ -1,5 +1,6 @@
 import Foundation
 import TracksnapCore
+import TracksnapModel
 
 extension ControlAPI {
     /// `POST sessions/{id}/requests`: records requests captured elsewhere (an app's in-process

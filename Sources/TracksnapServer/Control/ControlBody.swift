@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 
 /// A control call's JSON object body, read field by field so that every error names the field:
 /// malformed JSON, an unknown field, a wrong type.

@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 
 /// One captured request as `tracksnap serve` logs it on stderr: time, session, method, URL,
 /// status, and why no session got it when sessions were open.

@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import TracksnapCore
+import TracksnapModel
 
 /// Decides what happens to each request: the control API, or captured traffic answered by the
 /// collector or forwarded (reverse or forward proxy), recorded in every case.

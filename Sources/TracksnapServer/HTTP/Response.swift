@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import TracksnapCore
+import TracksnapModel
 import TracksnapValidation
 
 /// An answer the server writes: status, headers and a whole body.

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TracksnapCore
+import TracksnapModel
 
 /// The `--journal` file: every captured request appended as an NDJSON line when it arrives.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import TracksnapCore
+import TracksnapModel
 
 extension Profile {
     /// Finds a profile by name, or several joined by commas, or reads it from a path.

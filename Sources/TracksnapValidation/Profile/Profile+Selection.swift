@@ -1,5 +1,6 @@
 import Patterns
 import TracksnapCore
+import TracksnapModel
 
 /// The requests a profile's filter selects, and those a filter pattern could not decide on.
 package struct Selection {

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import TracksnapCore
+import TracksnapModel
 import TracksnapServer
 
 /// Runs `body` against a capture server started on 127.0.0.1 with a free port, and shuts the

@@ -12,7 +12,7 @@ extension JSONValue {
         return Self.decimalKey(text)
     }
 
-    static func decimalKey(_ text: String) -> String? {
+    package static func decimalKey(_ text: String) -> String? {
         var bytes = Substring(text).utf8[...]
         let negative = bytes.first == UInt8(ascii: "-")
         if negative { bytes = bytes.dropFirst() }

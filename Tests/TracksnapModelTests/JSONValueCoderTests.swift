@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TracksnapCore
+import TracksnapModel
 
 @Suite("JSONValueCoder: Codable types to and from JSONValue")
 struct JSONValueCoderTests {

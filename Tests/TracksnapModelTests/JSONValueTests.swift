@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TracksnapCore
+@testable import TracksnapModel
 
 @Suite("JSONValue writes numbers a JSON reader accepts")
 struct JSONValueTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TracksnapCore
+@testable import TracksnapModel
 
 @Suite("Capture files: errors name the file and the place")
 struct CaptureErrorTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TracksnapCore
+import TracksnapModel
 import TracksnapTestSupport
 
 @Suite("The body decoder: every layer of a request inflated within one limit")

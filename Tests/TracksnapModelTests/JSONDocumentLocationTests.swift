@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TracksnapCore
+@testable import TracksnapModel
 
 @Suite("JSONDocument locates every value and key")
 struct JSONDocumentLocationTests {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TracksnapCore
+@testable import TracksnapModel
 
 /// Malformed input, where the error must point, and words its message must contain.
 struct MalformedJSON: Sendable, CustomTestStringConvertible {

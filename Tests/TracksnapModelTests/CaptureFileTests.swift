@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TracksnapCore
+@testable import TracksnapModel
 
 /// Paths of the capture fixtures, found next to this file.
 enum CaptureFixtures {

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import TracksnapCore
+import TracksnapModel
 
 /// A request with a number, for lists that only count.
 private func request(_ number: Int) -> CapturedRequest {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TracksnapCore
+@testable import TracksnapModel
 
 @Suite("Capture files: HAR 1.2")
 struct CaptureHARTests {

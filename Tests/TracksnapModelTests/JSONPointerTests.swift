@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TracksnapCore
+@testable import TracksnapModel
 
 @Suite("JSONPointer escapes and splits reference tokens")
 struct JSONPointerTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TracksnapCore
+@testable import TracksnapModel
 
 @Suite("Captured requests: URL, query, form and body views")
 struct CaptureViewsTests {

@@ -19,7 +19,7 @@ package enum EncodedLayers {
     /// Nil when it is none of these (gzip that does not inflate is none).
     ///
     /// - Throws: `InflationError` only when gzip inflates beyond the budget.
-    static func layer(in text: String, budget: inout InflationBudget) throws(InflationError) -> JSONValue? {
+    package static func layer(in text: String, budget: inout InflationBudget) throws(InflationError) -> JSONValue? {
         let trimmed = trimmingWhitespace(text)
         guard let first = trimmed.utf8.first else { return nil }
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {

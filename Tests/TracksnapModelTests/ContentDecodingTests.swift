@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TracksnapCore
+import TracksnapModel
 import TracksnapTestSupport
 
 @Suite("Content decoding: gzip and deflate, with a limit")

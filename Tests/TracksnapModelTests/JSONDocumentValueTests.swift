@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TracksnapCore
+@testable import TracksnapModel
 
 @Suite("JSONDocument reads every JSON value")
 struct JSONDocumentValueTests {

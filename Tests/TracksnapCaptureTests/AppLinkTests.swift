@@ -1,0 +1,214 @@
+import Foundation
+import Testing
+import TracksnapTestSupport
+
+/// What an iOS app links when it adds `TracksnapCapture`: the targets it reaches, read from
+/// `swift package describe`. This Linux CI has no Apple SDK to build for iOS; what it can check
+/// is that nothing in that closure needs what an iOS build lacks.
+@Suite("What an iOS app links")
+struct AppLinkTests {
+    @Test("TracksnapCapture and the example app: no PCRE2, no system library but zlib, no package product")
+    func closureIsAppSafe() async throws {
+        let package = try await DescribedPackage.current()
+        let product = try #require(package.products.first { $0.name == "TracksnapCapture" })
+        for root in product.targets + ["TracksnapExampleApp"] {
+            let closure = package.closure(of: root)
+            #expect(closure["TracksnapModel"] != nil, "\(root) no longer reaches TracksnapModel: is the test stale?")
+            let problems = package.appLinkProblems(of: root)
+            #expect(problems.isEmpty, "\(root) cannot be linked by an iOS app:\n\(problems.joined(separator: "\n"))")
+        }
+    }
+
+    @Test("the package declares iOS 18 (Synchronization's Mutex) beside macOS 15")
+    func platforms() async throws {
+        let platforms = try await DescribedPackage.current().platforms
+        #expect(platforms.contains(DescribedPackage.Platform(name: "ios", version: "18.0")), "\(platforms)")
+        #expect(platforms.contains(DescribedPackage.Platform(name: "macos", version: "15.0")), "\(platforms)")
+    }
+
+    @Test("sources in the closure import Linux-only modules only under #if")
+    func noUnguardedLinuxImports() async throws {
+        let package = try await DescribedPackage.current()
+        var problems: [String] = []
+        let closure = package.closure(of: "TracksnapCapture").merging(package.closure(of: "TracksnapExampleApp")) { $1 }
+        for target in closure.keys.sorted() {
+            guard let described = package.target(target), described.moduleType == "SwiftTarget" else { continue }
+            for source in described.sources ?? [] {
+                let path = "\(described.path)/\(source)"
+                let text = try String(contentsOf: PackagePaths.root.appending(path: path), encoding: .utf8)
+                problems += unguardedLinuxImports(in: text).map { "\(path):\($0.line): import \($0.module)" }
+            }
+        }
+        #expect(problems.isEmpty, "not under #if canImport(…) or #if os(Linux):\n\(problems.joined(separator: "\n"))")
+    }
+
+    // The checks above must be able to fail: the regressions they exist for, each caught.
+
+    @Test("a capture that depends on Core again is reported with the chain that reaches PCRE2")
+    func coreDependencyIsCaught() async throws {
+        var package = try await DescribedPackage.current()
+        package.addDependency("TracksnapCore", to: "TracksnapCapture")
+        let problems = package.appLinkProblems(of: "TracksnapCapture")
+        #expect(problems.contains { $0.hasPrefix("TracksnapCapture → TracksnapCore → Patterns:") }, "\(problems)")
+        #expect(
+            problems.contains {
+                $0.hasPrefix("TracksnapCapture → TracksnapCore → Patterns → CPCRE2:") && $0.contains("system library")
+            }, "\(problems)")
+    }
+
+    @Test("a capture that depends on the server is reported with its SwiftNIO products")
+    func serverDependencyIsCaught() async throws {
+        var package = try await DescribedPackage.current()
+        package.addDependency("TracksnapServer", to: "TracksnapCapture")
+        let problems = package.appLinkProblems(of: "TracksnapCapture")
+        #expect(
+            problems.contains { $0.hasPrefix("TracksnapCapture → TracksnapServer:") && $0.contains("NIOPosix") },
+            "\(problems)")
+    }
+
+    @Test("an unguarded import Glibc is found; guarded ones are not")
+    func unguardedImportIsCaught() {
+        let source = """
+            import Foundation
+            #if canImport(Glibc)
+                import Glibc
+            #elseif canImport(Musl)
+                import Musl
+            #endif
+            #if os(Linux)
+                import FoundationNetworking
+            #else
+                import Glibc
+            #endif
+            import Glibc
+            """
+        let found = unguardedLinuxImports(in: source)
+        #expect(found.map(\.line) == [10, 12], "\(found)")
+    }
+}
+
+/// Modules that exist on Linux only: an iOS build of a file that imports one without `#if` fails.
+private let linuxOnlyModules: Set<String> = ["Glibc", "Musl", "FoundationNetworking", "FoundationXML"]
+
+/// The imports of Linux-only modules in a Swift source that no enclosing `#if` (or `#elseif`)
+/// guards with `canImport(Module)` or `os(Linux)`; an `#else` branch guards nothing.
+private func unguardedLinuxImports(in source: String) -> [(line: Int, module: String)] {
+    var conditions: [String] = []  // the condition of each open #if branch; "" in an #else
+    var found: [(line: Int, module: String)] = []
+    for (index, raw) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        let line = raw.trimmingCharacters(in: .whitespaces)
+        if line.hasPrefix("#if ") {
+            conditions.append(String(line.dropFirst(4)))
+        } else if line.hasPrefix("#elseif "), !conditions.isEmpty {
+            conditions[conditions.count - 1] = String(line.dropFirst(8))
+        } else if line.hasPrefix("#else"), !conditions.isEmpty {
+            conditions[conditions.count - 1] = ""
+        } else if line.hasPrefix("#endif"), !conditions.isEmpty {
+            conditions.removeLast()
+        } else if let module = importedModule(line), linuxOnlyModules.contains(module) {
+            let guarded = conditions.contains { $0.contains("canImport(\(module))") || $0.contains("os(Linux)") }
+            if !guarded { found.append((index + 1, module)) }
+        }
+    }
+    return found
+}
+
+/// `Glibc` for `import Glibc`, `@preconcurrency import Glibc` or `import struct Glibc.stat`.
+private func importedModule(_ line: String) -> String? {
+    let words = line.split(separator: " ").filter { !$0.hasPrefix("@") }
+    guard words.first == "import", let last = words.last, words.count >= 2 else { return nil }
+    return String(last.split(separator: ".").first ?? last)
+}
+
+/// The package as `swift package describe --type json` prints it: only what these tests read.
+struct DescribedPackage: Decodable, Sendable {
+    struct Platform: Decodable, Equatable, Sendable { var name: String, version: String }
+    struct Target: Decodable, Sendable {
+        var name: String
+        var type: String
+        var moduleType: String
+        var path: String
+        var sources: [String]?
+        var targetDependencies: [String]?
+        var productDependencies: [String]?
+    }
+
+    struct Product: Decodable, Sendable {
+        var name: String
+        var targets: [String]
+    }
+
+    var platforms: [Platform]
+    var products: [Product]
+    var targets: [Target]
+
+    /// This package, described once for all the tests by the `swift` on the PATH.
+    static func current() async throws -> DescribedPackage { try await described.value }
+
+    private static let described = Task { try await describe() }
+
+    /// `swift package describe`, in a scratch directory of its own, so that it never waits for
+    /// the lock the running `swift test` holds on `.build`.
+    private static func describe() async throws -> DescribedPackage {
+        try await withTemporaryDirectory { scratch in
+            let result = try await runProcess(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                ["swift", "package", "--scratch-path", scratch.path, "describe", "--type", "json"],
+                in: PackagePaths.root, timeout: 300)
+            guard result.status == 0 else { throw DescribeFailure(stderr: result.stderr) }
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            return try decoder.decode(DescribedPackage.self, from: Data(result.stdout.utf8))
+        }
+    }
+
+    struct DescribeFailure: Error, CustomStringConvertible {
+        var stderr: String
+        var description: String { "swift package describe failed: \(stderr)" }
+    }
+
+    func target(_ name: String) -> Target? { targets.first { $0.name == name } }
+
+    /// Every target `root` reaches through target dependencies, with the shortest chain from
+    /// `root` to it (`root` itself included, as `[root]`).
+    func closure(of root: String) -> [String: [String]] {
+        var chains = [root: [root]]
+        var queue = [root]
+        while !queue.isEmpty {
+            let name = queue.removeFirst()
+            for next in target(name)?.targetDependencies ?? [] where chains[next] == nil {
+                chains[next] = chains[name, default: []] + [next]
+                queue.append(next)
+            }
+        }
+        return chains
+    }
+
+    /// Why an iOS app could not link `root`, one line per target at fault, each naming the
+    /// chain that reaches it: `Patterns` (PCRE2), a system library other than zlib (found with
+    /// pkg-config, which an iOS build has not; libz is in every Apple SDK), a package product
+    /// (SwiftNIO and the rest: more for the app to build, none of it checked for iOS here).
+    func appLinkProblems(of root: String) -> [String] {
+        closure(of: root).sorted {
+            $0.value.count == $1.value.count ? $0.key < $1.key : $0.value.count < $1.value.count
+        }
+        .compactMap { name, chain in
+            let place = chain.joined(separator: " → ")
+            guard let target = target(name) else { return "\(place): not a target of this package" }
+            if name == "Patterns" { return "\(place): PCRE2 patterns, which the iOS SDK has not" }
+            if target.type == "system-target", name != "CZlib" {
+                return "\(place): a system library found with pkg-config, which an iOS build has not"
+            }
+            if let products = target.productDependencies, !products.isEmpty {
+                return "\(place): uses the package products \(products.joined(separator: ", "))"
+            }
+            return nil
+        }
+    }
+
+    /// The package with one more target dependency: the regressions the checks must catch.
+    mutating func addDependency(_ dependency: String, to name: String) {
+        guard let index = targets.firstIndex(where: { $0.name == name }) else { return }
+        targets[index].targetDependencies = (targets[index].targetDependencies ?? []) + [dependency]
+    }
+}
