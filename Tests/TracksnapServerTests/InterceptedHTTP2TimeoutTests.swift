@@ -144,4 +144,23 @@ struct InterceptedHTTP2TimeoutTests {
             }
         }
     }
+
+    @Test("a stream answered 413 whose client keeps sending longer than the header timeout gets no second answer")
+    func oversizedStream() async throws {
+        try await withAuthority { authority in
+            let notices = Notices()
+            var configuration = try Self.configuration(
+                authority: authority, notices: notices, idle: .seconds(1), header: .seconds(2))
+            configuration.maximumBodySize = 100
+            try await withServer(configuration) { server, port in
+                // Ten parts 0.3 s apart: 2.7 s of body after the 413, more than the header timeout.
+                let seen = try await Self.h2Client(port, authority: authority, "oversize", "10", "0.3")
+                #expect(seen.statuses == [413], "\(seen)")
+                #expect(server.store.statistics.rejected == 1)
+                #expect(server.store.statistics.interceptFailures == 0)
+                #expect(notices.all.isEmpty, "\(notices.all)")
+                #expect(seen.closedAfter != nil, "\(seen)")
+            }
+        }
+    }
 }

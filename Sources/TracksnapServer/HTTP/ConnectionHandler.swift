@@ -179,8 +179,11 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// A connection the client closed without TLS's close_notify, or reset: how many clients end.
+    /// An HTTP/2 stream reset (a browser cancelling a request, or this server ending a stream
+    /// it answered early) ends that stream the same way.
     private static func isCleanClose(_ error: Error) -> Bool {
         if case NIOSSLError.uncleanShutdown = error { return true }
+        if error is NIOHTTP2Errors.StreamClosed { return true }
         if let error = error as? IOError { return error.errnoCode == ECONNRESET || error.errnoCode == EPIPE }
         return false
     }
@@ -238,7 +241,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
         if closeWhenWritten ?? !keepAlive {
             written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
-        } else if keepAlive {
+        } else if keepAlive && tunnel?.isHTTP2 != true {
+            // An HTTP/2 stream carries one request: no next one to wait for.
             timer.responseFinished()
         }
     }

@@ -10,6 +10,9 @@ Modes (each prints one JSON object on stdout and exits 0 when it could run):
   no-ack               one GET, then reads without answering anything, not even a PING
   stall                a POST announcing 100 bytes that sends 8, waits for the answer, then
                        idles as above
+  oversize COUNT PACE  a POST announcing 100000 bytes that sends COUNT parts of 8, one every
+                       PACE seconds, whatever the answer, then waits for its stream to end and
+                       idles as above
 
 Times are seconds from the last thing the client did (its last answer read, or its preface
 or body part sent): "goaway_after" (the first GOAWAY), "closed_after" (the end of the
@@ -140,14 +143,21 @@ elif mode == "no-ack":
     get("/v1/pixel")
     since = time.monotonic()
     idle_until_closed(answer=False)
-elif mode == "stall":
+elif mode in ("stall", "oversize"):
     stream = connection.get_next_available_stream_id()
+    length = "100" if mode == "stall" else "100000"
     connection.send_headers(
         stream,
         [(":method", "POST"), (":scheme", "https"), (":authority", host), (":path", "/v1/track"),
-         ("content-type", "application/json"), ("content-length", "100")])
+         ("content-type", "application/json"), ("content-length", length)])
     connection.send_data(stream, b'{"half":')
     tls.sendall(connection.data_to_send())
+    if mode == "oversize":
+        for _ in range(int(sys.argv[5]) - 1):
+            time.sleep(float(sys.argv[6]))
+            # Frames the server sent meanwhile (its 413) are read later, in order.
+            connection.send_data(stream, b'"xxxxx",')
+            tls.sendall(connection.data_to_send())
     since = time.monotonic()
     ended = False
     while not ended:
