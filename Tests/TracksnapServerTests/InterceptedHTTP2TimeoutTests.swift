@@ -23,7 +23,6 @@ struct InterceptedHTTP2TimeoutTests {
         var answeredAfter: Double?
         var goawaysWhileActive: Int?
         var body: String?
-        var reset: Bool?
     }
 
     /// Runs `h2_client.py` through the proxy on `port` to `api.segment.io`.

@@ -16,9 +16,9 @@ Modes (each prints one JSON object on stdout and exits 0 when it could run):
 
 Times are seconds from the last thing the client did (its last answer read, or its preface
 or body part sent): "goaway_after" (the first GOAWAY), "closed_after" (the end of the
-connection), "answered_after" (stall: the answer's head). "statuses" are the answers' statuses;
-"goaways_while_active" counts GOAWAYs read before the last request's answer; "reset" tells
-whether the stalled stream was reset.
+connection), "answered_after" (stall, oversize: the answer's head). "statuses" are the answers'
+statuses, "body" their bodies; "goaways" the GOAWAYs' [last stream id, error code];
+"goaways_while_active" counts GOAWAYs read before the last request's answer.
 """
 import json
 import socket
@@ -79,8 +79,6 @@ def read_events():
         if isinstance(event, h2.events.DataReceived):
             connection.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
             result["body"] = result.get("body", "") + event.data.decode(errors="replace")
-        if isinstance(event, h2.events.StreamReset):
-            result["reset"] = True
     pending = connection.data_to_send()
     if pending:
         tls.sendall(pending)
