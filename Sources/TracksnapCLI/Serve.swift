@@ -64,13 +64,13 @@ struct Serve: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Close a connection that has not sent a whole request head this many seconds after its first byte.",
+            "Answer 408 and close a connection that has not sent a whole request head this many seconds after its first byte.",
             valueName: "seconds"))
     var headerTimeout = 10.0
 
     @Option(
         help: ArgumentHelp(
-            "Close a connection that sends nothing for this many seconds between requests or inside a body.",
+            "Close a connection idle this many seconds between requests (an HTTP/2 one with no open stream); answer 408 to a body stalled as long.",
             valueName: "seconds"))
     var idleTimeout = 60.0
 

@@ -44,11 +44,14 @@ extension CaptureServer {
         /// prints these lines on stderr). Called from the server's threads; keep it quick.
         public var requestLog: (@Sendable (RequestLogLine) -> Void)?
         /// How long a client has, from the first byte of a request, to send its whole head
-        /// (request line and headers); then the connection is closed. Default 10 s.
+        /// (request line and headers); then it is answered 408 and the connection closed.
+        /// Also how long an intercepted tunnel has to finish its TLS handshake, and an idle
+        /// HTTP/2 client to let its connection go once told to (`GOAWAY`). Default 10 s.
         public var headerTimeout: Duration = .seconds(10)
-        /// How long a connection may send nothing between requests, or stall inside a body,
-        /// before it is closed. The time the server takes to answer (a control API wait)
-        /// does not count. Default 60 s.
+        /// How long a connection may send nothing between requests (an HTTP/2 one: have no
+        /// stream open) before it is closed, and a request's body may stall before it is
+        /// answered 408 and its connection (or HTTP/2 stream) closed. The time the server
+        /// takes to answer (a control API wait) does not count. Default 60 s.
         public var idleTimeout: Duration = .seconds(60)
         /// The `CONNECT` tunnels to decrypt (`serve --intercept`), and what to do with their
         /// requests; nil: every tunnel is relayed untouched. Needs `certificateAuthority`.

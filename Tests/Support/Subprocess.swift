@@ -78,7 +78,7 @@ public func runProcess(
 /// Runs blocking work on a thread of its own and awaits its result.
 ///
 /// ```swift
-/// let server = try await offloaded { try ServeChild.launch() }
+/// let answer = try await offloaded { try socket.readToEnd() }
 /// ```
 public func offloaded<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in

@@ -22,14 +22,10 @@ struct BrowserInterceptionTests {
             #expect(ca.status == 0, "\(ca.stderr)")
             let spki = try #require(
                 ca.stdout.split(separator: "\n").first { $0.hasPrefix("SPKI:") }?.split(separator: " ").last)
-            let server = try await offloaded {
-                try ServeChild.launch(["--intercept", "analytics", "--answer", "--ca-dir", caDirectory])
-            }
+            let server = try await ServeChild.launch(["--intercept", "analytics", "--answer", "--ca-dir", caDirectory])
             defer { server.stop() }
             let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
-            let pages = try await offloaded {
-                try PageServer.launch(serving: PackagePaths.fixtures.appending(path: "browser"))
-            }
+            let pages = try await PageServer.launch(serving: PackagePaths.fixtures.appending(path: "browser"))
             defer { pages.stop() }
 
             // The page is on loopback, which Chromium reaches directly; the tags' requests go
@@ -80,11 +76,11 @@ struct BrowserInterceptionTests {
 
 /// Python's http.server on 127.0.0.1, serving a folder: the shop page's own origin.
 struct PageServer {
-    let process: Process
+    let child: ChildProcess
     /// `http://127.0.0.1:PORT`.
     let base: String
 
-    static func launch(serving folder: URL) throws -> PageServer {
+    static func launch(serving folder: URL) async throws -> PageServer {
         let script = """
             import functools, http.server, sys
             handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
@@ -92,32 +88,16 @@ struct PageServer {
             print(server.server_address[1], flush=True)
             server.serve_forever()
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, folder.path]
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        var line: [UInt8] = []
-        while line.last != UInt8(ascii: "\n") {
-            let byte = stdout.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty { break }
-            line += byte
+        let child = try await ChildProcess.launch(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, folder.path])
+        guard let port = Int(child.firstLine) else {
+            child.stop()
+            throw ServeFailure(description: "the page server printed \(child.firstLine.debugDescription)")
         }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-        else {
-            process.terminate()
-            throw ServeFailure(
-                description: "the page server printed \(String(decoding: line, as: UTF8.self).debugDescription)")
-        }
-        return PageServer(process: process, base: "http://127.0.0.1:\(port)")
+        return PageServer(child: child, base: "http://127.0.0.1:\(port)")
     }
 
     func stop() {
-        process.terminate()
-        let process = process
-        Thread { process.waitUntilExit() }.start()
+        child.stop()
     }
 }

@@ -43,7 +43,7 @@ struct SDKEndToEndTests {
                 "\(Self.python.path) is missing: run `make test`, which installs the analytics SDKs these tests run")
             return
         }
-        let server = try await offloaded { try ServeChild.launch() }
+        let server = try await ServeChild.launch()
         defer { server.stop() }
         let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
 
@@ -111,36 +111,21 @@ struct SDKEndToEndTests {
 struct ServeChild {
     struct Session: Decodable { var id: String }
 
-    let process: Process
+    let child: ChildProcess
     /// `http://127.0.0.1:PORT`.
     let base: String
 
     /// Starts the server and reads its first line, `listening on http://HOST:PORT`.
     ///
     /// - Parameter options: more of `serve`'s options.
-    static func launch(_ options: [String] = []) throws -> ServeChild {
-        let process = Process()
-        process.executableURL = try PackagePaths.executable.get()
-        process.arguments = ["serve", "--port", "0"] + options
-        process.currentDirectoryURL = PackagePaths.root
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // The read ends at the line's end, or at end of file if the child dies.
-        var line: [UInt8] = []
-        while line.last != UInt8(ascii: "\n") {
-            let byte = stdout.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty { break }
-            line += byte
+    static func launch(_ options: [String] = []) async throws -> ServeChild {
+        let child = try await ChildProcess.launch(
+            try PackagePaths.executable.get(), ["serve", "--port", "0"] + options, in: PackagePaths.root)
+        guard child.firstLine.hasPrefix("listening on http://") else {
+            child.stop()
+            throw ServeFailure(description: "tracksnap serve printed \(child.firstLine.debugDescription) first")
         }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.hasPrefix("listening on http://") else {
-            process.terminate()
-            throw ServeFailure(description: "tracksnap serve printed \(text.debugDescription) first")
-        }
-        return ServeChild(process: process, base: String(text.dropFirst("listening on ".count)))
+        return ServeChild(child: child, base: String(child.firstLine.dropFirst("listening on ".count)))
     }
 
     /// A control API call's body, failing on any status but 200 and 201.
@@ -162,12 +147,8 @@ struct ServeChild {
         try JSONDecoder().decode(T.self, from: try await call(method, path, body: body))
     }
 
-    /// Sends SIGTERM; the child is reaped on a thread of its own, so that a test's task never
-    /// blocks one of the few threads every async test shares.
     func stop() {
-        process.terminate()
-        let process = process
-        Thread { process.waitUntilExit() }.start()
+        child.stop()
     }
 }
 

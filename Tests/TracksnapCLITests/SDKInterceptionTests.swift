@@ -32,9 +32,7 @@ struct SDKInterceptionTests {
             let created = try await tracksnap("ca", "--ca-dir", caDirectory)
             #expect(created.status == 0, "\(created.stderr)")
             let certificate = directory.appending(path: "ca/ca-cert.pem").path
-            let server = try await offloaded {
-                try ServeChild.launch(["--intercept", "analytics", "--answer", "--ca-dir", caDirectory])
-            }
+            let server = try await ServeChild.launch(["--intercept", "analytics", "--answer", "--ca-dir", caDirectory])
             defer { server.stop() }
             let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
 
@@ -74,9 +72,7 @@ struct SDKInterceptionTests {
         try await withTemporaryDirectory { directory in
             let caDirectory = directory.appending(path: "ca").path
             #expect(try await tracksnap("ca", "--ca-dir", caDirectory).status == 0)
-            let server = try await offloaded {
-                try ServeChild.launch(["--intercept", "api.segment.io=answer", "--ca-dir", caDirectory])
-            }
+            let server = try await ServeChild.launch(["--intercept", "api.segment.io=answer", "--ca-dir", caDirectory])
             defer { server.stop() }
             let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
             let track =

@@ -138,7 +138,7 @@ enum SDKRun {
                 description:
                     "\(python.path) is missing: run `make test`, which installs the analytics SDKs these tests run")
         }
-        let server = try await offloaded { try ServeChild.launch() }
+        let server = try await ServeChild.launch()
         defer { server.stop() }
         let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
         for sdk in sdks {

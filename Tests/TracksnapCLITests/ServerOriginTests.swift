@@ -8,7 +8,7 @@ import TracksnapTestSupport
 struct ServerOriginTests {
     @Test("a collector request carries serverOrigin; the same URL sent through the server as a forward proxy does not")
     func serverOrigin() async throws {
-        let server = try await offloaded { try ServeChild.launch() }
+        let server = try await ServeChild.launch()
         defer { server.stop() }
         let target = server.base + "/e?ev=view"
         // Through the server as a proxy, to the server itself: recorded once as forwarded, once as collected.

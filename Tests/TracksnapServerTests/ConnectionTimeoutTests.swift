@@ -13,12 +13,30 @@ struct ConnectionTimeoutTests {
         return configuration
     }
 
+    /// How a connection ended: how long after the client's first byte (or its last answer)
+    /// the server closed it, and what the server sent meanwhile.
+    struct Closed {
+        var after: Duration
+        var answer: [UInt8]
+
+        /// The 408 the server answered, checked to be one: JSON `{"error"}` naming `option`,
+        /// `Connection: close`.
+        func requestTimeout(naming option: String) throws -> RawResponse {
+            let response = try RawHTTP.parse(answer)
+            #expect(response.status == 408)
+            #expect(response.header("Connection") == "close")
+            #expect(response.header("Content-Type") == "application/json")
+            #expect(response.text.hasPrefix(#"{"error":"#) && response.text.contains(option), "\(response.text)")
+            return response
+        }
+    }
+
     /// Sends `first`, then `line(n)` every `pace` until the server closes the connection or
-    /// `limit` passes; returns how long after the first byte the server closed, or nil.
+    /// `limit` passes; nil when it was never closed.
     private static func trickle(
         port: Int, first: String, pace: Int32 = 200, limit: Duration = .seconds(20),
         line: @escaping @Sendable (Int) -> String
-    ) async throws -> Duration? {
+    ) async throws -> Closed? {
         try await offloaded {
             let socket = try Socket(port: port, timeout: 30)
             defer { socket.close() }
@@ -26,50 +44,84 @@ struct ConnectionTimeoutTests {
             if !first.isEmpty { try socket.write(Array(first.utf8)) }
             var index = 0
             while ContinuousClock.now - started < limit {
-                if socket.closedByPeer(within: pace) { return ContinuousClock.now - started }
-                do { try socket.write(Array(line(index).utf8)) } catch { return ContinuousClock.now - started }
+                if socket.closedByPeer(within: pace) { break }
+                // The server may close between two lines: what it sent is read below.
+                guard (try? socket.write(Array(line(index).utf8))) != nil else { break }
                 index += 1
             }
-            return nil
+            let after = ContinuousClock.now - started
+            guard after < limit else { return nil }
+            while !socket.closedByPeer(within: 1000) {}
+            return Closed(after: after, answer: socket.received)
         }
     }
 
-    @Test("a client sending one header line at a time is cut off after the header timeout; the server stays up")
+    @Test(
+        "a client sending one header line at a time gets 408 after the header timeout and is cut off; the server stays up"
+    )
     func slowHeaders() async throws {
         try await withServer(Self.configuration(header: .seconds(1), idle: .seconds(30))) { server, port in
             let cut = try await Self.trickle(port: port, first: "GET /slow HTTP/1.1\r\nHost: t.example\r\n") {
                 "X-Line-\($0): a\r\n"
             }
-            let after = try #require(cut, "the slow client was never cut off")
-            #expect(after >= .milliseconds(900))
-            #expect(after < .seconds(5))
+            let closed = try #require(cut, "the slow client was never cut off")
+            #expect(closed.after >= .milliseconds(900))
+            #expect(closed.after < .seconds(5))
+            let answer = try closed.requestTimeout(naming: "--header-timeout")
+            #expect(answer.text.contains("no whole request head within 1000 ms"))
             #expect(server.store.requests().isEmpty)
             #expect(try await RawHTTP.send(port: port, target: "/after").status == 200)
         }
     }
 
-    @Test("a connection idle between requests is closed after the idle timeout, not before")
+    @Test("a connection idle between requests is closed after the idle timeout, not before, and without an answer")
     func idleConnection() async throws {
         try await withServer(Self.configuration(header: .seconds(30), idle: .seconds(1))) { _, port in
             // Nothing sent at all.
             let silent = try #require(try await Self.trickle(port: port, first: "", pace: 100) { _ in "" })
-            #expect(silent >= .milliseconds(900))
-            #expect(silent < .seconds(5))
+            #expect(silent.after >= .milliseconds(900))
+            #expect(silent.after < .seconds(5))
+            #expect(silent.answer.isEmpty)
             // After an answer on a kept-alive connection: the clock starts again with the answer.
-            let kept = try await offloaded { () throws -> Duration? in
+            let kept = try await offloaded { () throws -> Closed? in
                 let socket = try Socket(port: port, timeout: 10)
                 defer { socket.close() }
                 try socket.write(Array("GET /one HTTP/1.1\r\nHost: t.example\r\n\r\n".utf8))
-                _ = try socket.readHead()
+                let head = try socket.readHead()
                 let answered = ContinuousClock.now
                 while ContinuousClock.now - answered < .seconds(20) {
-                    if socket.closedByPeer(within: 100) { return ContinuousClock.now - answered }
+                    if socket.closedByPeer(within: 100) {
+                        return Closed(after: ContinuousClock.now - answered, answer: head + socket.received)
+                    }
                 }
                 return nil
             }
             let closed = try #require(kept)
-            #expect(closed >= .milliseconds(900))
-            #expect(closed < .seconds(5))
+            #expect(closed.after >= .milliseconds(900))
+            #expect(closed.after < .seconds(5))
+            // The one answer is the request's: no 408 for the idle connection.
+            let text = String(decoding: closed.answer, as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 200"))
+            #expect(!text.contains("408"), "\(text)")
+        }
+    }
+
+    @Test("a request whose body stalls gets 408 after the idle timeout, not before, and its connection is closed")
+    func stalledBody() async throws {
+        try await withServer(Self.configuration(header: .seconds(30), idle: .seconds(1))) { server, port in
+            let cut = try await Self.trickle(
+                port: port,
+                first: "POST /v1/track HTTP/1.1\r\nHost: t.example\r\nContent-Length: 10\r\n\r\nhalf",
+                // Four more bytes, a fifth of the timeout apart, then nothing: the clock starts again with each.
+                pace: 200
+            ) { $0 < 4 ? "b" : "" }
+            let closed = try #require(cut, "the stalled request was never answered")
+            #expect(closed.after >= .milliseconds(1700))
+            #expect(closed.after < .seconds(6))
+            let answer = try closed.requestTimeout(naming: "--idle-timeout")
+            #expect(answer.text.contains("the request's body stalled for 1000 ms"))
+            #expect(server.store.requests().isEmpty)
+            #expect(try await RawHTTP.send(port: port, target: "/after").status == 200)
         }
     }
 
@@ -104,9 +156,10 @@ struct ConnectionTimeoutTests {
     func fromTheCommandLine() async throws {
         let server = try await ServeProcess.launch(["--header-timeout", "1", "--quiet"])
         let cut = try await Self.trickle(port: server.port, first: "GET /slow HTTP/1.1\r\n") { "X-Line-\($0): a\r\n" }
-        let after = try #require(cut, "the slow client was never cut off")
-        #expect(after >= .milliseconds(900))
-        #expect(after < .seconds(5))
+        let closed = try #require(cut, "the slow client was never cut off")
+        #expect(closed.after >= .milliseconds(900))
+        #expect(closed.after < .seconds(5))
+        _ = try closed.requestTimeout(naming: "--header-timeout")
         server.signal(SIGTERM)
         #expect(try await server.waitForExit() == 0)
 

@@ -1,12 +1,14 @@
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOPosix
 import NIOSSL
 
 /// One client connection: gathers each request (refusing bodies over the limit with 413),
 /// hands it to the router, writes the answer, and turns the connection into a tunnel on
 /// `CONNECT` — relayed untouched, or intercepted when `serve --intercept` names its host, where
-/// another `ConnectionHandler` serves the requests inside (one per HTTP/2 stream).
+/// another `ConnectionHandler` serves the requests inside (one per HTTP/2 stream). A
+/// `ConnectionTimer` times each request, an `HTTP2ConnectionTimer` each HTTP/2 connection.
 ///
 /// ```swift
 /// try ConnectionHandler.configure(channel, router: router)
@@ -34,14 +36,13 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private let router: RequestRouter
-    /// Nil on an HTTP/2 stream, whose connection the HTTP/2 handler keeps.
-    private let timer: ConnectionTimer?
+    private let timer: ConnectionTimer
     /// The intercepted tunnel this connection or stream is inside, if any.
     private let tunnel: InterceptedTunnel?
     private var state = State.idle
     private var failureTold = false
 
-    private init(router: RequestRouter, timer: ConnectionTimer?, tunnel: InterceptedTunnel?) {
+    private init(router: RequestRouter, timer: ConnectionTimer, tunnel: InterceptedTunnel?) {
         self.router = router
         self.timer = timer
         self.tunnel = tunnel
@@ -52,11 +53,10 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// by NIO's pipelining handler.
     static func configure(_ channel: Channel, router: RequestRouter, tunnel: InterceptedTunnel? = nil) throws {
         let operations = channel.pipeline.syncOperations
-        let configuration = router.configuration
-        let timer = ConnectionTimer(
-            header: TimeAmount(configuration.headerTimeout), idle: TimeAmount(configuration.idleTimeout))
-        try operations.addHandler(timer, name: Name.timer)
+        let timer = makeTimer(router.configuration)
         try operations.addHandler(HTTPResponseEncoder(), name: Name.encoder)
+        // After the encoder, which its 408 goes through; before the decoder, to see raw bytes.
+        try operations.addHandler(timer, name: Name.timer)
         try operations.addHandler(
             ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes)), name: Name.decoder)
         try operations.addHandler(HTTPServerPipelineHandler(), name: Name.pipelining)
@@ -64,9 +64,33 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         try operations.addHandler(ConnectionHandler(router: router, timer: timer, tunnel: tunnel), name: Name.handler)
     }
 
-    /// Sets up an HTTP/2 stream of an intercepted tunnel, after its HTTP/1 codec: one request.
-    static func configureStream(_ stream: Channel, router: RequestRouter, tunnel: InterceptedTunnel) throws {
-        try stream.pipeline.syncOperations.addHandler(ConnectionHandler(router: router, timer: nil, tunnel: tunnel))
+    /// Sets up an intercepted tunnel that negotiated HTTP/2: a stream per request, each with
+    /// its HTTP/1 codec and handler, and an `HTTP2ConnectionTimer` that closes the connection
+    /// once it has had no open stream for the idle timeout.
+    static func configureHTTP2(_ channel: Channel, router: RequestRouter, tunnel: InterceptedTunnel) throws {
+        let configuration = router.configuration
+        let timer = HTTP2ConnectionTimer(
+            eventLoop: channel.eventLoop, idle: TimeAmount(configuration.idleTimeout),
+            grace: TimeAmount(configuration.headerTimeout))
+        let operations = channel.pipeline.syncOperations
+        _ = try operations.configureHTTP2Pipeline(
+            mode: .server, connectionConfiguration: .init(), streamConfiguration: .init(),
+            streamDelegate: timer.streamDelegate
+        ) { stream in
+            stream.eventLoop.makeCompletedFuture {
+                let operations = stream.pipeline.syncOperations
+                let timer = makeTimer(configuration)
+                try operations.addHandler(LastDataEndsStream())
+                try operations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
+                try operations.addHandler(timer)
+                try operations.addHandler(ConnectionHandler(router: router, timer: timer, tunnel: tunnel))
+            }
+        }
+        try timer.addHandlers(to: operations)
+    }
+
+    private static func makeTimer(_ configuration: CaptureServer.Configuration) -> ConnectionTimer {
+        ConnectionTimer(header: TimeAmount(configuration.headerTimeout), idle: TimeAmount(configuration.idleTimeout))
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -75,7 +99,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         case (_, .tunnelling):
             return
         case (.head(let head), _):
-            timer?.headReceived()
+            timer.headReceived()
             let limit = router.configuration.maximumBodySize
             if let length = head.headers.first(name: "Content-Length").flatMap(Int.init), length > limit {
                 reject(context: context, head: head)
@@ -96,7 +120,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             state = .receiving(head, body)
         case (.end, .receiving(let head, let body)):
             state = .idle
-            timer?.requestReceived()
+            timer.requestReceived()
             complete(
                 IncomingRequest(
                     head: head, body: body, localAddress: context.channel.localAddress,
@@ -126,6 +150,22 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         context.fireChannelInactive()
     }
 
+    /// The timer answers 408 and closes the connection right after this: inside a tunnel,
+    /// that is told and counted as a failure of the tunnel, as a client that closes
+    /// mid-request is.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard let timeout = event as? RequestTimeout else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        if case .receiving(let head, _) = state {
+            tellTunnelFailure("\(head.method) \(head.uri) timed out: \(timeout.reason); answered 408")
+        } else {
+            tellTunnelFailure("a request timed out: \(timeout.reason); answered 408")
+        }
+        state = .discarding
+    }
+
     private func tellClosedMidRequest() {
         guard case .receiving(let head, _) = state else { return }
         tellTunnelFailure("the connection closed in the middle of \(head.method) \(head.uri)")
@@ -140,14 +180,18 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// A connection the client closed without TLS's close_notify, or reset: how many clients end.
+    /// An HTTP/2 stream reset (a browser cancelling a request, or this server ending a stream
+    /// it answered early) ends that stream the same way.
     private static func isCleanClose(_ error: Error) -> Bool {
         if case NIOSSLError.uncleanShutdown = error { return true }
+        if error is NIOHTTP2Errors.StreamClosed { return true }
         if let error = error as? IOError { return error.errnoCode == ECONNRESET || error.errnoCode == EPIPE }
         return false
     }
 
     private func reject(context: ChannelHandlerContext, head: HTTPRequestHead) {
         state = .discarding
+        timer.answeredEarly()
         router.store.countRejected()
         let limit = router.configuration.maximumBodySize
         var response = Response.error(.payloadTooLarge, "the body is larger than the limit of \(limit) bytes")
@@ -198,8 +242,9 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
         if closeWhenWritten ?? !keepAlive {
             written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
-        } else if keepAlive {
-            timer?.responseFinished()
+        } else if keepAlive && tunnel?.isHTTP2 != true {
+            // An HTTP/2 stream carries one request: no next one to wait for.
+            timer.responseFinished()
         }
     }
 

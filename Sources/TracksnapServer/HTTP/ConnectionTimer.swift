@@ -1,21 +1,34 @@
 import NIOCore
+import NIOHTTP1
 
-/// Closes connections that hold the server without using it: one whose request head is not
-/// complete within the header timeout of its first byte (a client sending a header line a
-/// second), one that sends nothing for the idle timeout between requests, and one whose body
-/// stalls for the idle timeout.
+/// Cuts off requests that hold the server without using it — the one home of the header and
+/// idle timeouts for a request: a connection whose request head is not complete within the
+/// header timeout of its first byte (a client sending a header line a second), one that sends
+/// nothing for the idle timeout between requests, and a request whose body stalls for the idle
+/// timeout.
 ///
 /// ```swift
 /// let timer = ConnectionTimer(header: .seconds(10), idle: .seconds(60))
-/// try channel.pipeline.syncOperations.addHandler(timer)   // before the HTTP decoder
+/// try channel.pipeline.syncOperations.addHandler(timer)   // after the encoder, before the decoder
 /// timer.headReceived()  /  timer.responseFinished()       // from the connection's handler
 /// ```
 ///
-/// It sits before the HTTP decoder, where it sees the raw bytes. While the server works on an
+/// A request that has started — its head partly received, or its body stalled — is answered
+/// `408 Request Timeout` (`{"error": …}`, `Connection: close`) and its connection closed; the
+/// handlers after this one are told with a `RequestTimeout` event first. A connection idle
+/// between requests is closed without an answer: clients such as curl take a 408 there for a
+/// failure of the request they were about to send, and retry it. While the server works on an
 /// answer (a control API wait may last minutes) nothing runs; a tunnel removes it.
+///
+/// On an HTTP/1 connection it sits between the encoder and the decoder, where it sees the raw
+/// bytes and writes its answer through the encoder; on an HTTP/2 stream it sits after the
+/// HTTP/1 codec, and times that stream's one request. `HTTP2ConnectionTimer` times the HTTP/2
+/// connection itself.
 final class ConnectionTimer: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = ByteBuffer
-    typealias InboundOut = ByteBuffer
+    /// Passed on unlooked-at: raw bytes on an HTTP/1 connection, request parts on an HTTP/2
+    /// stream. Only their arrival counts.
+    typealias InboundIn = NIOAny
+    typealias OutboundOut = HTTPServerResponsePart
 
     private enum Phase {
         /// Between requests: nothing sent since the last answer (or since connecting).
@@ -24,6 +37,9 @@ final class ConnectionTimer: ChannelInboundHandler, RemovableChannelHandler {
         case readingHead
         /// The head came: the body is read, then the answer is worked on.
         case busy
+        /// An answer went out before the request was read whole (413): what is left of it is
+        /// read and dropped, and a stall ends the connection without another answer.
+        case answered
     }
 
     private let header: TimeAmount
@@ -66,7 +82,7 @@ final class ConnectionTimer: ChannelInboundHandler, RemovableChannelHandler {
             schedule(header)
         case .readingHead:
             break
-        case .busy:
+        case .busy, .answered:
             // A body arriving: each part must come within the idle timeout of the one before.
             // Bytes of a pipelined request while an answer is worked on land here too, and
             // push the deadline on harmlessly; `responseFinished` sets it again.
@@ -80,6 +96,12 @@ final class ConnectionTimer: ChannelInboundHandler, RemovableChannelHandler {
     func headReceived() {
         phase = .busy
         schedule(idle)
+    }
+
+    /// The request was answered before it was read whole; the rest is still read under the
+    /// idle timeout, and a stall closes the connection without a second answer.
+    func answeredEarly() {
+        phase = .answered
     }
 
     /// The whole request was read: nothing is timed while the answer is worked on.
@@ -105,8 +127,42 @@ final class ConnectionTimer: ChannelInboundHandler, RemovableChannelHandler {
 
     private func expire() {
         deadline = nil
-        context?.close(promise: nil)
+        guard let context else { return }
+        switch phase {
+        case .awaitingRequest, .answered:
+            context.close(promise: nil)
+        case .readingHead:
+            timedOut(
+                "no whole request head within \(header.milliseconds) ms of its first byte (--header-timeout)",
+                context: context)
+        case .busy:
+            timedOut("the request's body stalled for \(idle.milliseconds) ms (--idle-timeout)", context: context)
+        }
     }
+
+    /// Answers 408 and closes, once the handlers after this one were told.
+    private func timedOut(_ reason: String, context: ChannelHandlerContext) {
+        phase = .answered
+        context.fireUserInboundEventTriggered(RequestTimeout(reason: reason))
+        let response = Response.error(.requestTimeout, reason)
+        var headers = response.headers
+        headers.replaceOrAdd(name: "Content-Length", value: String(response.body.readableBytes))
+        headers.replaceOrAdd(name: "Connection", value: "close")
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: response.status, headers: headers))),
+            promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(response.body))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+            context.close(promise: nil)
+        }
+    }
+}
+
+/// A request timed out: `ConnectionTimer` answers it 408 and closes its connection (or
+/// HTTP/2 stream) right after this event.
+struct RequestTimeout {
+    /// What did not come in time, with the option that sets the bound.
+    var reason: String
 }
 
 extension TimeAmount {
@@ -117,4 +173,7 @@ extension TimeAmount {
         self = .nanoseconds(
             overflow ? Int64.max : nanoseconds.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue)
     }
+
+    /// Whole milliseconds, as messages tell a bound.
+    var milliseconds: Int64 { nanoseconds / 1_000_000 }
 }

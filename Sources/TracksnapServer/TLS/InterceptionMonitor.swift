@@ -32,7 +32,7 @@ final class InterceptionMonitor: ChannelInboundHandler, RemovableChannelHandler 
         deadline = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { [weak self] in
             guard let self else { return }
             self.fail(
-                "no TLS handshake (nor HTTP request) within \(self.timeout.nanoseconds / 1_000_000) ms; the tunnel was closed",
+                "no TLS handshake (nor HTTP request) within \(self.timeout.milliseconds) ms; the tunnel was closed",
                 context: bound.value)
         }
     }

@@ -115,15 +115,7 @@ final class Interceptor: Sendable {
         _ = channel.configureHTTP2SecureUpgrade(
             h2ChannelConfigurator: { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-                        mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
-                    ) { stream in
-                        stream.eventLoop.makeCompletedFuture {
-                            try stream.pipeline.syncOperations.addHandler(LastDataEndsStream())
-                            try stream.pipeline.syncOperations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
-                            try ConnectionHandler.configureStream(stream, router: router, tunnel: overHTTP2)
-                        }
-                    }
+                    try ConnectionHandler.configureHTTP2(channel, router: router, tunnel: overHTTP2)
                 }
             },
             http1ChannelConfigurator: { channel in

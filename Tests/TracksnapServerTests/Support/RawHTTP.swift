@@ -97,6 +97,8 @@ enum RawHTTP {
 final class Socket: @unchecked Sendable {
     // Used by one thread at a time (the Dispatch block that made it), hence unchecked.
     private let descriptor: Int32
+    /// What `closedByPeer(within:)` read while it waited.
+    private(set) var received: [UInt8] = []
 
     init(port: Int, timeout: Int) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -158,13 +160,14 @@ final class Socket: @unchecked Sendable {
         return count == 0 ? nil : Array(buffer.prefix(count))
     }
 
-    /// Whether the server closes the connection within `milliseconds`: waits for it, reading
-    /// and dropping whatever the server sends meanwhile.
+    /// Whether the server closes the connection within `milliseconds`: waits for it, keeping
+    /// whatever the server sends meanwhile in `received`.
     func closedByPeer(within milliseconds: Int32) -> Bool {
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         guard poll(&entry, 1, milliseconds) > 0 else { return false }
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        if count > 0 { received += buffer.prefix(count) }
         return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
     }
 
