@@ -79,18 +79,13 @@ struct CA: ParsableCommand {
         }
     }
 
-    /// What `tracksnap ca` was run as, for the commands it prints: `--ca-dir` only when given.
-    private var command: String {
-        TrustAction.shellText(["tracksnap", "ca"] + (caDir.map { ["--ca-dir", $0] } ?? []))
-    }
-
     private func untrust(_ authority: CertificateAuthority, in target: Target) throws {
         switch target {
-        case .nss: try TrustAction.nss(.untrust, certificate: authority.certificatePath, command: command).perform()
+        case .nss: try TrustAction.nss(.untrust, authority).perform()
         case .system:
-            try TrustAction.system(.untrust, certificate: authority.certificatePath, command: command).perform()
+            try TrustAction.system(.untrust, authority).perform()
         case .iosSimulator:
-            try TrustAction.iosSimulator(.untrust, certificate: authority.certificatePath, command: command).perform()
+            try TrustAction.iosSimulator(.untrust, authority).perform()
         case .python:
             print("python: nothing was installed; unset REQUESTS_CA_BUNDLE and SSL_CERT_FILE where they name the CA")
         case .node:
@@ -108,14 +103,14 @@ struct CA: ParsableCommand {
         let certificate = TrafficOptions.shellQuoted(authority.certificatePath)
         switch target {
         case .nss:
-            try TrustAction.nss(.trust, certificate: authority.certificatePath, command: command).perform()
+            try TrustAction.nss(.trust, authority).perform()
             print(
                 "  or, for Chromium alone without trusting it: --ignore-certificate-errors-spki-list=\(authority.spkiHash)"
             )
         case .system:
-            try TrustAction.system(.trust, certificate: authority.certificatePath, command: command).perform()
+            try TrustAction.system(.trust, authority).perform()
         case .iosSimulator:
-            try TrustAction.iosSimulator(.trust, certificate: authority.certificatePath, command: command).perform()
+            try TrustAction.iosSimulator(.trust, authority).perform()
         case .python:
             print("python (requests, urllib, httpx): give the processes under test")
             print(
