@@ -203,6 +203,22 @@ struct TrustTests {
         }
     }
 
+    @Test("ca --help names every target and --untrust; --trust and --untrust of one target is a usage error")
+    func helpAndContradiction() async throws {
+        let help = try await tracksnap("ca", "--help")
+        #expect(help.status == 0)
+        for needle in ["--untrust <target>", "update-ca-certificates", "nss, system, python"] {
+            #expect(help.stdout.contains(needle), "\(needle)")
+        }
+        try await withTemporaryDirectory { directory in
+            let both = try await tracksnap(
+                "ca", "--ca-dir", directory.appending(path: "ca").path, "--trust", "nss", "--untrust", "nss")
+            #expect(both.status == 2)
+            #expect(both.stderr.contains("--trust nss and --untrust nss contradict each other"), "\(both.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: directory.appending(path: "ca").path))
+        }
+    }
+
     // MARK: - Support
 
     /// What one `step` of a namespace script left in the scratch folder.
