@@ -6,7 +6,7 @@ extension TrustAction {
     /// The NSS database Chromium and Firefox read on Linux, `~/.pki/nssdb`, through `certutil`
     /// (the certificate named `tracksnap`).
     static func nss(_ direction: Direction, _ authority: CertificateAuthority) -> TrustAction {
-        let (certificate, command) = (authority.certificatePath, removal(authority))
+        let (certificate, command) = (authority.certificatePath, caCommand(authority))
         let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         let folder = "\(home)/.pki/nssdb"
         let database = "sql:\(folder)"
@@ -36,7 +36,7 @@ extension TrustAction {
     /// The operating system's trusted roots: Debian's and Ubuntu's `ca-certificates`, Fedora's and
     /// RHEL's `ca-trust` (told apart by their tools), or the macOS System keychain.
     static func system(_ direction: Direction, _ authority: CertificateAuthority) -> TrustAction {
-        let (certificate, command) = (authority.certificatePath, removal(authority))
+        let (certificate, command) = (authority.certificatePath, caCommand(authority))
         #if os(macOS)
             let keychain = "/Library/Keychains/System.keychain"
             switch direction {
@@ -85,13 +85,13 @@ extension TrustAction {
 
     /// `tracksnap ca` for the authority's folder, in the commands printed: named, because `sudo`
     /// gives root a HOME (and so a default folder) of its own.
-    private static func removal(_ authority: CertificateAuthority) -> String {
+    private static func caCommand(_ authority: CertificateAuthority) -> String {
         shellText(["tracksnap", "ca", "--ca-dir", authority.directory])
     }
 
     /// The booted iOS Simulator, through `xcrun simctl` (macOS with Xcode).
     static func iosSimulator(_ direction: Direction, _ authority: CertificateAuthority) -> TrustAction {
-        let (certificate, command) = (authority.certificatePath, removal(authority))
+        let (certificate, command) = (authority.certificatePath, caCommand(authority))
         let provenance = ["xcrun": "Xcode, on macOS"]
         switch direction {
         case .trust:

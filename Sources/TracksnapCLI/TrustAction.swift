@@ -6,7 +6,7 @@ import Foundation
 /// are undone, and the run ends with an error (exit 2).
 ///
 /// ```swift
-/// try TrustAction.system(.trust, certificate: authority.certificatePath).perform()
+/// try TrustAction.system(.trust, authority).perform()  // or prints the commands, with sudo
 /// ```
 struct TrustAction {
     /// Whether the action adds the CA or takes it away.
