@@ -14,14 +14,20 @@ struct CA: ParsableCommand {
             SHA-256 fingerprint and its SPKI hash (for Chromium's --ignore-certificate-errors-spki-list). \
             A client that trusts this CA accepts any certificate tracksnap makes: trust it only where tests run.
 
-            --trust TARGET installs the certificate where tracksnap can do it itself and prints the commands \
-            for the rest. Targets: nss (Chromium and Firefox on Linux: certutil into ~/.pki/nssdb), python, \
-            node, curl, ios-simulator, android.
+            --trust TARGET installs the certificate where tracksnap can do it itself, and otherwise prints \
+            the exact commands, having changed nothing. Targets: nss (Chromium and Firefox on Linux: certutil \
+            into ~/.pki/nssdb), system (the operating system's roots: update-ca-certificates, update-ca-trust \
+            or the macOS System keychain; needs root, else it prints the commands with sudo), ios-simulator \
+            (xcrun simctl on macOS), and python, node, curl, android (printed: they trust it per process or \
+            per app). Each prints how to remove it.
+
+            --untrust TARGET takes back what --trust did for nss, system and ios-simulator (removing what \
+            is not there is not an error) and says how to stop trusting it elsewhere.
             """
     )
 
     enum Target: String, ExpressibleByArgument, CaseIterable {
-        case nss, python, node, curl
+        case nss, system, python, node, curl
         case iosSimulator = "ios-simulator"
         case android
     }
@@ -33,6 +39,19 @@ struct CA: ParsableCommand {
         help: ArgumentHelp("Trust the CA in TARGET where tracksnap can, or print how. Repeatable.", valueName: "target")
     )
     var trust: [Target] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "Take back the trust --trust gave TARGET where tracksnap can, or print how. Repeatable.",
+            valueName: "target")
+    )
+    var untrust: [Target] = []
+
+    func validate() throws {
+        if let both = trust.first(where: untrust.contains) {
+            throw ValidationError("--trust \(both.rawValue) and --untrust \(both.rawValue) contradict each other")
+        }
+    }
 
     func run() throws {
         let directory = caDir ?? CertificateAuthority.defaultDirectory()
@@ -54,40 +73,44 @@ struct CA: ParsableCommand {
             print("")
             try trust(authority, in: target)
         }
+        for target in untrust {
+            print("")
+            try untrust(authority, in: target)
+        }
+    }
+
+    private func untrust(_ authority: CertificateAuthority, in target: Target) throws {
+        switch target {
+        case .nss: try TrustAction.nss(.untrust, authority).perform()
+        case .system:
+            try TrustAction.system(.untrust, authority).perform()
+        case .iosSimulator:
+            try TrustAction.iosSimulator(.untrust, authority).perform()
+        case .python:
+            print("python: nothing was installed; unset REQUESTS_CA_BUNDLE and SSL_CERT_FILE where they name the CA")
+        case .node:
+            print("node: nothing was installed; unset NODE_EXTRA_CA_CERTS where it names the CA")
+        case .curl:
+            print("curl: nothing was installed; drop --cacert \(TrafficOptions.shellQuoted(authority.certificatePath))")
+        case .android:
+            print(
+                "android: delete app/src/debug/res/raw/tracksnap_ca.pem and its <certificates src=\"@raw/tracksnap_ca\"/>, then reinstall the app"
+            )
+        }
     }
 
     private func trust(_ authority: CertificateAuthority, in target: Target) throws {
         let certificate = TrafficOptions.shellQuoted(authority.certificatePath)
         switch target {
         case .nss:
-            let home =
-                ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            let database = "sql:\(home)/.pki/nssdb"
-            let commands = [
-                ["mkdir", "-p", "\(home)/.pki/nssdb"],
-                ["certutil", "-d", database, "-A", "-t", "C,,", "-n", "tracksnap", "-i", authority.certificatePath],
-            ]
-            if let certutil = Self.which("certutil") {
-                try FileManager.default.createDirectory(atPath: "\(home)/.pki/nssdb", withIntermediateDirectories: true)
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: certutil)
-                process.arguments = Array(commands[1].dropFirst())
-                try process.run()
-                process.waitUntilExit()
-                guard process.terminationStatus == 0 else {
-                    Terminal.error("error: certutil failed (status \(process.terminationStatus))")
-                    throw Exit.badInput
-                }
-                print(
-                    "nss: added as \"tracksnap\" to \(database) (Chromium and Firefox with the system's NSS database)")
-            } else {
-                print("nss: certutil is not installed (Debian: apt-get install libnss3-tools); then run:")
-                for command in commands { print("  " + command.map(TrafficOptions.shellQuoted).joined(separator: " ")) }
-            }
-            print("  to remove: certutil -d \(TrafficOptions.shellQuoted(database)) -D -n tracksnap")
+            try TrustAction.nss(.trust, authority).perform()
             print(
                 "  or, for Chromium alone without trusting it: --ignore-certificate-errors-spki-list=\(authority.spkiHash)"
             )
+        case .system:
+            try TrustAction.system(.trust, authority).perform()
+        case .iosSimulator:
+            try TrustAction.iosSimulator(.trust, authority).perform()
         case .python:
             print("python (requests, urllib, httpx): give the processes under test")
             print(
@@ -103,11 +126,6 @@ struct CA: ParsableCommand {
         case .curl:
             print("curl:")
             print("  curl --proxy http://127.0.0.1:PORT --cacert \(certificate) https://api.segment.io/v1/track …")
-        case .iosSimulator:
-            let command = "xcrun simctl keychain booted add-root-cert \(certificate)"
-            print("ios-simulator: the booted simulator trusts it after")
-            print("  \(command)")
-            print("  (to remove: Device > Erase All Content and Settings, or xcrun simctl keychain booted reset)")
         case .android:
             print("android: copy the certificate into the app (debug builds only) as res/raw/tracksnap_ca.pem:")
             print("  cp \(certificate) app/src/debug/res/raw/tracksnap_ca.pem")
@@ -129,13 +147,6 @@ struct CA: ParsableCommand {
             print(
                 "  emulator at the proxy: adb shell settings put global http_proxy 10.0.2.2:PORT, which reaches this machine's loopback)"
             )
-        }
-    }
-
-    private static func which(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(name)" }.first {
-            FileManager.default.isExecutableFile(atPath: $0)
         }
     }
 }

@@ -154,7 +154,7 @@ struct CertificateAuthorityTests {
             #expect(trusted.status == 0, "\(trusted.stderr)")
             let database = "sql:\(home.path)/.pki/nssdb"
             #expect(trusted.stdout.contains("nss: added as \"tracksnap\" to \(database)"), "\(trusted.stdout)")
-            #expect(trusted.stdout.contains("to remove: certutil -d \(database) -D -n tracksnap"))
+            #expect(trusted.stdout.contains("to remove: tracksnap ca --ca-dir \(folder) --untrust nss"))
             let listed = try await runProcess(
                 URL(fileURLWithPath: "/usr/bin/env"), ["certutil", "-d", database, "-L", "-n", "tracksnap", "-a"])
             let authority = try CertificateAuthority.load(from: folder)
