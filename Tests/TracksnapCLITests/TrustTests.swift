@@ -20,9 +20,7 @@ struct TrustTests {
             #expect(try await tracksnap("ca", "--ca-dir", ca).status == 0)
             let certificate = try Self.body(ofPEM: "\(ca)/ca-cert.pem")
             #expect(try !String(contentsOfFile: Self.bundle, encoding: .utf8).contains(certificate))
-            let server = try await offloaded {
-                try ServeChild.launch(["--intercept", "api.segment.io", "--answer", "--ca-dir", ca])
-            }
+            let server = try await ServeChild.launch(["--intercept", "api.segment.io", "--answer", "--ca-dir", ca])
             defer { server.stop() }
 
             let steps = try await Self.inPrivateStore(
