@@ -21,7 +21,6 @@ statuses, "body" their bodies; "goaways" the GOAWAYs' [last stream id, error cod
 "goaways_while_active" counts GOAWAYs read before the last request's answer.
 """
 import json
-import socket
 import ssl
 import sys
 import time
@@ -31,18 +30,11 @@ import h2.connection
 import h2.events
 import hyperframe.frame
 
+from proxy_tunnel import open_tunnel
+
 port, target, ca_file, mode = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 host = target.rsplit(":", 1)[0]
-sock = socket.create_connection(("127.0.0.1", port), timeout=30)
-sock.sendall(f"CONNECT {target} HTTP/1.1\r\nHost: {target}\r\n\r\n".encode())
-head = b""
-while b"\r\n\r\n" not in head:
-    chunk = sock.recv(1)
-    if not chunk:
-        sys.exit("the proxy closed before answering the CONNECT")
-    head += chunk
-if not head.startswith(b"HTTP/1.1 200"):
-    sys.exit(f"CONNECT answered {head!r}")
+sock = open_tunnel(port, target, timeout=30)
 context = ssl.create_default_context(cafile=ca_file)
 context.set_alpn_protocols(["h2"])
 tls = context.wrap_socket(sock, server_hostname=host)

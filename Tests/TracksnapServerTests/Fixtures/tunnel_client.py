@@ -9,22 +9,14 @@ Modes (each prints what it saw on stdout, one line, and exits 0 when it could ru
   sni            a TLS handshake naming sni.other.example, not the CONNECT host; prints the error
   mid-request    a TLS request whose body stops half-way, then the connection closes; prints "sent"
 """
-import socket
 import ssl
 import sys
 
+from proxy_tunnel import open_tunnel
+
 port, target, mode = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 host = target.rsplit(":", 1)[0]
-sock = socket.create_connection(("127.0.0.1", port), timeout=20)
-sock.sendall(f"CONNECT {target} HTTP/1.1\r\nHost: {target}\r\n\r\n".encode())
-head = b""
-while b"\r\n\r\n" not in head:
-    chunk = sock.recv(1)
-    if not chunk:
-        sys.exit("the proxy closed before answering the CONNECT")
-    head += chunk
-if not head.startswith(b"HTTP/1.1 200"):
-    sys.exit(f"CONNECT answered {head!r}")
+sock = open_tunnel(port, target, timeout=20)
 
 
 def read_all(connection):
