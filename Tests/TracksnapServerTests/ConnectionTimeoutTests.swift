@@ -158,7 +158,7 @@ struct ConnectionTimeoutTests {
 
     @Test("serve --header-timeout sets the bound; a timeout of 0 is a usage error")
     func fromTheCommandLine() async throws {
-        let server = try await ServeProcess.launch(["--header-timeout", "1", "--quiet"])
+        let server = try await ServeChild.launch(["--header-timeout", "1", "--quiet"])
         let cut = try await Self.trickle(port: server.port, first: "GET /slow HTTP/1.1\r\n") { "X-Line-\($0): a\r\n" }
         let closed = try #require(cut, "the slow client was never cut off")
         #expect(closed.after >= .milliseconds(900))

@@ -87,7 +87,7 @@ struct DecompressionBombTests {
             let journal = directory.appending(path: "journal.ndjson")
             let file = directory.appending(path: "bomb")
             try Data(try await compressedZeros(Self.zeros, layers: 2)).write(to: file)
-            let server = try await ServeProcess.launch([
+            let server = try await ServeChild.launch([
                 "--journal", journal.path, "--max-body-size", String(Self.limit), "--quiet",
             ])
             defer { if server.process.isRunning { server.process.terminate() } }

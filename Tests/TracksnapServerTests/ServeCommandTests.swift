@@ -10,7 +10,7 @@ struct ServeCommandTests {
     func signalStops(signal: Int32) async throws {
         try await withTemporaryDirectory { directory in
             let journal = directory.appending(path: "journal.ndjson").path
-            let server = try await ServeProcess.launch(["--journal", journal])
+            let server = try await ServeChild.launch(["--journal", journal])
             for index in 1...3 {
                 _ = try await RawHTTP.send(port: server.port, target: "/e/\(index)")
             }
@@ -24,7 +24,7 @@ struct ServeCommandTests {
     func killedClient() async throws {
         try await withTemporaryDirectory { directory in
             let journal = directory.appending(path: "journal.ndjson").path
-            let server = try await ServeProcess.launch(["--journal", journal])
+            let server = try await ServeChild.launch(["--journal", journal])
             // A shell loop of curls, killed while it sends; it counts the answers it got.
             let answered = directory.appending(path: "answered").path
             let script = """
@@ -65,7 +65,7 @@ struct ServeCommandTests {
 
     @Test("--allow-host adds a name the control API answers to; other names get 421")
     func allowHost() async throws {
-        let server = try await ServeProcess.launch(["--allow-host", "tracksnap.test", "--allow-host", "box:1234"])
+        let server = try await ServeChild.launch(["--allow-host", "tracksnap.test", "--allow-host", "box:1234"])
         #expect(
             try await RawHTTP.send(
                 port: server.port, target: "/__tracksnap/health", host: "tracksnap.test:\(server.port)"
@@ -83,7 +83,7 @@ struct ServeCommandTests {
 
     @Test("with --token the control API demands it")
     func tokenFromTheCommandLine() async throws {
-        let server = try await ServeProcess.launch(["--token", "t0k"])
+        let server = try await ServeChild.launch(["--token", "t0k"])
         #expect(try await control(server.port, "GET", "health").status == 401)
         #expect(
             try await control(server.port, "GET", "health", headers: [("Authorization", "Bearer t0k")]).status == 200)
@@ -95,7 +95,7 @@ struct ServeCommandTests {
         "prints a line per captured request on stderr, with a hint for one no session got; --quiet prints none",
         arguments: [false, true])
     func requestLog(quiet: Bool) async throws {
-        let server = try await ServeProcess.launch(quiet ? ["--quiet"] : [])
+        let server = try await ServeChild.launch(quiet ? ["--quiet"] : [])
         let first = try await startSession(server.port)
         _ = try await startSession(server.port)
         _ = try await RawHTTP.send(port: server.port, target: "/e?ev=mine", headers: [("X-Tracksnap-Session", first)])
