@@ -60,7 +60,6 @@ struct Record: ParsableCommand {
     }
 
     /// How many generalised values the summary line names before it counts the rest.
-    static let listedPatterns = 10
 
     func run() throws {
         var runs = [try traffic.requests()]
@@ -91,7 +90,7 @@ struct Record: ParsableCommand {
                 print(
                     "recorded \(outcome.file): \(count)"
                         + (pending ? " (pending; tracksnap review, accept or reject it)" : ""))
-                if let summary = Self.patternSummary(outcome.generalized) { print(summary) }
+                for line in Generalization.summary(outcome.generalized) { print(line) }
             } else {
                 print("kept \(outcome.file): \(outcome.reason ?? "nothing to record")")
             }
@@ -99,15 +98,5 @@ struct Record: ParsableCommand {
             Terminal.error(error.description)
             throw Exit.badInput
         }
-    }
-
-    /// `3 values recorded as patterns: /events/0/context/messageId (uuid), …`, the first ten
-    /// named and the rest counted; nil when every value was recorded as captured.
-    static func patternSummary(_ generalized: [Generalization]) -> String? {
-        guard !generalized.isEmpty else { return nil }
-        let listed = generalized.prefix(listedPatterns).map(\.description).joined(separator: ", ")
-        let more = generalized.count > listedPatterns ? ", and \(generalized.count - listedPatterns) more" : ""
-        let values = generalized.count == 1 ? "1 value" : "\(generalized.count) values"
-        return "\(values) recorded as patterns: \(listed)\(more)"
     }
 }

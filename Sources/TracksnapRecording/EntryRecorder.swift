@@ -9,15 +9,18 @@ import TracksnapValidation
 struct EntryRecorder {
     let ignore: IgnoreRules
     let redact: IgnoreRules
+    /// The profile's `environment`: fields left out like ignored ones, but told (`leftOut`).
+    let environment: IgnoreRules
     /// Captured secret values, so that one copied elsewhere (a write key in a URL, a Basic
     /// header's key in the body) is not written either.
     private(set) var secrets: Set<String> = []
-    /// Whether anything under the value being built was redacted or left out.
-    private var changed = false
+    /// The environment fields the last entry built left out, as entry-relative tokens.
+    private(set) var leftOut: [[String]] = []
 
-    init(ignore: IgnoreRules, redact: IgnoreRules) {
+    init(ignore: IgnoreRules, redact: IgnoreRules, environment: IgnoreRules = IgnoreRules()) {
         self.ignore = ignore
         self.redact = redact
+        self.environment = environment
     }
 
     /// Notes the secrets a request carries; every request of a recording is seen before any
@@ -37,9 +40,9 @@ struct EntryRecorder {
         // A form body is already in `parameters`; its raw text would only repeat it, secrets included.
         if !request.formItems.isEmpty { object["body"] = nil }
         if object["parameters"] == .object([:]) { object["parameters"] = nil }
+        leftOut = []
         var entry: [String: JSONValue] = [:]
         for key in object.keys {
-            changed = false
             if let value = object[key] { entry[key] = build(value, tokens: [key]) }
         }
         return .object(entry)
@@ -50,9 +53,9 @@ struct EntryRecorder {
     /// fields left out, secrets replaced by matchers, `$` keys escaped.
     mutating func eventEntry(view: JSONValue) -> JSONValue {
         guard let object = view.objectValue else { return view }
+        leftOut = []
         var entry: [String: JSONValue] = [:]
         for (key, value) in object {
-            changed = false
             entry[key] = build(value, tokens: [key])
         }
         return .object(entry)
@@ -128,10 +131,7 @@ struct EntryRecorder {
     }
 
     private mutating func build(_ value: JSONValue, tokens: [String]) -> JSONValue {
-        if isRedacted(tokens) {
-            changed = true
-            return Self.redaction(for: value)
-        }
+        if isRedacted(tokens) { return Self.redaction(for: value) }
         switch value {
         case .string(let text):
             return hidingSecrets(in: text)
@@ -140,26 +140,21 @@ struct EntryRecorder {
                 items.enumerated().map { index, item in
                     let itemTokens = tokens + [String(index)]
                     // Arrays compare by position: an ignored element keeps its place.
-                    if ignore.ignores(itemTokens) {
-                        changed = true
-                        return ["$any": true]
-                    }
+                    if ignore.ignores(itemTokens) { return ["$any": true] }
                     return build(item, tokens: itemTokens)
                 })
         case .object(let members):
-            let outerChanged = changed
-            changed = false
             var built: [String: JSONValue] = [:]
             for (key, member) in members {
                 // Rules name keys as the snapshot spells them (`$$insert_id`).
                 let memberTokens = tokens + [Matcher.Member.token(for: key)]
-                if ignore.ignores(memberTokens) {
-                    changed = true
+                if ignore.ignores(memberTokens) { continue }
+                if environment.ignores(memberTokens) {
+                    leftOut.append(memberTokens)
                     continue
                 }
                 built[Matcher.Member.token(for: key)] = build(member, tokens: memberTokens)
             }
-            changed = changed || outerChanged
             return .object(built)
         default:
             return value
@@ -184,13 +179,9 @@ struct EntryRecorder {
 
     /// The text itself, the text with a `secretHole` for each captured secret it contains, or
     /// `{"$type": "string"}` when it must be hidden whole (`Secrets.cuts`).
-    private mutating func hidingSecrets(in text: String) -> JSONValue {
-        guard let cuts = Secrets.cuts(in: text, known: secrets) else {
-            changed = true
-            return ["$type": "string"]
-        }
+    private func hidingSecrets(in text: String) -> JSONValue {
+        guard let cuts = Secrets.cuts(in: text, known: secrets) else { return ["$type": "string"] }
         guard !cuts.isEmpty else { return .string(text) }
-        changed = true
         return .string(cuts.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.secretHole) })
     }
 

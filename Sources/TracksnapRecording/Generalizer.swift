@@ -13,7 +13,9 @@ public struct Generalization: Sendable, Hashable, CustomStringConvertible {
     /// The value's JSON Pointer in the snapshot (`/requests/1/parameters/ts`).
     public var path: String
     /// Why: the shape recognised (`uuid`, `timestamp`, `epoch-s`, `epoch-ms`, `epoch-us`,
-    /// `client-id`, `random-id`, `hex`, `base64`, `local-origin`), or `differs between runs`.
+    /// `client-id`, `random-id`, `hex`, `base64`, `local-origin`), `differs between runs`,
+    /// `environment` (a field of the profile's `environment`, left out), or, at `/order`, why
+    /// the order written is `any`.
     public var reason: String
 
     public init(path: String, reason: String) {
@@ -23,6 +25,39 @@ public struct Generalization: Sendable, Hashable, CustomStringConvertible {
 
     /// `/requests/1/parameters/ts (epoch-ms)`.
     public var description: String { "\(path) (\(reason))" }
+
+    /// What a recording wrote other than as captured, a line each: the values recorded as
+    /// patterns, the environment fields left out, and the order when it is `any`; the first
+    /// `limit` of each named and the rest counted.
+    ///
+    /// ```swift
+    /// Generalization.summary(outcome.generalized)
+    /// // ["2 values recorded as patterns: /events/0/context/messageId (uuid), …",
+    /// //  "1 environment field left out: /events/0/properties/$$os",
+    /// //  "\"order\": \"any\" (sent in separate requests, which may arrive in any order)"]
+    /// ```
+    public static func summary(_ generalized: [Generalization], limit: Int = 10) -> [String] {
+        func listed(_ items: [String]) -> String {
+            items.prefix(limit).joined(separator: ", ")
+                + (items.count > limit ? ", and \(items.count - limit) more" : "")
+        }
+        let environment = generalized.filter { $0.reason == Generalizer.environment }.map(\.path)
+        let order = generalized.filter { $0.path == "/order" }
+        let patterns = generalized.filter { $0.reason != Generalizer.environment && $0.path != "/order" }
+        var lines: [String] = []
+        if !patterns.isEmpty {
+            lines.append(
+                "\(patterns.count) value\(patterns.count == 1 ? "" : "s") recorded as patterns: "
+                    + listed(patterns.map(\.description)))
+        }
+        if !environment.isEmpty {
+            lines.append(
+                "\(environment.count) environment field\(environment.count == 1 ? "" : "s") left out: "
+                    + listed(environment))
+        }
+        lines += order.map { "\"order\": \"any\" (\($0.reason))" }
+        return lines
+    }
 }
 
 /// The pass that makes a recorded entry hold on the next run: over the JSON `EntryRecorder`
@@ -72,17 +107,24 @@ struct Generalizer {
     }
 
     static let differs = "differs between runs"
+    /// A field of the profile's `environment`, left out: it describes the machine, not the app.
+    static let environment = "environment"
 
     let detectsShapes: Bool
     let literal: IgnoreRules
+    /// The profile's `environment` keys (bare names, as the data spells them), freed inside JSON
+    /// text carried in a string, where its pointers cannot reach.
+    let environmentKeys: Set<String>
 
     init(profile: Profile) {
-        self.init(detectsShapes: profile.generalizes, literal: profile.literal)
+        self.init(
+            detectsShapes: profile.generalizes, literal: profile.literal, environmentKeys: profile.environment.bareKeys)
     }
 
-    init(detectsShapes: Bool, literal: IgnoreRules = IgnoreRules()) {
+    init(detectsShapes: Bool, literal: IgnoreRules = IgnoreRules(), environmentKeys: Set<String> = []) {
         self.detectsShapes = detectsShapes
         self.literal = literal
+        self.environmentKeys = environmentKeys
     }
 
     /// One entry, recorded from one run or from several (the same entry in each, run 1 first).
@@ -143,14 +185,15 @@ struct Generalizer {
                 return shape.matcher
             }
             if let text = first.stringValue,
-                let embedded = VolatileShape.inJSONText(text, capturedAt: runs[0].time, allShapes: values.count == 1)
+                let embedded = VolatileShape.inJSONText(
+                    text, capturedAt: runs[0].time, allShapes: values.count == 1, environment: environmentKeys)
             {
                 found.append(Found(tokens: tokens, reason: Self.inJSON(embedded.shapes)))
                 return ["$regex": .string(embedded.pattern)]
             }
             return first
         }
-        let learnt = Self.common(values, runs: runs)
+        let learnt = Self.common(values, runs: runs, environment: environmentKeys)
         found.append(Found(tokens: tokens, reason: learnt.reason))
         return learnt.matcher
     }
@@ -187,7 +230,7 @@ struct Generalizer {
         }
         let segmentLists = rests.map { $0.split(separator: "/", omittingEmptySubsequences: false).map(String.init) }
         guard segmentLists.allSatisfy({ $0.count == segmentLists[0].count }) else {
-            let learnt = Self.common(values, runs: runs)
+            let learnt = Self.common(values, runs: runs, environment: environmentKeys)
             found.append(Found(tokens: ["url"], reason: learnt.reason))
             return learnt.matcher
         }
@@ -221,13 +264,16 @@ struct Generalizer {
     /// shape, else each differing run of digits as `[0-9]+` with the rest as captured, else
     /// their JSON type (`$any` when the types differ too). `runs` has one element per value.
     /// - Returns: the matcher, and the reason listed: the shape's name, else `differs between runs`.
-    static func common(_ values: [JSONValue], runs: [Run]) -> (matcher: JSONValue, reason: String) {
+    static func common(_ values: [JSONValue], runs: [Run], environment: Set<String> = []) -> (
+        matcher: JSONValue, reason: String
+    ) {
         if values.allSatisfy({ $0 == values[0] }) { return (values[0], differs) }
         let shapes = zip(values, runs).map { VolatileShape.of($0, capturedAt: $1.time, serverOrigin: $1.serverOrigin) }
         if let shape = shapes[0], shapes.allSatisfy({ $0 == shape }) { return (shape.matcher, shape.name) }
         let texts = values.compactMap(\.stringValue)
         if texts.count == values.count,
-            let embedded = VolatileShape.inJSONText(texts[0], capturedAt: runs[0].time, allShapes: true),
+            let embedded = VolatileShape.inJSONText(
+                texts[0], capturedAt: runs[0].time, allShapes: true, environment: environment),
             let pattern = try? Pattern(embedded.pattern), texts.allSatisfy({ (try? pattern.matches($0)) == true })
         {
             return (["$regex": .string(embedded.pattern)], inJSON(embedded.shapes))

@@ -3,12 +3,14 @@ import TracksnapModel
 import TracksnapValidation
 
 /// Pairs a later run's entries with the first run's when recording from several runs, by the
-/// alignment validation uses, and refuses runs that are not the same flow.
+/// alignment validation uses, and refuses runs that are not the same flow. Runs that differ only
+/// in order are the same flow: their order is what the recording learns.
 ///
 /// ```swift
 /// let pairing = try RunPairing.pair(run2, with: firstAsExpected, firstItems: run1, kind: .event,
-///                                   order: .strict, ignore: rules, names: ("run1.ndjson", "run2.ndjson"))
-/// pairing[3]  // the index in run 2 of the first run's entry 3
+///                                   ignore: rules, names: ("run1.ndjson", "run2.ndjson"))
+/// pairing.counterparts[3]  // the index in run 2 of the first run's entry 3
+/// pairing.inOrder          // false when run 2 sent the same entries in another order
 /// ```
 enum RunPairing {
     /// - Parameters:
@@ -16,23 +18,25 @@ enum RunPairing {
     ///   - expected: the first run's entries as a snapshot of the first run alone would write them.
     ///   - firstItems: the first run's entries (for messages).
     ///   - kind: requests or events.
-    ///   - order: the profile's order.
     ///   - ignore: the profile's ignore rules.
     ///   - names: how messages name the first run and this one.
-    /// - Returns: for each of the first run's entries, the index of its counterpart in `items`.
-    /// - Throws: `InputError` naming the later run and the first entry with no counterpart.
+    /// - Returns: for each of the first run's entries, the index of its counterpart in `items`,
+    ///   and whether they come in the first run's order.
+    /// - Throws: `InputError` naming the later run and the first entry with no counterpart in any order.
     static func pair(
         _ items: [SnapshotRecorder.RecordedItem], with expected: [JSONValue],
         firstItems: [SnapshotRecorder.RecordedItem], kind: ExpectedEntry.Kind,
-        order: Order, ignore: IgnoreRules, names: (first: String, run: String)
-    ) throws(InputError) -> [Int] {
+        ignore: IgnoreRules, names: (first: String, run: String)
+    ) throws(InputError) -> (counterparts: [Int], inOrder: Bool) {
         let section = kind == .request ? "requests" : "events"
         let document = JSONDocument(file: names.first, value: [section: .array(expected)], locations: [:])
         let entries =
             try
             (kind == .request ? Snapshot.parse(document: document).requests : Snapshot.parse(document: document).events)
+        // Any order: the assignment of least total mismatch, so that entries alike but for their
+        // content (one URL, three events) pair by content, not by place.
         let alignment = Aligner(expected: entries, actual: items.map(\.view), ignore: ignore, strictObjects: false)
-            .align(order: order)
+            .align(order: .any)
 
         var counterpart = [Int?](repeating: nil, count: expected.count)
         var problems: [(position: Int, message: String)] = []
@@ -47,9 +51,6 @@ enum RunPairing {
                     ))
             }
         }
-        for (_, a) in alignment.outOfOrder {
-            problems.append((a, "\(items[a].label) comes in another order than in the first run (\(names.first))"))
-        }
         for (_, a) in alignment.duplicates {
             problems.append((a, "\(items[a].label) is sent more times than in the first run (\(names.first))"))
         }
@@ -61,7 +62,8 @@ enum RunPairing {
                 (e, "the first run's \(firstItems[e].label) (\(names.first)) has no counterpart in this run"))
         }
         guard let first = problems.min(by: { $0.position < $1.position }) else {
-            return counterpart.compactMap { $0 }
+            let counterparts = counterpart.compactMap { $0 }
+            return (counterparts, zip(counterparts, counterparts.dropFirst()).allSatisfy { $0 < $1 })
         }
         let noun = kind == .request ? "request" : "event"
         let counts =

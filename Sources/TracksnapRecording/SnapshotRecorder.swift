@@ -109,11 +109,15 @@ public struct SnapshotRecorder: Sendable {
     /// A captured request or event on its way into a snapshot.
     struct RecordedItem {
         var view: JSONValue
-        /// The entry as `EntryRecorder` builds it: secrets hidden, ignored fields left out.
+        /// The entry as `EntryRecorder` builds it: secrets hidden, ignored and environment fields left out.
         var full: JSONValue
+        /// The environment fields left out of `full` (the profile's `environment`), as entry-relative tokens.
+        var environment: [[String]]
         /// How errors name it: `request #3 POST https://…`, `event #2 "Order Completed"`.
         var label: String
         var run: Generalizer.Run
+        /// The index of the captured request it came from: events of one request share it.
+        var request: Int
     }
 
     /// The snapshot and what was generalised in it, for `snapshot(fromRuns:…)` and `record(runs:…)`.
@@ -123,7 +127,7 @@ public struct SnapshotRecorder: Sendable {
         let runs = runs.isEmpty ? [[]] : runs
         let old = try existing.map { document throws(InputError) in try Snapshot.parse(document: document) }
         let names = runs.indices.map { $0 < runNames.count ? runNames[$0] : "run \($0 + 1)" }
-        var recorder = EntryRecorder(ignore: profile.ignore, redact: profile.redact)
+        var recorder = EntryRecorder(ignore: profile.ignore, redact: profile.redact, environment: profile.environment)
         var selected: [[Int]] = []
         for (r, requests) in runs.enumerated() {
             let selection = profile.select(requests)
@@ -148,19 +152,21 @@ public struct SnapshotRecorder: Sendable {
                 case .events(let decoded):
                     for event in decoded {
                         let view = event.validationView
+                        let full = recorder.eventEntry(view: view)
                         run.events.append(
                             RecordedItem(
-                                view: view, full: recorder.eventEntry(view: view),
+                                view: view, full: full, environment: recorder.leftOut,
                                 label: "event #\(run.events.count + 1) \"\(event.name ?? event.type)\"",
-                                run: Generalizer.Run(request: request)))
+                                run: Generalizer.Run(request: request), request: i))
                     }
                 case .unclaimed:
                     let view = request.validationView
+                    let full = recorder.entry(for: request, view: view)
                     run.requests.append(
                         RecordedItem(
-                            view: view, full: recorder.entry(for: request, view: view),
+                            view: view, full: full, environment: recorder.leftOut,
                             label: "request #\(i + 1) \(request.method) \(request.urlWithoutQuery)",
-                            run: Generalizer.Run(request: request)))
+                            run: Generalizer.Run(request: request), request: i))
                 case .failed(let error):
                     throw InputError(
                         file: r == 0 ? file : names[r],
@@ -173,14 +179,15 @@ public struct SnapshotRecorder: Sendable {
         }
 
         var generalized: [Generalization] = []
+        var orderDiffers = false
         let requestEntries = try learn(
             collected.map(\.requests), kind: .request, names: names, old: old?.requests ?? [], existing: existing,
-            oldSnapshot: old, generalized: &generalized)
+            oldSnapshot: old, generalized: &generalized, orderDiffers: &orderDiffers)
         let eventEntries =
             decodesEvents
             ? try learn(
                 collected.map(\.events), kind: .event, names: names, old: old?.events ?? [], existing: existing,
-                oldSnapshot: old, generalized: &generalized)
+                oldSnapshot: old, generalized: &generalized, orderDiffers: &orderDiffers)
             : nil
 
         var top: [String: JSONValue]
@@ -190,6 +197,9 @@ public struct SnapshotRecorder: Sendable {
             top = ["name": .string(name)]
         }
         top["validator"] = .string(profile.name)
+        let order = recordedOrder(collected, kept: old?.format == .tracksnap ? old?.order : nil, differs: orderDiffers)
+        top["order"] = .string(order.value.rawValue)
+        if let reason = order.reason { generalized.insert(Generalization(path: "/order", reason: reason), at: 0) }
         if let eventEntries {
             top["events"] = .array(eventEntries)
             if requestEntries.isEmpty {
@@ -203,12 +213,35 @@ public struct SnapshotRecorder: Sendable {
         return Recording(snapshot: .object(top), generalized: generalized)
     }
 
+    /// The `order` a recording writes, and why when it is `any` where the snapshot did not say so.
+    ///
+    /// Delivery decides what one run can tell: events sent in one request keep their order;
+    /// separate requests keep theirs only when the profile's SDK sends them one after another
+    /// (`"delivery": "serial"`). Runs that disagree make it `any`, whatever the snapshot said;
+    /// otherwise an order the existing snapshot states is kept.
+    private func recordedOrder(_ runs: [RunEntries], kept: Order?, differs: Bool) -> (value: Order, reason: String?) {
+        let separate = runs.contains { run in Set((run.requests + run.events).map(\.request)).count > 1 }
+        let value: Order
+        let reason: String
+        if differs {
+            (value, reason) = (.any, "the runs sent it in different orders")
+        } else if let kept {
+            return (kept, nil)
+        } else if separate && profile.delivery == .concurrent {
+            (value, reason) = (.any, "sent in separate requests, which may arrive in any order")
+        } else {
+            return (.strict, nil)
+        }
+        return (value, kept == value ? nil : reason)
+    }
+
     /// The entries of one kind: each run paired with the first, generalised, trimmed as they are
-    /// written, and merged with what the existing snapshot had.
+    /// written, and merged with what the existing snapshot had. `orderDiffers` is set when a run
+    /// pairs with the first only in another order.
     private func learn(
         _ runs: [[RecordedItem]], kind: ExpectedEntry.Kind, names: [String], old: [ExpectedEntry],
         existing: JSONDocument?, oldSnapshot: Snapshot?,
-        generalized: inout [Generalization]
+        generalized: inout [Generalization], orderDiffers: inout Bool
     ) throws(InputError) -> [JSONValue] {
         let first = runs[0]
         let generalizer = Generalizer(profile: profile)
@@ -223,12 +256,12 @@ public struct SnapshotRecorder: Sendable {
                     EntryRecorder.fillingSecretHoles(
                         pairing.entry([item.full], kind: kind, runs: [item.run], found: &found)), kind: kind)
             }
-            let order = oldSnapshot?.order ?? profile.order
             for r in runs.indices.dropFirst() {
-                pairings.append(
-                    try RunPairing.pair(
-                        runs[r], with: single, firstItems: first, kind: kind, order: order, ignore: profile.ignore,
-                        names: (names[0], names[r])))
+                let pairing = try RunPairing.pair(
+                    runs[r], with: single, firstItems: first, kind: kind, ignore: profile.ignore,
+                    names: (names[0], names[r]))
+                orderDiffers = orderDiffers || !pairing.inOrder
+                pairings.append(pairing.counterparts)
             }
         }
         var found: [[Generalizer.Found]] = []
@@ -245,11 +278,16 @@ public struct SnapshotRecorder: Sendable {
             old, views: first.map(\.view), full: full, trimmed: trimmed, existing: existing, oldSnapshot: oldSnapshot)
         let section = kind == .request ? "requests" : "events"
         for (index, entry) in entries.enumerated() {
-            // Only what is written: trimmed headers and context, and patterns a person kept, are not news.
-            for item in found[index].sorted(by: { $0.tokens.lexicographicallyPrecedes($1.tokens) }) {
-                guard let value = Self.value(at: item.tokens, in: entry),
-                    value == Self.value(at: item.tokens, in: full[index])
-                else { continue }
+            // Only what is written: trimmed headers and context, and patterns a person kept, are not news;
+            // an environment field left out is, where its object is written.
+            let written = found[index].filter { item in
+                Self.value(at: item.tokens, in: entry).map { $0 == Self.value(at: item.tokens, in: full[index]) }
+                    ?? false
+            }
+            let leftOut = first[index].environment.filter { tokens in
+                Self.value(at: Array(tokens.dropLast()), in: entry)?.objectValue != nil
+            }.map { Generalizer.Found(tokens: $0, reason: Generalizer.environment) }
+            for item in Set(written + leftOut).sorted(by: { $0.tokens.lexicographicallyPrecedes($1.tokens) }) {
                 let path = item.tokens.reduce("/\(section)/\(index)") { JSONPointer.appending($0, $1) }
                 generalized.append(Generalization(path: path, reason: item.reason))
             }

@@ -70,7 +70,60 @@ struct VolatileShape: Sendable, Hashable {
         }
         if let hex = hexToken(text) { return hex }
         if let base64 = base64Token(text) { return base64 }
-        return nil
+        return embedded(text, capturedAt: time)
+    }
+
+    /// Volatile parts inside literal text: `ajs-next-1732176000120-4f2c9a1e-…` (analytics.js's
+    /// message id: a prefix, the clock and a UUID), `evt_4f2c9a1e6b7d8e9f0a1b`. UUIDs, epoch
+    /// times and hex tokens between separators become their patterns, the rest stays literal.
+    private static func embedded(_ text: String, capturedAt time: Date) -> VolatileShape? {
+        let characters = Array(text)
+        // JSON text has its own pattern (`inJSONText`), which keeps its structure.
+        guard characters.count <= 256,
+            characters.first(where: { !$0.isWhitespace }).map({ $0 != "{" && $0 != "[" }) ?? false
+        else { return nil }
+        func isWord(_ index: Int) -> Bool {
+            index < characters.count && characters[index].isASCII
+                && (characters[index].isLetter || characters[index].isNumber)
+        }
+        var pattern = ""
+        var literal = ""
+        var names: [String] = []
+        var alwaysVolatile = true
+        var index = 0
+        while index < characters.count {
+            guard isWord(index) else {
+                literal.append(characters[index])
+                index += 1
+                continue
+            }
+            // A UUID spans its hyphens; any other part is a run of letters and digits.
+            let uuidEnd = index + 36
+            let candidate = uuidEnd <= characters.count && !isWord(uuidEnd) ? String(characters[index..<uuidEnd]) : ""
+            var end = index
+            while isWord(end) { end += 1 }
+            let shape: VolatileShape?
+            if let found = uuid(candidate) {
+                shape = found
+                end = uuidEnd
+            } else {
+                let token = String(characters[index..<end])
+                shape = epoch(token, capturedAt: time) ?? hexToken(token)
+            }
+            if let shape, let source = shape.matcher["$regex"]?.stringValue {
+                pattern += PatternEscaping.escape(literal) + source
+                literal = ""
+                names.append(shape.name)
+                alwaysVolatile = alwaysVolatile && shape.isAlwaysVolatile
+            } else {
+                literal += String(characters[index..<end])
+            }
+            index = end
+        }
+        guard !names.isEmpty else { return nil }
+        return VolatileShape(
+            name: names.joined(separator: "+"), matcher: .string(pattern + PatternEscaping.escape(literal)).asRegex,
+            isAlwaysVolatile: alwaysVolatile)
     }
 
     /// JSON carried as text (a form field, a query parameter) with its volatile values as
@@ -83,8 +136,9 @@ struct VolatileShape: Sendable, Hashable {
     ///   - text: the string, used only when it is a JSON object or array.
     ///   - time: when it was captured.
     ///   - allShapes: every volatile shape, as from a single run; else only those always volatile.
+    ///   - environment: keys whose values describe the machine (`$os`, `mp_lib`): any value is let free.
     /// - Returns: the pattern's source and the shapes found in it, or nil when it has none.
-    static func inJSONText(_ text: String, capturedAt time: Date, allShapes: Bool) -> (
+    static func inJSONText(_ text: String, capturedAt time: Date, allShapes: Bool, environment: Set<String> = []) -> (
         pattern: String, shapes: [String]
     )? {
         guard let first = text.first(where: { !$0.isWhitespace }), first == "{" || first == "[",
@@ -93,6 +147,8 @@ struct VolatileShape: Sendable, Hashable {
         else { return nil }
         var pattern = ""
         var shapes: [String] = []
+        let (text, freed) = markingEnvironment(in: text, keys: environment)
+        if freed > 0 { shapes.append("environment") }
         var literal = ""
         var token = ""
         func flush() {
@@ -125,7 +181,59 @@ struct VolatileShape: Sendable, Hashable {
         }
         flush()
         guard !shapes.isEmpty else { return nil }
-        return (pattern + PatternEscaping.escape(literal), shapes)
+        let source = (pattern + PatternEscaping.escape(literal)).replacingOccurrences(
+            of: PatternEscaping.escape(environmentHole), with: #"("([^"\\]|\\.)*"|[^,}\]]*)"#)
+        return (source, shapes)
+    }
+
+    /// Where an environment value was cut out of JSON text: private-use characters no capture holds.
+    private static let environmentHole = "\u{E002}environment\u{E003}"
+
+    /// The JSON text with the value of each member named by `keys` replaced by `environmentHole`,
+    /// and how many were replaced. A small scan of the text itself, since the pattern follows the
+    /// text as written: `"KEY"`, spaces, `:`, spaces, then a string or a scalar.
+    private static func markingEnvironment(in text: String, keys: Set<String>) -> (String, Int) {
+        guard !keys.isEmpty else { return (text, 0) }
+        let characters = Array(text)
+        var out = ""
+        var freed = 0
+        var index = 0
+        /// The end of the JSON string starting at `start` (a quote), past its closing quote.
+        func stringEnd(_ start: Int) -> Int {
+            var position = start + 1
+            while position < characters.count, characters[position] != "\"" {
+                position += characters[position] == "\\" ? 2 : 1
+            }
+            return min(position + 1, characters.count)
+        }
+        while index < characters.count {
+            guard characters[index] == "\"" else {
+                out.append(characters[index])
+                index += 1
+                continue
+            }
+            let end = stringEnd(index)
+            let key = String(characters[(index + 1)..<max(index + 1, end - 1)])
+            out += String(characters[index..<end])
+            index = end
+            guard keys.contains(key) else { continue }
+            var value = index
+            while value < characters.count, characters[value].isWhitespace { value += 1 }
+            guard value < characters.count, characters[value] == ":" else { continue }
+            value += 1
+            while value < characters.count, characters[value].isWhitespace { value += 1 }
+            guard value < characters.count, characters[value] != "{", characters[value] != "[" else { continue }
+            var valueEnd = value
+            if characters[value] == "\"" {
+                valueEnd = stringEnd(value)
+            } else {
+                while valueEnd < characters.count, !",}]".contains(characters[valueEnd]) { valueEnd += 1 }
+            }
+            out += String(characters[index..<value]) + environmentHole
+            index = valueEnd
+            freed += 1
+        }
+        return (out, freed)
     }
 
     // MARK: Shapes

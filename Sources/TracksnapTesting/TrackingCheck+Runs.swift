@@ -73,6 +73,8 @@ extension TrackingCheck {
                     + recording(
                         runs, to: path, profile: validator, directory: directory, mode: mode, verb: "Re-recorded",
                         write: write)
+            } else if results.allSatisfy({ $0.passed || $0.onlyOrderDiffers }) {
+                message += "\n" + SnapshotResult.orderAdvice(file: path)
             } else {
                 message +=
                     "\nTo accept what was captured, run the test again with \(RecordMode.environmentVariable)=failed."
@@ -98,12 +100,7 @@ extension TrackingCheck {
                 \(verb) the snapshot \(path) from \(runs.count) runs of the flow (\(count) captured requests; \
                 record mode `\(mode.rawValue)`).
                 """
-            if !outcome.generalized.isEmpty {
-                let listed = outcome.generalized.prefix(10).map(\.description).joined(separator: ", ")
-                let more = outcome.generalized.count > 10 ? ", and \(outcome.generalized.count - 10) more" : ""
-                message +=
-                    " \(outcome.generalized.count) value\(outcome.generalized.count == 1 ? "" : "s") recorded as patterns: \(listed)\(more)."
-            }
+            for line in Generalization.summary(outcome.generalized) { message += " \(line)." }
             return message + " Check it, commit it, and run the test again."
         } catch {
             return

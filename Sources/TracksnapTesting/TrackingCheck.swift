@@ -58,6 +58,8 @@ enum TrackingCheck {
                     + recording(
                         requests, to: path, profile: validator, directory: directory, mode: mode, verb: "Re-recorded",
                         write: write)
+            } else if result.onlyOrderDiffers {
+                message += "\n" + SnapshotResult.orderAdvice(file: path)
             } else {
                 message +=
                     "\nTo accept what was captured, run the test again with \(RecordMode.environmentVariable)=failed."

@@ -119,7 +119,9 @@ private struct Run {
                 finish(
                     Finding(
                         code: .orderMismatch, path: expected[e].path, entry: expected[e].path,
-                        message: "captured as request #\(references[a].index + 1), out of the expected order"),
+                        message:
+                            "captured as request #\(references[a].index + 1), out of the expected order (where the order is not guaranteed, the snapshot can say \"order\": \"any\")"
+                    ),
                     request: references[a]))
         }
         var extraCopies: [Int: [Int]] = [:]

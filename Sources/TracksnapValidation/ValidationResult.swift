@@ -36,6 +36,20 @@ public struct SnapshotResult: Sendable, Hashable {
     }
 
     public var passed: Bool { !findings.contains { $0.severity == .error } }
+
+    /// Whether the same entries arrived, only in another order: every finding is an `order_mismatch`.
+    /// Re-recording would only flip which order fails; `"order": "any"` is the fix when the
+    /// order is not guaranteed.
+    public var onlyOrderDiffers: Bool {
+        !findings.isEmpty && findings.allSatisfy { $0.code == .orderMismatch }
+    }
+
+    /// What to do about a failure where only the order differs, naming the snapshot file.
+    public static func orderAdvice(file: String) -> String {
+        """
+        The same entries arrived, in another order. If the app sends them from separate tasks, threads         or requests, their order is not guaranteed: write "order": "any" in \(file) instead of         re-recording (a new recording would only change which order fails).
+        """
+    }
 }
 
 /// How one expected entry of a snapshot fared.

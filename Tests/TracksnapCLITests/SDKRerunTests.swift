@@ -132,6 +132,28 @@ enum SDKRun {
     static func capture(
         _ sdks: [SDKCase], change: String? = nil, into file: URL, inspect: (ServeChild, String) async throws -> Void
     ) async throws -> (origin: String, capture: String) {
+        let programs = sdks.map { sdk in
+            Program(
+                script: PackagePaths.fixtures.appending(path: "sdk/send_\(sdk.vendor).py"),
+                arguments: change.map { [$0] } ?? [], requests: sdk.requests)
+        }
+        return try await capture(programs, into: file, inspect: inspect)
+    }
+
+    /// A Python script run with the session's base URL as its first argument, and the requests it sends.
+    struct Program {
+        var script: URL
+        var arguments: [String] = []
+        var requests: Int
+    }
+
+    /// Runs each program in turn (with the venv's Python) against one new server and session,
+    /// waits on the control API for their requests, calls `inspect` with the server and the
+    /// session before it stops, and writes the requests to `file`.
+    /// - Returns: the server's origin and the capture's path.
+    static func capture(
+        _ programs: [Program], into file: URL, inspect: (ServeChild, String) async throws -> Void = { _, _ in }
+    ) async throws -> (origin: String, capture: String) {
         let python = SDKEndToEndTests.python
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
             throw ServeFailure(
@@ -141,14 +163,14 @@ enum SDKRun {
         let server = try await ServeChild.launch()
         defer { server.stop() }
         let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
-        for sdk in sdks {
-            let script = PackagePaths.fixtures.appending(path: "sdk/send_\(sdk.vendor).py").path
-            let sent = try await runProcess(python, [script, server.base] + (change.map { [$0] } ?? []), timeout: 120)
+        for program in programs {
+            let sent = try await runProcess(
+                python, [program.script.path, server.base] + program.arguments, timeout: 120)
             guard sent.status == 0 else {
-                throw ServeFailure(description: "the \(sdk.vendor) SDK failed: \(sent.stderr)")
+                throw ServeFailure(description: "\(program.script.lastPathComponent) failed: \(sent.stderr)")
             }
         }
-        let count = sdks.map(\.requests).reduce(0, +)
+        let count = programs.map(\.requests).reduce(0, +)
         let captured = try await server.call("GET", "sessions/\(session)/requests?count=\(count)&timeout=30")
         let lines = try #require(try JSONSerialization.jsonObject(with: captured) as? [Any])
         #expect(lines.count == count)

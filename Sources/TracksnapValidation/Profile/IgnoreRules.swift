@@ -32,6 +32,11 @@ public struct IgnoreRules: Sendable, Hashable {
 
     public var isEmpty: Bool { pointers.isEmpty && keys.isEmpty }
 
+    /// The bare key names among the rules, as the captured data spells them (`$os`, `sentAt`).
+    public var bareKeys: Set<String> {
+        Set(keys.map { $0.hasPrefix("$$") ? String($0.dropFirst()) : $0 })
+    }
+
     /// The query and form parameters that only defeat caches, ignored by every profile (each
     /// `Profile` starts with them): `_`, `_cb`, `cb`, `cachebust`, `cachebuster`, `cacheBuster`,
     /// `cache_buster`, `nocache`, `ord`, `rand`, `rnd`, `z`.

@@ -9,9 +9,9 @@ extension Profile {
     /// both.name                          // "segment,ga4"
     /// ```
     /// The rule: traffic any of them selects is selected (their filters joined by `any`); the
-    /// lists — `ignore`, `redact`, `decoders`, `record.headers`, `record.context`, `record.literal`
-    /// — are unions (`decoders` is every decoder when one of them says `"all"`); every other
-    /// setting — `order`, `unexpected`, `strict`, `validator`, `record.generalize`, and each
+    /// lists — `ignore`, `environment`, `redact`, `decoders`, `record.headers`, `record.context`,
+    /// `record.literal` — are unions (`decoders` is every decoder when one of them says `"all"`);
+    /// every other setting — `order`, `delivery`, `unexpected`, `strict`, `validator`, `record.generalize`, and each
     /// code's `severity` — comes from the first profile in the list whose file sets it, else
     /// takes its default. A list of one is that profile.
     public static func combining(_ profiles: [Profile]) -> Profile {
@@ -50,6 +50,7 @@ extension Profile {
         }
         fill("order", \.order)
         fill("unexpected", \.unexpected)
+        fill("delivery", \.delivery)
         fill("strict", \.strict)
         fill("validator", \.validator)
         fill("record.generalize", \.generalizes)
@@ -57,6 +58,7 @@ extension Profile {
         merged.ignore = ignore.union(other.ignore)
         merged.redact = redact.union(other.redact)
         merged.literal = literal.union(other.literal)
+        merged.environment = environment.union(other.environment)
         merged.recordedHeaders = Self.union(recordedHeaders, other.recordedHeaders)
         merged.recordedContext = Self.union(recordedContext, other.recordedContext)
         merged.decoders = decoders.union(other.decoders)

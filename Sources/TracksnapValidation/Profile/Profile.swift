@@ -45,6 +45,16 @@ public struct Profile: Sendable {
     /// Fields `tracksnap record` always writes as captured, whatever their shape
     /// (`"record": {"literal": ["/properties/order_id"]}`, same syntax as `ignore`).
     public var literal = IgnoreRules()
+    /// Fields that describe the machine, not the app (OS and its version, runtime, library and
+    /// its version, user agent, device, screen, locale, time zone, network): `tracksnap record`
+    /// leaves them out, so that a snapshot recorded on one machine passes on another
+    /// (`"environment": ["$os", "/context/context/library"]`, same syntax as `ignore`). Unlike
+    /// `ignore`, a snapshot that lists one still has it compared.
+    public var environment = IgnoreRules()
+    /// How the profile's SDKs deliver separate requests, which decides the `order` a recording
+    /// writes: events in one request keep their order; separate requests keep theirs only when
+    /// the SDK sends them one after another (`"delivery": "serial"`).
+    public var delivery = Delivery.concurrent
     /// The profiles it extends, as its file names them (`"extends": "segment"`); already applied.
     public var extends: [String] = []
     /// The keys its file sets (`order`, `strict`, `record.generalize`…): when profiles compose,

@@ -45,12 +45,22 @@ struct ProfileKey {
             },
             choice("order", \.order, "\"order\" must be \"strict\" or \"any\""),
             choice("unexpected", \.unexpected, "\"unexpected\" must be \"fail\" or \"allow\""),
+            choice(
+                "delivery", \.delivery,
+                "\"delivery\" must be \"concurrent\" (separate requests may arrive in any order) or \"serial\" (the SDK sends one request after another)"
+            ),
             flag("strict", \.strict, "\"strict\" must be true or false"),
             strings(
                 "ignore",
                 "\"ignore\" is an array of strings: JSON Pointers relative to an entry (\"/parameters/cb\") or key names (\"sentAt\")"
             ) {
                 $0.ignore = $0.ignore.union(IgnoreRules($1))
+            },
+            strings(
+                "environment",
+                "\"environment\" is an array of strings, as \"ignore\" is: the fields that describe the machine (\"$os\", \"/context/context/library\"), left out when recording"
+            ) {
+                $0.environment = IgnoreRules($1)
             },
             ProfileKey("severity") { value, pointer, profile, parser in
                 guard let object = value.objectValue else {
