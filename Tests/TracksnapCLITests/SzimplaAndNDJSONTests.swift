@@ -65,4 +65,40 @@ struct SzimplaAndNDJSONTests {
         let findings = try #require(top["findings"] as? [[String: Any]])
         #expect(findings.contains { $0["code"] as? String == "unexpected_event" })
     }
+
+    @Test(
+        "a Szimpla entry whose url query and parameters give one key two values that cannot both hold is warned at both lines; a pattern that accepts the other value is not"
+    )
+    func contradictoryParameters() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appending(path: "screens.json")
+            // As Szimpla's own example app fixture has it.
+            let text = """
+                [
+                  {
+                    "url": "https://example.com/screens?name=vamonos",
+                    "parameters": { "name": "quedamonOS" },
+                    "body": null
+                  },
+                  {
+                    "url": "https://example.com/screens?name=vam.*",
+                    "parameters": { "name": "vamonos" },
+                    "body": null
+                  }
+                ]
+
+                """
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            let run = try tracksnap("lint", file.path)
+            let warnings = run.stdout.split(separator: "\n").filter { $0.contains("can never pass") }
+            #expect(warnings.count == 2, "\(run.stdout)")
+            #expect(warnings.contains { $0.hasPrefix("\(file.path):3:12: warning:") }, "\(run.stdout)")
+            #expect(warnings.contains { $0.hasPrefix("\(file.path):4:29: warning:") }, "\(run.stdout)")
+            #expect(
+                warnings.allSatisfy {
+                    $0.contains(#"parameter "name" is "vamonos" in the url's query and "quedamonOS""#)
+                })
+            #expect(try tracksnap("lint", "--strict", file.path).status != 0)
+        }
+    }
 }

@@ -37,11 +37,14 @@ struct CaptureErrorTests {
         #expect(error(readingPath: path)?.description == "\(path): is a directory, not a capture file")
     }
 
-    @Test("an empty file, or one of only blank lines")
-    func emptyFile() {
-        let path = CaptureFixtures.path("empty.ndjson")
-        #expect(error(readingPath: path)?.description == "\(path): is empty: no requests to read")
-        #expect(error(reading: "", file: "e.har")?.message == "is empty: no requests to read")
+    @Test(
+        "no request is no error, in every format alike: an empty file, one of only blank lines, [] with whitespace, a HAR with no entries, and what ndjson([]) writes"
+    )
+    func noRequests() throws {
+        #expect(try CaptureFile.read(path: CaptureFixtures.path("empty.ndjson")).isEmpty)
+        for text in ["", "\n\n", "[\r]", "[ ]", #"{"log": {"entries": []}}"#, CaptureFile.ndjson([])] {
+            #expect(try CaptureFile.read(data: Data(text.utf8), file: "e").isEmpty, "\(text.debugDescription)")
+        }
     }
 
     @Test("malformed HAR JSON points at the line and column")

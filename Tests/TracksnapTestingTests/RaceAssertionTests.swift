@@ -88,7 +88,8 @@ struct RaceAssertionTests {
             let seen = failures.withLock { $0 }
             #expect(!seen.isEmpty, "twenty runs all arrived in the recorded order")
             for failure in seen {
-                #expect(failure.contains("order_mismatch") || failure.contains("out of the expected order"), "\(failure)")
+                #expect(
+                    failure.contains("order_mismatch") || failure.contains("out of the expected order"), "\(failure)")
                 #expect(failure.contains(SnapshotResult.orderAdvice(file: snapshot)), "\(failure)")
                 #expect(!failure.contains("TRACKSNAP_RECORD=failed"))
             }

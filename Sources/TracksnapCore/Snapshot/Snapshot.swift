@@ -298,6 +298,7 @@ private struct SnapshotReader {
         }
         var members: [Matcher.Member] = []
         var parameters: [Matcher.Member] = []
+        var queryParameters: [Matcher.Member] = []
         for key in object.keys.sorted() {
             let keyPointer = JSONPointer.appending(pointer, key)
             let value = object[key]!
@@ -319,7 +320,7 @@ private struct SnapshotReader {
                         derivedLocations[
                             JSONPointer.appending(JSONPointer.appending(pointer, "parameters"), item.name)] =
                             document.locations[keyPointer]
-                        parameters.append(
+                        queryParameters.append(
                             Matcher.Member(
                                 key: item.name,
                                 matcher: parser.szimplaMatcher(
@@ -338,10 +339,30 @@ private struct SnapshotReader {
                 parser.keyError(keyPointer, "unknown key \"\(key)\" in a Szimpla entry; it has url, parameters, body")
             }
         }
+        warnContradictions(query: queryParameters, explicit: parameters, at: pointer)
+        parameters += queryParameters
         if !parameters.isEmpty {
             members.append(Matcher.Member(key: "parameters", matcher: .object(parameters, strict: nil)))
         }
         return ExpectedEntry(kind: .request, path: pointer, matcher: .object(members, strict: nil))
+    }
+
+    /// A parameter that the url's query and `parameters` both give, with values no one request
+    /// can carry at once (`screens?name=vamonos` beside `"parameters": {"name": "quedamonOS"}`,
+    /// as in Szimpla's own example app): the entry can never pass, so both places are warned.
+    private mutating func warnContradictions(
+        query: [Matcher.Member], explicit: [Matcher.Member], at pointer: String
+    ) {
+        for fromQuery in query {
+            guard let given = explicit.first(where: { $0.key == fromQuery.key }),
+                case .szimpla(let queryValue, _) = fromQuery.matcher, case .szimpla(let value, _) = given.matcher,
+                !fromQuery.matcher.accepts(.string(value)), !given.matcher.accepts(.string(queryValue))
+            else { continue }
+            let message =
+                "parameter \"\(fromQuery.key)\" is \(JSONValue.string(queryValue).serialized()) in the url's query and \(JSONValue.string(value).serialized()) in \"parameters\": no request carries both, so this entry can never pass"
+            parser.warning(JSONPointer.appending(pointer, "url"), message)
+            parser.warning(JSONPointer.appending(JSONPointer.appending(pointer, "parameters"), fromQuery.key), message)
+        }
     }
 }
 

@@ -63,8 +63,11 @@ public enum CaptureFile {
     /// - Parameters:
     ///   - path: the file to read; also the name used in error messages.
     ///   - maximumBodySize: the largest body accepted, in bytes.
+    /// A capture may hold no request, in every format alike: an empty file (or one of only
+    /// whitespace), `[]`, a HAR with no entries all read as none — what a run that sent nothing
+    /// leaves (a consent test's snapshot expects exactly that), and what `ndjson([])` writes.
     /// - Throws: `CaptureFileError` naming the file and, where it applies, the line and the
-    ///   place in the document: no such file, a directory, unreadable, empty, malformed JSON,
+    ///   place in the document: no such file, a directory, unreadable, malformed JSON,
     ///   a missing or mistyped member, a body over the limit.
     public static func read(path: String, maximumBodySize: Int = defaultMaximumBodySize) throws(CaptureFileError)
         -> [CapturedRequest]
@@ -118,9 +121,7 @@ public enum CaptureFile {
         var bytes = [UInt8](data)
         // Fiddler and Windows editors write a BOM, which is not JSON.
         if bytes.starts(with: utf8BOM) { bytes.removeFirst(utf8BOM.count) }
-        guard let format = format(of: bytes) else {
-            throw CaptureFileError(file: file, message: "is empty: no requests to read")
-        }
+        guard let format = format(of: bytes) else { return [] }
         switch format {
         case .har: return try readHAR(bytes, file: file, maximumBodySize: maximumBodySize)
         case .ndjson: return try readNDJSON(bytes, file: file, maximumBodySize: maximumBodySize)
