@@ -220,19 +220,13 @@ public struct SnapshotRecorder: Sendable {
     /// (`"delivery": "serial"`). Runs that disagree make it `any`, whatever the snapshot said;
     /// otherwise an order the existing snapshot states is kept.
     private func recordedOrder(_ runs: [RunEntries], kept: Order?, differs: Bool) -> (value: Order, reason: String?) {
+        if differs { return (.any, kept == .any ? nil : "the runs sent it in different orders") }
+        if let kept { return (kept, nil) }
         let separate = runs.contains { run in Set((run.requests + run.events).map(\.request)).count > 1 }
-        let value: Order
-        let reason: String
-        if differs {
-            (value, reason) = (.any, "the runs sent it in different orders")
-        } else if let kept {
-            return (kept, nil)
-        } else if separate && profile.delivery == .concurrent {
-            (value, reason) = (.any, "sent in separate requests, which may arrive in any order")
-        } else {
-            return (.strict, nil)
+        if separate && profile.delivery == .concurrent {
+            return (.any, "sent in separate requests, which may arrive in any order")
         }
-        return (value, kept == value ? nil : reason)
+        return (.strict, nil)
     }
 
     /// The entries of one kind: each run paired with the first, generalised, trimmed as they are
