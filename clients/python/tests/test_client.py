@@ -97,3 +97,11 @@ def test_record_mode_as_the_swift_side_decides(environment, explicit, mode):
 def test_a_bad_record_mode_is_named():
     with pytest.raises(ValueError, match="TRACKSNAP_RECORD=sometimes is not a record mode; use one of missing, all, never, failed"):
         record_mode(None, {"TRACKSNAP_RECORD": "sometimes"})
+
+
+def test_proxy_env_without_interception_names_the_proxy_and_no_ca(tracksnap_session):
+    env = tracksnap_session.proxy_env
+    for name in ("HTTP_PROXY", "HTTPS_PROXY"):
+        assert env[name] == env[name.lower()] == tracksnap_session.server.url
+    assert env["NO_PROXY"] == env["no_proxy"] == "127.0.0.1,localhost,::1"
+    assert not {"SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"} & env.keys()

@@ -44,7 +44,8 @@ def test_record_validate_change_and_ci(suite, monkeypatch):
     first = run(suite)
     first.assert_outcomes(failed=len(KEYS))
     for vendor, key in KEYS.items():
-        first.stdout.fnmatch_lines([f"*Recorded the snapshot snapshots/{vendor}.json (*events*) from session *"])
+        first.stdout.fnmatch_lines([f"*Recorded the snapshot snapshots/{vendor}.json from * captured request* "
+                                    "(record mode `missing`); it expects * event*"])
         text = (suite.path / "snapshots" / f"{vendor}.json").read_text()
         assert '"events"' in text, text
         assert key not in text, f"{vendor}'s key was written to its snapshot"

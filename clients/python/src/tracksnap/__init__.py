@@ -7,7 +7,8 @@
 ...     assert_tracking(session, "snapshots/checkout.json")
 """
 
-from .assertion import RECORD_MODES, assert_tracking, record_mode
+from .assertion import RECORD_MODES, RECORD_VARIABLE, assert_tracking, record_mode
 from .client import Report, Session, Tracksnap, TracksnapError
 
-__all__ = ["Tracksnap", "Session", "Report", "TracksnapError", "assert_tracking", "record_mode", "RECORD_MODES"]
+__all__ = ["Tracksnap", "Session", "Report", "TracksnapError", "assert_tracking", "record_mode", "RECORD_MODES",
+           "RECORD_VARIABLE"]

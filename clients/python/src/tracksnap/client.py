@@ -44,6 +44,9 @@ class Report:
     json: Optional[dict] = None
     #: Why the server's wait ended (`complete`, `settled`, `timed_out`…), when it waited.
     wait: Optional[str] = None
+    #: Requests the server captured while the session was open that no session got
+    #: (`X-Tracksnap-Unattributed`): see `Session.unattributed()`.
+    unattributed: int = 0
 
 
 # Proxies from the environment must not apply to the control API: a test that points
@@ -60,11 +63,15 @@ class Tracksnap:
     """
 
     def __init__(self, url: str, *, token: Optional[str] = None, root: Optional[PathLike] = None,
-                 process: Optional[subprocess.Popen] = None, log: Optional[Path] = None):
+                 ca_certificate: Optional[PathLike] = None, process: Optional[subprocess.Popen] = None,
+                 log: Optional[Path] = None):
         self.url = url.rstrip("/")
         self.token = token
         #: The directory the server resolves snapshot paths against, as this machine sees it.
         self.root = Path(root) if root is not None else Path.cwd()
+        #: The certificate of the CA the server signs intercepted hosts' certificates with, when
+        #: it intercepts HTTPS; `Session.proxy_env` makes a client trust it.
+        self.ca_certificate = Path(ca_certificate) if ca_certificate is not None else None
         self._process = process
         self._log = log
 
@@ -72,20 +79,31 @@ class Tracksnap:
 
     @classmethod
     def start(cls, *, root: Optional[PathLike] = None, binary: Optional[PathLike] = None,
-              args: Iterable[str] = (), timeout: float = 30.0) -> "Tracksnap":
+              intercept: Iterable[str] = (), answer: bool = False, ca_dir: Optional[PathLike] = None,
+              upstream: Optional[str] = None, args: Iterable[str] = (), timeout: float = 30.0) -> "Tracksnap":
         """Launches `tracksnap serve` on a free port of 127.0.0.1 and waits for its first line.
 
+        >>> Tracksnap.start(intercept=["api.segment.io"], answer=True, ca_dir="tests/ca")
+
         The binary is `binary`, else `$TRACKSNAP_BIN`, else `tracksnap` on the PATH. Paths the
-        control API takes are confined to `root` (default: the working directory). `args` go
-        to `serve` as they are (`["--upstream", "https://api.segment.io"]`).
+        control API takes are confined to `root` (default: the working directory). The other
+        arguments are `serve`'s options: `intercept` (`--intercept`: decrypt the CONNECT tunnels
+        to these hosts: `all`, `analytics`, `*.DOMAIN`, a host, `PATTERN=answer`), `answer`
+        (`--answer`: answer intercepted requests instead of forwarding them), `ca_dir`
+        (`--ca-dir`), `upstream` (`--upstream`: a reverse proxy's target); `args` go to `serve`
+        as they are (`["--max-requests", "1000"]`). When it intercepts, the CA is made first if
+        its folder holds none (as `tracksnap ca` does), and `ca_certificate` names its certificate.
         """
-        program = binary or os.environ.get("TRACKSNAP_BIN") or shutil.which("tracksnap")
-        if not program:
-            raise TracksnapError(
-                "tracksnap is not on the PATH and TRACKSNAP_BIN is not set: run `make install` in a clone of "
-                "tracksnap (or set TRACKSNAP_BIN to the binary)")
+        program = _program(binary)
         root_path = Path(root).resolve() if root is not None else Path.cwd()
-        command = [os.fspath(program), "serve", "--port", "0", "--quiet", "--root", os.fspath(root_path), *args]
+        ca_path = Path(ca_dir).expanduser().resolve() if ca_dir is not None else None
+        patterns = list(intercept)
+        options = [option for pattern in patterns for option in ("--intercept", pattern)]
+        options += ["--answer"] if answer else []
+        options += ["--ca-dir", os.fspath(ca_path)] if ca_path is not None else []
+        options += ["--upstream", upstream] if upstream is not None else []
+        certificate = _ca_certificate(program, ca_path) if patterns else None
+        command = [program, "serve", "--port", "0", "--quiet", "--root", os.fspath(root_path), *options, *args]
         log = Path(tempfile.mkstemp(prefix="tracksnap-serve-", suffix=".log")[1])
         with open(log, "wb") as errors:
             try:
@@ -98,15 +116,18 @@ class Tracksnap:
             process.kill()
             process.wait()
             detail = log.read_text(errors="replace").strip()
+            log.unlink(missing_ok=True)
             raise TracksnapError(f"`{' '.join(command)}` did not start: {detail or line or 'no output'}")
-        return cls(line[len(prefix):].strip(), root=root_path, process=process, log=log)
+        return cls(line[len(prefix):].strip(), root=root_path, ca_certificate=certificate, process=process, log=log)
 
     @classmethod
-    def attach(cls, url: str, *, token: Optional[str] = None, root: Optional[PathLike] = None) -> "Tracksnap":
+    def attach(cls, url: str, *, token: Optional[str] = None, root: Optional[PathLike] = None,
+               ca_certificate: Optional[PathLike] = None) -> "Tracksnap":
         """A server already running at `url` (`http://127.0.0.1:8181`); `token` when it was
         started with `--token`; `root`, its `--root` as this machine sees it (default: the
-        working directory), where snapshot files are looked for."""
-        server = cls(url, token=token, root=root)
+        working directory), where snapshot files are looked for; `ca_certificate`, the
+        `ca-cert.pem` of its `--ca-dir` when it intercepts HTTPS."""
+        server = cls(url, token=token, root=root, ca_certificate=ca_certificate)
         server.health()
         return server
 
@@ -214,6 +235,37 @@ class Session:
         """The header that puts proxied traffic in this session when several are open."""
         return {"X-Tracksnap-Session": self.id}
 
+    @property
+    def proxy_env(self) -> dict:
+        """The environment that sends a client's HTTP and HTTPS through the server:
+        `HTTP_PROXY`/`HTTPS_PROXY` (and their lower-case forms), `NO_PROXY` for 127.0.0.1 and
+        localhost (the control API and `base_url` are reached directly), and, when the server
+        intercepts HTTPS, `SSL_CERT_FILE`, `REQUESTS_CA_BUNDLE` and `CURL_CA_BUNDLE` naming its
+        CA certificate. These replace the default roots for that process: another HTTPS host it
+        reaches must be intercepted too.
+
+        >>> subprocess.run(["python", "app.py"], env={**os.environ, **session.proxy_env})
+
+        Proxied traffic lands in this session while it is the only one open (as with one
+        `tracksnap_session` per test); otherwise the client must send `headers`.
+        """
+        local = "127.0.0.1,localhost,::1"
+        env = {"HTTP_PROXY": self.proxy_url, "HTTPS_PROXY": self.proxy_url, "NO_PROXY": local}
+        certificate = self.server.ca_certificate
+        if certificate is not None:
+            env.update(SSL_CERT_FILE=str(certificate), REQUESTS_CA_BUNDLE=str(certificate),
+                       CURL_CA_BUNDLE=str(certificate))
+        # urllib and requests read the lower-case forms first: a developer's own proxy set there
+        # would otherwise win.
+        env.update({name.lower(): env[name] for name in ("HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY")})
+        return env
+
+    def unattributed(self) -> int:
+        """How many requests the server captured while this session was open that no session got:
+        sent without a session hint while several sessions were open, or to a session that was
+        not open — often an SDK client made once with an earlier session's `base_url`."""
+        return int(self._call("GET", "requests").headers.get("X-Tracksnap-Unattributed", 0))
+
     def wait(self, count: Optional[int] = None, *, events: Optional[int] = None, settle: Optional[float] = None,
              timeout: Optional[float] = None) -> list:
         """The session's requests once it holds `count` requests and `events` decoded events,
@@ -236,7 +288,8 @@ class Session:
         answer = self._call("POST", "validate", body=body)
         text = answer.body.decode("utf-8", "replace")
         return Report(passed=answer.headers.get("X-Tracksnap-Passed") == "true", text=text, format=format,
-                      json=json.loads(text) if format == "json" else None, wait=answer.headers.get("X-Tracksnap-Wait"))
+                      json=json.loads(text) if format == "json" else None, wait=answer.headers.get("X-Tracksnap-Wait"),
+                      unattributed=int(answer.headers.get("X-Tracksnap-Unattributed", 0)))
 
     def record(self, snapshot: Optional[PathLike] = None, *, content: Any = None, mode: Optional[str] = None,
                pending: Optional[bool] = None, reruns: Iterable[Union["Session", str]] = (),
@@ -257,6 +310,12 @@ class Session:
 
     def _call(self, method: str, action: str, **kwargs: Any) -> "_Answer":
         return self.server._call(method, f"sessions/{urllib.parse.quote(self.id, safe='')}/{action}", **kwargs)
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
 
     def __repr__(self) -> str:
         return f"Session(id={self.id!r}, base_url={self.base_url!r})"
@@ -287,6 +346,32 @@ def _body(snapshot: Optional[PathLike], content: Any, **fields: Any) -> dict:
 
 def _query_value(value: Any) -> str:
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def _program(binary: Optional[PathLike]) -> str:
+    """The tracksnap binary: `binary`, else `$TRACKSNAP_BIN`, else `tracksnap` on the PATH."""
+    program = binary or os.environ.get("TRACKSNAP_BIN") or shutil.which("tracksnap")
+    if not program:
+        raise TracksnapError(
+            "tracksnap is not on the PATH and TRACKSNAP_BIN is not set: run `make install` in a clone of "
+            "tracksnap (or set TRACKSNAP_BIN to the binary)")
+    return os.fspath(program)
+
+
+def _ca_certificate(program: str, ca_dir: Optional[PathLike]) -> Path:
+    """The CA certificate `serve --intercept` signs with, made first when its folder holds no CA:
+    `tracksnap ca [--ca-dir DIR]` prints `certificate: PATH`."""
+    command = [program, "ca", *(["--ca-dir", os.fspath(ca_dir)] if ca_dir is not None else [])]
+    try:
+        done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise TracksnapError(f"cannot run {program}: {error}") from error
+    prefix = "certificate: "
+    for line in done.stdout.splitlines():
+        if done.returncode == 0 and line.startswith(prefix):
+            return Path(line[len(prefix):].strip())
+    detail = (done.stderr or done.stdout).strip() or f"exit status {done.returncode}"
+    raise TracksnapError(f"`{' '.join(command)}` did not make or show the certificate authority: {detail}")
 
 
 def _first_line(process: subprocess.Popen, timeout: float) -> str:

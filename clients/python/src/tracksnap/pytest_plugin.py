@@ -1,42 +1,122 @@
 """The pytest plugin (registered through the `pytest11` entry point): a `tracksnap` server for
-the run and a `tracksnap_session` for each test.
+the run, a `tracksnap_session` for each test, and `tracksnap_proxy_env` for a client that sends
+through the server as its proxy.
 
 The server is `tracksnap serve`, started once per run (`$TRACKSNAP_BIN`, else `tracksnap` on
-the PATH) with the run's root directory as its `--root`, or the one at `--tracksnap-url`
-(`$TRACKSNAP_URL`) when given.
+the PATH), or the one at `--tracksnap-url` (`$TRACKSNAP_URL`) when given. `serve`'s options come
+from, first to last: a `tracksnap_options` fixture a conftest overrides, the command line
+(`--tracksnap-intercept`, …), and the ini file (`tracksnap_intercept = …` in `pytest.ini`, or
+`[tool.pytest.ini_options]` in `pyproject.toml`):
+
+    [pytest]
+    tracksnap_intercept = api.segment.io api.mixpanel.com
+    tracksnap_answer = true
+    tracksnap_ca_dir = tests/tracksnap-ca
 """
 
 from __future__ import annotations
 
 import os
-from typing import Iterator
+from pathlib import Path
+from typing import Any, Dict, Iterator, Optional
 
 import pytest
 
 from .client import Session, Tracksnap
+
+#: Where a relative path option is taken from.
+_PATH_HELP = "relative to the ini file's folder in the ini file, to the working directory on the command line"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("tracksnap")
     group.addoption("--tracksnap-url", default=os.environ.get("TRACKSNAP_URL"),
                     help="attach to this running tracksnap serve instead of starting one ($TRACKSNAP_URL)")
+    group.addoption("--tracksnap-intercept", action="append", metavar="PATTERN",
+                    help="serve --intercept: decrypt CONNECT tunnels to these hosts (all, analytics, *.DOMAIN, a "
+                         "host; PATTERN=answer or =forward); repeatable, replaces the ini's tracksnap_intercept")
+    group.addoption("--tracksnap-answer", action="store_true", default=None,
+                    help="serve --answer: answer intercepted requests instead of forwarding them (ini: "
+                         "tracksnap_answer)")
+    group.addoption("--tracksnap-ca-dir", metavar="DIR",
+                    help="serve --ca-dir: the certificate authority's folder, made on first use (ini: tracksnap_ca_dir)")
+    group.addoption("--tracksnap-upstream", metavar="URL",
+                    help="serve --upstream: forward requests there (reverse proxy) (ini: tracksnap_upstream)")
+    group.addoption("--tracksnap-root", metavar="DIR",
+                    help="serve --root: snapshot paths are resolved under it (default: the run's root directory; "
+                         "ini: tracksnap_root)")
+    parser.addini("tracksnap_intercept", type="args", default=[],
+                  help="serve --intercept: hosts whose HTTPS tunnels are decrypted (all, analytics, *.DOMAIN, a host)")
+    parser.addini("tracksnap_answer", type="bool", default=False,
+                  help="serve --answer: answer intercepted requests instead of forwarding them")
+    parser.addini("tracksnap_ca_dir", default="", help=f"serve --ca-dir: the CA's folder ({_PATH_HELP})")
+    parser.addini("tracksnap_upstream", default="", help="serve --upstream: forward requests to this URL")
+    parser.addini("tracksnap_root", default="", help=f"serve --root ({_PATH_HELP})")
+    parser.addini("tracksnap_serve_args", type="args", default=[],
+                  help="more options for tracksnap serve, as they are (--max-requests 1000)")
 
 
 @pytest.fixture(scope="session")
-def tracksnap(pytestconfig: pytest.Config) -> Iterator[Tracksnap]:
-    """The run's `tracksnap serve`: started on a free port and stopped at the end, or attached."""
+def tracksnap_options(pytestconfig: pytest.Config) -> Dict[str, Any]:
+    """The keyword arguments `Tracksnap.start` gets (`root`, `intercept`, `answer`, `ca_dir`,
+    `upstream`, `args`): the command line's, else the ini file's. A conftest changes them for
+    its tests by overriding this fixture:
+
+        @pytest.fixture(scope="session")
+        def tracksnap_options(tracksnap_options):
+            return {**tracksnap_options, "intercept": ["analytics"], "answer": True}
+    """
+    config = pytestconfig
+    base = config.inipath.parent if config.inipath else config.rootpath
+
+    def path(option: str, ini: str) -> Optional[Path]:
+        given = config.getoption(option)
+        if given:
+            return Path(given).expanduser().resolve()
+        written = config.getini(ini)
+        return (base / Path(written).expanduser()).resolve() if written else None
+
+    answer = config.getoption("tracksnap_answer")
+    return {
+        "root": path("tracksnap_root", "tracksnap_root") or config.rootpath,
+        "intercept": list(config.getoption("tracksnap_intercept") or config.getini("tracksnap_intercept")),
+        "answer": bool(config.getini("tracksnap_answer") if answer is None else answer),
+        "ca_dir": path("tracksnap_ca_dir", "tracksnap_ca_dir"),
+        "upstream": config.getoption("tracksnap_upstream") or config.getini("tracksnap_upstream") or None,
+        "args": list(config.getini("tracksnap_serve_args")),
+    }
+
+
+@pytest.fixture(scope="session")
+def tracksnap(pytestconfig: pytest.Config, tracksnap_options: Dict[str, Any]) -> Iterator[Tracksnap]:
+    """The run's `tracksnap serve`, started with `tracksnap_options` on a free port and stopped at
+    the end; or the one at `--tracksnap-url`, attached (its options are its own; `ca_dir` still
+    names the CA a client must trust)."""
     url = pytestconfig.getoption("tracksnap_url")
     if url:
-        yield Tracksnap.attach(url, token=os.environ.get("TRACKSNAP_TOKEN"), root=pytestconfig.rootpath)
+        ca_dir = tracksnap_options.get("ca_dir")
+        yield Tracksnap.attach(url, token=os.environ.get("TRACKSNAP_TOKEN"), root=tracksnap_options.get("root"),
+                               ca_certificate=Path(ca_dir) / "ca-cert.pem" if ca_dir else None)
         return
-    with Tracksnap.start(root=pytestconfig.rootpath) as server:
+    with Tracksnap.start(**tracksnap_options) as server:
         yield server
 
 
 @pytest.fixture
 def tracksnap_session(tracksnap: Tracksnap, request: pytest.FixtureRequest) -> Iterator[Session]:
     """A capture session for one test, named after it and stopped after it: send the app's
-    traffic to `base_url` (or through `proxies` with `headers`)."""
+    traffic to `base_url`, or through the server as a proxy (`tracksnap_proxy_env`)."""
     session = tracksnap.session(request.node.nodeid)
     yield session
     session.stop()
+
+
+@pytest.fixture
+def tracksnap_proxy_env(tracksnap_session: Session, monkeypatch: pytest.MonkeyPatch) -> Dict[str, str]:
+    """Sends the test process's HTTP and HTTPS through the server, into `tracksnap_session`: sets
+    `tracksnap_session.proxy_env` (the proxy, `NO_PROXY` for the server itself, and the CA
+    certificate when the server intercepts HTTPS) for the test, and returns it for subprocesses."""
+    env = tracksnap_session.proxy_env
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return env
