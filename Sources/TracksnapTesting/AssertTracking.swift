@@ -156,8 +156,11 @@ func unattributedNote(_ traffic: TracksnapClient.Traffic, session: TracksnapClie
     return """
         While session \(session.id) was open, the server captured \(traffic.unattributed) \
         request\(traffic.unattributed == 1 ? "" : "s") that no session got: sent without a session \
-        hint while several sessions were open, or naming a session that was not open. Send \
-        \(TracksnapClient.sessionHeader): \(session.id), or point the app at \(session.baseURL.absoluteString).
+        hint while several sessions were open, or naming a session that was not open. A common trap \
+        is a stale session URL: an SDK client created once (a shared instance, or in a set-up of wider \
+        scope) with an earlier session's base URL keeps sending there after that session stopped; create \
+        it for each test from the session's base URL. Send \(TracksnapClient.sessionHeader): \(session.id), \
+        or point the app at \(session.baseURL.absoluteString).
         """
 }
 

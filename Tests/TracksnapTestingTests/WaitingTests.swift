@@ -148,7 +148,7 @@ struct WaitingTests {
         }
     }
 
-    @Test("a failed check on a server session says when traffic reached no session")
+    @Test("a failed check on a server session says when traffic reached no session, and names the stale-URL trap")
     func unattributedNote() async throws {
         try await withTemporaryDirectory { directory in
             let snapshot = directory.appending(path: "one.json").path
@@ -168,6 +168,7 @@ struct WaitingTests {
                 } matching: { issue in
                     let message = text(of: issue)
                     return message.contains("missing") && message.contains("1 request that no session got")
+                        && message.contains("A common trap is a stale session URL")
                         && message.contains("X-Tracksnap-Session: \(session.id)")
                 }
             } catch {
