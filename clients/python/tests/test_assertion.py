@@ -131,6 +131,22 @@ def test_runs_record_from_several_sessions_then_validate_another_run(server):
     assert message.endswith("To accept what was captured, run the test again with TRACKSNAP_RECORD=failed."), message
 
 
+def test_runs_in_another_order_on_another_machine_are_worded_as_in_swift(server):
+    def run(name, events, os):
+        session = server.session(name)
+        for event in events:
+            send(session.base_url, {"event": event, "properties": {"$os": os}})
+        return session
+
+    first = run("run 1", ["Checkout Started", "Order Completed"], "Linux")
+    second = run("run 2", ["Order Completed", "Checkout Started"], "Mac OS X")
+    message = failure(first, "checkout.json", runs=[second])
+    assert (" 2 environment fields left out: /requests/0/body/properties/$$os, /requests/1/body/properties/$$os. "
+            '"order": "any" (the runs sent it in different orders). Check it') in message, message
+    recorded = (server.root / "checkout.json").read_text()
+    assert '"order": "any"' in recorded and "Linux" not in recorded, recorded
+
+
 def test_a_run_that_captured_nothing_records_nothing(server):
     first, empty = server.session("run 1"), server.session("run 2")
     send(first.base_url, {"event": "Order Completed"})

@@ -127,11 +127,7 @@ def _record(sessions: List[Session], path: str, mode: str, validator: Optional[s
     if several:
         message = (f"{verb} the snapshot {path} from {len(sessions)} runs of the flow "
                    f"({', '.join(map(str, counts))} captured requests; record mode `{mode}`); {_expects(answer)}.")
-        generalized = answer.get("generalized") or []
-        if generalized:
-            listed = ", ".join(f"{item['path']} ({item['reason']})" for item in generalized[:10])
-            more = f", and {len(generalized) - 10} more" if len(generalized) > 10 else ""
-            message += f" {_count(len(generalized), 'value')} recorded as patterns: {listed}{more}."
+        message += "".join(f" {line}." for line in _generalized_summary(answer.get("generalized") or []))
     else:
         message = (f"{verb} the snapshot {path} from {_count(counts[0], 'captured request')} "
                    f"(record mode `{mode}`); {_expects(answer)}.")
@@ -172,6 +168,26 @@ def _unattributed_notes(sessions: List[Session]) -> List[str]:
                 "earlier session's base_url keeps sending there after that session stopped; create it in each test from the session's base_url. "
                 f"Send X-Tracksnap-Session: {session.id}, or point the app at {session.base_url}.")
     return notes
+
+
+def _generalized_summary(generalized: List[dict], limit: int = 10) -> List[str]:
+    """What a recording wrote other than as captured, a line each, as the Swift side words it
+    (`Generalization.summary`): the values recorded as patterns, the environment fields left
+    out, and the order when it is `any`."""
+    def listed(items: List[str]) -> str:
+        return ", ".join(items[:limit]) + (f", and {len(items) - limit} more" if len(items) > limit else "")
+
+    environment = [item["path"] for item in generalized if item["reason"] == "environment"]
+    order = [item for item in generalized if item["path"] == "/order"]
+    patterns = [f"{item['path']} ({item['reason']})" for item in generalized
+                if item["reason"] != "environment" and item["path"] != "/order"]
+    lines = []
+    if patterns:
+        lines.append(f"{_count(len(patterns), 'value')} recorded as patterns: {listed(patterns)}")
+    if environment:
+        lines.append(f"{_count(len(environment), 'environment field')} left out: {listed(environment)}")
+    lines += [f'"order": "any" ({item["reason"]})' for item in order]
+    return lines
 
 
 def _count(number: int, noun: str) -> str:
