@@ -49,7 +49,9 @@ public final class CaptureServer: Sendable {
             throw CaptureServerError("the maximum number of requests must be at least 1")
         }
         self.configuration = configuration
-        store = try CaptureStore(maximumRequests: configuration.maximumRequests, journalPath: configuration.journalPath)
+        store = try CaptureStore(
+            maximumRequests: configuration.maximumRequests, journalPath: configuration.journalPath,
+            journalKeepsSecrets: configuration.journalKeepsSecrets)
         router = try RequestRouter(configuration: configuration, store: store)
     }
 
