@@ -13,7 +13,7 @@ struct Serve: ParsableCommand {
             (curl -x, http_proxy) are forwarded to their target. The control API is under \
             /__tracksnap/. Then one line per captured request on stderr (time, session or -, method, \
             URL, status; a request no open session got says why), unless --quiet. SIGINT or SIGTERM \
-            stop it cleanly (exit 0).
+            stop it within half a second, whatever clients hold open, the journal complete (exit 0).
 
             HTTPS: --intercept PATTERN… decrypts CONNECT tunnels to the hosts named (all, analytics for the \
             vendors' own domains, *.DOMAIN, or a host), answering the client with certificates signed by the \

@@ -8,9 +8,12 @@ Modes (each prints what it saw on stdout, one line, and exits 0 when it could ru
   garbage-hello  a TLS handshake record holding garbage; prints "closed" once the proxy closes
   sni            a TLS handshake naming sni.other.example, not the CONNECT host; prints the error
   mid-request    a TLS request whose body stops half-way, then the connection closes; prints "sent"
+  hold           a TLS GET kept alive; prints the answer's status line, then holds the tunnel open
+                 until it is killed (it never sends TLS's close_notify)
 """
 import ssl
 import sys
+import time
 
 from proxy_tunnel import open_tunnel
 
@@ -57,5 +60,14 @@ elif mode == "mid-request":
     tls.sendall(b"POST /v1/track HTTP/1.1\r\nHost: " + host.encode() + b"\r\nContent-Length: 100\r\n\r\n" + b'{"half":')
     tls.close()
     print("sent")
+elif mode == "hold":
+    context = ssl.create_default_context(cafile=sys.argv[4])
+    tls = context.wrap_socket(sock, server_hostname=host)
+    tls.sendall(b"GET /held HTTP/1.1\r\nHost: " + host.encode() + b"\r\n\r\n")
+    answer = b""
+    while b"\r\n" not in answer:
+        answer += tls.recv(4096)
+    print(answer.split(b"\r\n")[0].decode(), flush=True)
+    time.sleep(600)
 else:
     sys.exit(f"unknown mode {mode}")
