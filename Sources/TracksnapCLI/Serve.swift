@@ -13,7 +13,7 @@ struct Serve: ParsableCommand {
             (curl -x, http_proxy) are forwarded to their target. The control API is under \
             /__tracksnap/. Then one line per captured request on stderr (time, session or -, method, \
             URL, status; a request no open session got says why), unless --quiet. SIGINT or SIGTERM \
-            stop it cleanly (exit 0).
+            stop it within half a second, whatever clients hold open, the journal complete (exit 0).
 
             HTTPS: --intercept PATTERN… decrypts CONNECT tunnels to the hosts named (all, analytics for the \
             vendors' own domains, *.DOMAIN, or a host), answering the client with certificates signed by the \
@@ -33,8 +33,17 @@ struct Serve: ParsableCommand {
         help: ArgumentHelp("Forward requests to this URL (reverse proxy) instead of answering them.", valueName: "url"))
     var upstream: String?
 
-    @Option(help: ArgumentHelp("Append every captured request to this NDJSON file as it arrives.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Append every captured request to this NDJSON file as it arrives, its secrets [redacted] as the control API answers it.",
+            valueName: "file"))
     var journal: String?
+
+    @Flag(
+        help:
+            "Write the journal's requests as captured: the file then holds secrets (write keys, Authorization headers, tokens in URLs and bodies); keep it private."
+    )
+    var journalRaw = false
 
     @Option(
         help: ArgumentHelp(
@@ -115,6 +124,9 @@ struct Serve: ParsableCommand {
         for name in allowHost where name.isEmpty || name.contains(where: { $0.isWhitespace || "/@".contains($0) }) {
             throw ValidationError("--allow-host takes a host name, or NAME:PORT, not \"\(name)\"")
         }
+        if journalRaw && journal == nil {
+            throw ValidationError("--journal-raw applies to a journal: add --journal FILE")
+        }
         if let maxRequests, maxRequests < 1 { throw ValidationError("--max-requests must be at least 1") }
         for (name, value) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout)]
         where !value.isFinite || value <= 0 || value > 86_400 {
@@ -162,6 +174,7 @@ struct Serve: ParsableCommand {
             maximumRequests: maxRequests, maximumBodySize: maxBodySize, token: token,
             validatorsDirectory: validatorsDir,
             root: root, requestLog: requestLog, allowedHosts: allowHost)
+        configuration.journalKeepsSecrets = journalRaw
         configuration.notices = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
         if !intercept.isEmpty {
             do {

@@ -157,7 +157,7 @@ public final class CaptureSession: Sendable {
     ///   - isComplete: whether the requests so far are all that is awaited; by default never,
     ///     so that the wait ends when traffic settles.
     public func waitForRequests(
-        settle: Duration = .milliseconds(500), timeout: Duration = .seconds(10),
+        settle: Duration = DefaultWait.settle, timeout: Duration = DefaultWait.timeout,
         until isComplete: ([CapturedRequest]) -> Bool = { _ in false }
     ) async -> [CapturedRequest] {
         await sink.recorder.wait(settle: settle, timeout: timeout, until: isComplete).requests

@@ -98,11 +98,11 @@ extension TracksnapClient {
         /// let report = try await session.validate(snapshot: "Snapshots/checkout.json", timeout: .seconds(10))
         /// if !report.passed { print(report.json) }
         /// ```
-        /// With a `timeout` or a `settle` time, the server first waits until every entry the
-        /// snapshot expects is matched (in events, where it lists events), or until the
-        /// session's traffic has been quiet for the settle time (500 ms by default) after at
-        /// least one request, or until the timeout (30 s by default); then it validates. Without
-        /// either, it validates what is there at once.
+        /// The server first waits until every entry the snapshot expects is matched (in events,
+        /// where it lists events), or until the session's traffic has been quiet for the settle
+        /// time (500 ms by default) after at least one request, or until the timeout (10 s by
+        /// default), as `assertTracking` waits; then it validates. A settle time of zero without
+        /// a timeout validates what is there at once.
         /// - Parameters:
         ///   - snapshot: the snapshot's path, as the server's process sees it.
         ///   - validator: a profile name or path; otherwise the snapshot's own.

@@ -17,8 +17,11 @@ extension CaptureServer {
         public var port: Int
         /// Reverse proxy: requests are forwarded here instead of answered by the collector.
         public var upstream: URL?
-        /// An NDJSON file every captured request is appended to as it arrives.
+        /// An NDJSON file every captured request is appended to as it arrives, as the control
+        /// API answers it: its credentials (`Authorization`, write keys, tokens) `[redacted]`.
         public var journalPath: String?
+        /// Write the journal's requests as captured, secrets and all (`serve --journal-raw`).
+        public var journalKeepsSecrets = false
         /// The most requests kept in memory per list (oldest dropped and counted); nil: no limit.
         public var maximumRequests: Int?
         /// The most a body may be, in bytes, as sent and as inflated, every layer counted

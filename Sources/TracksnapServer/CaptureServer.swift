@@ -49,7 +49,9 @@ public final class CaptureServer: Sendable {
             throw CaptureServerError("the maximum number of requests must be at least 1")
         }
         self.configuration = configuration
-        store = try CaptureStore(maximumRequests: configuration.maximumRequests, journalPath: configuration.journalPath)
+        store = try CaptureStore(
+            maximumRequests: configuration.maximumRequests, journalPath: configuration.journalPath,
+            journalKeepsSecrets: configuration.journalKeepsSecrets)
         router = try RequestRouter(configuration: configuration, store: store)
     }
 
@@ -103,7 +105,13 @@ public final class CaptureServer: Sendable {
     }
 
     /// Stops listening, closes open connections, answers every waiting control request,
-    /// and finishes the journal.
+    /// and finishes the journal: promptly, whatever the clients hold open.
+    ///
+    /// Connections are closed all at once, and waited for at most `closingGrace`: an idle
+    /// kept-alive connection or a relayed tunnel closes at once, but an intercepted tunnel's TLS
+    /// waits (up to 5 s) for the client's `close_notify`, which a client holding its connection
+    /// never sends. The journal is finished last, so that it holds every request captured
+    /// before the connections closed.
     public func shutdown() async throws {
         let (listener, connections) = state.withLock { state -> (Channel?, [Channel]) in
             guard !state.stopped else { return (nil, []) }
@@ -117,8 +125,21 @@ public final class CaptureServer: Sendable {
             return
         }
         try? await listener.close()
+        await Self.close(connections, within: Self.closingGrace)
         store.close()
-        for connection in connections { try? await connection.close() }
+    }
+
+    /// How long `shutdown()` waits for its connections to finish closing.
+    static let closingGrace = TimeAmount.milliseconds(100)
+
+    /// Closes every channel at once; returns when all are closed, or after `grace`.
+    private static func close(_ channels: [Channel], within grace: TimeAmount) async {
+        guard let loop = channels.first?.eventLoop else { return }
+        for channel in channels { channel.close(promise: nil) }
+        let timer = loop.scheduleTask(in: grace) {}
+        EventLoopFuture.andAllComplete(channels.map(\.closeFuture), on: loop).whenComplete { _ in timer.cancel() }
+        // Succeeds after `grace`, or fails as cancelled once every channel is closed.
+        try? await timer.futureResult.get()
     }
 
     /// Sets up a connection's pipeline on a channel made elsewhere: the request-handling fuzz

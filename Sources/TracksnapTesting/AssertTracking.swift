@@ -71,8 +71,8 @@ public func assertTracking(
 public func assertTracking(
     _ capture: CaptureSession,
     count: Int? = nil,
-    settle: Duration = .milliseconds(500),
-    timeout: Duration = .seconds(10),
+    settle: Duration = DefaultWait.settle,
+    timeout: Duration = DefaultWait.timeout,
     matches snapshot: String,
     validator: String? = nil,
     record: RecordMode? = nil,
@@ -117,8 +117,8 @@ public func assertTracking(
 public func assertTracking(
     _ session: TracksnapClient.Session,
     count: Int? = nil,
-    settle: Duration = .milliseconds(500),
-    timeout: Duration = .seconds(10),
+    settle: Duration = DefaultWait.settle,
+    timeout: Duration = DefaultWait.timeout,
     matches snapshot: String,
     validator: String? = nil,
     record: RecordMode? = nil,

@@ -36,7 +36,7 @@ extension Redactor {
     }
 
     /// A URL with secrets cut from its path and fragment, and its query redacted field by field.
-    func redact(url: String) -> String {
+    package func redact(url: String) -> String {
         let queryStart = url.firstIndex { $0 == "?" || $0 == "#" } ?? url.endIndex
         let hierarchy = url[..<queryStart]
         var out: String

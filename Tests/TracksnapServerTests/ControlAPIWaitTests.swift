@@ -143,6 +143,57 @@ struct ControlAPIWaitTests {
     }
 
     @Test(
+        "validate and record wait by default as assertTracking does: a request sent 200 ms into the call is seen; \"settle\": 0 answers at once with what is there",
+        arguments: ["validate", "record"], [nil, 0] as [Double?])
+    func waitsByDefault(call: String, settle: Double?) async throws {
+        try await withTemporaryDirectory { directory in
+            // ev=9 never comes: the default wait ends on the settle time, not on a match.
+            let snapshot = directory.appending(path: "views.json")
+            try write(
+                #"{"requests": [{"method": "GET", "url": "http://collect.example/e", "parameters": {"ev": "1"}}, {"method": "GET", "url": "http://collect.example/e", "parameters": {"ev": "9"}}]}"#,
+                to: snapshot)
+            try await withServer(.init(root: directory.path)) { _, port in
+                let id = try await startSession(port)
+                // The flow is over but its event is still in flight: it arrives 200 ms into the call.
+                let client = BurstClient()
+                let sending = settle == nil ? client.send([("GET", "/e?ev=1", nil)], port: port, delay: 0.2) : nil
+                let started = ContinuousClock.now
+                var fields = call == "validate" ? [#""snapshot": "\#(snapshot.path)""#] : []
+                if let settle { fields.append(#""settle": \#(settle)"#) }
+                let response = try await control(
+                    port, "POST", "sessions/\(id)/\(call)", body: "{" + fields.joined(separator: ", ") + "}")
+                let returned = ContinuousClock.now
+                try await sending?.value
+                let answer = try json(response.text)
+                // Each expected request not seen is a finding; a recording lists those it saw.
+                let seen =
+                    call == "validate"
+                    ? 2 - (answer["findings"]?.arrayValue?.count ?? 0)
+                    : answer["snapshotContent"]?["requests"]?.arrayValue?.count ?? 0
+                if settle == nil {
+                    let late = try #require(client.lastStarted)
+                    #expect(response.status == 200, "\(response.text)")
+                    #expect(seen == 1, "the request sent 200 ms into the call is seen: \(response.text)")
+                    if call == "validate" { #expect(response.header("X-Tracksnap-Wait") == "settled") }
+                    #expect(returned - late >= .milliseconds(500), "quiet for the default settle time first")
+                    #expect(returned - started < .seconds(10), "it ended on the settle time, not the deadline")
+                } else {
+                    // At once, with what is there: nothing. Waiting, the call would have held the
+                    // empty session's 10 s deadline; the bound leaves room for a loaded machine,
+                    // where an answer given at once took up to 1.4 s in a full parallel run.
+                    #expect(response.header("X-Tracksnap-Wait") == nil, "it did not wait")
+                    #expect(returned - started < .seconds(5), "answered at once, not after a wait")
+                    if call == "validate" {
+                        #expect(response.status == 200 && seen == 0, "\(response.text)")
+                    } else {
+                        #expect(response.status == 400 && response.text.contains("captured no request"))
+                    }
+                }
+            }
+        }
+    }
+
+    @Test(
         "bad wait parameters are refused with 400",
         arguments: [
             ("GET", "requests?settle=soon", nil as String?, "settle must be a number of seconds"),

@@ -2,21 +2,89 @@ import Foundation
 import Testing
 import TracksnapCore
 import TracksnapModel
+import TracksnapServer
 import TracksnapTestSupport
 
 @Suite("tracksnap serve")
 struct ServeCommandTests {
-    @Test("prints its address first, and SIGTERM exits 0 with the journal complete", arguments: [SIGTERM, SIGINT])
-    func signalStops(signal: Int32) async throws {
-        try await withTemporaryDirectory { directory in
-            let journal = directory.appending(path: "journal.ndjson").path
-            let server = try await ServeChild.launch(["--journal", journal])
-            for index in 1...3 {
-                _ = try await RawHTTP.send(port: server.port, target: "/e/\(index)")
+    /// What a client holds open on the server when it is told to stop.
+    enum HeldOpen: String, CaseIterable, Sendable {
+        case nothing
+        case keptAlive = "a kept-alive HTTP/1.1 connection"
+        case tunnel = "a CONNECT tunnel"
+        case interceptedTunnel = "an intercepted tunnel"
+    }
+
+    @Test(
+        "SIGTERM or SIGINT ends serve within half a second, exit 0, whatever clients hold open, the journal holding every request",
+        arguments: HeldOpen.allCases, [SIGTERM, SIGINT])
+    func signalStops(held: HeldOpen, signal: Int32) async throws {
+        try await withAuthority { authority in
+            try await withListeningPort { upstream in
+                try await withTemporaryDirectory { directory in
+                    let journal = directory.appending(path: "journal.ndjson").path
+                    var options = ["--journal", journal, "--quiet"]
+                    if held == .interceptedTunnel {
+                        options += ["--intercept", "all", "--answer", "--ca-dir", authority.directory]
+                    }
+                    let server = try await ServeChild.launch(options)
+                    defer { server.stop() }
+                    for index in 1...2 {
+                        _ = try await RawHTTP.send(port: server.port, target: "/e/\(index)")
+                    }
+                    let holder = try await hold(held, on: server.port, upstream: upstream, authority: authority)
+                    defer { holder.close() }
+
+                    let start = ContinuousClock.now
+                    server.signal(signal)
+                    let status = try await server.waitForExit()
+                    let took = ContinuousClock.now - start
+                    #expect(status == 0)
+                    #expect(took < .milliseconds(500), "with \(held.rawValue) open, serve took \(took) to exit")
+                    // The two requests, and the one the connection held carried (a tunnel: its CONNECT).
+                    #expect(try CaptureFile.read(path: journal).count == (held == .nothing ? 2 : 3))
+                }
             }
-            server.signal(signal)
-            #expect(try await server.waitForExit() == 0)
-            #expect(try CaptureFile.read(path: journal).map(\.id) == ["1", "2", "3"])
+        }
+    }
+
+    /// Something a client keeps open on the server, until `close()`.
+    private struct Holder {
+        var socket: Socket?
+        var process: ChildProcess?
+
+        func close() {
+            socket?.close()
+            process?.stop()
+        }
+    }
+
+    /// Opens what `held` names on the server at `port`, one request through it answered.
+    private func hold(_ held: HeldOpen, on port: Int, upstream: Int, authority: CertificateAuthority) async throws
+        -> Holder
+    {
+        switch held {
+        case .nothing:
+            return Holder()
+        case .keptAlive, .tunnel:
+            let request =
+                held == .keptAlive
+                ? "GET /kept HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"
+                : "CONNECT 127.0.0.1:\(upstream) HTTP/1.1\r\nHost: 127.0.0.1:\(upstream)\r\n\r\n"
+            let (socket, head) = try await offloaded {
+                let socket = try Socket(port: port, timeout: 30)
+                try socket.write(Array(request.utf8))
+                return (socket, String(decoding: try socket.readHead(), as: UTF8.self))
+            }
+            #expect(head.hasPrefix("HTTP/1.1 200"), "\(head)")
+            return Holder(socket: socket)
+        case .interceptedTunnel:
+            let script = PackagePaths.root.appending(path: "Tests/TracksnapServerTests/Fixtures/tunnel_client.py").path
+            let process = try await ChildProcess.launch(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                ["python3", script, String(port), "collect.example:443", "hold", authority.certificatePath])
+            #expect(process.firstLine == "HTTP/1.1 200 OK")
+            return Holder(process: process)
         }
     }
 

@@ -62,14 +62,11 @@ extension ControlAPI {
             return .error(.badRequest, error.message)
         }
 
-        // The first run may still be sending: with a timeout or a settle time, record once its
-        // traffic has been quiet that long.
+        // The first run may still be sending: record once its traffic has settled (`trafficWait`;
+        // `"settle": 0` records what is there at once).
         let first: [CapturedRequest]
-        if timeout != nil || settle != nil {
-            let outcome = await store.wait(
-                inSession: id, settle: Self.duration(settle ?? Self.defaultSettle),
-                timeout: Self.duration(timeout ?? Self.defaultTimeout)
-            ) { _ in false }
+        if let wait = Self.trafficWait(timeout: timeout, settle: settle) {
+            let outcome = await store.wait(inSession: id, settle: wait.settle, timeout: wait.timeout) { _ in false }
             guard let outcome else { return noSession(id) }
             first = outcome.requests
         } else {

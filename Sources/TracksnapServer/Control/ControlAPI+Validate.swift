@@ -20,7 +20,8 @@ extension ControlAPI {
     /// than JSON says it only in its own words.
     static let passedHeader = "X-Tracksnap-Passed"
 
-    /// `POST sessions/{id}/validate`: waits when asked to, then validates the session against
+    /// `POST sessions/{id}/validate`: waits until every expected entry is matched or the
+    /// session's traffic settles (`trafficWait`: unless `"settle": 0`), then validates it against
     /// a snapshot (a file under the root, or `snapshotContent` in the body) and answers with the
     /// report in the format asked for.
     func validate(_ id: String, _ request: IncomingRequest) async -> Response {
@@ -64,11 +65,8 @@ extension ControlAPI {
         }
         let requests: [CapturedRequest]
         var reason: RequestWaitList.Reason?
-        if timeout != nil || settle != nil {
-            let outcome = await store.wait(
-                inSession: id, settle: Self.duration(settle ?? Self.defaultSettle),
-                timeout: Self.duration(timeout ?? Self.defaultTimeout)
-            ) { requests in
+        if let wait = Self.trafficWait(timeout: timeout, settle: settle) {
+            let outcome = await store.wait(inSession: id, settle: wait.settle, timeout: wait.timeout) { requests in
                 // Every expected entry paired with a request: nothing more is awaited. A
                 // snapshot that cannot be read ends the wait at once; the answer says why.
                 guard let result = try? check(requests) else { return true }

@@ -34,10 +34,10 @@ struct ControlAPI: Sendable {
     static let prefix = "/__tracksnap/"
     /// The longest a request may wait for captured traffic, in seconds.
     static let maximumTimeout = 300.0
-    /// The wait when `count`, `events` or `settle` is given without `timeout`, in seconds.
+    /// The wait of `GET sessions/{id}/requests` when `count`, `events` or `settle` is given
+    /// without `timeout`, in seconds. `validate` and `record` wait as `assertTracking` does
+    /// (`DefaultWait`, `trafficWait`).
     static let defaultTimeout = 30.0
-    /// The settle time of a validation that waits without naming one, in seconds.
-    static let defaultSettle = 0.5
     static let unattributedHeader = "X-Tracksnap-Unattributed"
     static let waitHeader = "X-Tracksnap-Wait"
 
@@ -263,6 +263,15 @@ struct ControlAPI: Sendable {
             throw BadParameter(message: "\(name) must be a number of seconds, not \"\(text)\"")
         }
         return min(value, maximumTimeout)
+    }
+
+    /// How long a `validate` or `record` call waits for the session's traffic: what it asks,
+    /// else as `assertTracking` does (`DefaultWait`: quiet for 500 ms, within 10 s), so that a
+    /// call made right after the flow sees the events still in flight. Nil when it asks not
+    /// to wait: `"settle": 0` without a `timeout`.
+    static func trafficWait(timeout: Double?, settle: Double?) -> (settle: Duration, timeout: Duration)? {
+        if settle == 0 && timeout == nil { return nil }
+        return (settle.map(duration) ?? DefaultWait.settle, timeout.map(duration) ?? DefaultWait.timeout)
     }
 
     static func duration(_ seconds: Double) -> Duration {

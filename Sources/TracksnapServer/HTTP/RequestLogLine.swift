@@ -1,8 +1,10 @@
 import TracksnapCore
 import TracksnapModel
+import TracksnapValidation
 
-/// One captured request as `tracksnap serve` logs it on stderr: time, session, method, URL,
-/// status, and why no session got it when sessions were open.
+/// One captured request as `tracksnap serve` logs it on stderr: time, session, method, URL (its
+/// secrets redacted as the control API redacts them), status, and why no session got it when
+/// sessions were open.
 ///
 /// ```text
 /// 18:59:31.123 s1 POST http://127.0.0.1:41589/v1/batch 200
@@ -15,7 +17,7 @@ public struct RequestLogLine: Sendable, Hashable, CustomStringConvertible {
     /// The session that got it, if any.
     public var session: String?
     public var method: String
-    /// The URL as recorded.
+    /// The URL as recorded, its secrets (`access_token=…`) `[redacted]`.
     public var url: String
     /// The status answered, or nil when no answer was written (a tunnel that failed to open
     /// is logged with its 502).
@@ -49,7 +51,8 @@ public struct RequestLogLine: Sendable, Hashable, CustomStringConvertible {
             }
         }
         self.init(
-            time: request.time ?? "", session: request.session, method: request.method, url: request.url,
+            time: request.time ?? "", session: request.session, method: request.method,
+            url: Redactor(requests: [request]).redact(url: request.url),
             status: status,
             notAttributed: note, refused: request.refused)
     }

@@ -43,11 +43,19 @@ public final class CaptureStore: Sendable {
     /// - Parameters:
     ///   - maximumRequests: the most requests the global list and each session keep; older
     ///     ones are dropped and counted. Nil keeps everything.
-    ///   - journalPath: an NDJSON file every request is appended to as it arrives.
+    ///   - journalPath: an NDJSON file every request is appended to as it arrives, its secrets
+    ///     hidden as the control API hides them.
+    ///   - journalKeepsSecrets: write the journal's requests as captured, secrets and all.
     /// - Throws: `CaptureServerError` when the journal cannot be opened.
-    public init(maximumRequests: Int? = nil, journalPath: String? = nil) throws(CaptureServerError) {
+    public init(
+        maximumRequests: Int? = nil, journalPath: String? = nil, journalKeepsSecrets: Bool = false
+    ) throws(CaptureServerError) {
         self.maximumRequests = maximumRequests
-        if let journalPath { journal = try Journal(path: journalPath) } else { journal = nil }
+        if let journalPath {
+            journal = try Journal(path: journalPath, keepsSecrets: journalKeepsSecrets)
+        } else {
+            journal = nil
+        }
         state = Mutex(State(global: RequestLog(limit: maximumRequests)))
     }
 

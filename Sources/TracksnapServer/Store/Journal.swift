@@ -2,8 +2,11 @@ import Foundation
 import Synchronization
 import TracksnapCore
 import TracksnapModel
+import TracksnapValidation
 
-/// The `--journal` file: every captured request appended as an NDJSON line when it arrives.
+/// The `--journal` file: every captured request appended as an NDJSON line when it arrives, its
+/// secrets hidden as the control API hides them (`Redactor`), unless it keeps them (`serve
+/// --journal-raw`).
 ///
 /// Each line goes to the kernel with `write(2)` at once (no user-space buffer), so a test
 /// process that dies, or a server killed without warning, loses nothing already answered.
@@ -11,7 +14,7 @@ import TracksnapModel
 /// the journal's own lock, not the store's, so that a slow disk never holds up the store.
 ///
 /// ```swift
-/// let journal = try Journal(path: "capture.ndjson")
+/// let journal = try Journal(path: "capture.ndjson", keepsSecrets: false)
 /// journal.append(request)
 /// journal.close()
 /// ```
@@ -22,11 +25,18 @@ final class Journal: Sendable {
     }
 
     let path: String
+    /// Whether lines are written as captured, secrets and all.
+    let keepsSecrets: Bool
     private let state: Mutex<State>
 
+    /// - Parameters:
+    ///   - path: the file, created if need be and appended to.
+    ///   - keepsSecrets: write each request as captured; otherwise as the control API answers
+    ///     it, with its credentials (`Authorization`, write keys, tokens) `[redacted]`.
     /// - Throws: `CaptureServerError` when the file cannot be opened for appending.
-    init(path: String) throws(CaptureServerError) {
+    init(path: String, keepsSecrets: Bool) throws(CaptureServerError) {
         self.path = path
+        self.keepsSecrets = keepsSecrets
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw CaptureServerError("\(path): cannot open the journal: \(String(cString: strerror(errno)))")
@@ -41,7 +51,10 @@ final class Journal: Sendable {
     /// Appends one request as a line; a write error is reported once on stderr, and capturing
     /// in memory goes on.
     func append(_ request: CapturedRequest) {
-        var bytes = Array(CaptureFile.ndjsonLine(request).utf8)
+        // Redacted as one request of the control API's answers: what the journal holds is what
+        // `GET sessions/{id}/requests?format=ndjson` would answer, and reads back the same way.
+        let line = keepsSecrets ? request : Redactor(requests: [request]).redact(request)
+        var bytes = Array(CaptureFile.ndjsonLine(line).utf8)
         bytes.append(UInt8(ascii: "\n"))
         let failure = state.withLock { state -> String? in
             guard state.descriptor >= 0, !state.failed else { return nil }

@@ -8,7 +8,11 @@ Modes (each prints what it saw on stdout, one line, and exits 0 when it could ru
   garbage-hello  a TLS handshake record holding garbage; prints "closed" once the proxy closes
   sni            a TLS handshake naming sni.other.example, not the CONNECT host; prints the error
   mid-request    a TLS request whose body stops half-way, then the connection closes; prints "sent"
+  hold           a TLS GET kept alive; prints the answer's status line, then holds the tunnel open
+                 until the proxy closes the connection (it never answers TLS's close_notify)
 """
+import os
+import select
 import ssl
 import sys
 
@@ -57,5 +61,24 @@ elif mode == "mid-request":
     tls.sendall(b"POST /v1/track HTTP/1.1\r\nHost: " + host.encode() + b"\r\nContent-Length: 100\r\n\r\n" + b'{"half":')
     tls.close()
     print("sent")
+elif mode == "hold":
+    context = ssl.create_default_context(cafile=sys.argv[4])
+    tls = context.wrap_socket(sock, server_hostname=host)
+    tls.sendall(b"GET /held HTTP/1.1\r\nHost: " + host.encode() + b"\r\n\r\n")
+    answer = b""
+    while b"\r\n" not in answer:
+        answer += tls.recv(4096)
+    print(answer.split(b"\r\n")[0].decode(), flush=True)
+    # Held until the proxy closes the connection itself (a SIGTERM from the test may never come
+    # through: a child of the test process can inherit a mask that blocks it). The proxy's
+    # close_notify ends the TLS reads, and is not answered, as a client that holds its
+    # connection does not; the socket is then read until the TCP connection ends.
+    try:
+        while tls.recv(4096):
+            pass
+        while select.select([tls], [], [], 600)[0] and os.read(tls.fileno(), 4096):
+            pass
+    except (OSError, ssl.SSLError):
+        pass
 else:
     sys.exit(f"unknown mode {mode}")

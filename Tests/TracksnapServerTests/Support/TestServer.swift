@@ -67,6 +67,16 @@ func capturedRequests(_ response: RawResponse) throws -> [CapturedRequest] {
 /// as long as `body` runs, so that a connection to it is refused and no test running beside it
 /// can take it (a port merely found free and let go was, once, taken in between).
 func withClosedPort<T>(_ body: (Int) async throws -> T) async throws -> T {
+    try await withBoundPort(listening: false, body)
+}
+
+/// Runs `body` with a port that takes connections and never reads them: the kernel accepts them
+/// into its backlog, so a tunnel to it opens, and stays open as long as `body` runs.
+func withListeningPort<T>(_ body: (Int) async throws -> T) async throws -> T {
+    try await withBoundPort(listening: true, body)
+}
+
+private func withBoundPort<T>(listening: Bool, _ body: (Int) async throws -> T) async throws -> T {
     let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard socket >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     defer { close(socket) }
@@ -79,6 +89,8 @@ func withClosedPort<T>(_ body: (Int) async throws -> T) async throws -> T {
             bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
         }
     }
-    guard named else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    guard named, !listening || listen(socket, 16) == 0 else {
+        throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+    }
     return try await body(Int(UInt16(bigEndian: address.sin_port)))
 }

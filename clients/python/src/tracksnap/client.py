@@ -282,8 +282,9 @@ class Session:
                  validator: Optional[str] = None, timeout: Optional[float] = None,
                  settle: Optional[float] = None) -> Report:
         """Validates the session against a snapshot: a path under the server's root, or its
-        JSON as `content`. With `timeout` or `settle`, the server waits until every expected
-        entry is matched or traffic settles."""
+        JSON as `content`. The server first waits until every expected entry is matched or
+        traffic settles (quiet for `settle` seconds, default 0.5, within `timeout`, default 10,
+        as `assert_tracking` does); `settle=0` without `timeout` validates what is there at once."""
         body = _body(snapshot, content, validator=validator, format=format, timeout=timeout, settle=settle)
         answer = self._call("POST", "validate", body=body)
         text = answer.body.decode("utf-8", "replace")
@@ -297,7 +298,9 @@ class Session:
                settle: Optional[float] = None) -> dict:
         """Records the session (and `reruns`, other runs of the same flow) into a snapshot file
         under the server's root, by `mode` (`missing`, `all`, `never`, `failed`; default `all`),
-        or, without `snapshot`, answers it as `snapshotContent` (over `content`, when given)."""
+        or, without `snapshot`, answers it as `snapshotContent` (over `content`, when given).
+        The server first waits for the session's traffic to settle, as `validate` does
+        (`settle=0` without `timeout` records what is there at once)."""
         ids = [run.id if isinstance(run, Session) else run for run in reruns]
         body = _body(snapshot, content, validator=validator, mode=mode, pending=pending, reruns=ids or None,
                      timeout=timeout, settle=settle)
