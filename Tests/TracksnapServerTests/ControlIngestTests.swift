@@ -91,7 +91,6 @@ struct ControlIngestTests {
             (#"[{"method": "GET", "url": "https://t.example/a"}, {"method": "GET"}]"#, "[1]"),
             (#"[{"method": "GET", "url": "https://t.example/a"}, {"method": "GET", "url": 3}]"#, "url"),
             (#"[{"method": "GET", "url": "https://t.example/a"},"#, "malformed JSON"),
-            ("", "empty"),
         ])
     func badBodies(body: String, named: String) async throws {
         try await withServer { server, port in
@@ -103,6 +102,19 @@ struct ControlIngestTests {
             #expect(message.contains("body"), "\(message)")
             #expect(server.store.requests().isEmpty)
             #expect(try await control(port, "GET", "health").status == 200, "the server stays up")
+        }
+    }
+
+    @Test(
+        "a capture of no request is no error, as in every capture file: an empty body or [] records none",
+        arguments: ["", "[]"])
+    func noRequests(body: String) async throws {
+        try await withServer { server, port in
+            let session = try await startSession(port)
+            let response = try await control(port, "POST", "sessions/\(session)/requests", body: body)
+            #expect(response.status == 200, "\(response.text)")
+            #expect(try json(response.text)["recorded"] == .number("0"))
+            #expect(server.store.requests().isEmpty)
         }
     }
 

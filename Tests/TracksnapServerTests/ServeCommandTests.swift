@@ -21,29 +21,36 @@ struct ServeCommandTests {
     func signalStops(held: HeldOpen, signal: Int32) async throws {
         try await withAuthority { authority in
             try await withListeningPort { upstream in
-                try await withTemporaryDirectory { directory in
-                    let journal = directory.appending(path: "journal.ndjson").path
-                    var options = ["--journal", journal, "--quiet"]
-                    if held == .interceptedTunnel {
-                        options += ["--intercept", "all", "--answer", "--ca-dir", authority.directory]
-                    }
-                    let server = try await ServeChild.launch(options)
-                    defer { server.stop() }
-                    for index in 1...2 {
-                        _ = try await RawHTTP.send(port: server.port, target: "/e/\(index)")
-                    }
-                    let holder = try await hold(held, on: server.port, upstream: upstream, authority: authority)
-                    defer { holder.close() }
+                // The fastest of up to three tries: a machine busy with the rest of the suite can
+                // hold one exit up, but a server that waits for its clients (5 s for an intercepted
+                // tunnel's close_notify) is slow every time.
+                var took: [Duration] = []
+                for _ in 1...3 where took.allSatisfy({ $0 >= .milliseconds(500) }) {
+                    try await withTemporaryDirectory { directory in
+                        let journal = directory.appending(path: "journal.ndjson").path
+                        var options = ["--journal", journal, "--quiet"]
+                        if held == .interceptedTunnel {
+                            options += ["--intercept", "all", "--answer", "--ca-dir", authority.directory]
+                        }
+                        let server = try await ServeChild.launch(options)
+                        defer { server.stop() }
+                        for index in 1...2 {
+                            _ = try await RawHTTP.send(port: server.port, target: "/e/\(index)")
+                        }
+                        let holder = try await hold(held, on: server.port, upstream: upstream, authority: authority)
+                        defer { holder.close() }
 
-                    let start = ContinuousClock.now
-                    server.signal(signal)
-                    let status = try await server.waitForExit()
-                    let took = ContinuousClock.now - start
-                    #expect(status == 0)
-                    #expect(took < .milliseconds(500), "with \(held.rawValue) open, serve took \(took) to exit")
-                    // The two requests, and the one the connection held carried (a tunnel: its CONNECT).
-                    #expect(try CaptureFile.read(path: journal).count == (held == .nothing ? 2 : 3))
+                        let start = ContinuousClock.now
+                        server.signal(signal)
+                        let status = try await server.waitForExit()
+                        took.append(ContinuousClock.now - start)
+                        #expect(status == 0)
+                        // The two requests, and the one the connection held carried (a tunnel: its CONNECT).
+                        #expect(try CaptureFile.read(path: journal).count == (held == .nothing ? 2 : 3))
+                    }
                 }
+                #expect(
+                    took.contains { $0 < .milliseconds(500) }, "with \(held.rawValue) open, serve took \(took) to exit")
             }
         }
     }
