@@ -47,7 +47,8 @@ extension Profile {
         return try? ProfileCatalog(directory: BuiltInProfiles.directory).profile(from: document, chain: [])
     }
 
-    /// The built-in `default` profile: every request, strict order, extras fail.
+    /// The built-in `default` profile: every request but what browsers send for themselves, strict
+    /// order, extras fail.
     public static let builtInDefault = builtIn("default") ?? Profile(name: "default")
 
     /// Whether this name is one of tracksnap's built-in profiles (a file of that name overrides it).
