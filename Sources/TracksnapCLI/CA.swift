@@ -48,6 +48,7 @@ struct CA: ParsableCommand {
     var untrust: [Target] = []
 
     func validate() throws {
+        guard Tracksnap.checksArguments else { return }
         if let both = trust.first(where: untrust.contains) {
             throw ValidationError("--trust \(both.rawValue) and --untrust \(both.rawValue) contradict each other")
         }

@@ -53,6 +53,7 @@ struct Record: ParsableCommand {
     var pending = false
 
     func validate() throws {
+        guard Tracksnap.checksArguments else { return }
         guard !snapshot.hasSuffix(".new.json") else {
             throw ValidationError(
                 "\(snapshot) is a pending file; name the snapshot itself (X.json), with --pending to write X.new.json")

@@ -19,7 +19,9 @@ struct Serve: ParsableCommand {
             vendors' own domains, *.DOMAIN, or a host), answering the client with certificates signed by the \
             CA `tracksnap ca` made; the requests inside (HTTP/1.1 or HTTP/2) are recorded under their https:// \
             URL and forwarded to the real host, or answered as the collector answers with --answer or \
-            PATTERN=answer. Other tunnels are relayed untouched. A failed interception is told on stderr.
+            PATTERN=answer. Other tunnels are relayed untouched. A failed interception is told on stderr. \
+            A word with no dot near a keyword (analytcs) is refused as a typo; a single-label host near \
+            one is written with a final dot (analytic.).
             """
     )
 
@@ -115,6 +117,7 @@ struct Serve: ParsableCommand {
     var quiet = false
 
     func validate() throws {
+        guard Tracksnap.checksArguments else { return }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         if !CaptureServer.Configuration.isLoopback(host) && (token ?? "").isEmpty {
             throw ValidationError(

@@ -18,9 +18,17 @@ struct Tracksnap: ParsableCommand {
 
     /// Argument parser's own usage errors exit 64, and any other error 1; tracksnap promises 1
     /// only for mismatches and 2 for every bad input.
+    ///
+    /// Argument parser runs a command's `validate()` before it looks for options it does not
+    /// know, so a misspelt option used to be reported as what its absence broke (`--captur x`:
+    /// "--capture FILE is required"). A first parse without tracksnap's checks lets argument parser
+    /// name the unknown option, with its own "Did you mean"; the second parse runs the checks.
     static func main() {
         do {
-            var command = try parseAsRoot()
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            try checkSubcommand(arguments)
+            _ = try $checksArguments.withValue(false) { try parseAsRoot(arguments) }
+            var command = try parseAsRoot(arguments)
             try command.run()
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)

@@ -20,6 +20,7 @@ struct TrafficOptions: ParsableArguments {
     var validatorsDir = "Validators"
 
     func validate() throws {
+        guard Tracksnap.checksArguments else { return }
         guard !capture.isEmpty else {
             throw ValidationError("--capture FILE is required: the captured traffic (HAR or NDJSON)")
         }

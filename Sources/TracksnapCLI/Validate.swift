@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TracksnapCore
+import TracksnapModel
 import TracksnapRecording
 import TracksnapReports
 import TracksnapValidation
@@ -32,9 +33,11 @@ struct Validate: ParsableCommand {
     var color: Terminal.ColorChoice = .auto
 
     func validate() throws {
+        guard Tracksnap.checksArguments else { return }
         guard ReportFormat.named(format) != nil else {
-            throw ValidationError(
-                "unknown format \"\(format)\"; use \(ReportFormat.all.map(\.name).joined(separator: ", "))")
+            let names = ReportFormat.all.map(\.name)
+            let meant = NearestNames.didYouMean(format, among: names).map { "\($0) " } ?? ""
+            throw ValidationError("unknown format \"\(format)\"; \(meant)use \(names.joined(separator: ", "))")
         }
     }
 

@@ -74,6 +74,89 @@ struct BrowserInterceptionTests {
     }
 }
 
+extension BrowserInterceptionTests {
+    /// The README's recipe for headless Chromium in CI, as root: the CA's SPKI from `tracksnap ca`
+    /// (and the same from the certificate with openssl), then Chromium with nothing but the
+    /// recipe's flags, so that it sends its own background requests (updates, the time, the
+    /// account list) through tracksnap beside the page's.
+    @Test(
+        "headless Chromium through the default profile: a snapshot recorded from one run holds only the page's requests and passes on the next"
+    )
+    func defaultProfileLeavesOutTheBrowser() async throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.chromium) else {
+            Issue.record("\(Self.chromium) is missing: run `make test`, which installs Debian's chromium for this test")
+            return
+        }
+        try await withTemporaryDirectory { directory in
+            let caDirectory = directory.appending(path: "ca").path
+            let executable = try PackagePaths.executable.get().path
+            let recipe = try await runProcess(
+                URL(fileURLWithPath: "/bin/sh"),
+                [
+                    "-c",
+                    """
+                    \(executable) ca --ca-dir "$1" | awk '/^SPKI:/ {print $2}'
+                    openssl x509 -in "$1/ca-cert.pem" -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | openssl base64
+                    """,
+                    "sh", caDirectory,
+                ])
+            let spkis = recipe.stdout.split(separator: "\n").map(String.init)
+            #expect(spkis.count == 2 && spkis[0] == spkis[1] && spkis[0].count == 44, "\(recipe)")
+            let spki = try #require(spkis.first)
+            let pages = try await PageServer.launch(serving: PackagePaths.fixtures.appending(path: "browser"))
+            defer { pages.stop() }
+
+            /// One run of the page in a fresh browser profile, through a fresh server: its capture.
+            func run(_ name: String) async throws -> String {
+                let server = try await ServeChild.launch([
+                    "--intercept", "analytics", "--answer", "--ca-dir", caDirectory,
+                ])
+                defer { server.stop() }
+                let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
+                let browsed = try await runProcess(
+                    URL(fileURLWithPath: Self.chromium),
+                    [
+                        "--headless=new", "--no-sandbox", "--proxy-server=\(server.base)",
+                        "--ignore-certificate-errors-spki-list=\(spki)",
+                        "--user-data-dir=\(directory.appending(path: "profile-\(name)").path)",
+                        "--virtual-time-budget=15000", "--dump-dom", "\(pages.base)/own.html",
+                    ], timeout: 120)
+                #expect(
+                    browsed.stdout.contains("<title>sent</title>"), "\(browsed.stdout)\n\(browsed.stderr.suffix(2000))")
+                // The page's two Google Analytics hits are its first and last requests.
+                _ = try await server.call("GET", "sessions/\(session)/requests?events=2&timeout=30")
+                let capture = directory.appending(path: "\(name).ndjson")
+                try await server.call("GET", "sessions/\(session)/requests?format=ndjson").write(to: capture)
+                return capture.path
+            }
+
+            let first = try await run("first")
+            let hosts = try String(contentsOfFile: first, encoding: .utf8).split(separator: "\n").compactMap { line in
+                ((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["url"] as? String)
+                    .flatMap { URL(string: $0)?.host }
+            }
+            #expect(
+                hosts.contains { !["www.google-analytics.com", "shop.example"].contains($0) },
+                "Chromium sent nothing of its own, so this run shows nothing: \(hosts)")
+            let snapshot = directory.appending(path: "own.json").path
+            let recorded = try await tracksnap("record", snapshot, "--capture", first)
+            #expect(recorded.status == 0, "\(recorded.stderr)")
+            #expect(recorded.stdout.hasPrefix("recorded \(snapshot): 3 requests"), "\(recorded.stdout)")
+            let urls = try String(contentsOfFile: snapshot, encoding: .utf8).split(separator: "\n")
+                .filter { $0.contains("\"url\": ") }.map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(
+                urls == [
+                    #""url": "https://www.google-analytics.com/g/collect""#, #""url": "http://shop.example/collect""#,
+                    #""url": "https://www.google-analytics.com/g/collect""#,
+                ], "\(urls)")
+
+            let second = try await run("second")
+            let validated = try await tracksnap("validate", snapshot, "--capture", second)
+            #expect(validated.status == 0, "\(validated.stdout)\n\(validated.stderr)")
+        }
+    }
+}
+
 /// Python's http.server on 127.0.0.1, serving a folder: the shop page's own origin.
 struct PageServer {
     let child: ChildProcess

@@ -373,4 +373,18 @@ struct InterceptionTests {
             #expect(throws: CaptureServerError.self) { try Interception([bad], answer: false) }
         }
     }
+
+    @Test("a misspelt keyword is refused with the keyword meant; a single-label host is a host")
+    func keywordTypos() throws {
+        for typo in ["analytcs", "Analytic", "analytics2", "al", "alll=answer"] {
+            let error = #expect(throws: CaptureServerError.self) { try Interception([typo], answer: false) }
+            #expect(error?.message.contains("\"\(typo)\" is not a keyword") == true, "\(String(describing: error))")
+            #expect(error?.message.contains("did you mean a") == true, "\(String(describing: error))")
+        }
+        let hosts = try Interception(["collector", "localhost", "[::1]", "analytcs.", "api.analytcs"], answer: false)
+        for host in ["collector", "localhost", "::1", "analytcs", "analytcs.", "api.analytcs"] {
+            #expect(hosts.action(for: host) == .forward, "\(host)")
+        }
+        #expect(hosts.action(for: "api.segment.io") == nil)
+    }
 }

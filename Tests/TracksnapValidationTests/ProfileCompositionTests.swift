@@ -112,7 +112,8 @@ struct ProfileCompositionTests {
             let error = try #require(throws: InputError.self) { try Profile.load("shop", directory: directory.path) }
             #expect(
                 error.description.hasPrefix(
-                    "\(file.path):2:26: error: no validator profile \"segmnet\"; available: amplitude, default, ga4"),
+                    "\(file.path):2:26: error: no validator profile \"segmnet\"; did you mean segment? available: amplitude, default, ga4"
+                ),
                 "\(error)")
             #expect(error.description.contains("shop"))
             let lint = Profile.lint(document: try JSONDocument.load(path: file.path))

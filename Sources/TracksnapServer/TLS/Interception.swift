@@ -1,4 +1,5 @@
 import TracksnapDecoders
+import TracksnapModel
 
 /// Which `CONNECT` tunnels `serve --intercept` decrypts, and whether their requests are answered
 /// locally or forwarded to the real host.
@@ -15,6 +16,11 @@ import TracksnapDecoders
 /// address, matched exactly and without regard to case. `PATTERN=answer` or `PATTERN=forward`
 /// sets that pattern's action; without one it takes the default (`--answer` or forwarding).
 /// The first pattern that matches decides.
+///
+/// A misspelt keyword must not pass for a host and intercept nothing: a single-label name (no
+/// dot, not `localhost`, not an IPv6 address) near a keyword (`analytcs`) is refused with the
+/// keyword meant. Other single-label hosts (`collector`, a container's name) are taken as they
+/// are, and one near a keyword is written with the DNS root's final dot (`analytic.`).
 public struct Interception: Sendable, Hashable {
     public enum Action: String, Sendable, Hashable {
         /// Answered as the collector answers: nothing leaves the machine.
@@ -58,8 +64,10 @@ public struct Interception: Sendable, Hashable {
             var pattern = Substring(text.lowercased())
             var action: Action = answer ? .answer : .forward
             if let equals = pattern.lastIndex(of: "=") {
-                guard let named = Action(rawValue: String(pattern[pattern.index(after: equals)...])) else {
-                    throw CaptureServerError("--intercept \"\(text)\": after = comes answer or forward")
+                let word = String(pattern[pattern.index(after: equals)...])
+                guard let named = Action(rawValue: word) else {
+                    let meant = NearestNames.didYouMean(word, among: ["answer", "forward"]).map { "; \($0)" } ?? ""
+                    throw CaptureServerError("--intercept \"\(text)\": after = comes answer or forward\(meant)")
                 }
                 action = named
                 pattern = pattern[..<equals]
@@ -79,15 +87,28 @@ public struct Interception: Sendable, Hashable {
                         "--intercept \"\(text)\" is not a pattern: give all, analytics, *.DOMAIN or a host name, optionally =answer or =forward"
                     )
                 }
+                if !wildcard, !name.contains("."), !name.contains(":"), name != "localhost",
+                    let meant = NearestNames.didYouMean(String(name), among: Self.keywords)
+                {
+                    throw CaptureServerError(
+                        "--intercept \"\(text)\" is not a keyword, nor a host name with a dot: \(meant) (for a host of that name, write \"\(name).\")"
+                    )
+                }
+                // The DNS root's dot, which lets a single-label host near a keyword be named.
+                if name.hasSuffix("."), name.count > 1 { name = name.dropLast() }
                 hostPattern = wildcard ? .below(String(name)) : .exact(String(name))
             }
             rules.append(Rule(pattern: hostPattern, action: action))
         }
     }
 
+    /// The words a pattern can be besides a host: `*` is `all`.
+    static let keywords = ["all", "analytics"]
+
     /// What happens to a tunnel to `host`: nil when it is not intercepted.
     public func action(for host: String) -> Action? {
-        let host = host.lowercased()
+        var host = host.lowercased()
+        if host.hasSuffix(".") { host.removeLast() }
         return rules.first { $0.pattern.matches(host) }?.action
     }
 }

@@ -47,7 +47,8 @@ extension Profile {
         return try? ProfileCatalog(directory: BuiltInProfiles.directory).profile(from: document, chain: [])
     }
 
-    /// The built-in `default` profile: every request, strict order, extras fail.
+    /// The built-in `default` profile: every request but what browsers send for themselves, strict
+    /// order, extras fail.
     public static let builtInDefault = builtIn("default") ?? Profile(name: "default")
 
     /// Whether this name is one of tracksnap's built-in profiles (a file of that name overrides it).
@@ -62,7 +63,7 @@ extension Profile {
     /// column in the snapshot (paths are left to loading, which names the missing file).
     ///
     /// ```swift
-    /// Profile.unknownNames(in: snapshot)  // [Snapshots/x.json:2:27: error: no validator profile "ga44" (not in Validators/, not built in); available: …]
+    /// Profile.unknownNames(in: snapshot)  // [Snapshots/x.json:2:27: error: no validator profile "ga44" (not in Validators/, not built in); did you mean ga4? available: …]
     /// ```
     public static func unknownNames(in snapshot: Snapshot, directory: String = "Validators") -> [Diagnostic] {
         guard let reference = snapshot.validator else { return [] }
@@ -73,9 +74,8 @@ extension Profile {
             let pointer = snapshot.locations["/validator/0"] == nil ? "/validator" : "/validator/\(index)"
             return Diagnostic(
                 .error, file: snapshot.file, path: pointer, location: snapshot.locations[pointer],
-                message:
-                    "no validator profile \"\(name)\" (not in \(directory)/, not built in); available: \(available.joined(separator: ", "))"
-            )
+                message: "no validator profile \"\(name)\" (not in \(directory)/, not built in)"
+                    + ProfileCatalog.hint(for: name, among: available))
         }
     }
 }
@@ -184,8 +184,18 @@ struct ProfileCatalog {
         }
         if let builtIn = BuiltInProfiles.document(named: reference) { return builtIn }
         throw InputError(
-            file: path,
-            message: "no validator profile \"\(reference)\"; available: \(available().joined(separator: ", "))")
+            file: path, message: "no validator profile \"\(reference)\"" + Self.hint(for: reference, among: available())
+        )
+    }
+
+    /// What follows "no validator profile X": the nearest names, then every name there is.
+    ///
+    /// ```swift
+    /// ProfileCatalog.hint(for: "segmnet", among: ["default", "segment"])  // "; did you mean segment? available: default, segment"
+    /// ```
+    static func hint(for name: String, among available: [String]) -> String {
+        let meant = NearestNames.didYouMean(name, among: available).map { " \($0)" } ?? ""
+        return ";\(meant) available: \(available.joined(separator: ", "))"
     }
 
     /// The names a reference can take here: the directory's profiles and the built-in ones.

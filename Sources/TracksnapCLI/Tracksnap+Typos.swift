@@ -1,0 +1,34 @@
+import ArgumentParser
+import TracksnapModel
+
+extension Tracksnap {
+    /// False during `main`'s first parse, which looks only for argument parser's own errors: every
+    /// `validate()` of tracksnap's starts with `guard Tracksnap.checksArguments`.
+    @TaskLocal static var checksArguments = true
+
+    /// The words a command line can start with: the subcommands and argument parser's `help`.
+    static var subcommandNames: [String] { configuration.subcommands.map { $0._commandName } + ["help"] }
+
+    /// Refuses a first word that names no subcommand (`tracksnap valdate …`), and `help WORD` for
+    /// such a word, naming the nearest subcommands; argument parser would report the word as
+    /// an unexpected argument, or the options after it as unknown ones. A misspelt `--version`
+    /// or `--help` is named too: they are not among the options argument parser suggests.
+    ///
+    /// - Throws: `ValidationError` saying what was wrong and what was meant.
+    static func checkSubcommand(_ arguments: [String]) throws {
+        guard var word = arguments.first else { return }
+        if word == "help", arguments.count > 1 { word = arguments[1] }
+        if word.hasPrefix("--") {
+            let builtIn = ["--help", "--version"]
+            if let meant = NearestNames.didYouMean(word, among: builtIn) {
+                throw ValidationError("unknown option \(word); \(meant)")
+            }
+            return
+        }
+        guard !word.hasPrefix("-"), !subcommandNames.contains(word) else { return }
+        let hint =
+            NearestNames.didYouMean(word, among: subcommandNames)
+            ?? "the subcommands are \(subcommandNames.joined(separator: ", "))"
+        throw ValidationError("unknown subcommand \"\(word)\"; \(hint)")
+    }
+}
