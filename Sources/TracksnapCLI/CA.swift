@@ -23,6 +23,10 @@ struct CA: ParsableCommand {
 
             --untrust TARGET takes back what --trust did for nss, system and ios-simulator (removing what \
             is not there is not an error) and says how to stop trusting it elsewhere.
+
+            The folder and both files must belong to the user running tracksnap, and neither may be \
+            writable by its group or others (the key not readable either); the certificate must be a CA, \
+            signed by the key and in date. Anything else is refused (exit 2), here and by serve.
             """
     )
 
