@@ -354,6 +354,71 @@ struct InterceptionTests {
         }
     }
 
+    /// A server name no TLS library sends, and how the server's notice shows it.
+    struct BadName: Sendable, CustomTestStringConvertible {
+        var name: String
+        var shown: String
+        var testDescription: String { shown.count > 40 ? "a \(name.utf8.count)-byte name" : shown }
+    }
+
+    @Test(
+        "a TLS server name that is no host name gets no certificate: the tunnel is closed, told (escaped) and counted",
+        arguments: [
+            BadName(name: "*", shown: #""*" is not a host name"#),
+            BadName(name: "a\u{1B}[2J\n.example", shown: #""a\u{1B}[2J\n.example" is not a host name"#),
+            BadName(
+                name: String(repeating: "a", count: 61440),
+                shown: "\"\(String(repeating: "a", count: 64))\"… is not a host name: it is 61440 bytes long"),
+        ])
+    func serverNameIsNoHostName(_ bad: BadName) async throws {
+        try await withAuthority { authority in
+            let notices = Notices()
+            // An IP target: the only kind whose server name may differ from it, so the name is
+            // the one a certificate would be made for.
+            let configuration = try interceptingConfiguration(
+                ["127.0.0.1"], answer: true, authority: authority, notices: notices)
+            try await withServer(configuration) { server, port in
+                let result = try await tunnelClient(port, "127.0.0.1:443", "hello-sni", serverName: bad.name)
+                #expect(result.stdout == "closed\n", "\(result.stderr)")
+                #expect(try await eventually { server.store.statistics.interceptFailures == 1 })
+                #expect(notices.all.count == 1)
+                #expect(
+                    notices.all.first?.hasPrefix("intercept 127.0.0.1: the TLS server name \(bad.shown)") == true,
+                    "\(notices.all.map { $0.prefix(300) })")
+                #expect(notices.all.allSatisfy { $0.utf8.count < 400 })
+                // The server is still up, and still makes certificates for names.
+                let next = try await curlThroughProxy(
+                    port, ["-d", Self.track, "https://127.0.0.1:443/v1/track"], trusting: authority)
+                #expect(next.stdout == CollectorAnswer.body, "\(next.stderr)")
+            }
+        }
+    }
+
+    @Test("leaf certificates are made for host names and IP addresses only, and kept within a bound in bytes")
+    func leafNamesAndBytes() async throws {
+        try await withAuthority { authority in
+            let leaves = try LeafCertificates(authority: authority, capacity: 1000, maximumBytes: 40_000)
+            for bad in [
+                "*", "*.example.com", "", "a..example", "-a.example", "a-.example", "a.example.", "a b.example",
+                "a\u{0}.example", "a\u{7}.example", "é.example", String(repeating: "a", count: 64) + ".example",
+                Array(repeating: "abcdefgh", count: 32).joined(separator: "."), String(repeating: "a", count: 61440),
+            ] {
+                #expect(throws: LeafCertificateError.self, "\(bad.prefix(80))") { try leaves.context(for: bad) }
+            }
+            #expect(leaves.count == 0)
+            for good in [
+                "api.segment.io", "API.Segment.IO", "localhost", "xn--bcher-kva.example", "my_bucket.example",
+                "127.0.0.1", "::1", "[::1]", String(repeating: "a", count: 63) + ".example",
+                Array(repeating: "abcdefg", count: 31).joined(separator: "."),
+            ] {
+                _ = try leaves.context(for: good)
+            }
+            // Each one costs its certificate and the context's overhead: the oldest went first.
+            #expect(leaves.bytes <= 40_000)
+            #expect(leaves.count >= 3 && leaves.count < 9, "\(leaves.count) kept")
+        }
+    }
+
     @Test("intercept patterns: all, analytics, *.DOMAIN, exact hosts, =answer and =forward; bad ones are refused")
     func patterns() throws {
         let interception = try Interception(
