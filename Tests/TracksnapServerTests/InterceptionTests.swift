@@ -212,6 +212,54 @@ struct InterceptionTests {
         }
     }
 
+    @Test("an upstream that speaks only TLS 1.0: 502 naming the protocol version, though curl reaches it directly")
+    func oldTLSUpstream() async throws {
+        try await withAuthority { authority in
+            try await withTemporaryDirectory { directory in
+                let (key, certificate) = (
+                    directory.appending(path: "key.pem").path, directory.appending(path: "cert.pem").path
+                )
+                let made = try await runProcess(
+                    URL(fileURLWithPath: "/usr/bin/env"),
+                    [
+                        "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                        "-keyout", key, "-out", certificate, "-subj", "/CN=127.0.0.1", "-days", "2", "-addext",
+                        "subjectAltName=IP:127.0.0.1",
+                    ])
+                try #require(made.status == 0, "\(made.stderr)")
+                // OpenSSL 3 allows TLS 1.0 at security level 0 only; without DHE it prints where it
+                // listens first.
+                let upstream = try await ChildProcess.launch(
+                    URL(fileURLWithPath: "/usr/bin/env"),
+                    [
+                        "openssl", "s_server", "-accept", "127.0.0.1:0", "-no_dhe", "-tls1", "-cipher",
+                        "DEFAULT:@SECLEVEL=0",
+                        "-www", "-cert", certificate, "-key", key,
+                    ])
+                defer { upstream.stop() }
+                let port = try #require(
+                    upstream.firstLine.hasPrefix("ACCEPT 127.0.0.1:")
+                        ? upstream.firstLine.split(separator: ":").last : nil,
+                    "openssl s_server said \(upstream.firstLine)")
+                let url = "https://127.0.0.1:\(port)/"
+                let direct = try await curl(
+                    "--tlsv1.0", "--tls-max", "1.0", "--ciphers", "DEFAULT:@SECLEVEL=0", "--cacert", certificate, "-o",
+                    "/dev/null", "-w", "%{http_code}", url)
+                try #require(direct.stdout == "200", "the TLS 1.0 upstream does not answer: \(direct.stderr)")
+
+                let configuration = try interceptingConfiguration(
+                    ["127.0.0.1"], answer: false, authority: authority, notices: Notices(),
+                    upstreamCertificates: [certificate])
+                try await withServer(configuration) { server, proxy in
+                    let result = try await curlThroughProxy(proxy, ["-w", "\n%{http_code}", url], trusting: authority)
+                    #expect(result.stdout.hasSuffix("\n502"), "\(result.stdout) \(result.stderr)")
+                    #expect(result.stdout.contains("TLS 1.2"), "\(result.stdout)")
+                    #expect(server.store.requests().map(\.url) == [url])
+                }
+            }
+        }
+    }
+
     @Test("plain HTTP inside an intercepted tunnel is parsed and recorded under its http URL")
     func plainHTTPInside() async throws {
         try await withAuthority { authority in
