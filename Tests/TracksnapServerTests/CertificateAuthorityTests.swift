@@ -333,11 +333,13 @@ struct CertificateAuthorityTests {
                 executable, ["ca", "--ca-dir", folder, "--trust", "nss"], environment: environment)
             #expect(trusted.status == 0, "\(trusted.stderr)")
             let database = "sql:\(home.path)/.pki/nssdb"
-            #expect(trusted.stdout.contains("nss: added as \"tracksnap\" to \(database)"), "\(trusted.stdout)")
+            let authority = try CertificateAuthority.load(from: folder)
+            // Named after its fingerprint, so that a remade CA is an entry of its own.
+            let nickname = "tracksnap \(authority.fingerprint.filter { $0 != ":" }.prefix(16))"
+            #expect(trusted.stdout.contains("nss: added as \"\(nickname)\" to \(database)"), "\(trusted.stdout)")
             #expect(trusted.stdout.contains("to remove: tracksnap ca --ca-dir \(folder) --untrust nss"))
             let listed = try await runProcess(
-                URL(fileURLWithPath: "/usr/bin/env"), ["certutil", "-d", database, "-L", "-n", "tracksnap", "-a"])
-            let authority = try CertificateAuthority.load(from: folder)
+                URL(fileURLWithPath: "/usr/bin/env"), ["certutil", "-d", database, "-L", "-n", nickname, "-a"])
             // certutil writes PEM with CRLF line ends.
             #expect(
                 listed.stdout.replacingOccurrences(of: "\r", with: "").trimmingCharacters(in: .whitespacesAndNewlines)

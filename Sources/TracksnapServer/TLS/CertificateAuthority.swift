@@ -30,8 +30,18 @@ public struct CertificateAuthority: Sendable {
     public var certificatePath: String { (directory as NSString).appendingPathComponent(Self.certificateFileName) }
 
     /// The SHA-256 of the certificate, as colon-separated upper-case hex (`openssl x509 -fingerprint -sha256`).
-    public var fingerprint: String {
-        SHA256.hash(data: certificateDER).map { String(format: "%02X", $0) }.joined(separator: ":")
+    public var fingerprint: String { Self.fingerprint(ofDER: certificateDER) }
+
+    /// The SHA-256 fingerprint of a certificate in DER form, as `fingerprint` writes it.
+    package static func fingerprint(ofDER der: [UInt8]) -> String {
+        SHA256.hash(data: der).map { String(format: "%02X", $0) }.joined(separator: ":")
+    }
+
+    /// The fingerprints of the certificates in PEM text (a trust store's file, `certutil -a`'s
+    /// output, CRLF line ends too), in their order; nil when the text is not PEM.
+    package static func fingerprints(inPEM text: String) -> [String]? {
+        let documents = try? PEMDocument.parseMultiple(pemString: text.replacingOccurrences(of: "\r\n", with: "\n"))
+        return documents?.filter { $0.discriminator == "CERTIFICATE" }.map { fingerprint(ofDER: $0.derBytes) }
     }
 
     /// The base64 SHA-256 of the certificate's SubjectPublicKeyInfo (DER): what Chromium's
@@ -177,8 +187,12 @@ public struct CertificateAuthority: Sendable {
         let name: DistinguishedName
         let certificate: Certificate
         do {
+            // The random unit makes each CA's subject its own: NSS files certificates of one
+            // subject under one nickname, and could not list or remove a remade CA apart from
+            // the one before it.
             name = try DistinguishedName {
                 OrganizationName("tracksnap")
+                OrganizationalUnitName(String(format: "%016llx", UInt64.random(in: .min ... .max)))
                 CommonName("tracksnap local CA \(ProcessInfo.processInfo.hostName)")
             }
             let identifier = SubjectKeyIdentifier(hash: privateKey.publicKey)
