@@ -36,12 +36,12 @@ extension TrustAction {
             let entries = nssNicknames(database).filter { $0 == "tracksnap" || $0.hasPrefix("tracksnap ") }.map {
                 name in
                 (
-                    name,
-                    CertificateAuthority.fingerprints(
+                    name: name,
+                    fingerprints: CertificateAuthority.fingerprints(
                         inPEM: run(["certutil", "-d", database, "-L", "-n", name, "-a"]).output) ?? []
                 )
             }
-            let mine = entries.filter { $0.1 == [authority.fingerprint] }.map(\.0)
+            let mine = entries.filter { $0.fingerprints == [authority.fingerprint] }.map(\.name)
             var afterwards: [String] = []
             for (name, fingerprints) in entries where !mine.contains(name) {
                 let others = fingerprints.filter { $0 != authority.fingerprint }
@@ -135,18 +135,22 @@ extension TrustAction {
                 }.sorted().map { "\(store.folder)/\($0)" }
                 let held = files.map { path in
                     (
-                        path,
-                        (try? String(contentsOfFile: path, encoding: .utf8)).flatMap(CertificateAuthority.fingerprints)
-                            ?? []
+                        path: path,
+                        fingerprints: (try? String(contentsOfFile: path, encoding: .utf8)).flatMap(
+                            CertificateAuthority.fingerprints) ?? []
                     )
                 }
-                let mine = held.filter { $0.1 == [authority.fingerprint] }.map(\.0)
-                let afterwards = held.filter { !mine.contains($0.0) }.map { path, fingerprints in
-                    "left \(path): it holds "
-                        + (fingerprints.isEmpty
-                            ? "no certificate tracksnap could read"
-                            : "another certificate (SHA-256 \(fingerprints.joined(separator: ", "))), not this CA's")
-                        + "; to remove it: sudo rm \(TrafficOptions.shellQuoted(path)) && sudo \(shellText(store.refresh))"
+                let mine = held.filter { $0.fingerprints == [authority.fingerprint] }.map(\.path)
+                let afterwards = held.filter { !mine.contains($0.path) }.map { path, fingerprints in
+                    let others = fingerprints.filter { $0 != authority.fingerprint }
+                    let what =
+                        fingerprints.isEmpty
+                        ? "no certificate tracksnap could read"
+                        : fingerprints.contains(authority.fingerprint)
+                            ? "this CA's certificate and \(others.count) other(s)"
+                            : "another certificate (SHA-256 \(others.joined(separator: ", "))), not this CA's"
+                    return "left \(path): it holds \(what); to remove it: sudo rm \(TrafficOptions.shellQuoted(path)) "
+                        + "&& sudo \(shellText(store.refresh))"
                 }
                 return TrustAction(
                     target: "system", steps: mine.map { Step(["rm", "-f", $0]) } + [Step(store.refresh)],
