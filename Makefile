@@ -101,8 +101,9 @@ python-test: python-client
 	@cd clients/python && TRACKSNAP_BIN=$(CURDIR)/$(TRACKSNAP) $(CURDIR)/$(SDK_VENV)/bin/python -m pytest -q -p no:cacheprovider
 
 # curl, openssl, Debian's chromium, NSS's certutil and ca-certificates are the HTTPS interception tests' clients,
-# certificate checker and trust store, as a user's (COMMAND:PACKAGE).
-TEST_TOOLS := curl:curl openssl:openssl chromium:chromium certutil:libnss3-tools update-ca-certificates:ca-certificates
+# certificate checker and trust store, as a user's; strace shows the mode the CA's folder is made with (COMMAND:PACKAGE).
+TEST_TOOLS := curl:curl openssl:openssl chromium:chromium certutil:libnss3-tools update-ca-certificates:ca-certificates \
+	strace:strace
 test-tools:
 	@missing=""; for pair in $(TEST_TOOLS); do command -v $${pair%%:*} >/dev/null || missing="$$missing $${pair#*:}"; done; \
 	if [ -n "$$missing" ]; then \

@@ -147,6 +147,9 @@ let package = Package(
                 // The interception tests' upstream: a small TLS server of their own.
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // Certificates the CA tests forge.
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["Fixtures"]),
         .testTarget(

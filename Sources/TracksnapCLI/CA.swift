@@ -22,7 +22,13 @@ struct CA: ParsableCommand {
             per app). Each prints how to remove it.
 
             --untrust TARGET takes back what --trust did for nss, system and ios-simulator (removing what \
-            is not there is not an error) and says how to stop trusting it elsewhere.
+            is not there is not an error) and says how to stop trusting it elsewhere. In nss and system it \
+            removes this CA's own certificate, found by its fingerprint, and names the other tracksnap \
+            certificates it left there (a CA made before this one).
+
+            The folder and both files must belong to the user running tracksnap, and neither may be \
+            writable by its group or others (the key not readable either); the certificate must be a CA, \
+            signed by the key and in date. Anything else is refused (exit 2), here and by serve.
             """
     )
 

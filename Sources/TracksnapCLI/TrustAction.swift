@@ -107,7 +107,7 @@ struct TrustAction {
     }
 
     /// Runs the command to its end, its output (stdout and stderr together) kept for an error.
-    private static func run(_ command: [String]) -> (status: Int32, output: String) {
+    static func run(_ command: [String]) -> (status: Int32, output: String) {
         guard let executable = which(command[0]) else { return (127, "\(command[0]) is not on the PATH") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)

@@ -9,7 +9,7 @@ import TracksnapTestSupport
 struct TrustTests {
     /// Where Debian's curl and OpenSSL read the system's roots from.
     static let bundle = "/etc/ssl/certs/ca-certificates.crt"
-    static let installed = "/usr/local/share/ca-certificates/tracksnap.crt"
+    static let store = "/usr/local/share/ca-certificates"
 
     @Test(
         "--trust system: curl through the intercepting proxy succeeds without --cacert; --untrust system: it fails with exit 60"
@@ -17,8 +17,11 @@ struct TrustTests {
     func systemRoundTrip() async throws {
         try await withTemporaryDirectory { directory in
             let ca = directory.appending(path: "ca").path
-            #expect(try await tracksnap("ca", "--ca-dir", ca).status == 0)
+            let made = try await tracksnap("ca", "--ca-dir", ca)
+            #expect(made.status == 0)
             let certificate = try Self.body(ofPEM: "\(ca)/ca-cert.pem")
+            let fingerprint = try Self.fingerprint(made.stdout)
+            let installed = Self.installed(fingerprint)
             #expect(try !String(contentsOfFile: Self.bundle, encoding: .utf8).contains(certificate))
             let server = try await ServeChild.launch(["--intercept", "api.segment.io", "--answer", "--ca-dir", ca])
             defer { server.stop() }
@@ -36,7 +39,7 @@ struct TrustTests {
 
             let trust = try steps("trust")
             #expect(trust.status == 0, "\(trust.stderr)")
-            #expect(trust.stdout.contains("system: added as \(Self.installed)"), "\(trust.stdout)")
+            #expect(trust.stdout.contains("system: added as \(installed)"), "\(trust.stdout)")
             #expect(trust.stdout.contains("to remove: sudo tracksnap ca --ca-dir \(ca) --untrust system"))
             let trusted = try String(contentsOf: directory.appending(path: "bundle-trusted.pem"), encoding: .utf8)
             #expect(trusted.contains(certificate), "update-ca-certificates did not put the CA in the bundle")
@@ -46,7 +49,7 @@ struct TrustTests {
 
             let untrust = try steps("untrust")
             #expect(untrust.status == 0, "\(untrust.stderr)")
-            #expect(untrust.stdout.contains("system: removed \(Self.installed)"), "\(untrust.stdout)")
+            #expect(untrust.stdout.contains("system: removed \(installed);"), "\(untrust.stdout)")
             let untrusted = try String(contentsOf: directory.appending(path: "bundle-untrusted.pem"), encoding: .utf8)
             #expect(!untrusted.contains(certificate))
             let curlUntrusted = try steps("curl-untrusted")
@@ -54,11 +57,66 @@ struct TrustTests {
 
             let again = try steps("untrust-again")
             #expect(again.status == 0, "\(again.stderr)")
-            #expect(again.stdout.contains("\(Self.installed) is not there: nothing to remove"), "\(again.stdout)")
+            #expect(
+                again.stdout.contains(
+                    "system: no file in \(Self.store) holds this CA (SHA-256 \(fingerprint)): nothing was removed"),
+                "\(again.stdout)")
 
             // The namespace kept it all to itself: the machine's own store never held the CA.
             #expect(try !String(contentsOfFile: Self.bundle, encoding: .utf8).contains(certificate))
-            #expect(!FileManager.default.fileExists(atPath: Self.installed))
+            #expect(!FileManager.default.fileExists(atPath: installed))
+        }
+    }
+
+    @Test(
+        "--untrust system after the CA is remade removes nothing of the old CA's and says so; a tracksnap.crt of this CA's goes"
+    )
+    func systemAfterRemake() async throws {
+        try await withTemporaryDirectory { directory in
+            let ca = directory.appending(path: "ca").path
+            let steps = try await Self.inPrivateStore(
+                """
+                step trust-old "$TRACKSNAP" ca --ca-dir "$CA_DIR" --trust system
+                cp "$CA_DIR/ca-cert.pem" "$OUT/old.pem"
+                rm -r "$CA_DIR"
+                step remake "$TRACKSNAP" ca --ca-dir "$CA_DIR"
+                cp "$OUT/old.pem" \(Self.store)/tracksnap.crt
+                step untrust "$TRACKSNAP" ca --ca-dir "$CA_DIR" --untrust system
+                ls -A \(Self.store) > "$OUT/left.txt"
+                cp \(Self.bundle) "$OUT/bundle-after.pem"
+                cp "$CA_DIR/ca-cert.pem" \(Self.store)/tracksnap.crt
+                step untrust-legacy "$TRACKSNAP" ca --ca-dir "$CA_DIR" --untrust system
+                ls -A \(Self.store) > "$OUT/left-legacy.txt"
+                """, in: directory, environment: ["CA_DIR": ca])
+            let old = try Self.fingerprint(try steps("trust-old").stdout)
+            let new = try Self.fingerprint(try steps("remake").stdout)
+            #expect(old != new)
+            let untrust = try steps("untrust")
+            #expect(untrust.status == 0, "\(untrust.stderr)")
+            #expect(
+                untrust.stdout.contains(
+                    "system: no file in \(Self.store) holds this CA (SHA-256 \(new)): nothing was removed"),
+                "\(untrust.stdout)")
+            for file in [Self.installed(old), "\(Self.store)/tracksnap.crt"] {
+                #expect(
+                    untrust.stdout.contains(
+                        "  left \(file): it holds another certificate (SHA-256 \(old)), not this CA's; to remove it: sudo rm \(file) && sudo update-ca-certificates --fresh"
+                    ), "\(untrust.stdout)")
+            }
+            let left = try String(contentsOf: directory.appending(path: "left.txt"), encoding: .utf8)
+            let oldFile = URL(fileURLWithPath: Self.installed(old)).lastPathComponent
+            #expect(left.split(separator: "\n").map(String.init).sorted() == [oldFile, "tracksnap.crt"].sorted())
+            let oldBody = try Self.body(ofPEM: directory.appending(path: "old.pem").path)
+            #expect(
+                try String(contentsOf: directory.appending(path: "bundle-after.pem"), encoding: .utf8).contains(oldBody)
+            )
+
+            // As an earlier tracksnap named it: removed when it holds this CA.
+            let legacy = try steps("untrust-legacy")
+            #expect(legacy.status == 0, "\(legacy.stderr)")
+            #expect(legacy.stdout.contains("system: removed \(Self.store)/tracksnap.crt;"), "\(legacy.stdout)")
+            let leftLegacy = try String(contentsOf: directory.appending(path: "left-legacy.txt"), encoding: .utf8)
+            #expect(leftLegacy.split(separator: "\n").map(String.init) == [oldFile])
         }
     }
 
@@ -78,7 +136,8 @@ struct TrustTests {
                 trust.stdout.contains(
                     "system: this user may not write /usr/local/share/ca-certificates (Read-only file system), so nothing was changed"
                 ), "\(trust.stdout)")
-            #expect(trust.stdout.contains("  sudo install -m 0644 \(ca)/ca-cert.pem \(Self.installed)\n"))
+            let installed = Self.installed(try Self.fingerprint(trust.stdout))
+            #expect(trust.stdout.contains("  sudo install -m 0644 \(ca)/ca-cert.pem \(installed)\n"))
             #expect(trust.stdout.contains("  sudo update-ca-certificates\n"))
             #expect(trust.stdout.contains("to remove: sudo tracksnap ca --ca-dir \(ca) --untrust system"))
             #expect(try String(contentsOf: directory.appending(path: "folder.txt"), encoding: .utf8).isEmpty)
@@ -141,28 +200,75 @@ struct TrustTests {
             let ca = directory.appending(path: "ca").path
             let home = directory.appending(path: "home").path
             let database = "sql:\(home)/.pki/nssdb"
-            let listed = { () async throws -> ProcessResult in
-                try await runProcess(
-                    URL(fileURLWithPath: "/usr/bin/env"), ["certutil", "-d", database, "-L", "-n", "tracksnap"])
-            }
             let trust = try await tracksnap("ca", "--ca-dir", ca, "--trust", "nss", environment: ["HOME": home])
             #expect(trust.status == 0, "\(trust.stderr)")
-            #expect(trust.stdout.contains("nss: added as \"tracksnap\" to \(database)"), "\(trust.stdout)")
+            let fingerprint = try Self.fingerprint(trust.stdout)
+            let nickname = Self.nickname(fingerprint)
+            #expect(trust.stdout.contains("nss: added as \"\(nickname)\" to \(database)"), "\(trust.stdout)")
             #expect(trust.stdout.contains("to remove: tracksnap ca --ca-dir \(ca) --untrust nss"))
-            let fingerprint = try #require(
-                trust.stdout.split(separator: "\n").first { $0.hasPrefix("SHA-256:") }?.split(separator: " ").last)
-            let present = try await listed()
+            let present = try await Self.certutilList(database, nickname)
             #expect(present.status == 0, "\(present.stderr)")
             #expect(present.stdout.contains(fingerprint), "certutil lists another certificate: \(present.stdout)")
 
             let untrust = try await tracksnap("ca", "--ca-dir", ca, "--untrust", "nss", environment: ["HOME": home])
             #expect(untrust.status == 0, "\(untrust.stderr)")
-            #expect(untrust.stdout.contains("nss: removed \"tracksnap\" from \(database)"), "\(untrust.stdout)")
-            #expect(try await listed().status != 0)
+            #expect(
+                untrust.stdout.contains(
+                    "nss: removed \"\(nickname)\" (this CA, SHA-256 \(fingerprint)) from \(database)"),
+                "\(untrust.stdout)")
+            #expect(try await Self.certutilList(database, nickname).status != 0)
 
             let again = try await tracksnap("ca", "--ca-dir", ca, "--untrust", "nss", environment: ["HOME": home])
             #expect(again.status == 0, "\(again.stderr)")
-            #expect(again.stdout.contains("holds no certificate named \"tracksnap\": nothing to remove"))
+            #expect(
+                again.stdout.contains(
+                    "nss: \(database) holds no entry of this CA (SHA-256 \(fingerprint)): nothing was removed"),
+                "\(again.stdout)")
+        }
+    }
+
+    @Test(
+        "--untrust nss after the CA is remade leaves the old CA's entry and says so; it removes the new one's alone, and an entry named tracksnap of this CA's"
+    )
+    func nssAfterRemake() async throws {
+        try await withTemporaryDirectory { directory in
+            let ca = directory.appending(path: "ca").path
+            let home = ["HOME": directory.appending(path: "home").path]
+            let database = "sql:\(directory.path)/home/.pki/nssdb"
+            let trustOld = try await tracksnap("ca", "--ca-dir", ca, "--trust", "nss", environment: home)
+            #expect(trustOld.status == 0, "\(trustOld.stderr)")
+            let old = try Self.fingerprint(trustOld.stdout)
+            try FileManager.default.removeItem(atPath: ca)
+            let remade = try await tracksnap("ca", "--ca-dir", ca, environment: home)
+            let new = try Self.fingerprint(remade.stdout)
+            #expect(old != new)
+
+            let untrust = try await tracksnap("ca", "--ca-dir", ca, "--untrust", "nss", environment: home)
+            #expect(untrust.status == 0, "\(untrust.stderr)")
+            #expect(
+                untrust.stdout.contains(
+                    "nss: \(database) holds no entry of this CA (SHA-256 \(new)): nothing was removed\n"
+                        + "  left \"\(Self.nickname(old))\" in \(database): it is another certificate (SHA-256 \(old)), not this CA's; "
+                        + "to remove it: certutil -d \(database) -D -n '\(Self.nickname(old))'\n"), "\(untrust.stdout)")
+            #expect(try await Self.certutilList(database, Self.nickname(old)).status == 0)
+
+            // Both trusted: the new one's entry goes, the old one's stays.
+            #expect(try await tracksnap("ca", "--ca-dir", ca, "--trust", "nss", environment: home).status == 0)
+            let both = try await tracksnap("ca", "--ca-dir", ca, "--untrust", "nss", environment: home)
+            #expect(both.stdout.contains("nss: removed \"\(Self.nickname(new))\" (this CA"), "\(both.stdout)")
+            #expect(both.stdout.contains("  left \"\(Self.nickname(old))\""), "\(both.stdout)")
+            #expect(try await Self.certutilList(database, Self.nickname(new)).status != 0)
+            #expect(try await Self.certutilList(database, Self.nickname(old)).stdout.contains(old))
+
+            // The name earlier versions gave it: removed when it holds this CA alone.
+            let added = try await runProcess(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                ["certutil", "-d", database, "-A", "-t", "C,,", "-n", "tracksnap", "-i", "\(ca)/ca-cert.pem"])
+            #expect(added.status == 0, "\(added.stderr)")
+            let legacy = try await tracksnap("ca", "--ca-dir", ca, "--untrust", "nss", environment: home)
+            #expect(legacy.stdout.contains("nss: removed \"tracksnap\" (this CA"), "\(legacy.stdout)")
+            #expect(try await Self.certutilList(database, "tracksnap").status != 0)
+            #expect(try await Self.certutilList(database, Self.nickname(old)).status == 0)
         }
     }
 
@@ -276,6 +382,29 @@ struct TrustTests {
             let status = try #require(Int32(try read("status").trimmingCharacters(in: .whitespacesAndNewlines)))
             return (status, try read("out"), try read("err"))
         }
+    }
+
+    /// The CA's SHA-256 fingerprint, from the `SHA-256:` line `tracksnap ca` prints.
+    static func fingerprint(_ output: String) throws -> String {
+        try #require(
+            output.split(separator: "\n").first { $0.hasPrefix("SHA-256:") }?.split(separator: " ").last.map(
+                String.init),
+            "no SHA-256 line in \(output)")
+    }
+
+    /// The file `--trust system` installs a certificate as, named after its fingerprint.
+    static func installed(_ fingerprint: String) -> String {
+        "\(store)/tracksnap-\(fingerprint.filter { $0 != ":" }.prefix(16).lowercased()).crt"
+    }
+
+    /// The NSS nickname `--trust nss` gives a certificate.
+    static func nickname(_ fingerprint: String) -> String {
+        "tracksnap \(fingerprint.filter { $0 != ":" }.prefix(16))"
+    }
+
+    /// `certutil -L -n NICKNAME`: exit 0 and the certificate when the database holds it.
+    static func certutilList(_ database: String, _ nickname: String) async throws -> ProcessResult {
+        try await runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["certutil", "-d", database, "-L", "-n", nickname])
     }
 
     /// The base64 lines of a PEM file, as a bundle holds them.

@@ -212,6 +212,54 @@ struct InterceptionTests {
         }
     }
 
+    @Test("an upstream that speaks only TLS 1.0: 502 naming the protocol version, though curl reaches it directly")
+    func oldTLSUpstream() async throws {
+        try await withAuthority { authority in
+            try await withTemporaryDirectory { directory in
+                let (key, certificate) = (
+                    directory.appending(path: "key.pem").path, directory.appending(path: "cert.pem").path
+                )
+                let made = try await runProcess(
+                    URL(fileURLWithPath: "/usr/bin/env"),
+                    [
+                        "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                        "-keyout", key, "-out", certificate, "-subj", "/CN=127.0.0.1", "-days", "2", "-addext",
+                        "subjectAltName=IP:127.0.0.1",
+                    ])
+                try #require(made.status == 0, "\(made.stderr)")
+                // OpenSSL 3 allows TLS 1.0 at security level 0 only; without DHE it prints where it
+                // listens first.
+                let upstream = try await ChildProcess.launch(
+                    URL(fileURLWithPath: "/usr/bin/env"),
+                    [
+                        "openssl", "s_server", "-accept", "127.0.0.1:0", "-no_dhe", "-tls1", "-cipher",
+                        "DEFAULT:@SECLEVEL=0",
+                        "-www", "-cert", certificate, "-key", key,
+                    ])
+                defer { upstream.stop() }
+                let port = try #require(
+                    upstream.firstLine.hasPrefix("ACCEPT 127.0.0.1:")
+                        ? upstream.firstLine.split(separator: ":").last : nil,
+                    "openssl s_server said \(upstream.firstLine)")
+                let url = "https://127.0.0.1:\(port)/"
+                let direct = try await curl(
+                    "--tlsv1.0", "--tls-max", "1.0", "--ciphers", "DEFAULT:@SECLEVEL=0", "--cacert", certificate, "-o",
+                    "/dev/null", "-w", "%{http_code}", url)
+                try #require(direct.stdout == "200", "the TLS 1.0 upstream does not answer: \(direct.stderr)")
+
+                let configuration = try interceptingConfiguration(
+                    ["127.0.0.1"], answer: false, authority: authority, notices: Notices(),
+                    upstreamCertificates: [certificate])
+                try await withServer(configuration) { server, proxy in
+                    let result = try await curlThroughProxy(proxy, ["-w", "\n%{http_code}", url], trusting: authority)
+                    #expect(result.stdout.hasSuffix("\n502"), "\(result.stdout) \(result.stderr)")
+                    #expect(result.stdout.contains("TLS 1.2"), "\(result.stdout)")
+                    #expect(server.store.requests().map(\.url) == [url])
+                }
+            }
+        }
+    }
+
     @Test("plain HTTP inside an intercepted tunnel is parsed and recorded under its http URL")
     func plainHTTPInside() async throws {
         try await withAuthority { authority in
@@ -351,6 +399,71 @@ struct InterceptionTests {
                     #expect(verified.stdout.contains(": OK"), "\(verified.stdout) \(verified.stderr)")
                 }
             }
+        }
+    }
+
+    /// A server name no TLS library sends, and how the server's notice shows it.
+    struct BadName: Sendable, CustomTestStringConvertible {
+        var name: String
+        var shown: String
+        var testDescription: String { shown.count > 40 ? "a \(name.utf8.count)-byte name" : shown }
+    }
+
+    @Test(
+        "a TLS server name that is no host name gets no certificate: the tunnel is closed, told (escaped) and counted",
+        arguments: [
+            BadName(name: "*", shown: #""*" is not a host name"#),
+            BadName(name: "a\u{1B}[2J\n.example", shown: #""a\u{1B}[2J\n.example" is not a host name"#),
+            BadName(
+                name: String(repeating: "a", count: 61440),
+                shown: "\"\(String(repeating: "a", count: 64))\"… is not a host name: it is 61440 bytes long"),
+        ])
+    func serverNameIsNoHostName(_ bad: BadName) async throws {
+        try await withAuthority { authority in
+            let notices = Notices()
+            // An IP target: the only kind whose server name may differ from it, so the name is
+            // the one a certificate would be made for.
+            let configuration = try interceptingConfiguration(
+                ["127.0.0.1"], answer: true, authority: authority, notices: notices)
+            try await withServer(configuration) { server, port in
+                let result = try await tunnelClient(port, "127.0.0.1:443", "hello-sni", serverName: bad.name)
+                #expect(result.stdout == "closed\n", "\(result.stderr)")
+                #expect(try await eventually { server.store.statistics.interceptFailures == 1 })
+                #expect(notices.all.count == 1)
+                #expect(
+                    notices.all.first?.hasPrefix("intercept 127.0.0.1: the TLS server name \(bad.shown)") == true,
+                    "\(notices.all.map { $0.prefix(300) })")
+                #expect(notices.all.allSatisfy { $0.utf8.count < 400 })
+                // The server is still up, and still makes certificates for names.
+                let next = try await curlThroughProxy(
+                    port, ["-d", Self.track, "https://127.0.0.1:443/v1/track"], trusting: authority)
+                #expect(next.stdout == CollectorAnswer.body, "\(next.stderr)")
+            }
+        }
+    }
+
+    @Test("leaf certificates are made for host names and IP addresses only, and kept within a bound in bytes")
+    func leafNamesAndBytes() async throws {
+        try await withAuthority { authority in
+            let leaves = try LeafCertificates(authority: authority, capacity: 1000, maximumBytes: 40_000)
+            for bad in [
+                "*", "*.example.com", "", "a..example", "-a.example", "a-.example", "a.example.", "a b.example",
+                "a\u{0}.example", "a\u{7}.example", "é.example", String(repeating: "a", count: 64) + ".example",
+                Array(repeating: "abcdefgh", count: 32).joined(separator: "."), String(repeating: "a", count: 61440),
+            ] {
+                #expect(throws: LeafCertificateError.self, "\(bad.prefix(80))") { try leaves.context(for: bad) }
+            }
+            #expect(leaves.count == 0)
+            for good in [
+                "api.segment.io", "API.Segment.IO", "localhost", "xn--bcher-kva.example", "my_bucket.example",
+                "127.0.0.1", "::1", "[::1]", String(repeating: "a", count: 63) + ".example",
+                Array(repeating: "abcdefg", count: 31).joined(separator: "."),
+            ] {
+                _ = try leaves.context(for: good)
+            }
+            // Each one costs its certificate and the context's overhead: the oldest went first.
+            #expect(leaves.bytes <= 40_000)
+            #expect(leaves.count >= 3 && leaves.count < 9, "\(leaves.count) kept")
         }
     }
 

@@ -23,7 +23,7 @@ struct Forwarder: Sendable {
     private let client: HTTPClient
 
     /// A forwarder that verifies HTTPS upstreams against the system's roots and the
-    /// certificates in `trusting` (PEM files).
+    /// certificates in `trusting` (PEM files), and speaks TLS 1.2 or later to them.
     ///
     /// - Throws: `CaptureServerError` naming a file that holds no PEM certificate.
     init(trusting files: [String] = []) throws(CaptureServerError) {
@@ -40,6 +40,8 @@ struct Forwarder: Sendable {
             if let client = clients[files] { return client }
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.additionalTrustRoots = files.map { .file($0) }
+            // TLS 1.0 and 1.1 are deprecated (RFC 8996); NIOSSL would still accept them.
+            tls.minimumTLSVersion = .tlsv12
             var configuration = HTTPClient.Configuration(
                 tlsConfiguration: tls,
                 // A proxy passes redirects back to the client instead of following them.
@@ -88,13 +90,16 @@ struct Forwarder: Sendable {
     }
 
     /// What went wrong, in words a person looks for first: the connection refused, the
-    /// certificate not verified; then the error itself.
+    /// certificate not verified, a TLS version too old; then the error itself.
     static func reason(_ error: any Error) -> String {
         let text = String(describing: error)
         let lowered = text.lowercased()
         if lowered.contains("certificate_verify_failed") || lowered.contains("certificate verify failed") {
             return
                 "certificate verification failed (the upstream's certificate is not trusted: --upstream-ca FILE trusts another CA): \(text)"
+        }
+        if lowered.contains("unsupported_protocol") || lowered.contains("protocol_version") {
+            return "the upstream does not speak TLS 1.2 or later, which tracksnap requires: \(text)"
         }
         if lowered.contains("connection refused") || lowered.contains("econnrefused") {
             return "connection refused: \(text)"

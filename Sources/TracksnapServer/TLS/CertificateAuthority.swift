@@ -13,7 +13,8 @@ import X509
 /// ```
 ///
 /// Anyone holding the key can make certificates that a device trusting the authority accepts
-/// for any host: it never leaves the folder, and `serve` refuses a key others can read.
+/// for any host: it never leaves the folder, and every load refuses a folder or file another
+/// user owns or may write, a key others can read, and a certificate the key did not sign.
 public struct CertificateAuthority: Sendable {
     public static let keyFileName = "ca-key.pem"
     public static let certificateFileName = "ca-cert.pem"
@@ -29,8 +30,18 @@ public struct CertificateAuthority: Sendable {
     public var certificatePath: String { (directory as NSString).appendingPathComponent(Self.certificateFileName) }
 
     /// The SHA-256 of the certificate, as colon-separated upper-case hex (`openssl x509 -fingerprint -sha256`).
-    public var fingerprint: String {
-        SHA256.hash(data: certificateDER).map { String(format: "%02X", $0) }.joined(separator: ":")
+    public var fingerprint: String { Self.fingerprint(ofDER: certificateDER) }
+
+    /// The SHA-256 fingerprint of a certificate in DER form, as `fingerprint` writes it.
+    package static func fingerprint(ofDER der: [UInt8]) -> String {
+        SHA256.hash(data: der).map { String(format: "%02X", $0) }.joined(separator: ":")
+    }
+
+    /// The fingerprints of the certificates in PEM text (a trust store's file, `certutil -a`'s
+    /// output, CRLF line ends too), in their order; nil when the text is not PEM.
+    package static func fingerprints(inPEM text: String) -> [String]? {
+        let documents = try? PEMDocument.parseMultiple(pemString: text.replacingOccurrences(of: "\r\n", with: "\n"))
+        return documents?.filter { $0.discriminator == "CERTIFICATE" }.map { fingerprint(ofDER: $0.derBytes) }
     }
 
     /// The base64 SHA-256 of the certificate's SubjectPublicKeyInfo (DER): what Chromium's
@@ -52,112 +63,136 @@ public struct CertificateAuthority: Sendable {
     /// Loads the authority in `directory`, creating it first when the folder holds neither file.
     ///
     /// - Returns: the authority, and whether it was created now.
-    /// - Throws: `CertificateAuthorityError` when the folder cannot be made, one file is there
-    ///   without the other, or a file is unreadable, malformed, or the key can be read by others.
+    /// - Throws: `CertificateAuthorityError` when the folder cannot be made, is not safe (see
+    ///   `load(from:)`), one file is there without the other, or `load(from:)` refuses them.
     public static func loadOrCreate(in directory: String) throws(CertificateAuthorityError) -> (
         CertificateAuthority, created: Bool
     ) {
-        let manager = FileManager.default
-        let paths = paths(directory)
-        switch (manager.fileExists(atPath: paths.key), manager.fileExists(atPath: paths.certificate)) {
+        try Folder.create(directory)
+        let folder = try Folder(opening: directory)
+        switch (folder.contains(keyFileName), folder.contains(certificateFileName)) {
         case (false, false):
-            try create(in: directory)
-            return (try load(from: directory), true)
+            try create(in: folder)
+            return (try load(from: folder), true)
         case (true, false), (false, true):
             let (present, missing) =
-                manager.fileExists(atPath: paths.key)
-                ? (keyFileName, certificateFileName) : (certificateFileName, keyFileName)
+                folder.contains(keyFileName) ? (keyFileName, certificateFileName) : (certificateFileName, keyFileName)
             throw CertificateAuthorityError(
                 "\(directory) holds \(present) but not \(missing): remove the folder (and untrust the old CA) to make a new one"
             )
         case (true, true):
-            return (try load(from: directory), false)
+            return (try load(from: folder), false)
         }
     }
 
-    /// Loads the authority in `directory`, as `serve --intercept` does.
+    /// Loads the authority in `directory`, as `serve --intercept` does, having checked it as ssh
+    /// checks its keys: the folder and both files belong to the effective user, neither the folder
+    /// nor the files may be written by its group or others, and the key not read by them either;
+    /// the certificate is the key's own: signed by it, a CA (`CA:TRUE`, `keyCertSign`), and
+    /// within its validity.
     ///
-    /// - Throws: `CertificateAuthorityError` when a file is missing, unreadable or malformed,
-    ///   when the key can be read or written by its group or others, or belongs to another certificate.
+    /// - Throws: `CertificateAuthorityError` naming the path and what is wrong with it.
     public static func load(from directory: String) throws(CertificateAuthorityError) -> CertificateAuthority {
-        let paths = paths(directory)
-        for path in [paths.key, paths.certificate] where !FileManager.default.fileExists(atPath: path) {
+        try load(from: Folder(opening: directory))
+    }
+
+    private static func load(from folder: Folder) throws(CertificateAuthorityError) -> CertificateAuthority {
+        let keyPath = folder.path(of: keyFileName)
+        let certificatePath = folder.path(of: certificateFileName)
+        for (name, path) in [(keyFileName, keyPath), (certificateFileName, certificatePath)]
+        where !folder.contains(name) {
             throw CertificateAuthorityError(
-                "\(path) does not exist: run `tracksnap ca --ca-dir \(directory)` to create the certificate authority")
-        }
-        var status = stat()
-        guard stat(paths.key, &status) == 0 else {
-            throw CertificateAuthorityError("cannot read \(paths.key): \(String(cString: strerror(errno)))")
-        }
-        let mode = status.st_mode & 0o777
-        guard mode & 0o077 == 0 else {
-            throw CertificateAuthorityError(
-                "the CA key \(paths.key) can be used by others (mode \(String(mode, radix: 8))): anyone who reads it can impersonate "
-                    + "any site to a device that trusts the CA. Run `chmod 600 \(paths.key)`, or remove the folder and run `tracksnap ca` again"
+                "\(path) does not exist: run `tracksnap ca --ca-dir \(folder.path)` to create the certificate authority"
             )
         }
-        let keyText = try read(paths.key)
-        let certificateText = try read(paths.certificate)
+        let keyText = try folder.contents(of: keyFileName, secret: true)
+        let certificateText = try folder.contents(of: certificateFileName, secret: false)
         let privateKey: Certificate.PrivateKey
         do {
             privateKey = try Certificate.PrivateKey(pemEncoded: keyText)
         } catch {
-            throw CertificateAuthorityError("\(paths.key) is not a PEM private key: \(error)")
+            throw CertificateAuthorityError("\(keyPath) is not a PEM private key: \(error)")
         }
         let certificate: Certificate
         do {
             certificate = try Certificate(pemEncoded: certificateText)
         } catch {
-            throw CertificateAuthorityError("\(paths.certificate) is not a PEM certificate: \(error)")
+            throw CertificateAuthorityError("\(certificatePath) is not a PEM certificate: \(error)")
         }
         guard certificate.publicKey == privateKey.publicKey else {
             throw CertificateAuthorityError(
-                "\(paths.key) is not the key of \(paths.certificate): remove the folder and run `tracksnap ca` again")
+                "\(keyPath) is not the key of \(certificatePath): remove the folder and run `tracksnap ca` again")
         }
+        try check(certificate, at: certificatePath)
         var serializer = DER.Serializer()
         var publicKey = DER.Serializer()
         do {
             try serializer.serialize(certificate)
             try publicKey.serialize(certificate.publicKey)
         } catch {
-            throw CertificateAuthorityError("\(paths.certificate) cannot be serialized again: \(error)")
+            throw CertificateAuthorityError("\(certificatePath) cannot be serialized again: \(error)")
         }
         return CertificateAuthority(
-            directory: directory, certificate: certificate, privateKey: privateKey,
+            directory: folder.path, certificate: certificate, privateKey: privateKey,
             certificateDER: serializer.serializedBytes,
             spkiHash: Data(SHA256.hash(data: publicKey.serializedBytes)).base64EncodedString())
     }
 
-    private static func paths(_ directory: String) -> (key: String, certificate: String) {
-        let folder = directory as NSString
-        return (folder.appendingPathComponent(keyFileName), folder.appendingPathComponent(certificateFileName))
-    }
-
-    private static func read(_ path: String) throws(CertificateAuthorityError) -> String {
+    /// Refuses a certificate that carries the key's public key without being the CA that key
+    /// made: one signed by another key (whatever its subject and dates say), one that is not a CA
+    /// or may not sign certificates, one outside its validity.
+    private static func check(_ certificate: Certificate, at path: String, now: Date = Date())
+        throws(CertificateAuthorityError)
+    {
+        let remake = "remove the folder (and untrust the old CA) and run `tracksnap ca` again"
+        guard certificate.issuer == certificate.subject,
+            certificate.publicKey.isValidSignature(certificate.signature, for: certificate)
+        else {
+            throw CertificateAuthorityError(
+                "\(path) is not signed by the CA's own key (\(keyFileName)): someone else made it; \(remake)")
+        }
+        let constraints: BasicConstraints?
+        let usage: KeyUsage?
         do {
-            return try String(contentsOfFile: path, encoding: .utf8)
+            constraints = try certificate.extensions.basicConstraints
+            usage = try certificate.extensions.keyUsage
         } catch {
-            throw CertificateAuthorityError("cannot read \(path): \(error.localizedDescription)")
+            throw CertificateAuthorityError("\(path) has a malformed extension: \(error)")
+        }
+        guard case .isCertificateAuthority = constraints else {
+            throw CertificateAuthorityError("\(path) is not a CA certificate (no basicConstraints CA:TRUE); \(remake)")
+        }
+        guard usage?.keyCertSign == true else {
+            throw CertificateAuthorityError(
+                "\(path) may not sign certificates (its keyUsage lacks keyCertSign); \(remake)")
+        }
+        let day = Date.ISO8601FormatStyle().year().month().day()
+        guard certificate.notValidBefore <= now else {
+            throw CertificateAuthorityError(
+                "\(path) is not valid before \(certificate.notValidBefore.formatted(day)): is this machine's clock right?"
+            )
+        }
+        guard now <= certificate.notValidAfter else {
+            throw CertificateAuthorityError(
+                "\(path) expired on \(certificate.notValidAfter.formatted(day)); \(remake)")
         }
     }
 
-    /// Makes a new key and certificate and writes them, the key created with mode 0600 (never
-    /// widened then narrowed), each file complete before it takes its name.
-    private static func create(in directory: String) throws(CertificateAuthorityError) {
-        do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw CertificateAuthorityError("cannot create \(directory): \(error.localizedDescription)")
-        }
+    /// Makes a new key and certificate and writes them into the checked folder, the key created
+    /// with mode 0600 (never widened then narrowed), each file complete before it takes its name.
+    private static func create(in folder: Folder) throws(CertificateAuthorityError) {
         let key = P256.Signing.PrivateKey()
         let privateKey = Certificate.PrivateKey(key)
         let now = Date()
         let name: DistinguishedName
         let certificate: Certificate
         do {
+            // The random unit makes each CA's subject its own: NSS files certificates of one
+            // subject under one nickname, and could not list or remove a remade CA apart from
+            // the one before it.
             name = try DistinguishedName {
                 OrganizationName("tracksnap")
+                OrganizationalUnitName(String(format: "%016llx", UInt64.random(in: .min ... .max)))
                 CommonName("tracksnap local CA \(ProcessInfo.processInfo.hostName)")
             }
             let identifier = SubjectKeyIdentifier(hash: privateKey.publicKey)
@@ -174,7 +209,6 @@ public struct CertificateAuthority: Sendable {
         } catch {
             throw CertificateAuthorityError("cannot make the CA certificate: \(error)")
         }
-        let paths = paths(directory)
         let keyPEM: String
         let certificatePEM: String
         do {
@@ -183,39 +217,7 @@ public struct CertificateAuthority: Sendable {
         } catch {
             throw CertificateAuthorityError("cannot encode the CA as PEM: \(error)")
         }
-        try writeNew(paths.key, keyPEM, mode: 0o600)
-        try writeNew(paths.certificate, certificatePEM, mode: 0o644)
-    }
-
-    /// Writes a file that must not exist yet: the bytes go to a temporary file created with
-    /// `mode` (O_EXCL), which is then linked to its name, so that nobody ever sees a partial
-    /// file or one with a wider mode, and an existing file is never replaced.
-    private static func writeNew(_ path: String, _ text: String, mode: mode_t) throws(CertificateAuthorityError) {
-        let temporary = "\(path).\(getpid()).\(UInt32.random(in: .min ... .max)).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard descriptor >= 0 else {
-            throw CertificateAuthorityError("cannot create \(temporary): \(String(cString: strerror(errno)))")
-        }
-        defer { unlink(temporary) }
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                let reason = String(cString: strerror(errno))
-                close(descriptor)
-                throw CertificateAuthorityError("cannot write \(temporary): \(reason)")
-            }
-            written += count
-        }
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard synced else {
-            throw CertificateAuthorityError("cannot write \(temporary): \(String(cString: strerror(errno)))")
-        }
-        guard link(temporary, path) == 0 else {
-            throw CertificateAuthorityError("cannot create \(path): \(String(cString: strerror(errno)))")
-        }
+        try folder.writeNew(keyFileName, keyPEM, mode: 0o600)
+        try folder.writeNew(certificateFileName, certificatePEM, mode: 0o644)
     }
 }

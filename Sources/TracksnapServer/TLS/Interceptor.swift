@@ -16,8 +16,8 @@ import NIOTLS
 /// ```
 ///
 /// Each failure — a handshake the client refuses (it does not trust the CA) or botches, bytes
-/// that are neither TLS nor HTTP, a server name other than the `CONNECT` target's, a connection
-/// closed mid-request — closes that tunnel only, is counted (`interceptFailures`) and told
+/// that are neither TLS nor HTTP, a server name other than the `CONNECT` target's or that is no
+/// host name, a connection closed mid-request — closes that tunnel only, is counted (`interceptFailures`) and told
 /// through `notices`.
 final class Interceptor: Sendable {
     let interception: Interception
@@ -87,6 +87,11 @@ final class Interceptor: Sendable {
         router: RequestRouter
     ) throws {
         var tunnel = tunnel
+        if case .hostname(let name) = serverName, let problem = ServerName.problem(with: name) {
+            failed(tunnel.host, "the TLS server name \(problem); the tunnel was closed")
+            channel.close(promise: nil)
+            throw InterceptionRefused()
+        }
         if case .hostname(let name) = serverName, name.lowercased() != tunnel.host.lowercased() {
             // A client that reached the tunnel by address may name the host it meant; one that
             // asked for one name and says another is not served a certificate for either.

@@ -1,6 +1,6 @@
 """Misbehaving clients of an intercepted CONNECT tunnel, for tracksnap's interception tests.
 
-usage: tunnel_client.py PROXY_PORT TARGET_HOST:PORT MODE [CA_FILE]
+usage: tunnel_client.py PROXY_PORT TARGET_HOST:PORT MODE [CA_FILE | SERVER_NAME]
 
 Modes (each prints what it saw on stdout, one line, and exits 0 when it could run):
   plain-http     a POST in plain HTTP inside the tunnel; prints the answer's status line
@@ -10,6 +10,8 @@ Modes (each prints what it saw on stdout, one line, and exits 0 when it could ru
   mid-request    a TLS request whose body stops half-way, then the connection closes; prints "sent"
   hold           a TLS GET kept alive; prints the answer's status line, then holds the tunnel open
                  until the proxy closes the connection (it never answers TLS's close_notify)
+  hello-sni      a ClientHello naming SERVER_NAME, whatever it holds (no TLS library sends `*`, control
+                 characters or 60 KB), in one record; prints "closed" once the proxy closes
 """
 import os
 import select
@@ -80,5 +82,16 @@ elif mode == "hold":
             pass
     except (OSError, ssl.SSLError):
         pass
+elif mode == "hello-sni":
+    name = sys.argv[4].encode()
+    entry = b"\x00" + len(name).to_bytes(2, "big") + name  # host_name
+    entries = len(entry).to_bytes(2, "big") + entry
+    extensions = b"\x00\x00" + len(entries).to_bytes(2, "big") + entries  # server_name
+    body = (b"\x03\x03" + os.urandom(32) + b"\x00" + b"\x00\x02\x13\x01" + b"\x01\x00"
+            + len(extensions).to_bytes(2, "big") + extensions)
+    handshake = b"\x01" + len(body).to_bytes(3, "big") + body
+    sock.sendall(b"\x16\x03\x01" + len(handshake).to_bytes(2, "big") + handshake)
+    read_all(sock)
+    print("closed")
 else:
     sys.exit(f"unknown mode {mode}")

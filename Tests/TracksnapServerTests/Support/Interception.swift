@@ -61,14 +61,16 @@ func curlThroughProxy(_ port: Int, _ arguments: [String], trusting authority: Ce
         URL(fileURLWithPath: "/usr/bin/env"), words + arguments, environment: environment, timeout: 60)
 }
 
-/// `Fixtures/tunnel_client.py`: a misbehaving client of an intercepted tunnel.
-func tunnelClient(_ port: Int, _ target: String, _ mode: String, authority: CertificateAuthority? = nil) async throws
-    -> ProcessResult
-{
+/// `Fixtures/tunnel_client.py`: a misbehaving client of an intercepted tunnel, given the CA to
+/// trust or (`hello-sni`) the server name to send.
+func tunnelClient(
+    _ port: Int, _ target: String, _ mode: String, authority: CertificateAuthority? = nil, serverName: String? = nil
+) async throws -> ProcessResult {
     let script = PackagePaths.root.appending(path: "Tests/TracksnapServerTests/Fixtures/tunnel_client.py").path
     return try await runProcess(
         URL(fileURLWithPath: "/usr/bin/env"),
-        ["python3", script, String(port), target, mode] + (authority.map { [$0.certificatePath] } ?? []),
+        ["python3", script, String(port), target, mode] + (authority.map { [$0.certificatePath] } ?? [])
+            + (serverName.map { [$0] } ?? []),
         timeout: 60)
 }
 
