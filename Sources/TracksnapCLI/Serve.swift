@@ -66,6 +66,12 @@ struct Serve: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Read the token from this file's one line (the file must not be open to group or others) instead of --token, which `ps` shows to every user. Without either, $TRACKSNAP_TOKEN is the token when set and not empty.",
+            valueName: "file"))
+    var tokenFile: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Also answer control API requests whose Host is NAME (any port) or NAME:PORT; the server's own address, localhost, 127.0.0.1 and [::1] always are. Repeatable.",
             valueName: "name"))
     var allowHost: [String] = []
@@ -116,8 +122,9 @@ struct Serve: ParsableCommand {
     @Flag(help: "Do not print a line on stderr for each captured request.")
     var quiet = false
 
-    func validate() throws {
+    mutating func validate() throws {
         guard Tracksnap.checksArguments else { return }
+        token = try controlToken()
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         if !CaptureServer.Configuration.isLoopback(host) && (token ?? "").isEmpty {
             throw ValidationError(

@@ -29,11 +29,12 @@ public final class ChildProcess: Sendable {
     ///   - executable: the program.
     ///   - arguments: its arguments.
     ///   - directory: its working directory; the test's own when nil.
+    ///   - environment: its whole environment; the test's own when nil.
     ///   - standardError: where its standard error goes; nowhere by default.
     ///   - timeout: seconds it has to print the line; then it is terminated, which ends the read.
     /// - Throws: when the program cannot be started.
     public static func launch(
-        _ executable: URL, _ arguments: [String], in directory: URL? = nil,
+        _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
         standardError: FileHandle = .nullDevice, timeout: Int = 60
     ) async throws -> ChildProcess {
         try await offloaded {
@@ -41,6 +42,7 @@ public final class ChildProcess: Sendable {
             process.executableURL = executable
             process.arguments = arguments
             if let directory { process.currentDirectoryURL = directory }
+            if let environment { process.environment = environment }
             let stdout = Pipe()
             process.standardOutput = stdout
             process.standardError = standardError

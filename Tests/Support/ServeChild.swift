@@ -36,14 +36,18 @@ public final class ServeChild: Sendable {
     /// Starts the server in the package's root and reads its first line,
     /// `listening on http://HOST:PORT`.
     ///
-    /// - Parameter options: more of `serve`'s options.
-    public static func launch(_ options: [String] = []) async throws -> ServeChild {
+    /// - Parameters:
+    ///   - options: more of `serve`'s options.
+    ///   - environment: its whole environment; the test's own when nil.
+    public static func launch(_ options: [String] = [], environment: [String: String]? = nil) async throws
+        -> ServeChild
+    {
         let stderrURL = FileManager.default.temporaryDirectory.appending(
             path: "tracksnap-serve-\(UUID().uuidString).err")
         try Data().write(to: stderrURL)
         let child = try await ChildProcess.launch(
             try PackagePaths.executable.get(), ["serve", "--port", "0"] + options, in: PackagePaths.root,
-            standardError: try FileHandle(forWritingTo: stderrURL))
+            environment: environment, standardError: try FileHandle(forWritingTo: stderrURL))
         let line = child.firstLine
         guard line.hasPrefix("listening on http://"), let port = line.split(separator: ":").last.flatMap({ Int($0) })
         else {

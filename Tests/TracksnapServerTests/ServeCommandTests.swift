@@ -156,14 +156,64 @@ struct ServeCommandTests {
         #expect(try await server.waitForExit() == 0)
     }
 
-    @Test("with --token the control API demands it")
-    func tokenFromTheCommandLine() async throws {
-        let server = try await ServeChild.launch(["--token", "t0k"])
-        #expect(try await control(server.port, "GET", "health").status == 401)
-        #expect(
-            try await control(server.port, "GET", "health", headers: [("Authorization", "Bearer t0k")]).status == 200)
-        server.signal(SIGTERM)
-        #expect(try await server.waitForExit() == 0)
+    /// Where `serve` is given its token.
+    enum TokenSource: String, CaseIterable, Sendable {
+        case commandLine = "--token"
+        case file = "--token-file"
+        case environment = "$TRACKSNAP_TOKEN"
+    }
+
+    @Test(
+        "the control API demands the token given with --token, --token-file or $TRACKSNAP_TOKEN",
+        arguments: TokenSource.allCases)
+    func token(source: TokenSource) async throws {
+        try await withTemporaryDirectory { directory in
+            let token = "t0k-\(UUID().uuidString)"
+            let file = directory.appending(path: "token")
+            try Data((token + "\n").utf8).write(to: file)
+            chmod(file.path, 0o600)
+            var environment = ProcessInfo.processInfo.environment
+            environment["TRACKSNAP_TOKEN"] = source == .environment ? token : nil
+            let options: [String] =
+                switch source {
+                case .commandLine: ["--token", token]
+                case .file: ["--token-file", file.path]
+                case .environment: []
+                }
+            let server = try await ServeChild.launch(options, environment: environment)
+            defer { server.stop() }
+            #expect(try await control(server.port, "GET", "health").status == 401)
+            #expect(
+                try await control(server.port, "GET", "health", headers: [("Authorization", "Bearer \(token)")]).status
+                    == 200)
+            server.signal(SIGTERM)
+            #expect(try await server.waitForExit() == 0)
+        }
+    }
+
+    @Test(
+        "a token file others may read, an empty one, one of two lines, or both token options are refused, naming the file and never the token",
+        arguments: [
+            ("open", "open to other users (mode 0644): run chmod 600"), ("empty", "holds no token"),
+            ("two lines", "must hold the token alone, on one line"),
+            ("with --token", "pass the token with --token or --token-file, not both"),
+        ])
+    func badTokenFile(kind: String, message: String) async throws {
+        try await withTemporaryDirectory { directory in
+            let token = "t0k-\(UUID().uuidString)"
+            let file = directory.appending(path: "token")
+            let content = ["empty": "", "two lines": "\(token)\nsecond\n"][kind] ?? token
+            try Data(content.utf8).write(to: file)
+            chmod(file.path, kind == "open" ? 0o644 : 0o600)
+            let extra = kind == "with --token" ? ["--token", "other"] : []
+            let result = try await run(
+                try PackagePaths.executable.get().path, ["serve", "--token-file", file.path] + extra)
+            #expect(result.status == 2)
+            #expect(result.stderr.contains(message), "\(result.stderr)")
+            #expect(kind == "with --token" || result.stderr.contains(file.path), "\(result.stderr)")
+            #expect(!result.stderr.contains(token), "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
     }
 
     @Test(

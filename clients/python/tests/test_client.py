@@ -1,8 +1,14 @@
 """The client against a live `tracksnap serve` (the plugin's `tracksnap` fixture starts it)."""
 
 import base64
+import contextlib
 import json
+import secrets
+import subprocess
+import threading
 import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
@@ -105,3 +111,73 @@ def test_proxy_env_without_interception_names_the_proxy_and_no_ca(tracksnap_sess
         assert env[name] == env[name.lower()] == tracksnap_session.server.url
     assert env["NO_PROXY"] == env["no_proxy"] == "127.0.0.1,localhost,::1"
     assert not {"SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"} & env.keys()
+
+
+@contextlib.contextmanager
+def local_server(answer):
+    """An HTTP server on 127.0.0.1 whose GETs `answer(handler)` answers; yields its URL."""
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):
+            answer(self)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+@pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
+def test_a_redirect_is_refused_and_the_token_never_reaches_another_host(status):
+    token = "tok-" + secrets.token_hex(8)
+    arrived = []
+
+    def elsewhere(handler):
+        arrived.append(handler.headers.get("Authorization"))
+        handler.send_response(200)
+        handler.send_header("Content-Length", "2")
+        handler.end_headers()
+        handler.wfile.write(b"{}")
+
+    with local_server(elsewhere) as other:
+        def redirect(handler):
+            handler.send_response(status)
+            handler.send_header("Location", f"{other}/__tracksnap/health")
+            handler.send_header("Content-Length", "0")
+            handler.end_headers()
+
+        with local_server(redirect) as url:
+            with pytest.raises(TracksnapError, match="redirected to http://127.0.0.1:[0-9]+/__tracksnap/health, which "
+                                                     "the control API never does: not followed") as error:
+                Tracksnap.attach(url, token=token)
+    assert error.value.status == status
+    assert arrived == [], f"the other host got the call, with Authorization {arrived}"
+
+
+def test_a_token_given_to_start_stays_off_the_command_line(tmp_path):
+    token = "tok-" + secrets.token_hex(8)
+    with Tracksnap.start(root=tmp_path, token=token) as server:
+        pid = server._process.pid
+        command_line = Path(f"/proc/{pid}/cmdline").read_bytes()
+        listed = subprocess.run(["ps", "-ww", "-o", "args=", "-p", str(pid)], capture_output=True, text=True).stdout
+        assert b"serve" in command_line and "serve" in listed, listed
+        assert token.encode() not in command_line and token not in listed, listed
+        with pytest.raises(TracksnapError, match="401") as refused:
+            Tracksnap(server.url).health()
+        assert refused.value.status == 401
+        assert server.health()["status"] == "ok"
+        assert server.session("with the token").id
+
+
+def test_a_failed_start_does_not_repeat_the_token(tmp_path):
+    token = "tok-" + secrets.token_hex(8)
+    with pytest.raises(TracksnapError, match="did not start.*--max-requests") as error:
+        Tracksnap.start(root=tmp_path, token=token, args=["--max-requests", "0"])
+    assert token not in str(error.value)

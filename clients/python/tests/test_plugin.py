@@ -4,8 +4,11 @@ intercepted and answered offline. Each suite runs as a user's does, in a pytest 
 
 import json
 import os
+import secrets
 
 import pytest
+
+from tracksnap import Tracksnap
 
 SEGMENT_OVER_HTTPS = '''
 from segment.analytics import Client
@@ -21,8 +24,8 @@ def test_checkout(tracksnap_session, tracksnap_proxy_env):
 
 @pytest.fixture
 def suite(pytester, monkeypatch):
-    for name in ("CI", "TRACKSNAP_RECORD", "TRACKSNAP_URL", "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy",
-                 "SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"):
+    for name in ("CI", "TRACKSNAP_RECORD", "TRACKSNAP_URL", "TRACKSNAP_TOKEN", "HTTP_PROXY", "HTTPS_PROXY",
+                 "http_proxy", "https_proxy", "SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"):
         monkeypatch.delenv(name, raising=False)
     assert os.environ.get("TRACKSNAP_BIN"), "TRACKSNAP_BIN must name the tracksnap binary (make test sets it)"
     return pytester
@@ -103,3 +106,30 @@ def tracksnap_options(tracksnap_options):
     return {**tracksnap_options, "answer": False}
 ''')
     run(suite, "--tracksnap-answer").assert_outcomes(passed=1)
+
+
+@pytest.mark.parametrize("server", ["started", "attached"])
+def test_the_token_comes_from_the_environment(suite, monkeypatch, tmp_path, server):
+    token = "tok-" + secrets.token_hex(8)
+    monkeypatch.setenv("TRACKSNAP_TOKEN", token)
+    suite.makepyfile(test_token='''
+import os
+import urllib.error
+import urllib.request
+
+def test_token(tracksnap, tracksnap_session):
+    assert tracksnap.token == os.environ["TRACKSNAP_TOKEN"]
+    assert tracksnap_session.requests() == []
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        opener.open(tracksnap.url + "/__tracksnap/health", timeout=10)
+        status = 200
+    except urllib.error.HTTPError as error:
+        status = error.code
+    assert status == 401
+''')
+    if server == "started":
+        run(suite).assert_outcomes(passed=1)
+        return
+    with Tracksnap.start(root=tmp_path, token=token) as running:
+        run(suite, f"--tracksnap-url={running.url}").assert_outcomes(passed=1)

@@ -49,9 +49,20 @@ class Report:
     unattributed: int = 0
 
 
+class _RefuseRedirects(urllib.request.HTTPRedirectHandler):
+    """The control API never redirects: a redirect is raised as the error it is, not followed,
+    so that the token never goes to another host."""
+
+    def redirect_request(self, *args: Any) -> None:
+        return None
+
+
 # Proxies from the environment must not apply to the control API: a test that points
 # HTTP_PROXY at tracksnap would otherwise send the control calls through tracksnap itself.
-_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}), _RefuseRedirects())
+
+#: The environment variable `tracksnap serve` and the pytest plugin take the token from.
+_TOKEN_VARIABLE = "TRACKSNAP_TOKEN"
 
 
 class Tracksnap:
@@ -80,7 +91,8 @@ class Tracksnap:
     @classmethod
     def start(cls, *, root: Optional[PathLike] = None, binary: Optional[PathLike] = None,
               intercept: Iterable[str] = (), answer: bool = False, ca_dir: Optional[PathLike] = None,
-              upstream: Optional[str] = None, args: Iterable[str] = (), timeout: float = 30.0) -> "Tracksnap":
+              upstream: Optional[str] = None, token: Optional[str] = None, args: Iterable[str] = (),
+              timeout: float = 30.0) -> "Tracksnap":
         """Launches `tracksnap serve` on a free port of 127.0.0.1 and waits for its first line.
 
         >>> Tracksnap.start(intercept=["api.segment.io"], answer=True, ca_dir="tests/ca")
@@ -90,9 +102,12 @@ class Tracksnap:
         arguments are `serve`'s options: `intercept` (`--intercept`: decrypt the CONNECT tunnels
         to these hosts: `all`, `analytics`, `*.DOMAIN`, a host, `PATTERN=answer`), `answer`
         (`--answer`: answer intercepted requests instead of forwarding them), `ca_dir`
-        (`--ca-dir`), `upstream` (`--upstream`: a reverse proxy's target); `args` go to `serve`
-        as they are (`["--max-requests", "1000"]`). When it intercepts, the CA is made first if
-        its folder holds none (as `tracksnap ca` does), and `ca_certificate` names its certificate.
+        (`--ca-dir`), `upstream` (`--upstream`: a reverse proxy's target), `token` (the control
+        API then demands it; it reaches `serve` in its environment, `$TRACKSNAP_TOKEN`, never on
+        its command line, which `ps` shows to every user, and no error message repeats it); `args`
+        go to `serve` as they are (`["--max-requests", "1000"]`). When it intercepts, the CA is
+        made first if its folder holds none (as `tracksnap ca` does), and `ca_certificate` names
+        its certificate.
         """
         program = _program(binary)
         root_path = Path(root).resolve() if root is not None else Path.cwd()
@@ -104,10 +119,16 @@ class Tracksnap:
         options += ["--upstream", upstream] if upstream is not None else []
         certificate = _ca_certificate(program, ca_path) if patterns else None
         command = [program, "serve", "--port", "0", "--quiet", "--root", os.fspath(root_path), *options, *args]
+        # Without a token the server must not take one from this process's environment: the
+        # client would not send it.
+        environment = {name: value for name, value in os.environ.items() if name != _TOKEN_VARIABLE}
+        if token:
+            environment[_TOKEN_VARIABLE] = token
         log = Path(tempfile.mkstemp(prefix="tracksnap-serve-", suffix=".log")[1])
         with open(log, "wb") as errors:
             try:
-                process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors)
+                process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors,
+                                           env=environment)
             except OSError as error:
                 raise TracksnapError(f"cannot run {program}: {error}") from error
         line = _first_line(process, timeout)
@@ -117,16 +138,18 @@ class Tracksnap:
             process.wait()
             detail = log.read_text(errors="replace").strip()
             log.unlink(missing_ok=True)
-            raise TracksnapError(f"`{' '.join(command)}` did not start: {detail or line or 'no output'}")
-        return cls(line[len(prefix):].strip(), root=root_path, ca_certificate=certificate, process=process, log=log)
+            message = f"`{' '.join(command)}` did not start: {detail or line or 'no output'}"
+            raise TracksnapError(_scrubbed(message, token))
+        return cls(line[len(prefix):].strip(), token=token, root=root_path, ca_certificate=certificate,
+                   process=process, log=log)
 
     @classmethod
     def attach(cls, url: str, *, token: Optional[str] = None, root: Optional[PathLike] = None,
                ca_certificate: Optional[PathLike] = None) -> "Tracksnap":
         """A server already running at `url` (`http://127.0.0.1:8181`); `token` when it was
-        started with `--token`; `root`, its `--root` as this machine sees it (default: the
-        working directory), where snapshot files are looked for; `ca_certificate`, the
-        `ca-cert.pem` of its `--ca-dir` when it intercepts HTTPS."""
+        started with one (`--token`, `--token-file` or `$TRACKSNAP_TOKEN`); `root`, its `--root`
+        as this machine sees it (default: the working directory), where snapshot files are looked
+        for; `ca_certificate`, the `ca-cert.pem` of its `--ca-dir` when it intercepts HTTPS."""
         server = cls(url, token=token, root=root, ca_certificate=ca_certificate)
         server.health()
         return server
@@ -199,9 +222,13 @@ class Tracksnap:
                 message = json.loads(text)["error"]
             except (ValueError, KeyError, TypeError):
                 message = text
-            raise TracksnapError(f"{method} {url}: {error.code}: {message}", status=error.code) from None
+            if 300 <= error.code < 400:
+                message = (f"redirected to {error.headers.get('Location')}, which the control API never does: "
+                           f"not followed, so that the call and its token go nowhere but {self.url}")
+            raise TracksnapError(_scrubbed(f"{method} {url}: {error.code}: {message}", self.token),
+                                 status=error.code) from None
         except (urllib.error.URLError, OSError) as error:
-            raise TracksnapError(f"{method} {url}: {getattr(error, 'reason', error)}") from None
+            raise TracksnapError(_scrubbed(f"{method} {url}: {getattr(error, 'reason', error)}", self.token)) from None
 
 
 class Session:
@@ -345,6 +372,11 @@ def _body(snapshot: Optional[PathLike], content: Any, **fields: Any) -> dict:
     if content is not None:
         body["snapshotContent"] = content
     return body
+
+
+def _scrubbed(message: str, token: Optional[str]) -> str:
+    """An error message without the token, whatever repeated it (a server's answer, a command)."""
+    return message.replace(token, "[redacted]") if token else message
 
 
 def _query_value(value: Any) -> str:

@@ -22,7 +22,7 @@ from typing import Any, Dict, Iterator, Optional
 
 import pytest
 
-from .client import Session, Tracksnap
+from .client import _TOKEN_VARIABLE, Session, Tracksnap
 
 #: Where a relative path option is taken from.
 _PATH_HELP = "relative to the ini file's folder in the ini file, to the working directory on the command line"
@@ -91,14 +91,16 @@ def tracksnap_options(pytestconfig: pytest.Config) -> Dict[str, Any]:
 def tracksnap(pytestconfig: pytest.Config, tracksnap_options: Dict[str, Any]) -> Iterator[Tracksnap]:
     """The run's `tracksnap serve`, started with `tracksnap_options` on a free port and stopped at
     the end; or the one at `--tracksnap-url`, attached (its options are its own; `ca_dir` still
-    names the CA a client must trust)."""
+    names the CA a client must trust). `$TRACKSNAP_TOKEN`, when set, is the token of both: the
+    server started demands it, and the calls send it."""
     url = pytestconfig.getoption("tracksnap_url")
+    token = os.environ.get(_TOKEN_VARIABLE) or None
     if url:
         ca_dir = tracksnap_options.get("ca_dir")
-        yield Tracksnap.attach(url, token=os.environ.get("TRACKSNAP_TOKEN"), root=tracksnap_options.get("root"),
+        yield Tracksnap.attach(url, token=token, root=tracksnap_options.get("root"),
                                ca_certificate=Path(ca_dir) / "ca-cert.pem" if ca_dir else None)
         return
-    with Tracksnap.start(**tracksnap_options) as server:
+    with Tracksnap.start(**{"token": token, **tracksnap_options}) as server:
         yield server
 
 
