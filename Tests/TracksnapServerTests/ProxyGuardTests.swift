@@ -93,7 +93,7 @@ struct ProxyGuardTests {
     }
 
     /// This machine's own name, when it resolves to loopback (as /etc/hosts often makes it).
-    private static let loopbackName: String? = {
+    static let loopbackName: String? = {
         let name = ProcessInfo.processInfo.hostName
         var list: UnsafeMutablePointer<addrinfo>?
         guard !name.isEmpty, getaddrinfo(name, nil, nil, &list) == 0, let first = list else { return nil }
@@ -119,6 +119,14 @@ struct ProxyGuardTests {
                 let tunnel = try await RawHTTP.exchange(port: port, Array(connect.utf8))
                 #expect(tunnel.status == 403)
                 #expect(target.store.requests().isEmpty)
+                // Refused before any connection: a closed port there answers as an open one,
+                // so that the answer tells nothing about what listens on this host's loopback.
+                try await withClosedPort { closed in
+                    var connect = "CONNECT \(name):\(closed) HTTP/1.1\r\nHost: \(name):\(closed)\r\n"
+                    connect += "Proxy-Authorization: Bearer T0k3n\r\n\r\n"
+                    let tunnel = try await RawHTTP.exchange(port: port, Array(connect.utf8))
+                    #expect(tunnel.status == 403, "\(tunnel.text)")
+                }
             }
         }
     }

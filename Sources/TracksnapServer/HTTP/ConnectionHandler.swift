@@ -268,28 +268,29 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         let recorded = router.recordTunnel(head, target: target)
         state = .tunnelling
-        ClientBootstrap(group: context.eventLoop)
-            .connectTimeout(.seconds(10))
-            .connect(host: target.host, port: target.port)
-            .assumeIsolated()
-            .whenComplete { result in
-                switch result {
-                case .success(let peer)
-                where !self.router.proxyGuard.allowsTunnel(to: peer.remoteAddress, client: client):
-                    // A name that resolved to this host's loopback.
-                    peer.close(promise: nil)
-                    self.router.log(recorded, status: 403)
-                    self.write(ProxyGuard.loopbackRefusal(head.uri), for: head, keepAlive: false, context: context)
-                case .success(let peer):
-                    self.router.log(recorded, status: 200)
-                    self.glue(context: context, to: peer)
-                case .failure(let error):
-                    self.router.log(recorded, status: 502)
-                    self.write(
-                        .error(.badGateway, "tracksnap could not open a tunnel to \(head.uri): \(error)"), for: head,
-                        keepAlive: false, context: context)
-                }
+        let (proxyGuard, eventLoop) = (router.proxyGuard, context.eventLoop)
+        eventLoop.makeFutureWithTask {
+            // On this event loop: the glue joins two channels of the same loop.
+            try await proxyGuard.connect(
+                to: target.host, port: target.port, client: client, on: eventLoop, timeout: .seconds(10))
+        }
+        .assumeIsolated()
+        .whenComplete { result in
+            switch result {
+            case .success(let peer):
+                self.router.log(recorded, status: 200)
+                self.glue(context: context, to: peer)
+            case .failure(let refusal as ProxyRefusal):
+                // A name that resolves to this host's loopback, or to nothing.
+                self.router.log(recorded, status: Int(refusal.response.status.code))
+                self.write(refusal.response, for: head, keepAlive: false, context: context)
+            case .failure(let error):
+                self.router.log(recorded, status: 502)
+                self.write(
+                    .error(.badGateway, "tracksnap could not open a tunnel to \(head.uri): \(error)"), for: head,
+                    keepAlive: false, context: context)
             }
+        }
     }
 
     /// Answers `200` and hands the tunnel to the interceptor: the `CONNECT` itself is not

@@ -104,7 +104,9 @@ final class RequestRouter: Sendable {
 
         // Absolute-form (`GET http://host/path`, as `curl -x` and `http_proxy` send): forward proxy.
         if !uri.hasPrefix("/"), uri.contains("://") {
-            let targetHost = URL(string: uri)?.host ?? ""
+            let target = URL(string: uri)
+            let targetHost = target?.host ?? ""
+            let targetPort = target?.port ?? (target?.scheme?.lowercased() == "https" ? 443 : 80)
             let recorded =
                 request.isPreflight
                 ? nil
@@ -114,11 +116,8 @@ final class RequestRouter: Sendable {
             if let refused { return logged(recorded, refusal(refused, request)) }
             return logged(
                 recorded,
-                .later { [forwarder, proxyGuard] in
-                    if await proxyGuard.resolvesToThisHost(targetHost, client: request.remoteAddress) {
-                        return ProxyGuard.loopbackRefusal(targetHost)
-                    }
-                    return await forwarder.forward(request, to: uri)
+                .later { [self] in
+                    await forwardAsProxy(request, to: uri, host: targetHost, port: targetPort, with: forwarder)
                 })
         }
 
@@ -180,12 +179,30 @@ final class RequestRouter: Sendable {
             guard let forwarder = interceptor?.forwarder else {
                 return .now(.error(.internalServerError, "no interceptor"))
             }
-            return logged(recorded, .later { await forwarder.forward(request, to: url) })
+            return logged(
+                recorded,
+                .later { [self] in
+                    await forwardAsProxy(request, to: url, host: tunnel.host, port: tunnel.port, with: forwarder)
+                })
         case .answer:
             if request.isPreflight { return .now(CORS.preflight(for: request.headers)) }
             var response = collectorResponse
             response.headers.add(contentsOf: CORS.headers(for: request.headers))
             return logged(recorded, .now(response))
+        }
+    }
+
+    /// Forwards a forward-proxy request (absolute-form, or inside an intercepted tunnel) to
+    /// `url`, whose host and port are given: for a client elsewhere, to the address the guard
+    /// resolved and checked, never to a second answer for the name.
+    private func forwardAsProxy(
+        _ request: IncomingRequest, to url: String, host: String, port: Int, with forwarder: Forwarder
+    ) async -> Response {
+        do {
+            let address = try await proxyGuard.pinnedAddress(of: host, port: port, client: request.remoteAddress)
+            return await forwarder.forward(request, to: url, connectingTo: address)
+        } catch {
+            return error.response
         }
     }
 

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOSSL
@@ -21,6 +22,7 @@ struct Forwarder: Sendable {
     private static let clients = Mutex<[[String]: HTTPClient]>([:])
 
     private let client: HTTPClient
+    private let files: [String]
 
     /// A forwarder that verifies HTTPS upstreams against the system's roots and the
     /// certificates in `trusting` (PEM files), and speaks TLS 1.2 or later to them.
@@ -36,27 +38,33 @@ struct Forwarder: Sendable {
                 throw CaptureServerError("--upstream-ca \(file) is not a readable PEM certificate file: \(error)")
             }
         }
+        self.files = files
         client = Self.clients.withLock { clients in
             if let client = clients[files] { return client }
-            var tls = TLSConfiguration.makeClientConfiguration()
-            tls.additionalTrustRoots = files.map { .file($0) }
-            // TLS 1.0 and 1.1 are deprecated (RFC 8996); NIOSSL would still accept them.
-            tls.minimumTLSVersion = .tlsv12
-            var configuration = HTTPClient.Configuration(
-                tlsConfiguration: tls,
-                // A proxy passes redirects back to the client instead of following them.
-                redirectConfiguration: .disallow,
-                timeout: .init(connect: .seconds(10), read: .seconds(60)),
-                connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64),
-                decompression: .disabled
-            )
-            // Without this, a request to an upstream that is down waits out the whole connect
-            // timeout retrying, where the client should get its 502 at once.
-            configuration.connectionPool.retryConnectionEstablishment = false
-            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.configuration(files))
             clients[files] = client
             return client
         }
+    }
+
+    /// The configuration of a client that trusts `files` besides the system's roots.
+    private static func configuration(_ files: [String]) -> HTTPClient.Configuration {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.additionalTrustRoots = files.map { .file($0) }
+        // TLS 1.0 and 1.1 are deprecated (RFC 8996); NIOSSL would still accept them.
+        tls.minimumTLSVersion = .tlsv12
+        var configuration = HTTPClient.Configuration(
+            tlsConfiguration: tls,
+            // A proxy passes redirects back to the client instead of following them.
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(10), read: .seconds(60)),
+            connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64),
+            decompression: .disabled
+        )
+        // Without this, a request to an upstream that is down waits out the whole connect
+        // timeout retrying, where the client should get its 502 at once.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return configuration
     }
 
     /// Forwards a request; any failure becomes a 502 with `{"error": …}`.
@@ -64,7 +72,24 @@ struct Forwarder: Sendable {
     /// - Parameters:
     ///   - request: the request as received.
     ///   - url: the absolute URL to send it to.
-    func forward(_ request: IncomingRequest, to url: String) async -> Response {
+    ///   - address: the IP address to connect to instead of resolving the URL's host name, which
+    ///     still names the host in `Host` and in TLS (server name, certificate verified for it).
+    func forward(_ request: IncomingRequest, to url: String, connectingTo address: String? = nil) async -> Response {
+        guard let address, let host = URL(string: url)?.host else {
+            return await forward(request, to: url, with: client)
+        }
+        // AsyncHTTPClient connects elsewhere than the name's answer only through its
+        // configuration's DNS override: the request gets a client of its own, without a pool,
+        // shut down once the answer is read.
+        var configuration = Self.configuration(files)
+        configuration.dnsOverride = [host: address]
+        let pinned = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let response = await forward(request, to: url, with: pinned)
+        try? await pinned.shutdown()
+        return response
+    }
+
+    private func forward(_ request: IncomingRequest, to url: String, with client: HTTPClient) async -> Response {
         var outgoing = HTTPClientRequest(url: url)
         outgoing.method = request.method
         // Host and Content-Length are set by the client for the new target and body.

@@ -7,7 +7,10 @@ import NIOTLS
 /// byte tells TLS (a handshake record, 0x16) from plain HTTP. TLS is answered with a leaf
 /// certificate for the client's server name (SNI), else the `CONNECT` host, and ALPN picks
 /// HTTP/2 or HTTP/1.1; either way the requests inside reach a `ConnectionHandler` that records
-/// them as the collector does, under their `https://host/path` URL.
+/// them as the collector does, under their `https://host/path` URL. A server name takes the
+/// place of a `CONNECT` address only when it passes what a `CONNECT` to it would: named by
+/// `Interception` (whose action it then takes), and not this host's loopback for a client
+/// elsewhere.
 ///
 /// ```swift
 /// if let action = interceptor.interception.action(for: target.host) {
@@ -16,8 +19,9 @@ import NIOTLS
 /// ```
 ///
 /// Each failure — a handshake the client refuses (it does not trust the CA) or botches, bytes
-/// that are neither TLS nor HTTP, a server name other than the `CONNECT` target's or that is no
-/// host name, a connection closed mid-request — closes that tunnel only, is counted (`interceptFailures`) and told
+/// that are neither TLS nor HTTP, a server name that is no host name, other than the `CONNECT`
+/// target's, or one that may not take its address's place, a connection closed mid-request —
+/// closes that tunnel only, is counted (`interceptFailures`) and told
 /// through `notices`.
 final class Interceptor: Sendable {
     let interception: Interception
@@ -93,14 +97,28 @@ final class Interceptor: Sendable {
             throw InterceptionRefused()
         }
         if case .hostname(let name) = serverName, name.lowercased() != tunnel.host.lowercased() {
-            // A client that reached the tunnel by address may name the host it meant; one that
+            // A client that reached the tunnel by address may name the host it meant, which then
+            // takes the address's place: the name passes what a CONNECT to it would. One that
             // asked for one name and says another is not served a certificate for either.
-            guard IPAddress.parse(tunnel.host) != nil else {
-                failed(tunnel.host, "the TLS server name \(name) is not the CONNECT target's; the tunnel was closed")
+            let name = name.lowercased()
+            let action = interception.action(for: name)
+            let refusal: String? =
+                if IPAddress.parse(tunnel.host) == nil {
+                    "is not the CONNECT target's"
+                } else if router.proxyGuard.refuses(name, client: channel.remoteAddress) {
+                    "is this host's loopback, where a client elsewhere is not relayed"
+                } else if action == nil {
+                    "is not named by --intercept"
+                } else {
+                    nil
+                }
+            if let refusal {
+                failed(tunnel.host, "the TLS server name \(name) \(refusal); the tunnel was closed")
                 channel.close(promise: nil)
                 throw InterceptionRefused()
             }
-            tunnel.host = name.lowercased()
+            tunnel.host = name
+            if let action { tunnel.action = action }
         }
         let context: NIOSSLContext
         do {

@@ -7,6 +7,8 @@ Modes (each prints what it saw on stdout, one line, and exits 0 when it could ru
   plain-garbage  bytes that are neither TLS nor HTTP; prints the first answer line, or "closed"
   garbage-hello  a TLS handshake record holding garbage; prints "closed" once the proxy closes
   sni            a TLS handshake naming sni.other.example, not the CONNECT host; prints the error
+  get-as=NAME    a TLS GET /internal naming NAME as the server name (a CONNECT to an address may);
+                 prints the answer's status line, "closed", or the handshake's error
   mid-request    a TLS request whose body stops half-way, then the connection closes; prints "sent"
   hold           a TLS GET kept alive; prints the answer's status line, then holds the tunnel open
                  until the proxy closes the connection (it never answers TLS's close_notify)
@@ -57,6 +59,17 @@ elif mode == "sni":
         print("handshake succeeded")
     except (ssl.SSLError, OSError) as error:
         print(f"handshake failed: {error}")
+elif mode.startswith("get-as="):
+    name = mode.split("=", 1)[1]
+    context = ssl.create_default_context(cafile=sys.argv[4])
+    try:
+        tls = context.wrap_socket(sock, server_hostname=name)
+    except (ssl.SSLError, OSError) as error:
+        print(f"handshake failed: {error}")
+        sys.exit(0)
+    tls.sendall(b"GET /internal HTTP/1.1\r\nHost: " + name.encode() + b"\r\nConnection: close\r\n\r\n")
+    answer = read_all(tls)
+    print(answer.split(b"\r\n")[0].decode(errors="replace") if answer else "closed")
 elif mode == "mid-request":
     context = ssl.create_default_context(cafile=sys.argv[4])
     tls = context.wrap_socket(sock, server_hostname=host)

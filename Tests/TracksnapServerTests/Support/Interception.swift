@@ -84,33 +84,46 @@ func eventually(within seconds: Double = 10, _ condition: () -> Bool) async thro
     return condition()
 }
 
-/// The interception tests' upstream: HTTPS on 127.0.0.1 with a certificate from `authority`
-/// (a CA of the test's, not tracksnap's), answering every request 201 with
-/// `upstream saw METHOD PATH with N bytes` and `X-Upstream: yes`.
+/// The interception tests' upstream: HTTPS on 127.0.0.1 (or another loopback `address`) with a
+/// certificate for `name` from `authority` (a CA of the test's, not tracksnap's), answering
+/// every request 201 with `upstream saw METHOD PATH with N bytes` and `X-Upstream: yes`.
 final class UpstreamTLSServer: Sendable {
     let channel: Channel
     let port: Int
+    private let accepted: Accepted
 
-    private init(channel: Channel, port: Int) {
-        self.channel = channel
-        self.port = port
+    /// The TCP connections it accepted, handshake or not.
+    var connections: Int { accepted.count.load(ordering: .relaxed) }
+
+    private final class Accepted: Sendable {
+        let count = Atomic<Int>(0)
     }
 
-    static func start(authority: CertificateAuthority) async throws -> UpstreamTLSServer {
+    private init(channel: Channel, port: Int, accepted: Accepted) {
+        self.channel = channel
+        self.port = port
+        self.accepted = accepted
+    }
+
+    static func start(authority: CertificateAuthority, address: String = "127.0.0.1", name: String = "127.0.0.1")
+        async throws -> UpstreamTLSServer
+    {
         // HTTP/1.1 only: its pipeline speaks nothing else.
         let context = try LeafCertificates(authority: authority, applicationProtocols: ["http/1.1"]).context(
-            for: "127.0.0.1")
+            for: name)
+        let accepted = Accepted()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                accepted.count.add(1, ordering: .relaxed)
+                return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                     try channel.pipeline.syncOperations.addHandler(Answerer())
                 }
             }
-            .bind(host: "127.0.0.1", port: 0).get()
-        return UpstreamTLSServer(channel: channel, port: try #require(channel.localAddress?.port))
+            .bind(host: address, port: 0).get()
+        return UpstreamTLSServer(channel: channel, port: try #require(channel.localAddress?.port), accepted: accepted)
     }
 
     func stop() async {
