@@ -163,7 +163,7 @@ fuzz-run:
 	  seeds=$$(TRACKSNAP_FUZZ=list $(FUZZ) | awk -v t=$$target '$$1 == t { $$1 = ""; print }'); \
 	  mkdir -p $(FUZZ_SCRATCH)/corpus/$$target $(FUZZ_SCRATCH)/crashes/$$target $(FUZZ_SCRATCH)/logs Tests/Fuzz/$$target; \
 	  printf 'fuzz %-9s %ss: ' $$target $(FUZZ_RUN_SECONDS); \
-	  if SWIFT_BACKTRACE=enable=no TRACKSNAP_FUZZ=$$target $(FUZZ) -max_total_time=$(FUZZ_RUN_SECONDS) -max_len=65536 -timeout=10 \
+	  if SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Fuzz/lsan.supp TRACKSNAP_FUZZ=$$target $(FUZZ) -max_total_time=$(FUZZ_RUN_SECONDS) -max_len=65536 -timeout=10 \
 	       -artifact_prefix=$(FUZZ_SCRATCH)/crashes/$$target/ \
 	       $(FUZZ_SCRATCH)/corpus/$$target Tests/Fuzz/$$target $$seeds > $(FUZZ_SCRATCH)/logs/$$target.log 2>&1; then \
 	    echo "$$(ls $(FUZZ_SCRATCH)/corpus/$$target | wc -l) inputs in the corpus, no crash"; \
