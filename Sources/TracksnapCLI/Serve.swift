@@ -35,7 +35,7 @@ struct Serve: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Append every captured request to this NDJSON file as it arrives, its secrets [redacted] as the control API answers it.",
+            "Append every captured request to this NDJSON file as it arrives, its secrets [redacted] as the control API answers it. Created 0600; a symbolic link, or a file of another user, is refused.",
             valueName: "file"))
     var journal: String?
 
@@ -58,7 +58,7 @@ struct Serve: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Demand Authorization: Bearer TOKEN on the control API; bound beyond loopback, the proxy demands it too (Proxy-Authorization: Bearer TOKEN, or Basic with TOKEN as the password).",
+            "Demand Authorization: Bearer TOKEN on the control API; bound beyond loopback, the proxy demands it too (Proxy-Authorization: Bearer TOKEN, or Basic with TOKEN as the password). Never recorded, nor any Proxy-Authorization.",
             valueName: "token"))
     var token: String?
 

@@ -19,6 +19,8 @@ extension CaptureServer {
         public var upstream: URL?
         /// An NDJSON file every captured request is appended to as it arrives, as the control
         /// API answers it: its credentials (`Authorization`, write keys, tokens) `[redacted]`.
+        /// Created `0600`; a symbolic link, or a file that is not regular or belongs to another
+        /// user, is refused (`Journal`).
         public var journalPath: String?
         /// Write the journal's requests as captured, secrets and all (`serve --journal-raw`).
         public var journalKeepsSecrets = false

@@ -29,7 +29,8 @@ final class RequestRouter: Sendable {
         interceptor =
             configuration.interception == nil ? nil : try Interceptor(configuration: configuration, store: store)
         control = ControlAPI(
-            store: store, token: configuration.token, validatorsDirectory: configuration.validatorsDirectory,
+            store: store, token: configuration.token.map(AccessToken.init),
+            validatorsDirectory: configuration.validatorsDirectory,
             root: ControlRoot(configuration.root), requestLog: configuration.requestLog)
         controlGuard = ControlGuard(configuration: configuration)
         proxyGuard = ProxyGuard(configuration: configuration)
