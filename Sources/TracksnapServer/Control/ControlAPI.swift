@@ -102,7 +102,7 @@ struct ControlAPI: Sendable {
         case (.GET, _) where Self.matches(parts, ["sessions", nil, "requests"]):
             return sessionRequests(parts[1], request)
         case (.POST, _) where Self.matches(parts, ["sessions", nil, "requests"]):
-            return .now(ingest(parts[1], request))
+            return ingest(parts[1], request)
         case (.DELETE, _) where Self.matches(parts, ["sessions", nil]):
             let format: Response.RequestsFormat
             do throws(BadParameter) {

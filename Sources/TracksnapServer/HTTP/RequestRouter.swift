@@ -1,7 +1,6 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
-import NIOPosix
 import TracksnapCore
 import TracksnapModel
 
@@ -73,8 +72,7 @@ final class RequestRouter: Sendable {
             if quick.refused == nil || limit <= Self.inlineBudget { return reply(quick) }
         }
         return .later {
-            let decode = { @Sendable in Self.decode(bytes, encoding: encoding, limit: limit) }
-            let decoded = (try? await NIOThreadPool.singleton.runIfActive(decode)) ?? decode()
+            let decoded = await BlockingWork.run { Self.decode(bytes, encoding: encoding, limit: limit) }
             switch reply(decoded) {
             case .now(let response): return response
             case .later(let work): return await work()

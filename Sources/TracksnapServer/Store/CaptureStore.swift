@@ -115,7 +115,7 @@ public final class CaptureStore: Sendable {
             let request = CapturedRequest(
                 id: String(id), time: time, method: method, url: url, headers: headers,
                 body: refused == nil ? body : nil,
-                session: session, serverOrigin: serverOrigin, refused: refused)
+                session: session, serverOrigin: serverOrigin, refused: refused, ingested: ingested)
             state.statistics.captured += 1
             if refused != nil { state.statistics.rejected += 1 }
             if state.global.append(request) { state.statistics.dropped += 1 }
