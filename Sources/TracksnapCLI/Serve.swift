@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Synchronization
+import TracksnapReports
 import TracksnapServer
 
 struct Serve: ParsableCommand {
@@ -175,7 +176,11 @@ struct Serve: ParsableCommand {
             validatorsDirectory: validatorsDir,
             root: root, requestLog: requestLog, allowedHosts: allowHost)
         configuration.journalKeepsSecrets = journalRaw
-        configuration.notices = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        // A notice may name what a client sent (a TLS server name): made visible as the request
+        // lines are (`RequestLogLine`), so that it cannot forge a line or drive the terminal.
+        configuration.notices = { line in
+            FileHandle.standardError.write(Data((VisibleText.inline(line) + "\n").utf8))
+        }
         if !intercept.isEmpty {
             do {
                 configuration.interception = try Interception(intercept, answer: answer)

@@ -69,6 +69,8 @@ extension CaptureServer {
         /// Called with a line for each problem worth telling the person running the server
         /// that is not a captured request: an intercepted tunnel whose handshake failed, that
         /// spoke neither TLS nor HTTP, or closed mid-request. `tracksnap serve` prints these on stderr.
+        /// A line may hold what a client sent (a TLS server name), control characters included:
+        /// make them visible before printing, as `RequestLogLine` does.
         public var notices: (@Sendable (String) -> Void)?
         /// Tests only: behave as if bound beyond loopback (the proxy demands the token), so
         /// that the check can be shown without listening beyond loopback.
