@@ -53,7 +53,7 @@ struct Serve: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Refuse with 413 a body larger than this, as sent or inflated (every gzip layer in it counted together); one refused once inflated is recorded as refused, without its body.",
+            "Refuse with 413 a body larger than this, as sent or inflated (every gzip layer in it counted together); one refused once inflated is recorded as refused, without its body. An upstream's answer larger than this gets 502.",
             valueName: "bytes"))
     var maxBodySize = 16 * 1024 * 1024
 

@@ -29,10 +29,12 @@ extension CaptureServer {
         /// The most a body may be, in bytes, as sent and as inflated, every layer counted
         /// together (`BodyDecoder`); beyond it the client gets 413. A body sent larger is not
         /// recorded; one that inflates beyond it is recorded as refused, without its body.
-        /// Default 16 MiB.
+        /// Also the largest answer the proxies pass back from an upstream, which they buffer
+        /// whole: a larger one is 502. Default 16 MiB.
         public var maximumBodySize: Int
         /// When set, the control API demands `Authorization: Bearer TOKEN`; bound beyond
-        /// loopback, the forward proxy demands it too, in `Proxy-Authorization`.
+        /// loopback, the forward proxy demands it too, in `Proxy-Authorization`. Compared in
+        /// constant time; never recorded (`CaptureStore`).
         public var token: String?
         /// Names besides the server's own address that a control API request's `Host` may
         /// name (`serve --allow-host`): `name` with any port, or `name:port`.

@@ -100,6 +100,7 @@ final class RequestRouter: Sendable {
     private func reply(to request: IncomingRequest, decoded: Decoded) -> Reply {
         let uri = request.head.uri
         let refused = decoded.refused?.description
+        let limit = configuration.maximumBodySize
 
         // Absolute-form (`GET http://host/path`, as `curl -x` and `http_proxy` send): forward proxy.
         if !uri.hasPrefix("/"), uri.contains("://") {
@@ -117,7 +118,7 @@ final class RequestRouter: Sendable {
                     if await proxyGuard.resolvesToThisHost(targetHost, client: request.remoteAddress) {
                         return ProxyGuard.loopbackRefusal(targetHost)
                     }
-                    return await forwarder.forward(request, to: uri)
+                    return await forwarder.forward(request, to: uri, responseLimit: limit)
                 })
         }
 
@@ -141,7 +142,8 @@ final class RequestRouter: Sendable {
             var base = upstream.absoluteString
             while base.hasSuffix("/") { base.removeLast() }
             let url = base + target
-            return logged(recorded, .later { [forwarder] in await forwarder.forward(request, to: url) })
+            return logged(
+                recorded, .later { [forwarder] in await forwarder.forward(request, to: url, responseLimit: limit) })
         }
         if request.isPreflight { return .now(CORS.preflight(for: request.headers)) }
         var response = collectorResponse
@@ -168,6 +170,7 @@ final class RequestRouter: Sendable {
             return .now(.error(.badRequest, "inside a tunnel to \(tunnel.host) a request names a path, not \"\(uri)\""))
         }
         let url = tunnel.origin + uri
+        let limit = configuration.maximumBodySize
         let sessionHint = request.headers.first(name: SessionRouting.headerName) ?? tunnel.sessionHint
         let refused = decoded.refused?.description
         let recorded =
@@ -179,7 +182,7 @@ final class RequestRouter: Sendable {
             guard let forwarder = interceptor?.forwarder else {
                 return .now(.error(.internalServerError, "no interceptor"))
             }
-            return logged(recorded, .later { await forwarder.forward(request, to: url) })
+            return logged(recorded, .later { await forwarder.forward(request, to: url, responseLimit: limit) })
         case .answer:
             if request.isPreflight { return .now(CORS.preflight(for: request.headers)) }
             var response = collectorResponse

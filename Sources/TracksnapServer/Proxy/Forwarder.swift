@@ -14,10 +14,10 @@ import Synchronization
 /// Every server in the process shares one `HTTPClient` for each set of trusted certificates,
 /// created on first use and never shut down: its pool outlives any one server, and a client that
 /// is dropped without `shutdown()` would stop a debug build.
+///
+/// An answer is buffered whole before it is written to the client, so each is bounded by the
+/// caller's `responseLimit` (the server's `--max-body-size`): a larger one is 502.
 struct Forwarder: Sendable {
-    /// The largest upstream response passed back, in bytes.
-    static let maximumResponseSize = 256 * 1024 * 1024
-
     private static let clients = Mutex<[[String]: HTTPClient]>([:])
 
     private let client: HTTPClient
@@ -62,7 +62,9 @@ struct Forwarder: Sendable {
     /// - Parameters:
     ///   - request: the request as received.
     ///   - url: the absolute URL to send it to.
-    func forward(_ request: IncomingRequest, to url: String) async -> Response {
+    ///   - responseLimit: the largest answer body passed back, in bytes; reading stops at the
+    ///     first byte beyond it, and the client gets 502 saying so.
+    func forward(_ request: IncomingRequest, to url: String, responseLimit: Int) async -> Response {
         var outgoing = HTTPClientRequest(url: url)
         outgoing.method = request.method
         // Host and Content-Length are set by the client for the new target and body.
@@ -73,7 +75,15 @@ struct Forwarder: Sendable {
         }
         do {
             let upstream = try await client.execute(outgoing, timeout: .seconds(120))
-            let body = try await upstream.body.collect(upTo: Self.maximumResponseSize)
+            let body: ByteBuffer
+            do {
+                body = try await upstream.body.collect(upTo: responseLimit)
+            } catch is NIOTooManyBytesError {
+                return .error(
+                    .badGateway,
+                    "the answer of \(url) is larger than the limit of \(responseLimit) bytes (--max-body-size); tracksnap passes an answer on whole, so it refuses a larger one"
+                )
+            }
             var response = Response(status: upstream.status, body: body)
             if request.method == .HEAD {
                 response.headers = HopByHop.removing(from: upstream.headers)
