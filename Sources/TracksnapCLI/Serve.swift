@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Synchronization
+import TracksnapReports
 import TracksnapServer
 
 struct Serve: ParsableCommand {
@@ -37,7 +38,7 @@ struct Serve: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Append every captured request to this NDJSON file as it arrives, its secrets [redacted] as the control API answers it.",
+            "Append every captured request to this NDJSON file as it arrives, its secrets [redacted] as the control API answers it. Created 0600; a symbolic link, or a file of another user, is refused.",
             valueName: "file"))
     var journal: String?
 
@@ -54,13 +55,13 @@ struct Serve: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Refuse with 413 a body larger than this, as sent or inflated (every gzip layer in it counted together); one refused once inflated is recorded as refused, without its body.",
+            "Refuse with 413 a body larger than this, as sent or inflated (every gzip layer in it counted together); one refused once inflated is recorded as refused, without its body. An upstream's answer larger than this gets 502.",
             valueName: "bytes"))
     var maxBodySize = 16 * 1024 * 1024
 
     @Option(
         help: ArgumentHelp(
-            "Demand Authorization: Bearer TOKEN on the control API; bound beyond loopback, the proxy demands it too (Proxy-Authorization: Bearer TOKEN, or Basic with TOKEN as the password).",
+            "Demand Authorization: Bearer TOKEN on the control API; bound beyond loopback, the proxy demands it too (Proxy-Authorization: Bearer TOKEN, or Basic with TOKEN as the password). Never recorded, nor any Proxy-Authorization.",
             valueName: "token"))
     var token: String?
 
@@ -185,7 +186,11 @@ struct Serve: ParsableCommand {
             validatorsDirectory: validatorsDir,
             root: root, requestLog: requestLog, allowedHosts: allowHost)
         configuration.journalKeepsSecrets = journalRaw
-        configuration.notices = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        // A notice may name what a client sent (a TLS server name): made visible as the request
+        // lines are (`RequestLogLine`), so that it cannot forge a line or drive the terminal.
+        configuration.notices = { line in
+            FileHandle.standardError.write(Data((VisibleText.inline(line) + "\n").utf8))
+        }
         if !intercept.isEmpty {
             do {
                 configuration.interception = try Interception(intercept, answer: answer)

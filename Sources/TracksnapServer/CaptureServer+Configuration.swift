@@ -19,6 +19,8 @@ extension CaptureServer {
         public var upstream: URL?
         /// An NDJSON file every captured request is appended to as it arrives, as the control
         /// API answers it: its credentials (`Authorization`, write keys, tokens) `[redacted]`.
+        /// Created `0600`; a symbolic link, or a file that is not regular or belongs to another
+        /// user, is refused (`Journal`).
         public var journalPath: String?
         /// Write the journal's requests as captured, secrets and all (`serve --journal-raw`).
         public var journalKeepsSecrets = false
@@ -27,10 +29,12 @@ extension CaptureServer {
         /// The most a body may be, in bytes, as sent and as inflated, every layer counted
         /// together (`BodyDecoder`); beyond it the client gets 413. A body sent larger is not
         /// recorded; one that inflates beyond it is recorded as refused, without its body.
-        /// Default 16 MiB.
+        /// Also the largest answer the proxies pass back from an upstream, which they buffer
+        /// whole: a larger one is 502. Default 16 MiB.
         public var maximumBodySize: Int
         /// When set, the control API demands `Authorization: Bearer TOKEN`; bound beyond
-        /// loopback, the forward proxy demands it too, in `Proxy-Authorization`.
+        /// loopback, the forward proxy demands it too, in `Proxy-Authorization`. Compared in
+        /// constant time; never recorded (`CaptureStore`).
         public var token: String?
         /// Names besides the server's own address that a control API request's `Host` may
         /// name (`serve --allow-host`): `name` with any port, or `name:port`.
@@ -67,6 +71,8 @@ extension CaptureServer {
         /// Called with a line for each problem worth telling the person running the server
         /// that is not a captured request: an intercepted tunnel whose handshake failed, that
         /// spoke neither TLS nor HTTP, or closed mid-request. `tracksnap serve` prints these on stderr.
+        /// A line may hold what a client sent (a TLS server name), control characters included:
+        /// make them visible before printing, as `RequestLogLine` does.
         public var notices: (@Sendable (String) -> Void)?
         /// Tests only: behave as if bound beyond loopback (the proxy demands the token), so
         /// that the check can be shown without listening beyond loopback.

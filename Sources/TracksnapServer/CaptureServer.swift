@@ -51,7 +51,7 @@ public final class CaptureServer: Sendable {
         self.configuration = configuration
         store = try CaptureStore(
             maximumRequests: configuration.maximumRequests, journalPath: configuration.journalPath,
-            journalKeepsSecrets: configuration.journalKeepsSecrets)
+            journalKeepsSecrets: configuration.journalKeepsSecrets, token: configuration.token)
         router = try RequestRouter(configuration: configuration, store: store)
     }
 

@@ -1,5 +1,6 @@
 import Testing
 import TracksnapCore
+import TracksnapModel
 import TracksnapServer
 
 @Suite("The capture store")
@@ -15,6 +16,24 @@ struct CaptureStoreTests {
         #expect(await waited?.map(\.url) == ["http://t.example/1", "http://t.example/2"])
         // Well before the deadline, which would return the same requests.
         #expect(ContinuousClock.now - started < .seconds(60))
+    }
+
+    @Test(
+        "whatever the route (a proxied request, a tunnel's CONNECT, an ingested record), the proxy's own credentials are left out",
+        arguments: [nil, "store_token_77"])
+    func ownCredentials(token: String?) throws {
+        let store = try CaptureStore(token: token)
+        let headers: [CapturedRequest.Header] = [
+            .init(name: "proxy-authorization", value: "Basic dTpzdG9yZV90b2tlbl83Nw=="),
+            .init(name: "Authorization", value: "Bearer store_token_77"),
+            .init(name: "Authorization", value: "Bearer app_token"),
+            .init(name: "X-Other", value: "kept"),
+        ]
+        let recorded = store.record(method: "CONNECT", url: "https://t.example:443", headers: headers, sessionHint: nil)
+        let kept = ["Authorization: Bearer app_token", "X-Other: kept"]
+        let withoutToken = ["Authorization: Bearer store_token_77"] + kept
+        #expect(recorded.headers.map { "\($0.name): \($0.value)" } == (token == nil ? withoutToken : kept))
+        #expect(store.requests().first == recorded)
     }
 
     @Test("a waiter gets what is there when its session ends, when cancelled, or at once for count 0")

@@ -91,6 +91,7 @@ struct ControlIngestTests {
             (#"[{"method": "GET", "url": "https://t.example/a"}, {"method": "GET"}]"#, "[1]"),
             (#"[{"method": "GET", "url": "https://t.example/a"}, {"method": "GET", "url": 3}]"#, "url"),
             (#"[{"method": "GET", "url": "https://t.example/a"},"#, "malformed JSON"),
+            ("", "empty"), (" \n", "empty"),
         ])
     func badBodies(body: String, named: String) async throws {
         try await withServer { server, port in
@@ -105,13 +106,11 @@ struct ControlIngestTests {
         }
     }
 
-    @Test(
-        "a capture of no request is no error, as in every capture file: an empty body or [] records none",
-        arguments: ["", "[]"])
-    func noRequests(body: String) async throws {
+    @Test("[] records no request (an empty body is refused above: a call says what it sends)")
+    func noRequests() async throws {
         try await withServer { server, port in
             let session = try await startSession(port)
-            let response = try await control(port, "POST", "sessions/\(session)/requests", body: body)
+            let response = try await control(port, "POST", "sessions/\(session)/requests", body: "[]")
             #expect(response.status == 200, "\(response.text)")
             #expect(try json(response.text)["recorded"] == .number("0"))
             #expect(server.store.requests().isEmpty)
@@ -136,5 +135,144 @@ struct ControlIngestTests {
             #expect(page.status == 403)
             #expect(server.store.requests().isEmpty)
         }
+    }
+
+    @Test("ingested requests are marked so in every format and read back so; received ones are not")
+    func marked() async throws {
+        try await withServer { server, port in
+            let session = try await startSession(port)
+            #expect(try await RawHTTP.send(port: port, target: "/received").status == 200)
+            #expect(
+                try await control(port, "POST", "sessions/\(session)/requests", body: Self.twoRecords).status == 200)
+            #expect(server.store.requests().map(\.ingested) == [false, true, true])
+
+            let array = try await control(port, "GET", "sessions/\(session)/requests")
+            let members = try #require(try json(array.text).arrayValue).map { $0["ingested"] }
+            #expect(members == [nil, .bool(true), .bool(true)], "absent means false")
+            for format in ["json", "ndjson", "har"] {
+                let answer = try await control(port, "GET", "sessions/\(session)/requests?format=\(format)")
+                let read = try CaptureFile.read(data: Data(answer.body), file: format)
+                #expect(read.map(\.ingested) == [false, true, true], "\(format)")
+            }
+        }
+    }
+
+    /// `count` minimal capture records as a JSON array.
+    static func minimalRecords(_ count: Int) -> String {
+        "[" + Array(repeating: #"{"method":"GET","url":"https://t.example/e"}"#, count: count).joined(separator: ",")
+            + "]"
+    }
+
+    @Test("one call records at most 10000 requests: more is 413 naming the cap, and nothing is recorded")
+    func cap() async throws {
+        try await withServer { server, port in
+            let session = try await startSession(port)
+            let over = try await control(
+                port, "POST", "sessions/\(session)/requests", body: Self.minimalRecords(10_001))
+            #expect(over.status == 413)
+            #expect(
+                try json(over.text)["error"]?.stringValue
+                    == "the body holds 10001 requests; one call records at most 10000: send them in several calls")
+            #expect(server.store.requests().isEmpty)
+            // NDJSON and HAR are counted alike.
+            let lines = Array(repeating: #"{"method":"GET","url":"https://t.example/e"}"#, count: 10_001)
+            let ndjson = try await control(
+                port, "POST", "sessions/\(session)/requests", body: lines.joined(separator: "\n"))
+            #expect(ndjson.status == 413, "\(ndjson.text)")
+            let entries = Array(repeating: #"{"request":{"method":"GET","url":"https://t.example/e"}}"#, count: 10_001)
+            let har = #"{"log": {"\u0065ntries": ["# + entries.joined(separator: ",") + "]}}"
+            let harAnswer = try await control(port, "POST", "sessions/\(session)/requests", body: har)
+            #expect(harAnswer.status == 413, "an escaped key counts as the key: \(harAnswer.text)")
+            #expect(server.store.requests().isEmpty)
+
+            let atCap = try await control(
+                port, "POST", "sessions/\(session)/requests", body: Self.minimalRecords(10_000))
+            #expect(atCap.status == 200, "\(atCap.text)")
+            #expect(server.store.requests().count == 10_000)
+        }
+    }
+
+    @Test("ingested requests count against --max-requests: the session and the global list keep the newest N")
+    func maximumRequests() async throws {
+        try await withServer(.init(maximumRequests: 100)) { server, port in
+            let session = try await startSession(port)
+            let response = try await control(
+                port, "POST", "sessions/\(session)/requests", body: Self.minimalRecords(1_000))
+            #expect(try json(response.text)["recorded"] == 1000)
+            #expect(server.store.requests().count == 100)
+            #expect(server.store.requests(inSession: session)?.count == 100)
+            let statistics = server.store.statistics
+            #expect(statistics.captured == 1000)
+            #expect(statistics.dropped == 900)
+        }
+    }
+
+    @Test(
+        "a 16 MiB ingest holds up no other client and costs bounded memory, refused or recorded",
+        .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "reads /proc"))
+    func largeIngest() async throws {
+        let server = try await ServeChild.launch(["--quiet", "--max-requests", "1000"])
+        defer { server.stop() }
+        let pid = server.process.processIdentifier
+        let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
+        let before = try Self.peakMemory(pid)
+
+        // 16 MiB of the smallest records: 600,000 of them.
+        let record = #"{"method":"GET","url":"x"},"#
+        let count = (16 * 1024 * 1024 - 2) / record.utf8.count
+        let minimal = "[" + String(repeating: record, count: count).dropLast() + "]"
+        let (answer, slowest, answered) = try await Self.ingestTimingHealth(server.port, session, minimal)
+        #expect(answer.status == 413, "\(answer.text)")
+        #expect(answer.text.contains("one call records at most 10000"))
+        #expect(answered > 0, "health was asked while the ingest ran")
+        #expect(slowest < .seconds(2), "another client's health waited \(slowest)")
+
+        // 16 MiB that is recorded: 10,000 records of 64 headers each.
+        let headers = Array(repeating: #"{"name":"a","value":"b"}"#, count: 64).joined(separator: ",")
+        let heavy =
+            "["
+            + Array(repeating: #"{"method":"GET","url":"x","headers":["# + headers + "]}", count: 10_000).joined(
+                separator: ",") + "]"
+        let recorded = try await RawHTTP.send(
+            port: server.port, method: "POST", target: "/__tracksnap/sessions/\(session)/requests",
+            headers: [("Content-Type", "application/json")], body: Array(heavy.utf8))
+        #expect(recorded.status == 200, "\(recorded.text)")
+        let growth = try Self.peakMemory(pid) - before
+        // Before ingests were bounded: 395 MB for the first, 270 MB for the second.
+        #expect(growth < 160 * 1024 * 1024, "peak memory grew by \(growth / 1024 / 1024) MiB")
+    }
+
+    /// The ingest's answer, and the slowest of the `health` answers to calls another
+    /// connection made while it ran (and how many there were).
+    private static func ingestTimingHealth(_ port: Int, _ session: String, _ body: String) async throws -> (
+        RawResponse, Duration, Int
+    ) {
+        let done = Mutex(false)
+        let ingest = Task {
+            defer { done.withLock { $0 = true } }
+            return try await RawHTTP.send(
+                port: port, method: "POST", target: "/__tracksnap/sessions/\(session)/requests",
+                headers: [("Content-Type", "application/json")], body: Array(body.utf8))
+        }
+        var slowest = Duration.zero
+        var answered = 0
+        let clock = ContinuousClock()
+        while !done.withLock({ $0 }) {
+            let started = clock.now
+            let health = try await control(port, "GET", "health")
+            #expect(health.status == 200)
+            slowest = max(slowest, clock.now - started)
+            answered += 1
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return (try await ingest.value, slowest, answered)
+    }
+
+    /// The process's peak resident memory (`VmHWM`), in bytes.
+    private static func peakMemory(_ pid: Int32) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
+        let kilobytes = try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
+        return kilobytes * 1024
     }
 }

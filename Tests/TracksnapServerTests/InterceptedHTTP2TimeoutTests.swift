@@ -23,6 +23,8 @@ struct InterceptedHTTP2TimeoutTests {
         var answeredAfter: Double?
         var goawaysWhileActive: Int?
         var body: String?
+        /// Streams the server reset.
+        var resets: Int?
     }
 
     /// Runs `h2_client.py` through the proxy on `port` to `api.segment.io`.

@@ -127,18 +127,20 @@ struct ProxyConnectionTests {
                 head: HTTPRequestHead(version: .http1_1, method: .GET, uri: "/v1/x"), body: ByteBuffer())
             // Neither name resolves: only the address given reaches the upstream.
             let named = await forwarder.forward(
-                request, to: "https://pinned.test:\(upstream.port)/v1/x", connectingTo: "127.0.0.2")
+                request, to: "https://pinned.test:\(upstream.port)/v1/x", connectingTo: "127.0.0.2",
+                responseLimit: 1 << 20)
             #expect(named.status == .created)
             #expect(String(buffer: named.body) == "upstream saw GET /v1/x with 0 bytes")
             let misnamed = await forwarder.forward(
-                request, to: "https://other.test:\(upstream.port)/v1/x", connectingTo: "127.0.0.2")
+                request, to: "https://other.test:\(upstream.port)/v1/x", connectingTo: "127.0.0.2",
+                responseLimit: 1 << 20)
             #expect(misnamed.status == .badGateway)
             #expect(String(buffer: misnamed.body).contains("find other.test in certificate"))
             #expect(upstream.connections == 2)
 
             try await withServer(.init(host: "127.0.0.2")) { server, port in
                 let plain = await forwarder.forward(
-                    request, to: "http://pinned.test:\(port)/plain", connectingTo: "127.0.0.2")
+                    request, to: "http://pinned.test:\(port)/plain", connectingTo: "127.0.0.2", responseLimit: 1 << 20)
                 #expect(plain.status == .ok)
                 #expect(server.store.requests().first?.header("Host") == "pinned.test:\(port)")
             }

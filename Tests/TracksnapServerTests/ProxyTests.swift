@@ -35,6 +35,35 @@ struct ProxyTests {
         }
     }
 
+    @Test("an upstream answer larger than --max-body-size is 502 saying so, not buffered; one within it passes whole")
+    func upstreamAnswerBounded() async throws {
+        let limit = 1024 * 1024
+        for (size, status) in [(limit / 2, 200), (limit + 1, 502), (8 * limit, 502)] {
+            let answer = CaptureServer.CollectorResponse(
+                contentType: "text/plain", body: String(repeating: "x", count: size))
+            try await withServer(.init(collectorResponse: answer)) { _, upstreamPort in
+                let upstream = try #require(URL(string: "http://127.0.0.1:\(upstreamPort)"))
+                // Reverse proxy, and forward proxy (absolute-form) alike.
+                try await withServer(.init(upstream: upstream, maximumBodySize: limit)) { proxy, port in
+                    let reverse = try await RawHTTP.send(port: port, target: "/big")
+                    let forward = try await RawHTTP.send(port: port, target: "http://127.0.0.1:\(upstreamPort)/big")
+                    for response in [reverse, forward] {
+                        #expect(response.status == status, "\(size) bytes")
+                        if status == 200 {
+                            #expect(response.body.count == size)
+                        } else {
+                            let message = try #require(try json(response.text)["error"]?.stringValue)
+                            #expect(
+                                message.contains("is larger than the limit of 1048576 bytes (--max-body-size)"),
+                                "\(message)")
+                        }
+                    }
+                    #expect(proxy.store.requests().count == 2, "recorded either way")
+                }
+            }
+        }
+    }
+
     @Test("with the upstream down, the client gets 502 and the request is still recorded")
     func upstreamDown() async throws {
         try await withClosedPort { dead in

@@ -70,6 +70,54 @@ struct ServeJournalTests {
         }
     }
 
+    @Test(
+        "the proxy's own credentials (Proxy-Authorization, the control token of a call through the proxy) reach neither the journal nor the control API's answers, raw or not",
+        arguments: [false, true])
+    func proxyCredentials(raw: Bool) async throws {
+        let token = "proxy_token_5f2c9a"
+        let basic = "Basic " + Data("anyone:\(token)".utf8).base64EncodedString()
+        let planted = [token, String(basic.dropFirst("Basic ".count)), "Proxy-Authorization"]
+        try await withTemporaryDirectory { directory in
+            let journal = directory.appending(path: "journal.ndjson").path
+            var configuration = CaptureServer.Configuration(journalPath: journal, token: token)
+            configuration.journalKeepsSecrets = raw
+            configuration.simulatesPublicBinding = true  // the proxy demands the token, as bound beyond loopback
+            try await withServer(configuration) { server, port in
+                let origin = "http://127.0.0.1:\(port)"
+                let refused = try await RawHTTP.send(port: port, target: origin + "/e?ev=1")
+                #expect(refused.status == 407, "the proxy demands its token")
+                // A control call made through the proxy: both credentials reach the server.
+                let health = try await RawHTTP.send(
+                    port: port, target: origin + "/__tracksnap/health",
+                    headers: [("Proxy-Authorization", basic), ("Authorization", "Bearer \(token)")])
+                #expect(health.status == 200, "\(health.text)")
+                #expect(health.text.contains(#""status":"ok""#))
+                // The app's own request through the proxy, with the app's own bearer token.
+                let app = try await RawHTTP.send(
+                    port: port, target: origin + "/e?ev=view",
+                    headers: [("Proxy-Authorization", "Bearer \(token)"), ("Authorization", "Bearer app_token_1234")])
+                #expect(app.status == 200)
+
+                let held = server.store.requests()
+                #expect(held.count >= 2, "\(held.map(\.url))")
+                #expect(held.allSatisfy { $0.header("Proxy-Authorization") == nil })
+                #expect(!held.contains { $0.headers.contains { $0.value.contains(token) } })
+                #expect(
+                    held.contains { $0.header("Authorization") == "Bearer app_token_1234" }, "the app's own is kept")
+                for format in ["json", "ndjson", "har"] {
+                    let answer = try await control(
+                        port, "GET", "requests?format=\(format)", headers: [("Authorization", "Bearer \(token)")])
+                    #expect(answer.status == 200)
+                    for secret in planted { #expect(!answer.text.contains(secret), "\(secret) in \(format)") }
+                }
+            }
+            let text = try String(contentsOfFile: journal, encoding: .utf8)
+            #expect(text.contains("/__tracksnap/health"), "the control call through the proxy is journalled")
+            for secret in planted { #expect(!text.contains(secret), "\(secret) in the journal: \(text)") }
+            #expect(text.contains("app_token_1234") == raw, "--journal-raw keeps the app's own credentials")
+        }
+    }
+
     @Test("--journal-raw without --journal is a usage error")
     func rawNeedsJournal() async throws {
         let result = try await run(try PackagePaths.executable.get().path, ["serve", "--journal-raw"])

@@ -45,7 +45,8 @@ extension CaptureFile {
                 CapturedRequest(
                     id: entry._id ?? String(index), time: entry.startedDateTime, method: request.method,
                     url: request.url,
-                    headers: headers, body: body, session: entry._session, serverOrigin: entry._serverOrigin))
+                    headers: headers, body: body, session: entry._session, serverOrigin: entry._serverOrigin,
+                    ingested: entry._ingested ?? false))
         }
         return requests
     }
@@ -87,7 +88,7 @@ extension CaptureFile {
     /// HAR requires a response for every entry; a capture has none, so each entry's response is
     /// HAR's "no response" (`status` 0, as browsers write a request that got no answer). The
     /// request's `id`, `session` and `serverOrigin` are kept in the custom members `_id`,
-    /// `_session` and `_serverOrigin`. A binary body is `postData.text` in base64 with
+    /// `_session` and `_serverOrigin`, and an ingested one is marked `"_ingested": true`. A binary body is `postData.text` in base64 with
     /// `"encoding": "base64"`, as mitmproxy writes it.
     /// - Parameter requests: the requests to write, in order.
     public static func har(_ requests: some Sequence<CapturedRequest>) -> String {
@@ -128,6 +129,7 @@ extension CaptureFile {
             ]
             if let session = request.session { entry["_session"] = .string(session) }
             if let origin = request.serverOrigin { entry["_serverOrigin"] = .string(origin) }
+            if request.ingested { entry["_ingested"] = true }
             return .object(entry)
         }
         let log: JSONValue = [

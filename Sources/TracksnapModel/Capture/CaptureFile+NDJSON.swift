@@ -66,9 +66,29 @@ extension CaptureFile {
 
     /// A JSON array of NDJSON records (the control API's answer, saved): each element read as a
     /// line is; errors name the element as a place (`capture.json: [2].url: missing`).
+    ///
+    /// Each element is decoded from its own bytes (`topLevelElements`), never the whole array
+    /// as one document, whose values would cost many times the text's size at once. When an
+    /// element fails, the whole is read as a document after all, for the error's exact place.
     static func readArray(_ bytes: [UInt8], file: String, maximumBodySize: Int) throws(CaptureFileError)
         -> [CapturedRequest]
     {
+        if let elements = topLevelElements(bytes) {
+            let decoder = JSONDecoder()
+            var requests: [CapturedRequest] = []
+            requests.reserveCapacity(elements.count)
+            do throws(CaptureFileError) {
+                for (index, range) in elements.enumerated() {
+                    requests.append(
+                        try ndjsonRequest(
+                            Array(bytes[range]), decoder: decoder, file: file, lineNumber: index + 1, columnOffset: 0,
+                            maximumBodySize: maximumBodySize))
+                }
+                return requests
+            } catch {
+                // Read again below, as one document, for the error's place.
+            }
+        }
         let document: JSONDocument
         do {
             document = try JSONDocument.parse(bytes, file: file, trackLocations: false)
@@ -140,7 +160,8 @@ extension CaptureFile {
         return CapturedRequest(
             id: record.id?.value ?? String(lineNumber), time: record.time, method: record.method, url: record.url,
             headers: (record.headers ?? []).map { CapturedRequest.Header(name: $0.name, value: $0.value) },
-            body: body, session: record.session, serverOrigin: record.serverOrigin, refused: record.refused)
+            body: body, session: record.session, serverOrigin: record.serverOrigin, refused: record.refused,
+            ingested: record.ingested ?? false)
     }
 }
 
@@ -151,6 +172,7 @@ extension NDJSONRecord {
         session = request.session
         serverOrigin = request.serverOrigin
         refused = request.refused
+        ingested = request.ingested ? true : nil
         method = request.method
         url = request.url
         headers = request.headers.map { Header(name: $0.name, value: $0.value) }

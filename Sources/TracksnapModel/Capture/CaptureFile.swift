@@ -13,7 +13,7 @@ import Foundation
 ///
 /// **HAR 1.2**, as Chrome, Firefox, Charles and mitmproxy export it: each of
 /// `log.entries[]` is one request, its `id` the entry's 0-based index (or its `_id`, which
-/// tracksnap's own HAR export writes with `_session` and `_serverOrigin`), its `time` the entry's
+/// tracksnap's own HAR export writes with `_session`, `_serverOrigin` and `_ingested`), its `time` the entry's
 /// `startedDateTime`. Headers keep their order; HTTP/2 pseudo-headers (`:authority`, `:path`…)
 /// are dropped. The body is `postData.text` (base64 when `postData.encoding` is `base64`), or,
 /// when only `postData.params` are given, a form-encoded body rebuilt from them.
@@ -37,6 +37,7 @@ import Foundation
 /// | `session` | no | the capture session |
 /// | `serverOrigin` | no | the capture server's own origin (`http://127.0.0.1:41589`) when it received the request as a collector or reverse proxy |
 /// | `refused` | no | why the capture refused the request (its body inflates beyond the limit); such a request has no body |
+/// | `ingested` | no | `true` when the capture server got the request through its control API (an app's own capture reporting it); default false |
 ///
 /// Other members are ignored. `ndjsonLine(_:)` writes the members in this sorted order.
 ///
@@ -118,7 +119,14 @@ public enum CaptureFile {
     public static func read(data: Data, file: String, maximumBodySize: Int = defaultMaximumBodySize)
         throws(CaptureFileError) -> [CapturedRequest]
     {
-        var bytes = [UInt8](data)
+        try read(bytes: [UInt8](data), file: file, maximumBodySize: maximumBodySize)
+    }
+
+    /// Reads a capture held in memory as bytes, as `read(data:)` does, without copying them again.
+    package static func read(bytes: [UInt8], file: String, maximumBodySize: Int = defaultMaximumBodySize)
+        throws(CaptureFileError) -> [CapturedRequest]
+    {
+        var bytes = bytes
         // Fiddler and Windows editors write a BOM, which is not JSON.
         if bytes.starts(with: utf8BOM) { bytes.removeFirst(utf8BOM.count) }
         guard let format = format(of: bytes) else { return [] }
@@ -138,7 +146,7 @@ public enum CaptureFile {
         format(of: [UInt8](data))
     }
 
-    static func format(of bytes: [UInt8]) -> Format? {
+    package static func format(of bytes: [UInt8]) -> Format? {
         var index = bytes.starts(with: utf8BOM) ? utf8BOM.count : 0
         skipWhitespace(bytes, &index)
         guard index < bytes.count else { return nil }

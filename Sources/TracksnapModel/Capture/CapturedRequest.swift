@@ -39,10 +39,14 @@ public struct CapturedRequest: Sendable, Hashable {
     /// Why the capture refused the request, when it did (`the body inflates beyond the limit
     /// of 16777216 bytes`): it was answered 413 and recorded without its body.
     public var refused: String?
+    /// Whether the capture server got it through its control API (`POST sessions/{id}/requests`:
+    /// an app's own capture reporting what it sent) rather than from the app itself.
+    public var ingested: Bool
 
     public init(
         id: String, time: String? = nil, method: String, url: String, headers: [Header] = [],
-        body: Body? = nil, session: String? = nil, serverOrigin: String? = nil, refused: String? = nil
+        body: Body? = nil, session: String? = nil, serverOrigin: String? = nil, refused: String? = nil,
+        ingested: Bool = false
     ) {
         self.id = id
         self.time = time
@@ -53,6 +57,7 @@ public struct CapturedRequest: Sendable, Hashable {
         self.session = session
         self.serverOrigin = serverOrigin
         self.refused = refused
+        self.ingested = ingested
     }
 
     /// The first header with this name, compared case-insensitively.

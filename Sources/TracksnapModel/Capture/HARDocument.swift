@@ -11,10 +11,12 @@ struct HARDocument: Decodable {
     struct Entry: Decodable {
         var startedDateTime: String?
         var request: Request
-        /// tracksnap's own members (`CaptureFile.har`): the request's id, session and server origin.
+        /// tracksnap's own members (`CaptureFile.har`): the request's id, session, server origin,
+        /// and whether it was ingested.
         var _id: String?
         var _session: String?
         var _serverOrigin: String?
+        var _ingested: Bool?
     }
 
     struct Request: Decodable {

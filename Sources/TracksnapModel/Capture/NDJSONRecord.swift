@@ -33,4 +33,6 @@ struct NDJSONRecord: Codable {
     var body: String?
     var bodyEncoding: String?
     var refused: String?
+    /// Written only when true: absent reads as false.
+    var ingested: Bool?
 }

@@ -11,7 +11,7 @@ import TracksnapModel
 /// ```swift
 /// VisibleText.value(.string("Order Completed "))  // "Order Completed·" (quoted)
 /// ```
-enum VisibleText {
+package enum VisibleText {
     /// Past this many characters, a value is shortened in the middle with `…`.
     static let limit = 60
 
@@ -37,8 +37,9 @@ enum VisibleText {
     }
 
     /// Free text (a name, a URL, a message) with control and invisible characters made visible,
-    /// so that it cannot move the cursor, colour the terminal or hide a difference.
-    static func inline(_ text: String) -> String {
+    /// so that it cannot move the cursor, colour the terminal, hide a difference, or start a
+    /// line of its own (the capture server's log lines go through it too).
+    package static func inline(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {

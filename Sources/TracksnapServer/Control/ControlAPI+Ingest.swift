@@ -1,8 +1,10 @@
-import Foundation
 import TracksnapCore
 import TracksnapModel
 
 extension ControlAPI {
+    /// The most requests one `POST sessions/{id}/requests` records: beyond it, 413.
+    static let maximumIngestedRequests = 10_000
+
     /// `POST sessions/{id}/requests`: records requests captured elsewhere (an app's in-process
     /// capture reporting to the server) into the session, as if the server had received them.
     ///
@@ -15,14 +17,40 @@ extension ControlAPI {
     /// records (what `GET` on the same path answers), NDJSON, or HAR, sent as
     /// `application/json` (the control API's guard asks that of every body). Each request keeps
     /// its method, URL, headers, body and `serverOrigin`; the server gives it its own id and
-    /// time, attributes it to the session in the path, journals it, logs it, and wakes the
-    /// session's waiters. A malformed body records nothing (400, naming the record and the
-    /// member); an unknown session is 404.
-    func ingest(_ id: String, _ request: IncomingRequest) -> Response {
-        guard store.requests(inSession: id) != nil else { return noSession(id) }
+    /// time, marks it `ingested`, attributes it to the session in the path, journals it, logs
+    /// it, and wakes the session's waiters. It counts against `--max-requests` as a received
+    /// request does. An empty or malformed body records nothing (400, naming the record and the member);
+    /// more than `maximumIngestedRequests` records nothing (413, counted before anything is
+    /// parsed); an unknown session is 404.
+    ///
+    /// The capture is read and recorded on the thread pool (`BlockingWork`): a large one holds
+    /// up no other client.
+    func ingest(_ id: String, _ request: IncomingRequest) -> Reply {
+        guard store.requests(inSession: id) != nil else { return .now(noSession(id)) }
+        let body = request.body
+        return .later { [self] in
+            await BlockingWork.run { record(Array(body.readableBytesView), into: id) }
+        }
+    }
+
+    private func record(_ bytes: [UInt8], into id: String) -> Response {
+        // A capture file may be empty (a run that sent nothing); a call sends what it means.
+        guard CaptureFile.format(of: bytes) != nil else {
+            return .error(
+                .badRequest,
+                "the body is empty; send a JSON array of capture records such as [{\"method\": \"GET\", \"url\": \"https://t.example/e?ev=view\"}] ([] records none)"
+            )
+        }
+        let count = CaptureFile.requestCount(of: bytes)
+        guard count <= Self.maximumIngestedRequests else {
+            return .error(
+                .payloadTooLarge,
+                "the body holds \(count) requests; one call records at most \(Self.maximumIngestedRequests): send them in several calls"
+            )
+        }
         let requests: [CapturedRequest]
         do {
-            requests = try CaptureFile.read(data: Data(request.body.readableBytesView), file: "body")
+            requests = try CaptureFile.read(bytes: bytes, file: "body")
         } catch {
             return .error(
                 .badRequest,
@@ -33,7 +61,7 @@ extension ControlAPI {
             let recorded = store.recordAttributed(
                 method: captured.method, url: captured.url, headers: captured.headers, body: captured.body,
                 sessionHint: id,
-                serverOrigin: captured.serverOrigin)
+                serverOrigin: captured.serverOrigin, ingested: true)
             // The app's own capture answered it (or its network did): no status is known here.
             requestLog?(RequestLogLine(request: recorded.request, attribution: recorded.attribution, status: nil))
         }

@@ -42,7 +42,8 @@ struct ControlAPI: Sendable {
     static let waitHeader = "X-Tracksnap-Wait"
 
     let store: CaptureStore
-    let token: String?
+    /// Demanded in `Authorization: Bearer TOKEN` when set.
+    let token: AccessToken?
     /// Where profile names are looked up (the server's `--validators-dir`).
     let validatorsDirectory: String
     /// The directory every path a call names must lie in.
@@ -65,7 +66,7 @@ struct ControlAPI: Sendable {
     }
 
     private func route(_ request: IncomingRequest) -> Reply {
-        if let token, request.headers.first(name: "Authorization") != "Bearer \(token)" {
+        if let token, !token.authorizesControl(request.headers.first(name: "Authorization")) {
             var response = Response.error(
                 .unauthorized, "the control API needs the header Authorization: Bearer <token>")
             response.headers.add(name: "WWW-Authenticate", value: "Bearer realm=\"tracksnap\"")
@@ -101,7 +102,7 @@ struct ControlAPI: Sendable {
         case (.GET, _) where Self.matches(parts, ["sessions", nil, "requests"]):
             return sessionRequests(parts[1], request)
         case (.POST, _) where Self.matches(parts, ["sessions", nil, "requests"]):
-            return .now(ingest(parts[1], request))
+            return ingest(parts[1], request)
         case (.DELETE, _) where Self.matches(parts, ["sessions", nil]):
             let format: Response.RequestsFormat
             do throws(BadParameter) {

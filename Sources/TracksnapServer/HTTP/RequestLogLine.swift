@@ -1,10 +1,17 @@
 import TracksnapCore
 import TracksnapModel
+import TracksnapReports
 import TracksnapValidation
 
 /// One captured request as `tracksnap serve` logs it on stderr: time, session, method, URL (its
 /// secrets redacted as the control API redacts them), status, and why no session got it when
 /// sessions were open.
+///
+/// Every field may come from a client (an ingested method, a TLS server name in an intercepted
+/// URL, a session header), so the line is rendered with every control character, line or
+/// paragraph separator and bidirectional override made visible (`\n`, `⟨U+001B⟩`,
+/// `VisibleText.inline`): a field can neither start a line of its own (a forged request, a CI
+/// workflow command such as `::error::`) nor drive the terminal.
 ///
 /// ```text
 /// 18:59:31.123 s1 POST http://127.0.0.1:41589/v1/batch 200
@@ -58,7 +65,7 @@ public struct RequestLogLine: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The line, without its newline: the time of day with milliseconds, then the fields
-    /// separated by spaces.
+    /// separated by spaces, control characters made visible.
     public var description: String {
         var clock = time
         if let mark = clock.firstIndex(of: "T") { clock = String(clock[clock.index(after: mark)...]) }
@@ -66,6 +73,6 @@ public struct RequestLogLine: Sendable, Hashable, CustomStringConvertible {
         var line = "\(clock) \(session ?? "-") \(method) \(url) \(status.map(String.init) ?? "-")"
         if let notAttributed { line += "  " + notAttributed }
         if let refused { line += "  refused: " + refused }
-        return line
+        return VisibleText.inline(line)
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
-import NIOPosix
 import TracksnapCore
 import TracksnapModel
 
@@ -29,7 +28,8 @@ final class RequestRouter: Sendable {
         interceptor =
             configuration.interception == nil ? nil : try Interceptor(configuration: configuration, store: store)
         control = ControlAPI(
-            store: store, token: configuration.token, validatorsDirectory: configuration.validatorsDirectory,
+            store: store, token: configuration.token.map(AccessToken.init),
+            validatorsDirectory: configuration.validatorsDirectory,
             root: ControlRoot(configuration.root), requestLog: configuration.requestLog)
         controlGuard = ControlGuard(configuration: configuration)
         proxyGuard = ProxyGuard(configuration: configuration)
@@ -72,8 +72,7 @@ final class RequestRouter: Sendable {
             if quick.refused == nil || limit <= Self.inlineBudget { return reply(quick) }
         }
         return .later {
-            let decode = { @Sendable in Self.decode(bytes, encoding: encoding, limit: limit) }
-            let decoded = (try? await NIOThreadPool.singleton.runIfActive(decode)) ?? decode()
+            let decoded = await BlockingWork.run { Self.decode(bytes, encoding: encoding, limit: limit) }
             switch reply(decoded) {
             case .now(let response): return response
             case .later(let work): return await work()
@@ -101,6 +100,7 @@ final class RequestRouter: Sendable {
     private func reply(to request: IncomingRequest, decoded: Decoded) -> Reply {
         let uri = request.head.uri
         let refused = decoded.refused?.description
+        let limit = configuration.maximumBodySize
 
         // Absolute-form (`GET http://host/path`, as `curl -x` and `http_proxy` send): forward proxy.
         if !uri.hasPrefix("/"), uri.contains("://") {
@@ -141,7 +141,8 @@ final class RequestRouter: Sendable {
             var base = upstream.absoluteString
             while base.hasSuffix("/") { base.removeLast() }
             let url = base + target
-            return logged(recorded, .later { [forwarder] in await forwarder.forward(request, to: url) })
+            return logged(
+                recorded, .later { [forwarder] in await forwarder.forward(request, to: url, responseLimit: limit) })
         }
         if request.isPreflight { return .now(CORS.preflight(for: request.headers)) }
         var response = collectorResponse
@@ -200,7 +201,8 @@ final class RequestRouter: Sendable {
     ) async -> Response {
         do {
             let address = try await proxyGuard.pinnedAddress(of: host, port: port, client: request.remoteAddress)
-            return await forwarder.forward(request, to: url, connectingTo: address)
+            return await forwarder.forward(
+                request, to: url, connectingTo: address, responseLimit: configuration.maximumBodySize)
         } catch {
             return error.response
         }

@@ -15,10 +15,10 @@ import Synchronization
 /// Every server in the process shares one `HTTPClient` for each set of trusted certificates,
 /// created on first use and never shut down: its pool outlives any one server, and a client that
 /// is dropped without `shutdown()` would stop a debug build.
+///
+/// An answer is buffered whole before it is written to the client, so each is bounded by the
+/// caller's `responseLimit` (the server's `--max-body-size`): a larger one is 502.
 struct Forwarder: Sendable {
-    /// The largest upstream response passed back, in bytes.
-    static let maximumResponseSize = 256 * 1024 * 1024
-
     private static let clients = Mutex<[[String]: HTTPClient]>([:])
 
     private let client: HTTPClient
@@ -74,9 +74,13 @@ struct Forwarder: Sendable {
     ///   - url: the absolute URL to send it to.
     ///   - address: the IP address to connect to instead of resolving the URL's host name, which
     ///     still names the host in `Host` and in TLS (server name, certificate verified for it).
-    func forward(_ request: IncomingRequest, to url: String, connectingTo address: String? = nil) async -> Response {
+    ///   - responseLimit: the largest answer body passed back, in bytes; reading stops at the
+    ///     first byte beyond it, and the client gets 502 saying so.
+    func forward(_ request: IncomingRequest, to url: String, connectingTo address: String? = nil, responseLimit: Int)
+        async -> Response
+    {
         guard let address, let host = URL(string: url)?.host else {
-            return await forward(request, to: url, with: client)
+            return await forward(request, to: url, with: client, responseLimit: responseLimit)
         }
         // AsyncHTTPClient connects elsewhere than the name's answer only through its
         // configuration's DNS override: the request gets a client of its own, without a pool,
@@ -84,12 +88,14 @@ struct Forwarder: Sendable {
         var configuration = Self.configuration(files)
         configuration.dnsOverride = [host: address]
         let pinned = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        let response = await forward(request, to: url, with: pinned)
+        let response = await forward(request, to: url, with: pinned, responseLimit: responseLimit)
         try? await pinned.shutdown()
         return response
     }
 
-    private func forward(_ request: IncomingRequest, to url: String, with client: HTTPClient) async -> Response {
+    private func forward(_ request: IncomingRequest, to url: String, with client: HTTPClient, responseLimit: Int)
+        async -> Response
+    {
         var outgoing = HTTPClientRequest(url: url)
         outgoing.method = request.method
         // Host and Content-Length are set by the client for the new target and body.
@@ -100,7 +106,15 @@ struct Forwarder: Sendable {
         }
         do {
             let upstream = try await client.execute(outgoing, timeout: .seconds(120))
-            let body = try await upstream.body.collect(upTo: Self.maximumResponseSize)
+            let body: ByteBuffer
+            do {
+                body = try await upstream.body.collect(upTo: responseLimit)
+            } catch is NIOTooManyBytesError {
+                return .error(
+                    .badGateway,
+                    "the answer of \(url) is larger than the limit of \(responseLimit) bytes (--max-body-size); tracksnap passes an answer on whole, so it refuses a larger one"
+                )
+            }
             var response = Response(status: upstream.status, body: body)
             if request.method == .HEAD {
                 response.headers = HopByHop.removing(from: upstream.headers)

@@ -18,19 +18,19 @@ import NIOPosix
 ///   once, every address checked, and the connection made to a checked address: a name that
 ///   resolves to loopback does not get through, nor one whose answer changes in between.
 struct ProxyGuard: Sendable {
-    private let token: String?
+    private let token: AccessToken?
     private let treatsClientsAsRemote: Bool
     private let resolver: HostResolver
 
     init(configuration: CaptureServer.Configuration, resolver: HostResolver = .system) {
-        token = configuration.proxyNeedsToken ? configuration.token : nil
+        token = configuration.proxyNeedsToken ? configuration.token.map(AccessToken.init) : nil
         treatsClientsAsRemote = configuration.simulatesRemoteClients
         self.resolver = resolver
     }
 
     /// The refusal to answer instead of relaying, or nil when the request may be relayed.
     func refusal(_ head: HTTPRequestHead, client: SocketAddress?, targetHost: String) -> Response? {
-        if let token, !Self.authorizes(head.headers.first(name: "Proxy-Authorization"), token: token) {
+        if let token, !token.authorizesProxy(head.headers.first(name: "Proxy-Authorization")) {
             var response = Response.error(
                 .proxyAuthenticationRequired,
                 "the proxy needs the token: Proxy-Authorization: Bearer <token>, or Basic with the token as the password"
@@ -130,34 +130,6 @@ struct ProxyGuard: Sendable {
         if treatsClientsAsRemote { return true }
         guard let client, let address = IPAddress(client) else { return true }
         return !address.isLoopback
-    }
-
-    private static func authorizes(_ header: String?, token: String) -> Bool {
-        guard let header else { return false }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2 else { return false }
-        let scheme = parts[0].lowercased()
-        let value = parts[1].trimmingCharacters(in: .whitespaces)
-        if scheme == "bearer" { return constantTimeEqual(value, token) }
-        guard scheme == "basic", let data = Data(base64Encoded: value),
-            let decoded = String(data: data, encoding: .utf8),
-            let colon = decoded.firstIndex(of: ":")
-        else { return false }
-        return constantTimeEqual(String(decoded[decoded.index(after: colon)...]), token)
-    }
-
-    /// Compares without stopping at the first difference, so the time taken tells nothing
-    /// about how much of a guess was right.
-    private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let left = Array(a.utf8)
-        let right = Array(b.utf8)
-        var difference = UInt8(left.count == right.count ? 0 : 1)
-        for index in 0..<max(left.count, right.count) {
-            let x = index < left.count ? left[index] : 0
-            let y = index < right.count ? right[index] : 0
-            difference |= x ^ y
-        }
-        return difference == 0
     }
 }
 

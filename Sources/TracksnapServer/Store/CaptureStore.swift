@@ -36,6 +36,8 @@ public final class CaptureStore: Sendable {
 
     private let state: Mutex<State>
     private let journal: Journal?
+    /// The server's token, left out of every request recorded (`AccessToken.ownCredentialsRemoved`).
+    private let token: AccessToken?
 
     /// The most requests each list keeps, or nil for no limit.
     public let maximumRequests: Int?
@@ -46,11 +48,16 @@ public final class CaptureStore: Sendable {
     ///   - journalPath: an NDJSON file every request is appended to as it arrives, its secrets
     ///     hidden as the control API hides them.
     ///   - journalKeepsSecrets: write the journal's requests as captured, secrets and all.
-    /// - Throws: `CaptureServerError` when the journal cannot be opened.
+    ///   - token: the server's `--token`. The proxy's own credentials are never recorded, in
+    ///     memory or in the journal, raw or not: every `Proxy-Authorization` header, and an
+    ///     `Authorization` header that carries this token, are left out of each request.
+    /// - Throws: `CaptureServerError` when the journal cannot be opened (see `Journal`).
     public init(
-        maximumRequests: Int? = nil, journalPath: String? = nil, journalKeepsSecrets: Bool = false
+        maximumRequests: Int? = nil, journalPath: String? = nil, journalKeepsSecrets: Bool = false,
+        token: String? = nil
     ) throws(CaptureServerError) {
         self.maximumRequests = maximumRequests
+        self.token = token.map(AccessToken.init)
         if let journalPath {
             journal = try Journal(path: journalPath, keepsSecrets: journalKeepsSecrets)
         } else {
@@ -88,12 +95,14 @@ public final class CaptureStore: Sendable {
     }
 
     /// Records a request as `record` does, and tells which session got it. A request `refused`
-    /// (its body inflates beyond the limit) is recorded without a body, and counted as rejected.
+    /// (its body inflates beyond the limit) is recorded without a body, and counted as rejected;
+    /// one `ingested` came through the control API.
     package func recordAttributed(
         method: String, url: String, headers: [CapturedRequest.Header] = [], body: CapturedRequest.Body? = nil,
-        sessionHint: String?, serverOrigin: String? = nil, refused: String? = nil
+        sessionHint: String?, serverOrigin: String? = nil, refused: String? = nil, ingested: Bool = false
     ) -> (request: CapturedRequest, attribution: Attribution) {
         let time = Timestamp.now()
+        let headers = AccessToken.ownCredentialsRemoved(from: headers, token: token)
         let recorded = state.withLock { state -> (CapturedRequest, Attribution) in
             let id = state.nextRequest
             state.nextRequest += 1
@@ -106,7 +115,7 @@ public final class CaptureStore: Sendable {
             let request = CapturedRequest(
                 id: String(id), time: time, method: method, url: url, headers: headers,
                 body: refused == nil ? body : nil,
-                session: session, serverOrigin: serverOrigin, refused: refused)
+                session: session, serverOrigin: serverOrigin, refused: refused, ingested: ingested)
             state.statistics.captured += 1
             if refused != nil { state.statistics.rejected += 1 }
             if state.global.append(request) { state.statistics.dropped += 1 }

@@ -13,6 +13,10 @@ Modes (each prints one JSON object on stdout and exits 0 when it could run):
   oversize COUNT PACE  a POST announcing 100000 bytes that sends COUNT parts of 8, one every
                        PACE seconds, whatever the answer, then waits for its stream to end and
                        idles as above
+  hostile              two GETs sent unchecked: the first's :path carries a bidi override and a
+                       CI workflow command, its x-tracksnap-session value an escape sequence
+                       and a line separator; the second's :path an escape sequence and a line
+                       break ("resets" counts the streams the server reset)
 
 Times are seconds from the last thing the client did (its last answer read, or its preface
 or body part sent): "goaway_after" (the first GOAWAY), "closed_after" (the end of the
@@ -41,7 +45,9 @@ tls = context.wrap_socket(sock, server_hostname=host)
 if tls.selected_alpn_protocol() != "h2":
     sys.exit(f"ALPN chose {tls.selected_alpn_protocol()!r}, not h2")
 
-connection = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=True))
+# hostile sends what h2 would refuse to send: its checks of outgoing headers are off.
+connection = h2.connection.H2Connection(config=h2.config.H2Configuration(
+    client_side=True, validate_outbound_headers=mode != "hostile", normalize_outbound_headers=mode != "hostile"))
 connection.initiate_connection()
 tls.sendall(connection.data_to_send())
 result = {"statuses": [], "goaways": []}
@@ -77,16 +83,20 @@ def read_events():
     return events
 
 
-def get(path):
-    """Sends a GET and reads until its answer has ended."""
+def get(path, headers=()):
+    """Sends a GET and reads until its answer has ended (or its stream was reset)."""
     stream = connection.get_next_available_stream_id()
     connection.send_headers(
-        stream, [(":method", "GET"), (":scheme", "https"), (":authority", host), (":path", path)], end_stream=True)
+        stream, [(":method", "GET"), (":scheme", "https"), (":authority", host), (":path", path), *headers],
+        end_stream=True)
     tls.sendall(connection.data_to_send())
     while True:
         events = read_events()
         if events is None:
             sys.exit(f"the server closed the connection before answering {path}: {result}")
+        if any(isinstance(e, h2.events.StreamReset) and e.stream_id == stream for e in events):
+            result["resets"] = result.get("resets", 0) + 1
+            return
         if any(isinstance(e, h2.events.StreamEnded) and e.stream_id == stream for e in events):
             return
 
@@ -158,6 +168,10 @@ elif mode in ("stall", "oversize"):
             result.setdefault("answered_after", round(time.monotonic() - since, 3))
         ended = any(isinstance(e, (h2.events.StreamEnded, h2.events.StreamReset)) for e in events)
     idle_until_closed()
+elif mode == "hostile":
+    get("/v1/pixel?x=\u202e::error::from-h2-path",
+        [("x-tracksnap-session", "s9\x1b[2J\u2028::add-mask::from-h2-header")])
+    get("/v1/pixel?x=\x1b[31m\r\n::error::from-h2-line-break")
 else:
     sys.exit(f"unknown mode {mode}")
 tls.close()
