@@ -34,10 +34,10 @@ import TracksnapValidation
 /// - Parameters:
 ///   - snapshot: the snapshot file: absolute, or relative to the directory of the calling test file.
 ///   - runs: how many times to run the flow; two or more teach the recorder what varies.
-///   - validator: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
-///   - record: the record mode for this assertion; see `RecordMode` for the defaults.
 ///   - capture: what each run's capture answers the app: `.respond()` by default, or
 ///     `.passThrough` to reach the network.
+///   - validator: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
+///   - record: the record mode for this assertion; see `RecordMode` for the defaults.
 ///   - settle: how long each run's traffic must be quiet for its wait to end.
 ///   - timeout: the longest wait for each run.
 ///   - flow: runs the flow once with URLSessions made from the configuration it is given.
@@ -47,9 +47,9 @@ import TracksnapValidation
 public func assertTracking(
     matches snapshot: String,
     runs: Int,
+    capture: CaptureMode = .respond(),
     validator: String? = nil,
     record: RecordMode? = nil,
-    capture: CaptureMode = .respond(),
     settle: Duration = DefaultWait.settle,
     timeout: Duration = DefaultWait.timeout,
     fileID: StaticString = #fileID,
@@ -64,7 +64,7 @@ public func assertTracking(
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         let session = CaptureSession.install(on: sessionConfiguration, mode: capture, name: "run \(run)")
         try await flow(sessionConfiguration)
-        return CapturedRun(requests: await session.waitForRequests(settle: settle, timeout: timeout, until: isComplete))
+        return try await session.traffic(settle: settle, timeout: timeout, until: isComplete)
     }
 }
 
@@ -118,45 +118,29 @@ public func assertTracking(
         do {
             session = try await client.startSession(name: "run \(run)")
         } catch {
-            throw RunFailure(message: "tracksnap: cannot start a session for run \(run) of \(runs): \(error)")
+            throw TrafficSourceError("tracksnap: cannot start a session for run \(run) of \(runs): \(error)")
         }
+        // Stopped before the next run, so that its traffic goes to the next session.
         do {
             try await flow(session)
+            var traffic = try await session.traffic(settle: settle, timeout: timeout, until: isComplete)
+            _ = try? await session.stop()
+            traffic.note = traffic.note.map { "Run \(run): " + $0 }
+            return traffic
         } catch {
             _ = try? await session.stop()
             throw error
         }
-        let traffic: TracksnapClient.Traffic
-        do {
-            traffic = try await waitForTraffic(of: session, settle: settle, timeout: timeout, until: isComplete)
-        } catch {
-            _ = try? await session.stop()
-            throw RunFailure(message: "tracksnap: cannot read session \(session.id)'s requests: \(error)")
-        }
-        _ = try? await session.stop()
-        return CapturedRun(
-            requests: traffic.requests, note: unattributedNote(traffic, session: session).map { "Run \(run): " + $0 })
     }
 }
 
-/// One run's capture, and what to add to a failure about it.
-private struct CapturedRun {
-    var requests: [CapturedRequest]
-    var note: String?
-}
-
-/// Why a run has no capture other than the flow's own error: the message the test fails with.
-private struct RunFailure: Error {
-    var message: String
-}
-
 /// What both forms of `assertTracking(matches:runs:)` do around their capture: check the
-/// arguments, run and capture each run in turn (an error other than a `RunFailure` is the
-/// flow's), then record or validate them all through `TrackingCheck`'s one decision, and report.
+/// arguments, run and capture each run in turn (an error other than a `TrafficSourceError` is
+/// the flow's), then record or validate them all through `TrackingCheck`'s one decision, and report.
 private func checkRuns(
     _ snapshot: String, runs: Int, validator: String?, record: RecordMode?, site: CallSite,
     isolation: isolated (any Actor)? = #isolation,
-    capture: (_ run: Int, _ isComplete: @escaping ([CapturedRequest]) -> Bool) async throws -> CapturedRun
+    capture: (_ run: Int, _ isComplete: @escaping ([CapturedRequest]) -> Bool) async throws -> CapturedTraffic
 ) async -> [SnapshotResult] {
     guard runs >= 1 else {
         reportIssue("tracksnap: runs must be at least 1, not \(runs)", at: site)
@@ -170,13 +154,14 @@ private func checkRuns(
         count: nil, snapshot: path, validator: validator, record: record,
         configuration: configuration, environment: environment)
 
-    var captured: [CapturedRun] = []
+    var captured: [CapturedTraffic] = []
     for run in 1...runs {
         do {
             captured.append(try await capture(run, isComplete))
         } catch {
             reportIssue(
-                (error as? RunFailure)?.message ?? "tracksnap: run \(run) of \(runs) of the flow threw: \(error)",
+                (error as? TrafficSourceError)?.description
+                    ?? "tracksnap: run \(run) of \(runs) of the flow threw: \(error)",
                 at: site)
             return []
         }

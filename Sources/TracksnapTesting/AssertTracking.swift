@@ -44,84 +44,45 @@ public func assertTracking(
     return outcome.result
 }
 
-/// Waits for an in-process capture's traffic, then checks it against a snapshot file.
+/// Waits for traffic — of an in-process capture or of a `tracksnap serve` session — then checks
+/// it against a snapshot file.
 ///
 /// ```swift
 /// let capture = CaptureSession.install(on: configuration, mode: .respond())
 /// // … exercise the app; it may send from background tasks, in bursts …
 /// await assertTracking(capture, matches: "Snapshots/checkout.json")
+///
+/// let session = try await client.startSession(name: "checkout")
+/// // … point the app at session.baseURL and exercise it …
+/// await assertTracking(session, matches: "Snapshots/checkout.json")
 /// ```
 ///
 /// It waits until every entry the snapshot expects is matched (validating what arrived after
 /// each request: in events where the snapshot lists events), or until traffic has been quiet
 /// for `settle` after at least one request, or until `timeout` — then checks. When the snapshot
 /// is to be recorded, it waits for the traffic to settle; a capture that holds nothing then
-/// fails the test instead of recording an empty snapshot.
+/// fails the test instead of recording an empty snapshot. The snapshot is read, and recorded,
+/// by the test process, also for a server's session; when the check fails and the server saw
+/// requests that no session got while the session was open, the failure says so.
 /// - Parameters:
-///   - capture: the capture to read.
+///   - source: the capture or server session to read; a session stays open.
+///   - snapshot: the snapshot file: absolute, or relative to the directory of the calling test file.
 ///   - count: wait for this many requests instead of the snapshot's entries.
+///   - validator: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
+///   - record: the record mode for this assertion.
 ///   - settle: how long traffic must be quiet for the wait to end (500 ms by default). Give a
 ///     client that pauses between its events more.
 ///   - timeout: the longest wait; the check then runs on what arrived.
-///   - snapshot: the snapshot file: absolute, or relative to the directory of the calling test file.
-///   - validator: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
-///   - record: the record mode for this assertion.
 /// - Returns: the validation result, or nil when the snapshot was recorded or could not be read.
 @discardableResult
 public func assertTracking(
-    _ capture: CaptureSession,
-    count: Int? = nil,
-    settle: Duration = DefaultWait.settle,
-    timeout: Duration = DefaultWait.timeout,
+    _ source: some TrafficSource,
     matches snapshot: String,
+    count: Int? = nil,
     validator: String? = nil,
     record: RecordMode? = nil,
-    fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
-) async -> SnapshotResult? {
-    let path = SnapshotLocation.resolve(snapshot, testFile: String(describing: filePath))
-    let isComplete = TrackingCheck.completion(
-        count: count, snapshot: path, validator: validator, record: record,
-        configuration: TracksnapConfiguration.current, environment: ProcessInfo.processInfo.environment)
-    let requests = await capture.waitForRequests(settle: settle, timeout: timeout, until: isComplete)
-    return assertTracking(
-        requests, matches: path, validator: validator, record: record,
-        fileID: fileID, filePath: filePath, line: line, column: column)
-}
-
-/// Waits for a `tracksnap serve` session's traffic, then checks it here against a snapshot file.
-///
-/// ```swift
-/// let session = try await client.startSession(name: "checkout")
-/// // … point the app at session.baseURL and exercise it …
-/// await assertTracking(session, matches: "Snapshots/checkout.json")
-/// ```
-/// It waits as the in-process overload does: until every entry the snapshot expects is
-/// matched, or the session's traffic has been quiet for `settle`, or `timeout`. The server
-/// waits for each next request (or the settle time); the snapshot is read and validated by
-/// the test process, not by the server. When the check fails and the server saw requests that
-/// no session got while this one was open, the failure says so. A control API error fails the
-/// test with its message.
-/// - Parameters:
-///   - session: the server session to read; it stays open.
-///   - count: wait for this many requests instead of the snapshot's entries.
-///   - settle: how long traffic must be quiet for the wait to end (500 ms by default).
-///   - timeout: the longest wait; the check then runs on what arrived.
-///   - snapshot: the snapshot file: absolute, or relative to the directory of the calling test file.
-///   - validator: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
-///   - record: the record mode for this assertion.
-/// - Returns: the validation result, or nil when the snapshot was recorded or could not be read.
-@discardableResult
-public func assertTracking(
-    _ session: TracksnapClient.Session,
-    count: Int? = nil,
     settle: Duration = DefaultWait.settle,
     timeout: Duration = DefaultWait.timeout,
-    matches snapshot: String,
-    validator: String? = nil,
-    record: RecordMode? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
@@ -134,55 +95,18 @@ public func assertTracking(
     let isComplete = TrackingCheck.completion(
         count: count, snapshot: path, validator: validator, record: record,
         configuration: configuration, environment: environment)
-    let traffic: TracksnapClient.Traffic
+    let traffic: CapturedTraffic
     do {
-        traffic = try await waitForTraffic(of: session, settle: settle, timeout: timeout, until: isComplete)
+        traffic = try await source.traffic(settle: settle, timeout: timeout, until: isComplete)
     } catch {
-        reportIssue("tracksnap: cannot read session \(session.id)'s requests: \(error)", at: site)
+        reportIssue(error.description, at: site)
         return nil
     }
     let outcome = TrackingCheck.run(
         traffic.requests, snapshot: path, validator: validator, record: record,
         configuration: configuration, environment: environment, testFile: String(describing: filePath))
     if let failure = outcome.failure {
-        reportIssue(unattributedNote(traffic, session: session).map { failure + "\n\n" + $0 } ?? failure, at: site)
+        reportIssue(traffic.note.map { failure + "\n\n" + $0 } ?? failure, at: site)
     }
     return outcome.result
-}
-
-/// What a failure adds when requests went astray while the session was open; nil when none did.
-func unattributedNote(_ traffic: TracksnapClient.Traffic, session: TracksnapClient.Session) -> String? {
-    guard traffic.unattributed > 0 else { return nil }
-    return """
-        While session \(session.id) was open, the server captured \(traffic.unattributed) \
-        request\(traffic.unattributed == 1 ? "" : "s") that no session got: sent without a session \
-        hint while several sessions were open, or naming a session that was not open. A common trap \
-        is a stale session URL: an SDK client created once (a shared instance, or in a set-up of wider \
-        scope) with an earlier session's base URL keeps sending there after that session stopped; create \
-        it for each test from the session's base URL. Send \(TracksnapClient.sessionHeader): \(session.id), \
-        or point the app at \(session.baseURL.absoluteString).
-        """
-}
-
-/// Asks the server for each next request of a session (or for its settle time), checking
-/// after each answer whether the wait is over: the loop that lets a test-side condition
-/// drive a server-side wait.
-func waitForTraffic(
-    of session: TracksnapClient.Session, settle: Duration, timeout: Duration,
-    until isComplete: ([CapturedRequest]) -> Bool
-) async throws(TracksnapClientError) -> TracksnapClient.Traffic {
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: timeout)
-    var traffic = try await session.waitForTraffic(count: 0, timeout: .zero)
-    while !isComplete(traffic.requests) {
-        let remaining = clock.now.duration(to: deadline)
-        if remaining <= .zero { break }
-        let next = try await session.waitForTraffic(
-            count: traffic.requests.count + 1, settle: settle, timeout: remaining)
-        let grew = next.requests.count > traffic.requests.count
-        traffic = next
-        // No new request: traffic settled, the deadline passed, or the session ended.
-        if !grew { break }
-    }
-    return traffic
 }

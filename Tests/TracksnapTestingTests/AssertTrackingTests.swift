@@ -171,8 +171,8 @@ struct AssertTrackingTests {
         // second request up must not end it early.
         let started = ContinuousClock.now
         let result = await assertTracking(
-            capture, settle: .seconds(60), timeout: .seconds(120), matches: "Fixtures/Snapshots/checkout.json",
-            record: .never)
+            capture, matches: "Fixtures/Snapshots/checkout.json", record: .never, settle: .seconds(60),
+            timeout: .seconds(120))
         #expect(ContinuousClock.now - started < .seconds(30))
         try await sending.value
         #expect(result?.passed == true)

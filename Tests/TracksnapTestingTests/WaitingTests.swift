@@ -25,7 +25,7 @@ private func checkoutRun(
     analytics.trackCheckout(events)
     // A deadline far away: on a busy machine the client's three events may take seconds.
     let result = await assertTracking(
-        capture, settle: settle, timeout: .seconds(120), matches: snapshot, record: record)
+        capture, matches: snapshot, record: record, settle: settle, timeout: .seconds(120))
     let returned = ContinuousClock.now
     await analytics.flush()
     #expect(capture.requests.count == events.count, "every event was sent before the assertion looked")
@@ -93,7 +93,7 @@ struct WaitingTests {
             let capture = CaptureSession.install(on: .ephemeral, mode: .respond())
             let started = ContinuousClock.now
             await withKnownIssue {
-                await assertTracking(capture, timeout: .milliseconds(300), matches: snapshot, record: .missing)
+                await assertTracking(capture, matches: snapshot, record: .missing, timeout: .milliseconds(300))
             } matching: { issue in
                 text(of: issue).contains("Captured no request, so the snapshot \(snapshot) was not recorded")
             }
@@ -123,14 +123,14 @@ struct WaitingTests {
                     if run == 1 {
                         await withKnownIssue {
                             await assertTracking(
-                                session, settle: .seconds(3), timeout: .seconds(120), matches: snapshot,
-                                record: .missing)
+                                session, matches: snapshot, record: .missing, settle: .seconds(3),
+                                timeout: .seconds(120))
                         } matching: { issue in
                             text(of: issue).contains("from 3 captured requests")
                         }
                     } else {
                         let result = await assertTracking(
-                            session, settle: .seconds(60), timeout: .seconds(120), matches: snapshot, record: .never)
+                            session, matches: snapshot, record: .never, settle: .seconds(60), timeout: .seconds(120))
                         let returned = ContinuousClock.now
                         #expect(result?.passed == true, "run \(run)")
                         let last = try #require(analytics.lastSendStarted)
@@ -164,7 +164,7 @@ struct WaitingTests {
                 // No session hint while two sessions are open: neither gets it.
                 _ = try await URLSession.shared.data(from: url.appending(path: "e"))
                 await withKnownIssue {
-                    await assertTracking(session, timeout: .milliseconds(300), matches: snapshot, record: .never)
+                    await assertTracking(session, matches: snapshot, record: .never, timeout: .milliseconds(300))
                 } matching: { issue in
                     let message = text(of: issue)
                     return message.contains("missing") && message.contains("1 request that no session got")
