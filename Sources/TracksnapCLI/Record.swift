@@ -77,7 +77,7 @@ struct Record: ParsableCommand {
             if reference == nil, FileManager.default.fileExists(atPath: snapshot) {
                 reference = try Snapshot.load(path: snapshot).validator
             }
-            let profile = try Profile.load(reference ?? "default", directory: traffic.validatorsDir)
+            let profile = try Profile.load(reference ?? "default", workspace: traffic.workspace)
             let outcome = try SnapshotRecorder(profile: profile).record(
                 runs: runs, snapshotAt: snapshot, mode: mode.recordMode, pending: pending,
                 runNames: [traffic.capture.joined(separator: " + ")] + rerun)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import TracksnapCore
 import TracksnapModel
+import TracksnapValidation
 
 /// The options `validate` and `record` share: the captured traffic and the profile.
 struct TrafficOptions: ParsableArguments {
@@ -18,6 +19,9 @@ struct TrafficOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Where profile names are looked up before the built-in profiles.", valueName: "dir"))
     var validatorsDir = "Validators"
+
+    /// The command line's workspace: profile names in `--validators-dir`; any file may be named.
+    var workspace: Workspace { Workspace(validators: validatorsDir) }
 
     func validate() throws {
         guard Tracksnap.checksArguments else { return }

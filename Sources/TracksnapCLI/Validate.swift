@@ -62,7 +62,7 @@ struct Validate: ParsableCommand {
                 results.append(
                     try Validation.validate(
                         snapshotAt: file, requests: requests, profile: traffic.validator,
-                        directory: traffic.validatorsDir))
+                        workspace: traffic.workspace))
             } catch {
                 Terminal.error(error.description)
                 badInput = true

@@ -1,4 +1,5 @@
 import Foundation
+import TracksnapValidation
 
 /// Where an assertion's snapshot file and profiles are.
 enum SnapshotLocation {
@@ -14,9 +15,16 @@ enum SnapshotLocation {
         return ((directory as NSString).appendingPathComponent(path) as NSString).standardizingPath
     }
 
-    /// The directory profile names are looked up in: the nearest `Validators` directory in the
-    /// snapshot's directory or above it, else `Validators` in the working directory.
-    static func validatorsDirectory(for snapshot: String) -> String {
+    /// The workspace a test's snapshot is checked in: profile names are looked up in the
+    /// configured directory, else in the nearest `Validators` directory above the snapshot.
+    /// A test names any file: no root.
+    static func workspace(for snapshot: String, configuration: TracksnapConfiguration) -> Workspace {
+        Workspace(validators: configuration.validatorsDirectory ?? validatorsDirectory(for: snapshot))
+    }
+
+    /// The nearest `Validators` directory in the snapshot's directory or above it, else
+    /// `Validators` in the working directory.
+    private static func validatorsDirectory(for snapshot: String) -> String {
         var directory = (snapshot as NSString).deletingLastPathComponent
         while !directory.isEmpty {
             let candidate = (directory as NSString).appendingPathComponent("Validators")

@@ -14,14 +14,14 @@ import TracksnapValidation
 ///   - runs: each run's captured traffic, in order, the first run first.
 ///   - path: the snapshot file to write (atomically).
 ///   - profile: the validator profile (name or path) the assertion names, if any.
-///   - directory: where profile names are looked up.
+///   - workspace: where profile names are looked up.
 /// - Returns: what was written and generalised.
 /// - Throws: `InputError` when the profile or the existing snapshot cannot be read, the file
 ///   cannot be written, or the runs are not the same flow (nothing is written then).
-func writeSnapshot(runs: [[CapturedRequest]], to path: String, profile: String?, directory: String) throws
+func writeSnapshot(runs: [[CapturedRequest]], to path: String, profile: String?, workspace: Workspace) throws
     -> RecordOutcome
 {
     let existing = try? Snapshot.load(path: path)
-    let profile = try Profile.load(profile ?? existing?.validator ?? "default", directory: directory)
+    let profile = try Profile.load(profile ?? existing?.validator ?? "default", workspace: workspace)
     return try SnapshotRecorder(profile: profile).record(runs: runs, snapshotAt: path, mode: .all)
 }

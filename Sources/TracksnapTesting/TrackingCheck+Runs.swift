@@ -14,7 +14,8 @@ extension TrackingCheck {
         var failure: String?
     }
 
-    typealias RunsWriter = (_ runs: [[CapturedRequest]], _ path: String, _ profile: String?, _ directory: String) throws
+    typealias RunsWriter = (_ runs: [[CapturedRequest]], _ path: String, _ profile: String?, _ workspace: Workspace)
+        throws
         -> RecordOutcome
 
     /// What `assertTracking(matches:runs:…)` does once every run is captured: records the
@@ -33,7 +34,7 @@ extension TrackingCheck {
     static func run(
         runs: [[CapturedRequest]], snapshot: String, validator: String?, record: RecordMode?,
         configuration: TracksnapConfiguration, environment: [String: String], testFile: String,
-        write: RunsWriter = { try writeSnapshot(runs: $0, to: $1, profile: $2, directory: $3) }
+        write: RunsWriter = { try writeSnapshot(runs: $0, to: $1, profile: $2, workspace: $3) }
     ) -> RunsOutcome {
         switch step(
             snapshot: snapshot, record: record, configuration: configuration, environment: environment,
@@ -41,14 +42,14 @@ extension TrackingCheck {
         {
         case .fail(let message):
             return RunsOutcome(failure: message)
-        case .record(let path, let mode, let directory, let verb):
+        case .record(let path, let mode, let workspace, let verb):
             return RunsOutcome(
                 failure: recording(
-                    runs, to: path, profile: validator, directory: directory, mode: mode, verb: verb, write: write))
-        case .validate(let path, let mode, let directory, let recordOnFailure):
+                    runs, to: path, profile: validator, workspace: workspace, mode: mode, verb: verb, write: write))
+        case .validate(let path, let mode, let workspace, let recordOnFailure):
             let check: PreparedCheck
             do {
-                check = try PreparedCheck(snapshotAt: path, profile: validator, directory: directory)
+                check = try PreparedCheck(snapshotAt: path, profile: validator, workspace: workspace)
             } catch {
                 return RunsOutcome(failure: "tracksnap cannot check \(path):\n\(error)")
             }
@@ -71,7 +72,7 @@ extension TrackingCheck {
                 message +=
                     "\n"
                     + recording(
-                        runs, to: path, profile: validator, directory: directory, mode: mode, verb: "Re-recorded",
+                        runs, to: path, profile: validator, workspace: workspace, mode: mode, verb: "Re-recorded",
                         write: write)
             } else if results.allSatisfy({ $0.passed || $0.onlyOrderDiffers }) {
                 message += "\n" + SnapshotResult.orderAdvice(file: path)
@@ -86,7 +87,7 @@ extension TrackingCheck {
     /// Records from every run and words the outcome; a recording always fails the test, so
     /// that the new file is looked at before it is committed.
     private static func recording(
-        _ runs: [[CapturedRequest]], to path: String, profile: String?, directory: String, mode: RecordMode,
+        _ runs: [[CapturedRequest]], to path: String, profile: String?, workspace: Workspace, mode: RecordMode,
         verb: String,
         write: RunsWriter
     ) -> String {
@@ -94,7 +95,7 @@ extension TrackingCheck {
             return "Run \(empty + 1) of \(runs.count): " + nothingCaptured(path)
         }
         do {
-            let outcome = try write(runs, path, profile, directory)
+            let outcome = try write(runs, path, profile, workspace)
             let count = runs.map { String($0.count) }.joined(separator: ", ")
             var message = """
                 \(verb) the snapshot \(path) from \(runs.count) runs of the flow (\(count) captured requests; \

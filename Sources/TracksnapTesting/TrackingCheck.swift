@@ -15,7 +15,8 @@ enum TrackingCheck {
         var failure: String?
     }
 
-    typealias Writer = (_ requests: [CapturedRequest], _ path: String, _ profile: String?, _ directory: String) throws
+    typealias Writer = (_ requests: [CapturedRequest], _ path: String, _ profile: String?, _ workspace: Workspace)
+        throws
         -> Void
 
     /// - Parameters:
@@ -30,7 +31,7 @@ enum TrackingCheck {
     static func run(
         _ requests: [CapturedRequest], snapshot: String, validator: String?, record: RecordMode?,
         configuration: TracksnapConfiguration, environment: [String: String], testFile: String,
-        write: Writer = { _ = try writeSnapshot(runs: [$0], to: $1, profile: $2, directory: $3) }
+        write: Writer = { _ = try writeSnapshot(runs: [$0], to: $1, profile: $2, workspace: $3) }
     ) -> Outcome {
         switch step(
             snapshot: snapshot, record: record, configuration: configuration, environment: environment,
@@ -38,15 +39,15 @@ enum TrackingCheck {
         {
         case .fail(let message):
             return Outcome(failure: message)
-        case .record(let path, let mode, let directory, let verb):
+        case .record(let path, let mode, let workspace, let verb):
             return Outcome(
                 failure: recording(
-                    requests, to: path, profile: validator, directory: directory, mode: mode, verb: verb, write: write))
-        case .validate(let path, let mode, let directory, let recordOnFailure):
+                    requests, to: path, profile: validator, workspace: workspace, mode: mode, verb: verb, write: write))
+        case .validate(let path, let mode, let workspace, let recordOnFailure):
             let result: SnapshotResult
             do {
                 result = try Validation.validate(
-                    snapshotAt: path, requests: requests, profile: validator, directory: directory)
+                    snapshotAt: path, requests: requests, profile: validator, workspace: workspace)
             } catch {
                 return Outcome(failure: "tracksnap cannot check \(path):\n\(error)")
             }
@@ -56,7 +57,7 @@ enum TrackingCheck {
                 message +=
                     "\n"
                     + recording(
-                        requests, to: path, profile: validator, directory: directory, mode: mode, verb: "Re-recorded",
+                        requests, to: path, profile: validator, workspace: workspace, mode: mode, verb: "Re-recorded",
                         write: write)
             } else if result.onlyOrderDiffers {
                 message += "\n" + SnapshotResult.orderAdvice(file: path)
@@ -72,8 +73,8 @@ enum TrackingCheck {
     /// mode, a missing snapshot that may not be recorded), record, or validate.
     enum Step {
         case fail(String)
-        case record(path: String, mode: RecordMode, directory: String, verb: String)
-        case validate(path: String, mode: RecordMode, directory: String, recordOnFailure: Bool)
+        case record(path: String, mode: RecordMode, workspace: Workspace, verb: String)
+        case validate(path: String, mode: RecordMode, workspace: Workspace, recordOnFailure: Bool)
     }
 
     /// The step for a snapshot, a record mode and where the test runs; one decision for
@@ -89,7 +90,7 @@ enum TrackingCheck {
         } catch {
             return .fail("tracksnap: \(error)")
         }
-        let directory = configuration.validatorsDirectory ?? SnapshotLocation.validatorsDirectory(for: path)
+        let workspace = SnapshotLocation.workspace(for: path, configuration: configuration)
         switch RecordDecision(mode: mode, snapshotExists: FileManager.default.fileExists(atPath: path)) {
         case .failMissing:
             let why =
@@ -102,22 +103,22 @@ enum TrackingCheck {
                 """)
         case .record:
             let verb = FileManager.default.fileExists(atPath: path) ? "Re-recorded" : "Recorded"
-            return .record(path: path, mode: mode, directory: directory, verb: verb)
+            return .record(path: path, mode: mode, workspace: workspace, verb: verb)
         case .validate(let recordOnFailure):
-            return .validate(path: path, mode: mode, directory: directory, recordOnFailure: recordOnFailure)
+            return .validate(path: path, mode: mode, workspace: workspace, recordOnFailure: recordOnFailure)
         }
     }
 
     /// Writes the snapshot and words the outcome; a recording always fails the test, so that
     /// the new file is looked at before it is committed.
     private static func recording(
-        _ requests: [CapturedRequest], to path: String, profile: String?, directory: String, mode: RecordMode,
+        _ requests: [CapturedRequest], to path: String, profile: String?, workspace: Workspace, mode: RecordMode,
         verb: String,
         write: Writer
     ) -> String {
         guard !requests.isEmpty else { return nothingCaptured(path) }
         do {
-            try write(requests, path, profile, directory)
+            try write(requests, path, profile, workspace)
             return """
                 \(verb) the snapshot \(path) from \(requests.count) captured request\(requests.count == 1 ? "" : "s") \
                 (record mode `\(mode.rawValue)`). Check it, commit it, and run the test again.
@@ -168,8 +169,8 @@ enum TrackingCheck {
         case .record:
             return { _ in false }
         case .validate(let recordOnFailure):
-            let directory = configuration.validatorsDirectory ?? SnapshotLocation.validatorsDirectory(for: path)
-            guard let check = try? PreparedCheck(snapshotAt: path, profile: validator, directory: directory) else {
+            let workspace = SnapshotLocation.workspace(for: path, configuration: configuration)
+            guard let check = try? PreparedCheck(snapshotAt: path, profile: validator, workspace: workspace) else {
                 return { _ in true }
             }
             // A mismatch that will be re-recorded waits for the rest of the traffic.

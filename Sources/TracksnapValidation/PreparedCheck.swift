@@ -20,12 +20,15 @@ public struct PreparedCheck: Sendable {
     /// - Parameters:
     ///   - path: the snapshot file.
     ///   - profileReference: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
-    ///   - directory: where profile names are looked up.
-    /// - Throws: `InputError` for a bad snapshot, a missing or bad profile, or an unknown validator.
-    public init(snapshotAt path: String, profile profileReference: String? = nil, directory: String = "Validators")
+    ///   - workspace: where profile names are looked up, and the root files must stay under.
+    /// - Throws: `InputError` for a bad snapshot, a missing or bad profile, an unknown validator,
+    ///   or a file outside the workspace's root.
+    public init(snapshotAt path: String, profile profileReference: String? = nil, workspace: Workspace = Workspace())
         throws(InputError)
     {
-        try self.init(try Snapshot.load(path: path), file: path, profile: profileReference, directory: directory)
+        try self.init(
+            try Snapshot.load(path: workspace.path(path, field: "snapshot")), file: path, profile: profileReference,
+            workspace: workspace)
     }
 
     /// Resolves the profile of a snapshot already read (from a request's body, say).
@@ -34,16 +37,17 @@ public struct PreparedCheck: Sendable {
     ///   - snapshot: the snapshot.
     ///   - file: how errors and reports name the snapshot.
     ///   - profileReference: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
-    ///   - directory: where profile names are looked up.
-    /// - Throws: `InputError` for a missing or bad profile, or an unknown validator.
+    ///   - workspace: where profile names are looked up, and the root files must stay under.
+    /// - Throws: `InputError` for a missing or bad profile, an unknown validator, or a profile
+    ///   file outside the workspace's root.
     public init(
-        _ snapshot: Snapshot, file: String, profile profileReference: String? = nil, directory: String = "Validators"
+        _ snapshot: Snapshot, file: String, profile profileReference: String? = nil, workspace: Workspace = Workspace()
     ) throws(InputError) {
         if profileReference == nil {
-            let unknown = Profile.unknownNames(in: snapshot, directory: directory)
+            let unknown = Profile.unknownNames(in: snapshot, workspace: workspace)
             if !unknown.isEmpty { throw InputError(unknown) }
         }
-        let profile = try Profile.load(profileReference ?? snapshot.validator ?? "default", directory: directory)
+        let profile = try Profile.load(profileReference ?? snapshot.validator ?? "default", workspace: workspace)
         if let unknown = profile.decoders.unknownNames.first {
             throw InputError(file: profile.file ?? file, message: DecoderChoice.unknownMessage(unknown))
         }

@@ -14,9 +14,9 @@ public enum Validation {
     /// - Throws: `InputError` for a bad snapshot, a missing or bad profile, or an unknown validator.
     public static func validate(
         snapshotAt path: String, requests: [CapturedRequest], profile profileReference: String? = nil,
-        directory: String = "Validators"
+        workspace: Workspace = Workspace()
     ) throws(InputError) -> SnapshotResult {
-        try PreparedCheck(snapshotAt: path, profile: profileReference, directory: directory).validate(requests)
+        try PreparedCheck(snapshotAt: path, profile: profileReference, workspace: workspace).validate(requests)
     }
 
     /// Every error and warning in a snapshot or profile file, for `tracksnap lint`: the file's
@@ -29,12 +29,12 @@ public enum Validation {
     /// ```
     /// - Parameters:
     ///   - document: the parsed file (`isProfile(_:)` tells a profile from a snapshot).
-    ///   - directory: where a snapshot's profile names are looked up, before the built-in ones.
-    public static func lint(document: JSONDocument, directory: String = "Validators") -> [Diagnostic] {
+    ///   - workspace: where a snapshot's profile names are looked up, before the built-in ones.
+    public static func lint(document: JSONDocument, workspace: Workspace = Workspace()) -> [Diagnostic] {
         if isProfile(document) { return Profile.lint(document: document) }
         let diagnostics = Snapshot.lint(document: document)
         guard let snapshot = try? Snapshot.parse(document: document) else { return diagnostics }
-        return diagnostics + Profile.unknownNames(in: snapshot, directory: directory)
+        return diagnostics + Profile.unknownNames(in: snapshot, workspace: workspace)
     }
 
     /// Whether a file is a profile rather than a snapshot: one under a `Validators` directory;

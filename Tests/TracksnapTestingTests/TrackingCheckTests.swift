@@ -16,7 +16,7 @@ final class WriterSpy: Sendable {
     }
     let calls = Mutex<[Call]>([])
 
-    func write(_ requests: [CapturedRequest], _ path: String, _ profile: String?, _ directory: String) throws {
+    func write(_ requests: [CapturedRequest], _ path: String, _ profile: String?, _ workspace: Workspace) throws {
         calls.withLock { $0.append(Call(count: requests.count, path: path, profile: profile)) }
     }
 }

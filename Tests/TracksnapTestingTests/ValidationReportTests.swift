@@ -12,7 +12,7 @@ struct ValidationReportTests {
     func roundTrip() throws {
         let result = try Validation.validate(
             snapshotAt: fixture("Snapshots/checkout.json"), requests: checkoutRequests(screen: "Basket"),
-            directory: fixture("Validators"))
+            workspace: Workspace(validators: fixture("Validators")))
         let json = ReportFormat.json.render([result])
         let report = try ValidationReport(json: Data(json.utf8))
 

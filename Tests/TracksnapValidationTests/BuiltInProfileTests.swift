@@ -37,7 +37,8 @@ struct BuiltInProfileTests {
     @Test("a name resolves to the built-in profile when no Validators directory exists", arguments: vendors)
     func foundWithoutDirectory(name: String) throws {
         try withTemporaryDirectory { directory in
-            let profile = try Profile.load(name, directory: directory.appending(path: "no-such-folder").path)
+            let profile = try Profile.load(
+                name, workspace: Workspace(validators: directory.appending(path: "no-such-folder").path))
             #expect(profile.name == name)
             #expect(profile.file == "<built-in>/\(name).json")
             #expect(profile.decoders.recordsEvents)
@@ -50,11 +51,12 @@ struct BuiltInProfileTests {
             try write(
                 #"{"order": "any", "filter": {"host": "collect.example"}}"#,
                 to: directory.appending(path: "segment.json"))
-            let profile = try Profile.load("segment", directory: directory.path)
+            let profile = try Profile.load("segment", workspace: Workspace(validators: directory.path))
             #expect(profile.file == directory.appending(path: "segment.json").path)
             #expect(profile.order == .any)
             #expect(profile.decoders == .unspecified)
-            #expect(try Profile.load("ga4", directory: directory.path).file == "<built-in>/ga4.json")
+            #expect(
+                try Profile.load("ga4", workspace: Workspace(validators: directory.path)).file == "<built-in>/ga4.json")
         }
     }
 
@@ -64,7 +66,7 @@ struct BuiltInProfileTests {
             try write(
                 #"{"extends": "segment", "ignore": ["/properties/cart_id"]}"#,
                 to: directory.appending(path: "segment.json"))
-            let profile = try Profile.load("segment", directory: directory.path)
+            let profile = try Profile.load("segment", workspace: Workspace(validators: directory.path))
             #expect(profile.decoders == ["segment"])
             #expect(profile.ignore.ignores(["properties", "cart_id"]))
             #expect(profile.ignore.ignores(["context", "messageId"]))

@@ -73,7 +73,7 @@ struct ProfileCompositionTests {
                 #"{"order": "any", "unexpected": "allow", "strict": true, "description": "base"}"#,
                 to: directory.appending(path: "base.json"))
             try write(#"{"extends": "base", "unexpected": "fail"}"#, to: directory.appending(path: "shop.json"))
-            let shop = try Profile.load("shop", directory: directory.path)
+            let shop = try Profile.load("shop", workspace: Workspace(validators: directory.path))
             #expect(shop.name == "shop")
             #expect(shop.unexpected == .fail)
             #expect(shop.order == .any)
@@ -109,7 +109,9 @@ struct ProfileCompositionTests {
         try withTemporaryDirectory { directory in
             let file = directory.appending(path: "shop.json")
             try write("{\n  \"extends\": [\"segment\", \"segmnet\"]\n}\n", to: file)
-            let error = try #require(throws: InputError.self) { try Profile.load("shop", directory: directory.path) }
+            let error = try #require(throws: InputError.self) {
+                try Profile.load("shop", workspace: Workspace(validators: directory.path))
+            }
             #expect(
                 error.description.hasPrefix(
                     "\(file.path):2:26: error: no validator profile \"segmnet\"; did you mean segment? available: amplitude, default, ga4"
@@ -127,10 +129,14 @@ struct ProfileCompositionTests {
             try write("{\n  \"extends\": \"b\"\n}\n", to: directory.appending(path: "a.json"))
             try write("{\n  \"extends\": \"a\"\n}\n", to: directory.appending(path: "b.json"))
             try write("{\"extends\": \"c\"}", to: directory.appending(path: "c.json"))
-            let error = try #require(throws: InputError.self) { try Profile.load("a", directory: directory.path) }
+            let error = try #require(throws: InputError.self) {
+                try Profile.load("a", workspace: Workspace(validators: directory.path))
+            }
             #expect(error.description.contains("a.json:2:14: error: \"b\" cannot be extended: "), "\(error)")
             #expect(error.description.contains("b.json:2:14: error: \"extends\" makes a cycle: a → b → a"), "\(error)")
-            let itself = try #require(throws: InputError.self) { try Profile.load("c", directory: directory.path) }
+            let itself = try #require(throws: InputError.self) {
+                try Profile.load("c", workspace: Workspace(validators: directory.path))
+            }
             #expect(itself.description.contains("\"extends\" makes a cycle: c → c"), "\(itself)")
         }
     }

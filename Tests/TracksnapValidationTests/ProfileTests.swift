@@ -67,12 +67,14 @@ struct ProfileTests {
     func unknownProfile() throws {
         try withTemporaryDirectory { directory in
             try write("{}", to: directory.appending(path: "segment.json"))
-            let error = try #require(throws: InputError.self) { try Profile.load("segmnet", directory: directory.path) }
+            let error = try #require(throws: InputError.self) {
+                try Profile.load("segmnet", workspace: Workspace(validators: directory.path))
+            }
             #expect(
                 error.description.contains(
                     "available: amplitude, default, ga4, meta-pixel, mixpanel, posthog, rudderstack, segment, snowplow, universal-analytics"
                 ), "\(error)")
-            #expect(try Profile.load("default", directory: directory.path).name == "default")
+            #expect(try Profile.load("default", workspace: Workspace(validators: directory.path)).name == "default")
         }
     }
 

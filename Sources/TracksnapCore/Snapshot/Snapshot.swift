@@ -69,7 +69,7 @@ public struct Snapshot: Sendable {
         return snapshot
     }
 
-    /// Every error and warning in a snapshot document itself; `Validation.lint(document:directory:)`
+    /// Every error and warning in a snapshot document itself; `Validation.lint(document:workspace:)`
     /// is the entry point, which also checks the profiles it names.
     package static func lint(document: JSONDocument) -> [Diagnostic] {
         read(document).1 + document.duplicateKeyWarnings

@@ -13,7 +13,7 @@ extension FuzzTarget {
         guard let document = try? JSONDocument.parse(bytes, file: "Snapshots/fuzz.json") else { return }
         _ = Snapshot.lint(document: document)
         if let snapshot = try? Snapshot.parse(document: document) {
-            _ = Profile.unknownNames(in: snapshot, directory: "/nonexistent")
+            _ = Profile.unknownNames(in: snapshot, workspace: Workspace(validators: "/nonexistent"))
             _ = snapshot.entries.map(\.summary)
         }
     }

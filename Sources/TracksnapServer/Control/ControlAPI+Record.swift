@@ -52,7 +52,7 @@ extension ControlAPI {
                     )
                 }
             }
-            reference = try profileReference(try body.string("validator"), snapshot: snapshot)
+            reference = try body.string("validator")
             mode = RecordMode(rawValue: try body.word("mode", of: RecordMode.allCases.map(\.rawValue)) ?? "all") ?? .all
             pending = try body.bool("pending") ?? false
             reruns = try body.strings("reruns") ?? []
@@ -91,7 +91,7 @@ extension ControlAPI {
         do {
             var profileName = reference
             if profileName == nil, exists { profileName = try Snapshot.load(path: path).validator }
-            let profile = try Profile.load(profileName ?? "default", directory: validatorsDirectory)
+            let profile = try Profile.load(profileName ?? "default", workspace: workspace)
             let outcome = try SnapshotRecorder(profile: profile).record(
                 runs: runs, snapshotAt: path, mode: mode, pending: pending, runNames: names)
             return .json(.ok, answer(outcome))
@@ -108,8 +108,7 @@ extension ControlAPI {
         var document: JSONDocument?
         if case .content(_, let given) = existing { document = given }
         do {
-            let profile = try Profile.load(
-                reference ?? existing?.validator ?? "default", directory: validatorsDirectory)
+            let profile = try Profile.load(reference ?? existing?.validator ?? "default", workspace: workspace)
             let name = store.sessions.first { $0.id == id }?.name ?? id
             let recording = try SnapshotRecorder(profile: profile).recording(
                 from: runs, name: name, existing: document, file: SnapshotSource.contentName, runNames: names)
@@ -142,7 +141,7 @@ extension ControlAPI {
     /// What a record call answers: the file (relative to the root), what was written, why not.
     private func answer(_ outcome: RecordOutcome) -> JSONValue {
         var members: [String: JSONValue] = [
-            "file": .string(root.display(outcome.file)),
+            "file": .string(workspace.display(outcome.file)),
             "recorded": .bool(outcome.recorded),
             "requests": .number(String(outcome.requests)),
             "generalized": Self.generalized(outcome.generalized),

@@ -44,7 +44,7 @@ extension ControlAPI {
                 )
             }
             snapshot = source
-            profile = try profileReference(try body.string("validator"), snapshot: snapshot)
+            profile = try body.string("validator")
             let name = try body.word("format", of: ReportFormat.all.map(\.name)) ?? "json"
             format = ReportFormat.named(name) ?? .json
             timeout = try body.seconds("timeout", maximum: Self.maximumTimeout)
@@ -52,14 +52,13 @@ extension ControlAPI {
         } catch {
             return .error(.badRequest, error.message)
         }
-        let directory = validatorsDirectory
         // Read once; an error is answered after the session is found, as when there is no wait.
         let prepared = Result { () throws(InputError) -> PreparedCheck in
             switch snapshot {
             case .file(let path):
-                try PreparedCheck(snapshotAt: path, profile: profile, directory: directory)
+                try PreparedCheck(snapshotAt: path, profile: profile, workspace: workspace)
             case .content(let content, _):
-                try PreparedCheck(content, file: SnapshotSource.contentName, profile: profile, directory: directory)
+                try PreparedCheck(content, file: SnapshotSource.contentName, profile: profile, workspace: workspace)
             }
         }
         let requests: [CapturedRequest]
@@ -144,62 +143,9 @@ extension ControlAPI {
     /// A path a call names, resolved under the root.
     func resolve(_ path: String, field: String) throws(ControlBody.Problem) -> String {
         do {
-            return try root.resolve(path, field: field)
+            return try workspace.path(path, field: field)
         } catch {
-            throw ControlBody.Problem(message: error.message)
+            throw ControlBody.Problem(message: error.diagnostics.first?.message ?? error.description)
         }
-    }
-
-    /// The profile reference to validate or record with: the call's `validator`, else the
-    /// snapshot's own when it names a file. A reference that names files (`a/b.json`,
-    /// `segment,Validators/app.json`) has each file resolved under the root; names are looked
-    /// up in the server's validators directory, or built in. Nil: the snapshot's own names, or
-    /// `default`.
-    func profileReference(_ reference: String?, snapshot: SnapshotSource?) throws(ControlBody.Problem) -> String? {
-        var field = "validator"
-        var reference = reference
-        if reference == nil {
-            // The snapshot is under the root or in the body; a file its `validator` names must be under the root.
-            reference = snapshot?.validator
-            field = "the snapshot's validator"
-            guard let named = reference, Self.namesFiles(named) else { return nil }
-        }
-        guard let reference else { return nil }
-        var resolved: [String] = []
-        for item in reference.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            guard Self.namesFiles(item) else {
-                resolved.append(item)
-                continue
-            }
-            let file = try resolve(item, field: field)
-            try confineExtends(ofProfileAt: file)
-            resolved.append(file)
-        }
-        return resolved.joined(separator: ",")
-    }
-
-    /// Refuses a profile under the root that extends a file outside it: `Profile.load` would
-    /// read that file too. A file named in `extends` is looked up as `Profile.load` does (an
-    /// absolute path as it is, else in the validators directory); names are the server's own.
-    /// - Parameters:
-    ///   - path: a profile file already resolved under the root.
-    ///   - depth: how many `extends` led here; a cycle stops at 16 (the loader reports it).
-    private func confineExtends(ofProfileAt path: String, depth: Int = 0) throws(ControlBody.Problem) {
-        guard depth < 16, let document = try? JSONDocument.load(path: path) else { return }
-        let value = document.value["extends"]
-        let names = value?.arrayValue?.compactMap(\.stringValue) ?? value?.stringValue.map { [$0] } ?? []
-        for name in names where Self.namesFiles(name) {
-            var target = name.hasPrefix("/") ? name : (validatorsDirectory as NSString).appendingPathComponent(name)
-            if !target.hasPrefix("/") {
-                target = (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(target)
-            }
-            let file = try resolve(target, field: "\"extends\" in \(root.display(path)):")
-            try confineExtends(ofProfileAt: file, depth: depth + 1)
-        }
-    }
-
-    /// Whether a profile reference names a file rather than a profile, as `Profile.load` decides.
-    private static func namesFiles(_ reference: String) -> Bool {
-        reference.split(separator: ",").contains { $0.contains("/") || $0.hasSuffix(".json") }
     }
 }

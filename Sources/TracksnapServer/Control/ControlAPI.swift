@@ -21,7 +21,7 @@ import TracksnapValidation
 /// POST /__tracksnap/sessions/s1/requests [{"method": "GET", "url": "https://t.example/e?ev=view"}]
 /// ```
 ///
-/// Every path a call names is resolved under the server's root (`ControlRoot`); a path outside
+/// Every path a call names is resolved under the server's root (`Workspace`); a path outside
 /// it is refused before anything reads it. Captured requests leave in every answer with their
 /// secrets hidden (`Response.requests`, `Redactor`). `Schemas/control-api.openapi.json`
 /// describes every endpoint; `make test` holds the server to it with schemathesis.
@@ -44,10 +44,9 @@ struct ControlAPI: Sendable {
     let store: CaptureStore
     /// Demanded in `Authorization: Bearer TOKEN` when set.
     let token: AccessToken?
-    /// Where profile names are looked up (the server's `--validators-dir`).
-    let validatorsDirectory: String
-    /// The directory every path a call names must lie in.
-    let root: ControlRoot
+    /// Where profile names are looked up (the server's `--validators-dir`), and the root
+    /// every file a call names must lie in (`--root`); the loaders open files through it.
+    let workspace: Workspace
     /// Where requests recorded through the API (`ingest`) are logged, as received ones are.
     var requestLog: (@Sendable (RequestLogLine) -> Void)? = nil
 

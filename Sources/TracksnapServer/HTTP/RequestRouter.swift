@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import TracksnapCore
 import TracksnapModel
+import TracksnapValidation
 
 /// Decides what happens to each request: the control API, or captured traffic answered by the
 /// collector or forwarded (reverse or forward proxy), recorded in every case.
@@ -29,8 +30,10 @@ final class RequestRouter: Sendable {
             configuration.interception == nil ? nil : try Interceptor(configuration: configuration, store: store)
         control = ControlAPI(
             store: store, token: configuration.token.map(AccessToken.init),
-            validatorsDirectory: configuration.validatorsDirectory,
-            root: ControlRoot(configuration.root), requestLog: configuration.requestLog)
+            workspace: Workspace(
+                validators: configuration.validatorsDirectory,
+                root: configuration.root ?? FileManager.default.currentDirectoryPath),
+            requestLog: configuration.requestLog)
         controlGuard = ControlGuard(configuration: configuration)
         proxyGuard = ProxyGuard(configuration: configuration)
         let answer = configuration.collectorResponse

@@ -15,18 +15,19 @@ extension Profile {
     /// (`Profile.builtInNames`): a file of the same name wins over the built-in.
     /// - Parameters:
     ///   - reference: a name, a path, or several of them separated by commas.
-    ///   - directory: where names are looked up first.
-    /// - Throws: `InputError` for a missing profile (listing those available) or a bad one.
-    public static func load(_ reference: String, directory: String = "Validators") throws(InputError) -> Profile {
+    ///   - workspace: where names are looked up first, and the root paths must stay under.
+    /// - Throws: `InputError` for a missing profile (listing those available), a bad one, or a
+    ///   path outside the workspace's root.
+    public static func load(_ reference: String, workspace: Workspace = Workspace()) throws(InputError) -> Profile {
         let references = reference.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
             !$0.isEmpty
         }
         guard !references.isEmpty else {
             throw InputError(
-                file: directory,
+                file: workspace.validators,
                 message: "no validator profile named; name one (\"segment\") or several (\"segment,ga4\")")
         }
-        let catalog = ProfileCatalog(directory: directory)
+        let catalog = ProfileCatalog(workspace: workspace)
         var profiles: [Profile] = []
         for reference in references {
             profiles.append(try catalog.profile(named: reference, chain: []))
@@ -44,7 +45,8 @@ extension Profile {
     /// ```
     public static func builtIn(_ name: String) -> Profile? {
         guard let document = BuiltInProfiles.document(named: name) else { return nil }
-        return try? ProfileCatalog(directory: BuiltInProfiles.directory).profile(from: document, chain: [])
+        return try? ProfileCatalog(workspace: Workspace(validators: BuiltInProfiles.directory)).profile(
+            from: document, chain: [])
     }
 
     /// The built-in `default` profile: every request but what browsers send for themselves, strict
@@ -54,9 +56,9 @@ extension Profile {
     /// Whether this name is one of tracksnap's built-in profiles (a file of that name overrides it).
     public static func isBuiltIn(_ name: String) -> Bool { BuiltInProfiles.sources[name] != nil }
 
-    /// The names a snapshot's `validator` can take: `directory`'s profiles and the built-in ones.
-    public static func available(directory: String = "Validators") -> [String] {
-        ProfileCatalog(directory: directory).available()
+    /// The names a snapshot's `validator` can take: the workspace's profiles and the built-in ones.
+    public static func available(workspace: Workspace = Workspace()) -> [String] {
+        ProfileCatalog(workspace: workspace).available()
     }
 
     /// A snapshot's `validator` names that resolve to no profile, each an error at its line and
@@ -65,16 +67,16 @@ extension Profile {
     /// ```swift
     /// Profile.unknownNames(in: snapshot)  // [Snapshots/x.json:2:27: error: no validator profile "ga44" (not in Validators/, not built in); did you mean ga4? available: …]
     /// ```
-    public static func unknownNames(in snapshot: Snapshot, directory: String = "Validators") -> [Diagnostic] {
+    public static func unknownNames(in snapshot: Snapshot, workspace: Workspace = Workspace()) -> [Diagnostic] {
         guard let reference = snapshot.validator else { return [] }
         let names = reference.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        let available = available(directory: directory)
+        let available = available(workspace: workspace)
         return names.enumerated().compactMap { index, name in
             guard !name.contains("/"), !name.hasSuffix(".json"), !available.contains(name) else { return nil }
             let pointer = snapshot.locations["/validator/0"] == nil ? "/validator" : "/validator/\(index)"
             return Diagnostic(
                 .error, file: snapshot.file, path: pointer, location: snapshot.locations[pointer],
-                message: "no validator profile \"\(name)\" (not in \(directory)/, not built in)"
+                message: "no validator profile \"\(name)\" (not in \(workspace.validators)/, not built in)"
                     + ProfileCatalog.hint(for: name, among: available))
         }
     }
@@ -106,14 +108,16 @@ enum BuiltInProfiles {
 }
 
 /// Where profile names resolve: `directory/NAME.json`, else a built-in profile. Applies
-/// `extends` and finds its cycles.
+/// `extends` and finds its cycles. Every path is opened through the workspace, so that a
+/// profile under a root cannot extend a file outside it.
 struct ProfileCatalog {
-    let directory: String
+    let workspace: Workspace
+    var directory: String { workspace.validators }
 
-    init(directory: String) { self.directory = directory }
+    init(workspace: Workspace) { self.workspace = workspace }
 
     /// The catalog a profile file's `extends` uses: the file's own directory.
-    init(beside file: String) { directory = (file as NSString).deletingLastPathComponent }
+    init(beside file: String) { workspace = Workspace(validators: (file as NSString).deletingLastPathComponent) }
 
     /// Reads a profile by reference (name or path), applying what it extends.
     func profile(named reference: String, chain: [String]) throws(InputError) -> Profile {
@@ -175,7 +179,8 @@ struct ProfileCatalog {
             let path =
                 file == nil || reference.hasPrefix("/")
                 ? reference : (directory as NSString).appendingPathComponent(reference)
-            return try JSONDocument.load(path: path)
+            let field = file.map { "\"extends\" in \(workspace.display($0)):" } ?? "validator"
+            return try JSONDocument.load(path: workspace.path(path, field: field))
         }
         let path = (directory as NSString).appendingPathComponent(reference + ".json")
         let extendsBuiltIn = file.map(Self.displayName) == reference && Profile.isBuiltIn(reference)

@@ -94,7 +94,7 @@ public struct Profile: Sendable {
         try ProfileCatalog(beside: document.file).profile(from: document, chain: [])
     }
 
-    /// Every error and warning in a profile document; `Validation.lint(document:directory:)` is
+    /// Every error and warning in a profile document; `Validation.lint(document:workspace:)` is
     /// the entry point, for snapshots and profiles alike.
     package static func lint(document: JSONDocument) -> [Diagnostic] {
         ProfileCatalog(beside: document.file).read(document, chain: []).diagnostics + document.duplicateKeyWarnings

@@ -1,0 +1,89 @@
+import Foundation
+import TracksnapCore
+
+/// Where a check's files are: the directory profile names are looked up in, and, for the
+/// server, the root that every file a caller names must stay under.
+///
+/// Every loader opens the files it is named through `path(_:field:)` — a snapshot, a profile
+/// path, each file a profile `extends` — so that confinement has one home.
+///
+/// ```swift
+/// let workspace = Workspace()                                            // the command line: any file
+/// let server = Workspace(validators: "Validators", root: "/work/app")    // the control API
+/// try server.path("Snapshots/checkout.json", field: "snapshot")          // "/work/app/Snapshots/checkout.json"
+/// try server.path("../../etc/shadow", field: "snapshot")                 // throws: … is outside the root /work/app
+/// ```
+public struct Workspace: Sendable {
+    /// Where profile names (`segment`, `shop`) are looked up before the built-in ones. The
+    /// operator's choice: names are not confined to the root, paths are.
+    public let validators: String
+    /// The root, absolute, with its own symlinks followed; nil when any file may be named.
+    public let root: String?
+
+    /// - Parameters:
+    ///   - validators: where profile names are looked up.
+    ///   - root: the directory named files must stay under (relative: against the working
+    ///     directory); nil: no confinement.
+    public init(validators: String = "Validators", root: String? = nil) {
+        let current = FileManager.default.currentDirectoryPath
+        // With a root, relative paths mean the root's; the validators directory stays where it was named.
+        self.validators = root == nil ? validators : Self.absolute(validators, against: current)
+        self.root = root.map { root in
+            let absolute = Self.absolute(root, against: current)
+            return Self.realPath(absolute) ?? absolute
+        }
+    }
+
+    /// The path to open for a file a caller named: as given without a root; with one, its real
+    /// path (relative paths are relative to the root), refused unless it lies under the root.
+    ///
+    /// The file need not exist (a snapshot to be written): its deepest existing ancestor is
+    /// resolved through its symlinks, and the rest is appended, which cannot climb back out
+    /// because `..` is refused there. Nothing is opened or read.
+    /// - Parameters:
+    ///   - path: the path as the caller gave it.
+    ///   - field: what named it, for the message (`snapshot`, `"extends" in shop.json:`).
+    /// - Throws: `InputError` naming the field and the root.
+    public func path(_ path: String, field: String) throws(InputError) -> String {
+        guard let root else { return path }
+        guard !path.isEmpty, !path.contains("\0") else {
+            throw InputError(file: path, message: "\(field) must be a file path under the root \(root)")
+        }
+        let absolute = Self.absolute(path, against: root)
+        var existing = absolute
+        var rest: [String] = []
+        while Self.realPath(existing) == nil {
+            // String operations, not URL's: these keep a `..` as the component it is.
+            let last = (existing as NSString).lastPathComponent
+            let parent = (existing as NSString).deletingLastPathComponent
+            if parent == existing || last.isEmpty { break }
+            rest.insert(last, at: 0)
+            existing = parent
+        }
+        let outside = InputError(file: path, message: "\(field) \"\(path)\" is outside the root \(root)")
+        guard var resolved = Self.realPath(existing), !rest.contains("..") else { throw outside }
+        for component in rest where component != "." {
+            resolved = (resolved as NSString).appendingPathComponent(component)
+        }
+        guard resolved == root || resolved.hasPrefix(root.hasSuffix("/") ? root : root + "/") else { throw outside }
+        return resolved
+    }
+
+    /// How an answer shows a path it resolved: relative to the root.
+    public func display(_ resolved: String) -> String {
+        guard let root else { return resolved }
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        return resolved.hasPrefix(prefix) ? String(resolved.dropFirst(prefix.count)) : resolved
+    }
+
+    private static func absolute(_ path: String, against base: String) -> String {
+        path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path)
+    }
+
+    /// `realpath(3)`: every symlink followed, `..` and `.` resolved; nil when the path does not exist.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
