@@ -86,7 +86,9 @@ let package = Package(
         .target(name: "TracksnapTestingServer", dependencies: ["TracksnapTesting", "TracksnapServer"]),
         // An app's checkout, reporting its requests to a server session: what the app-side
         // capture test runs in a process of its own.
-        .executableTarget(name: "TracksnapExampleApp", dependencies: ["TracksnapCapture", "TracksnapModel"]),
+        .executableTarget(
+            name: "TracksnapExampleApp", dependencies: ["TracksnapCapture", "TracksnapModel"],
+            path: "Tools/TracksnapExampleApp"),
         .executableTarget(
             name: "TracksnapCLI",
             dependencies: [
@@ -96,13 +98,14 @@ let package = Package(
             ]
         ),
         // The pattern benchmark's peer: pcre2_jit_match called from C, with nothing around it.
-        .target(name: "CPCRE2Baseline", dependencies: ["CPCRE2"]),
+        .target(name: "CPCRE2Baseline", dependencies: ["CPCRE2"], path: "Tools/CPCRE2Baseline"),
         .executableTarget(
             name: "TracksnapBenchmarks",
             dependencies: [
                 "Patterns", "CPCRE2Baseline", "TracksnapModel", "TracksnapCore", "TracksnapDecoders",
                 "TracksnapValidation",
-            ]
+            ],
+            path: "Tools/TracksnapBenchmarks"
         ),
         // The parsers under libFuzzer: `make fuzz` builds `TracksnapFuzz` with `-sanitize=fuzzer,address -DFUZZING`;
         // an ordinary build makes it a command that replays inputs. The targets are a library the tests share.
@@ -113,10 +116,12 @@ let package = Package(
                 "Patterns", "TracksnapServer",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
-            ]
+            ],
+            path: "Tools/TracksnapFuzzing"
         ),
-        .target(name: "CLibFuzzer"),
-        .executableTarget(name: "TracksnapFuzz", dependencies: ["TracksnapFuzzing", "CLibFuzzer"]),
+        .target(name: "CLibFuzzer", path: "Tools/CLibFuzzer"),
+        .executableTarget(
+            name: "TracksnapFuzz", dependencies: ["TracksnapFuzzing", "CLibFuzzer"], path: "Tools/TracksnapFuzz"),
         // What several test targets share: the package's paths, temporary directories, a seeded generator.
         .target(name: "TracksnapTestSupport", path: "Tests/Support"),
         .testTarget(name: "PatternsTests", dependencies: ["Patterns"]),
