@@ -133,11 +133,24 @@ let package = Package(
             name: "TracksnapDecodersTests",
             dependencies: ["TracksnapTestSupport", "TracksnapDecoders", "TracksnapModel"],
             exclude: ["Fixtures"]),
-        // Validation and recording: recording's tests validate what they record, with validation's helpers.
+        .testTarget(name: "TracksnapCoreTests", dependencies: ["TracksnapCore", "TracksnapModel"]),
+        // What validation's and recording's tests share: snapshots, requests and profiles written in the test.
+        .target(
+            name: "TracksnapValidationTestSupport",
+            dependencies: ["TracksnapValidation", "TracksnapCore", "TracksnapModel"],
+            path: "Tests/ValidationSupport"),
         .testTarget(
             name: "TracksnapValidationTests",
             dependencies: [
-                "TracksnapTestSupport", "TracksnapValidation", "TracksnapRecording", "TracksnapModel", "TracksnapCore",
+                "TracksnapTestSupport", "TracksnapValidationTestSupport", "TracksnapValidation", "TracksnapDecoders",
+                "TracksnapModel", "TracksnapCore",
+            ]),
+        // Recording's tests validate what they record.
+        .testTarget(
+            name: "TracksnapRecordingTests",
+            dependencies: [
+                "TracksnapTestSupport", "TracksnapValidationTestSupport", "TracksnapRecording", "TracksnapValidation",
+                "TracksnapDecoders", "TracksnapModel", "TracksnapCore",
             ]),
         .testTarget(
             name: "TracksnapReportsTests",
