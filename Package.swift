@@ -79,11 +79,13 @@ let package = Package(
         .target(
             name: "TracksnapTesting",
             dependencies: [
-                "TracksnapCapture", "TracksnapModel", "TracksnapValidation", "TracksnapRecording", "TracksnapReports",
+                "TracksnapCapture", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
+                "TracksnapReports",
             ]),
         // A server in the test's own process: a product of its own, so that tests that capture
         // in-process only do not build SwiftNIO.
-        .target(name: "TracksnapTestingServer", dependencies: ["TracksnapTesting", "TracksnapServer"]),
+        .target(
+            name: "TracksnapTestingServer", dependencies: ["TracksnapTesting", "TracksnapCapture", "TracksnapServer"]),
         // An app's checkout, reporting its requests to a server session: what the app-side
         // capture test runs in a process of its own.
         .executableTarget(
