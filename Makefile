@@ -112,7 +112,7 @@ test-tools:
 	fi
 
 # The code the toolchain's formatter keeps in shape (.swift-format); `make format` applies it.
-FORMATTED := Sources Tests Package.swift
+FORMATTED := Sources Tools Tests Package.swift
 format:
 	@$(SWIFT) format --in-place --recursive --parallel $(FORMATTED)
 
@@ -120,7 +120,7 @@ format:
 # own code (dependencies' warnings are theirs), a short fuzz of every parser, the control API against its OpenAPI
 # description, the Python client's tests, then every Swift test (the SDK end-to-end tests need
 # `sdk-venv`), whose closing line ends the output.
-OWN_WARNINGS := ^$(CURDIR)/(Sources|Tests)/.*warning:|warning: 'tracksnap'
+OWN_WARNINGS := ^$(CURDIR)/(Sources|Tools|Tests)/.*warning:|warning: 'tracksnap'
 test: deps sdk-venv test-tools
 	@$(SDK_VENV)/bin/python Schemas/check.py
 	@$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED) || { echo "error: run make format" >&2; exit 1; }
@@ -133,7 +133,7 @@ test: deps sdk-venv test-tools
 	@$(SWIFT) test
 
 # Fuzzing: every parser under libFuzzer with AddressSanitizer, one target at a time
-# (Sources/TracksnapFuzzing/Targets; `TRACKSNAP_FUZZ=list .build-fuzz/debug/TracksnapFuzz` lists
+# (Tools/TracksnapFuzzing/Targets; `TRACKSNAP_FUZZ=list .build-fuzz/debug/TracksnapFuzz` lists
 # them). The sanitized build has its own scratch path. Each target's corpus grows in
 # .build-fuzz/corpus/TARGET, seeded from the repository's fixtures and from Tests/Fuzz/TARGET; an
 # input that crashes or breaks a property is written to .build-fuzz/crashes/TARGET/ and the run

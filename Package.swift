@@ -79,14 +79,18 @@ let package = Package(
         .target(
             name: "TracksnapTesting",
             dependencies: [
-                "TracksnapCapture", "TracksnapModel", "TracksnapValidation", "TracksnapRecording", "TracksnapReports",
+                "TracksnapCapture", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
+                "TracksnapReports",
             ]),
         // A server in the test's own process: a product of its own, so that tests that capture
         // in-process only do not build SwiftNIO.
-        .target(name: "TracksnapTestingServer", dependencies: ["TracksnapTesting", "TracksnapServer"]),
+        .target(
+            name: "TracksnapTestingServer", dependencies: ["TracksnapTesting", "TracksnapCapture", "TracksnapServer"]),
         // An app's checkout, reporting its requests to a server session: what the app-side
         // capture test runs in a process of its own.
-        .executableTarget(name: "TracksnapExampleApp", dependencies: ["TracksnapCapture", "TracksnapModel"]),
+        .executableTarget(
+            name: "TracksnapExampleApp", dependencies: ["TracksnapCapture", "TracksnapModel"],
+            path: "Tools/TracksnapExampleApp"),
         .executableTarget(
             name: "TracksnapCLI",
             dependencies: [
@@ -96,13 +100,14 @@ let package = Package(
             ]
         ),
         // The pattern benchmark's peer: pcre2_jit_match called from C, with nothing around it.
-        .target(name: "CPCRE2Baseline", dependencies: ["CPCRE2"]),
+        .target(name: "CPCRE2Baseline", dependencies: ["CPCRE2"], path: "Tools/CPCRE2Baseline"),
         .executableTarget(
             name: "TracksnapBenchmarks",
             dependencies: [
                 "Patterns", "CPCRE2Baseline", "TracksnapModel", "TracksnapCore", "TracksnapDecoders",
                 "TracksnapValidation",
-            ]
+            ],
+            path: "Tools/TracksnapBenchmarks"
         ),
         // The parsers under libFuzzer: `make fuzz` builds `TracksnapFuzz` with `-sanitize=fuzzer,address -DFUZZING`;
         // an ordinary build makes it a command that replays inputs. The targets are a library the tests share.
@@ -113,10 +118,12 @@ let package = Package(
                 "Patterns", "TracksnapServer",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
-            ]
+            ],
+            path: "Tools/TracksnapFuzzing"
         ),
-        .target(name: "CLibFuzzer"),
-        .executableTarget(name: "TracksnapFuzz", dependencies: ["TracksnapFuzzing", "CLibFuzzer"]),
+        .target(name: "CLibFuzzer", path: "Tools/CLibFuzzer"),
+        .executableTarget(
+            name: "TracksnapFuzz", dependencies: ["TracksnapFuzzing", "CLibFuzzer"], path: "Tools/TracksnapFuzz"),
         // What several test targets share: the package's paths, temporary directories, a seeded generator.
         .target(name: "TracksnapTestSupport", path: "Tests/Support"),
         .testTarget(name: "PatternsTests", dependencies: ["Patterns"]),
@@ -128,11 +135,24 @@ let package = Package(
             name: "TracksnapDecodersTests",
             dependencies: ["TracksnapTestSupport", "TracksnapDecoders", "TracksnapModel"],
             exclude: ["Fixtures"]),
-        // Validation and recording: recording's tests validate what they record, with validation's helpers.
+        .testTarget(name: "TracksnapCoreTests", dependencies: ["TracksnapCore", "TracksnapModel"]),
+        // What validation's and recording's tests share: snapshots, requests and profiles written in the test.
+        .target(
+            name: "TracksnapValidationTestSupport",
+            dependencies: ["TracksnapValidation", "TracksnapCore", "TracksnapModel"],
+            path: "Tests/ValidationSupport"),
         .testTarget(
             name: "TracksnapValidationTests",
             dependencies: [
-                "TracksnapTestSupport", "TracksnapValidation", "TracksnapRecording", "TracksnapModel", "TracksnapCore",
+                "TracksnapTestSupport", "TracksnapValidationTestSupport", "TracksnapValidation", "TracksnapDecoders",
+                "TracksnapModel", "TracksnapCore",
+            ]),
+        // Recording's tests validate what they record.
+        .testTarget(
+            name: "TracksnapRecordingTests",
+            dependencies: [
+                "TracksnapTestSupport", "TracksnapValidationTestSupport", "TracksnapRecording", "TracksnapValidation",
+                "TracksnapDecoders", "TracksnapModel", "TracksnapCore",
             ]),
         .testTarget(
             name: "TracksnapReportsTests",

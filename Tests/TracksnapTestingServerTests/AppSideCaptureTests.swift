@@ -9,7 +9,7 @@ import TracksnapTestingServer
     import FoundationNetworking
 #endif
 
-/// Runs the example app (`Sources/TracksnapExampleApp`) in a process of its own, as a UI test
+/// Runs the example app (`Tools/TracksnapExampleApp`) in a process of its own, as a UI test
 /// launches the app under test: its environment names the session it reports into.
 @discardableResult
 private func runApp(_ session: TracksnapClient.Session, extra: [String: String] = [:]) async throws -> ProcessResult {

@@ -2,6 +2,7 @@ import Testing
 import TracksnapCore
 import TracksnapTestSupport
 import TracksnapValidation
+import TracksnapValidationTestSupport
 
 @Suite("Alignment pairs entries before comparing them")
 struct AlignmentTests {

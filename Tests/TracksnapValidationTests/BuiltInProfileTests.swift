@@ -5,10 +5,11 @@ import TracksnapDecoders
 import TracksnapModel
 import TracksnapTestSupport
 import TracksnapValidation
+import TracksnapValidationTestSupport
 
 @Suite("Built-in profiles: shipped inside tracksnap, overridden by a file of the same name")
 struct BuiltInProfileTests {
-    static let folder = packageRoot.appending(path: "Sources/TracksnapValidation/Profile/BuiltIn")
+    static let folder = PackagePaths.root.appending(path: "Sources/TracksnapValidation/Profile/BuiltIn")
     static let names = [
         "amplitude", "default", "ga4", "meta-pixel", "mixpanel", "posthog", "rudderstack", "segment", "snowplow",
         "universal-analytics",
@@ -97,7 +98,8 @@ struct VendorFilterTests {
     static let vendors = BuiltInProfileTests.vendors
 
     static func capture(_ vendor: String) throws -> [CapturedRequest] {
-        try CaptureFile.read(path: packageRoot.appending(path: "Snapshots/examples/captures/\(vendor).ndjson").path)
+        try CaptureFile.read(
+            path: PackagePaths.root.appending(path: "Snapshots/examples/captures/\(vendor).ndjson").path)
     }
 
     @Test("a vendor's real SDK traffic is accepted by its vendor filter and by no other", arguments: vendors)

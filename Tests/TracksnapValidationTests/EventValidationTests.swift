@@ -2,6 +2,7 @@ import Testing
 import TracksnapCore
 import TracksnapModel
 import TracksnapValidation
+import TracksnapValidationTestSupport
 
 /// A Segment `/v1/batch` request carrying these `track` calls, as analytics-python sends them.
 private func segmentBatch(_ events: [(name: String, properties: String)], id: Int = 0) -> CapturedRequest {

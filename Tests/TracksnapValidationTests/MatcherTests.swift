@@ -2,6 +2,7 @@ import Testing
 import TracksnapCore
 import TracksnapModel
 import TracksnapValidation
+import TracksnapValidationTestSupport
 
 @Suite("Matchers in a snapshot")
 struct MatcherTests {

@@ -4,6 +4,7 @@ import TracksnapCore
 import TracksnapModel
 import TracksnapTestSupport
 import TracksnapValidation
+import TracksnapValidationTestSupport
 
 @Suite("Profiles compose: a list of names, and extends")
 struct ProfileCompositionTests {
@@ -13,7 +14,8 @@ struct ProfileCompositionTests {
     }
 
     private static func capture(_ vendor: String) throws -> [CapturedRequest] {
-        try CaptureFile.read(path: packageRoot.appending(path: "Snapshots/examples/captures/\(vendor).ndjson").path)
+        try CaptureFile.read(
+            path: PackagePaths.root.appending(path: "Snapshots/examples/captures/\(vendor).ndjson").path)
     }
 
     @Test("a list selects the traffic any of its profiles selects, and only that")

@@ -5,6 +5,7 @@ import TracksnapModel
 import TracksnapRecording
 import TracksnapTestSupport
 import TracksnapValidation
+import TracksnapValidationTestSupport
 
 /// Values of a volatile shape are recorded as matchers describing the shape; ordinary data
 /// stays literal.

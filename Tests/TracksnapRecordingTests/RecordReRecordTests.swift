@@ -4,6 +4,7 @@ import TracksnapCore
 import TracksnapModel
 import TracksnapTestSupport
 import TracksnapValidation
+import TracksnapValidationTestSupport
 
 @Suite("Re-recording keeps the patterns that still match")
 struct RecordReRecordTests {

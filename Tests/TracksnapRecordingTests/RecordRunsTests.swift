@@ -5,6 +5,7 @@ import TracksnapModel
 import TracksnapRecording
 import TracksnapTestSupport
 import TracksnapValidation
+import TracksnapValidationTestSupport
 
 /// A snapshot recorded from one run of a client passes on the next run of the same flow, and
 /// still fails on every real change; recording from several runs learns what differs.

@@ -4,6 +4,7 @@ import TracksnapCore
 import TracksnapModel
 import TracksnapTestSupport
 import TracksnapValidation
+import TracksnapValidationTestSupport
 
 @Suite("Recording never writes secrets")
 struct RecordSecretsTests {

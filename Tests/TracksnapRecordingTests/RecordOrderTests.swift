@@ -5,6 +5,7 @@ import TracksnapModel
 import TracksnapRecording
 import TracksnapTestSupport
 import TracksnapValidation
+import TracksnapValidationTestSupport
 
 /// The order a recording writes is what delivery guarantees and what the runs show, and the
 /// fields that describe the machine are left out: no false failure on the next run, on another

@@ -6,10 +6,11 @@ import TracksnapModel
 import TracksnapRecording
 import TracksnapTestSupport
 import TracksnapValidation
+import TracksnapValidationTestSupport
 
 /// The decoder fixtures recorded from the vendors' SDKs and tags (`Tests/TracksnapDecodersTests/Fixtures`).
 enum VendorFixtures {
-    static let directory = packageRoot.appending(path: "Tests/TracksnapDecodersTests/Fixtures")
+    static let directory = PackagePaths.root.appending(path: "Tests/TracksnapDecodersTests/Fixtures")
     static let vendors = [
         "universal-analytics", "rudderstack", "meta-pixel", "amplitude", "snowplow", "mixpanel", "segment", "posthog",
         "ga4",

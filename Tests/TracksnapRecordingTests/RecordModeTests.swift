@@ -4,6 +4,7 @@ import TracksnapCore
 import TracksnapRecording
 import TracksnapTestSupport
 import TracksnapValidation
+import TracksnapValidationTestSupport
 
 @Suite("Record modes and pending snapshots")
 struct RecordModeTests {

@@ -5,6 +5,7 @@ import TracksnapModel
 import TracksnapRecording
 import TracksnapTestSupport
 import TracksnapValidation
+import TracksnapValidationTestSupport
 
 @Suite("A recorded snapshot validates against the capture it came from")
 struct RecordRoundTripTests {
@@ -34,9 +35,9 @@ struct RecordRoundTripTests {
 
     @Test("recorded from a capture file, then validated against it: no findings", arguments: files)
     func captureFiles(_ testCase: Case) throws {
-        let requests = try CaptureFile.read(path: packageRoot.appending(path: testCase.capture).path)
+        let requests = try CaptureFile.read(path: PackagePaths.root.appending(path: testCase.capture).path)
         let reference =
-            testCase.profile.contains("/") ? packageRoot.appending(path: testCase.profile).path : testCase.profile
+            testCase.profile.contains("/") ? PackagePaths.root.appending(path: testCase.profile).path : testCase.profile
         let profile = try Profile.load(reference)
         try withTemporaryDirectory { directory in
             let path = directory.appending(path: "recorded.json").path
@@ -51,10 +52,10 @@ struct RecordRoundTripTests {
     @Test("the demo's release 1.4 records the five checkout requests the hand-written snapshot expects")
     func demoMatchesHandWritten() throws {
         let requests = try CaptureFile.read(
-            path: packageRoot.appending(path: "Snapshots/demo/captures/release-1.4.har").path)
-        let profile = try Profile.load(packageRoot.appending(path: "Validators/acme-shop.json").path)
+            path: PackagePaths.root.appending(path: "Snapshots/demo/captures/release-1.4.har").path)
+        let profile = try Profile.load(PackagePaths.root.appending(path: "Validators/acme-shop.json").path)
         let recorded = try SnapshotRecorder(profile: profile).snapshot(from: requests, name: "checkout")
-        let handWritten = try json(at: packageRoot.appending(path: "Snapshots/demo/checkout.json").path)
+        let handWritten = try json(at: PackagePaths.root.appending(path: "Snapshots/demo/checkout.json").path)
         #expect(recorded["requests"]?.arrayValue?.count == handWritten["requests"]?.arrayValue?.count)
         #expect(recorded.at("/requests/4/body/writeKey") == ["$type": "string"])
         #expect(recorded.at("/requests/2/parameters/ev") == "add_to_cart")

@@ -4,15 +4,6 @@ import TracksnapModel
 import TracksnapRecording
 import TracksnapValidation
 
-/// The package root: this file is `Tests/TracksnapValidationTests/RecordSupport.swift`.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
-
-/// A profile from JSON text.
-func recordingProfile(_ text: String) throws -> Profile {
-    try Profile.parse(document: JSONDocument.parse(Array(text.utf8), file: "Validators/test.json"))
-}
-
 /// Records the requests under a profile and writes them to `path`; returns the file's text.
 @discardableResult
 func record(_ requests: [CapturedRequest], profile: Profile = .builtInDefault, to path: String, existing: Bool = false)

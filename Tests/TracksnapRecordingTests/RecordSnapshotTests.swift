@@ -5,6 +5,7 @@ import TracksnapModel
 import TracksnapRecording
 import TracksnapTestSupport
 import TracksnapValidation
+import TracksnapValidationTestSupport
 
 @Suite("Recording a snapshot from captured traffic")
 struct RecordSnapshotTests {
