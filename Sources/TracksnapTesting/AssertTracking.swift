@@ -23,6 +23,10 @@ import TracksnapValidation
 ///   - validator: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
 ///     Names are looked up in the nearest `Validators` directory above the snapshot.
 ///   - record: the record mode for this assertion; see `RecordMode` for the defaults.
+///   - fileID: the calling file, where a failure is reported (leave the default).
+///   - filePath: the calling file's path, which relative snapshot paths start from (leave the default).
+///   - line: the calling line, where a failure is reported (leave the default).
+///   - column: the calling column, where a failure is reported (leave the default).
 /// - Returns: the validation result, or nil when the snapshot was recorded or could not be read.
 @discardableResult
 public func assertTracking(
@@ -66,6 +70,10 @@ public func assertTracking(
 ///   - snapshot: the snapshot file: absolute, or relative to the directory of the calling test file.
 ///   - validator: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
 ///   - record: the record mode for this assertion.
+///   - fileID: the calling file, where a failure is reported (leave the default).
+///   - filePath: the calling file's path, which relative snapshot paths start from (leave the default).
+///   - line: the calling line, where a failure is reported (leave the default).
+///   - column: the calling column, where a failure is reported (leave the default).
 /// - Returns: the validation result, or nil when the snapshot was recorded or could not be read.
 @discardableResult
 public func assertTracking(
@@ -112,6 +120,10 @@ public func assertTracking(
 ///   - snapshot: the snapshot file: absolute, or relative to the directory of the calling test file.
 ///   - validator: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
 ///   - record: the record mode for this assertion.
+///   - fileID: the calling file, where a failure is reported (leave the default).
+///   - filePath: the calling file's path, which relative snapshot paths start from (leave the default).
+///   - line: the calling line, where a failure is reported (leave the default).
+///   - column: the calling column, where a failure is reported (leave the default).
 /// - Returns: the validation result, or nil when the snapshot was recorded or could not be read.
 @discardableResult
 public func assertTracking(
