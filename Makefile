@@ -140,7 +140,8 @@ test: deps sdk-venv test-tools
 docs: deps
 	@$(SWIFT) package --disable-sandbox --allow-writing-to-directory .build/docs generate-documentation --target TracksnapTesting \
 	  --output-path .build/docs --warnings-as-errors 2>&1 \
-	  | { grep -vE '^(Building for debugging|\[[0-9]+/[0-9]+\]|Build of product|Write complete|Compiling|Emitting|Linking)' || true; }
+	  | { grep -vE '^(Building for debugging|\[[0-9]+/[0-9]+\]|Build of (product|target)|Write complete|Compiling|Emitting|Linking|Extracting symbol|Finished (extracting|building)|Building documentation|Generated documentation archive|  /|$$)' || true; }
+	@echo "documentation: TracksnapTesting's DocC archive in .build/docs, no warnings"
 
 # README.md, ARCHITECTURE.md and Documentation/: every relative link and anchor leads somewhere, and
 # the README's demo output is what `make demo` prints.
