@@ -128,27 +128,26 @@ public struct SnapshotRecorder: Sendable {
         let old = try existing.map { document throws(InputError) in try Snapshot.parse(document: document) }
         let names = runs.indices.map { $0 < runNames.count ? runNames[$0] : "run \($0 + 1)" }
         var recorder = EntryRecorder(ignore: profile.ignore, redact: profile.redact, environment: profile.environment)
-        var selected: [[Int]] = []
+        let decodesEvents = profile.decoders.recordsEvents || !(old?.events.isEmpty ?? true)
+        var selections: [Selection] = []
         for (r, requests) in runs.enumerated() {
-            let selection = profile.select(requests)
+            let selection = profile.select(requests, decodingEvents: decodesEvents)
             if let first = selection.undecided.first {
                 throw InputError(
                     file: file, message: "cannot record from \(names[r]): " + selection.message(first, in: requests))
             }
-            selected.append(selection.selected)
+            selections.append(selection)
         }
-        for (requests, indices) in zip(runs, selected) {
-            for i in indices { recorder.collectSecrets(of: requests[i], view: requests[i].validationView) }
+        for (requests, selection) in zip(runs, selections) {
+            for i in selection.selected { recorder.collectSecrets(of: requests[i], view: requests[i].validationView) }
         }
-        let decodesEvents = profile.decoders.recordsEvents || !(old?.events.isEmpty ?? true)
-        let decoders = decodesEvents ? profile.decoders.resolved : []
 
         var collected: [RunEntries] = []
         for (r, requests) in runs.enumerated() {
             var run = RunEntries()
-            for i in selected[r] {
+            for (i, decoded) in zip(selections[r].selected, selections[r].decoded) {
                 let request = requests[i]
-                switch decoders.isEmpty ? .unclaimed : Decoders.decode(request, using: decoders) {
+                switch decoded {
                 case .events(let decoded):
                     for event in decoded {
                         let view = event.validationView

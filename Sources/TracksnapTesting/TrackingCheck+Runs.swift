@@ -46,16 +46,16 @@ extension TrackingCheck {
                 failure: recording(
                     runs, to: path, profile: validator, directory: directory, mode: mode, verb: verb, write: write))
         case .validate(let path, let mode, let directory, let recordOnFailure):
+            let check: PreparedCheck
+            do {
+                check = try PreparedCheck(snapshotAt: path, profile: validator, directory: directory)
+            } catch {
+                return RunsOutcome(failure: "tracksnap cannot check \(path):\n\(error)")
+            }
             var results: [SnapshotResult] = []
             var failures: [String] = []
             for (index, requests) in runs.enumerated() {
-                let result: SnapshotResult
-                do {
-                    result = try Validation.validate(
-                        snapshotAt: path, requests: requests, profile: validator, directory: directory)
-                } catch {
-                    return RunsOutcome(failure: "tracksnap cannot check \(path):\n\(error)")
-                }
+                let result = check.validate(requests)
                 results.append(result)
                 if !result.passed {
                     failures.append("Run \(index + 1) of \(runs.count):\n\n" + ReportFormat.text.render([result]))

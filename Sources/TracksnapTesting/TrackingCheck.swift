@@ -169,15 +169,12 @@ enum TrackingCheck {
             return { _ in false }
         case .validate(let recordOnFailure):
             let directory = configuration.validatorsDirectory ?? SnapshotLocation.validatorsDirectory(for: path)
-            return { requests in
-                guard
-                    let result = try? Validation.validate(
-                        snapshotAt: path, requests: requests, profile: validator, directory: directory)
-                else { return true }
-                // A mismatch that will be re-recorded waits for the rest of the traffic.
-                if recordOnFailure { return result.passed }
-                return !result.entries.contains { $0.status == .missing }
+            guard let check = try? PreparedCheck(snapshotAt: path, profile: validator, directory: directory) else {
+                return { _ in true }
             }
+            // A mismatch that will be re-recorded waits for the rest of the traffic.
+            if recordOnFailure { return { check.validate($0).passed } }
+            return check.hasEverythingExpected
         }
     }
 }

@@ -13,7 +13,7 @@ public struct SnapshotValidator: Validator {
     public init() {}
 
     public func validate(_ snapshot: Snapshot, requests: [CapturedRequest], profile: Profile) -> SnapshotResult {
-        let selection = profile.select(requests)
+        let selection = profile.select(requests, decodingEvents: !snapshot.events.isEmpty)
         let selected = selection.selected
         var run = Run(snapshot: snapshot, profile: profile)
         // A request the filter cannot decide on fails the run rather than vanishing from it.
@@ -26,12 +26,10 @@ public struct SnapshotValidator: Validator {
         }
         var captured: [Captured] = []
         var events: [Captured] = []
-        let decoders = snapshot.events.isEmpty ? [] : profile.decoders.resolved
-        for i in selected {
+        for (i, decoded) in zip(selected, selection.decoded) {
             let request = requests[i]
             let reference = RequestReference(
                 id: request.id, index: i, method: request.method, url: request.urlWithoutQuery)
-            let decoded = decoders.isEmpty ? .unclaimed : Decoders.decode(request, using: decoders)
             captured.append(
                 Captured(
                     view: request.validationView, request: reference, reportsUnexpected: decoded == .unclaimed,

@@ -10,16 +10,14 @@ import Synchronization
 /// let port = Int(pages.firstLine)
 /// ```
 public final class ChildProcess: Sendable {
-    public let process: Process
+    public let process: Spawned
     /// The first line on its standard output, without the line break; what it printed before
     /// it exited (or was stopped) when no whole line came.
     public let firstLine: String
-    private let exited: DispatchSemaphore
 
-    private init(process: Process, firstLine: String, exited: DispatchSemaphore) {
+    private init(process: Spawned, firstLine: String) {
         self.process = process
         self.firstLine = firstLine
-        self.exited = exited
     }
 
     /// Starts a program and reads its first line. The blocking reads happen on a thread of
@@ -30,67 +28,67 @@ public final class ChildProcess: Sendable {
     ///   - arguments: its arguments.
     ///   - directory: its working directory; the test's own when nil.
     ///   - environment: its whole environment; the test's own when nil.
-    ///   - standardError: where its standard error goes; nowhere by default.
-    ///   - timeout: seconds it has to print the line; then it is terminated, which ends the read.
+    ///   - standardError: a descriptor its standard error goes to (the caller's to close);
+    ///     nowhere by default.
+    ///   - timeout: seconds it has to print the line; then it is killed, which ends the read.
     /// - Throws: when the program cannot be started.
     public static func launch(
         _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
-        standardError: FileHandle = .nullDevice, timeout: Int = 60
+        standardError: Int32? = nil, timeout: Int = 60
     ) async throws -> ChildProcess {
         try await offloaded {
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = arguments
-            if let directory { process.currentDirectoryURL = directory }
-            if let environment { process.environment = environment }
-            let stdout = Pipe()
-            process.standardOutput = stdout
-            process.standardError = standardError
-            process.standardInput = FileHandle.nullDevice
-            let exited = DispatchSemaphore(value: 0)
-            process.terminationHandler = { _ in exited.signal() }
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else { throw SpawnFailure(command: executable.lastPathComponent, errno: errno) }
+            // Kept from every other child; the spawned one gets its end as its standard output.
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            defer { close(ends[0]) }
+            let process: Spawned
+            do {
+                defer { close(ends[1]) }
+                process = try Spawned(
+                    executable, arguments, in: directory, environment: environment, standardOutput: ends[1],
+                    standardError: standardError)
+            }
             let read = Mutex(false)
-            try process.run()
             DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(timeout)) {
-                if !read.withLock({ $0 }) { process.terminate() }
+                if !read.withLock({ $0 }) { process.signal(SIGKILL) }
             }
             // Byte by byte, so that nothing after the line is taken from the child's later output.
             var line: [UInt8] = []
+            var byte: UInt8 = 0
             while line.last != UInt8(ascii: "\n") {
-                let byte = stdout.fileHandleForReading.readData(ofLength: 1)
-                if byte.isEmpty { break }
-                line += byte
+                let count = Foundation.read(ends[0], &byte, 1)
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                line.append(byte)
             }
             read.withLock { $0 = true }
             return ChildProcess(
                 process: process,
-                firstLine: String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines),
-                exited: exited)
+                firstLine: String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         }
     }
 
     /// Sends a signal.
     public func signal(_ number: Int32) {
-        kill(process.processIdentifier, number)
+        process.signal(number)
     }
 
-    /// Sends SIGTERM; Foundation reaps the child when it exits.
+    /// Sends SIGTERM.
     public func stop() {
         process.terminate()
     }
 
     /// Waits, off the cooperative pool, for the child to exit and returns its status.
     ///
-    /// - Throws: `ProcessTimeout` (after terminating it) when it runs `timeout` seconds more.
+    /// - Throws: `ProcessTimeout` (after killing it) when it runs `timeout` seconds more.
     public func waitForExit(timeout: Int = 30) async throws -> Int32 {
-        try await offloaded { [self] in
-            guard exited.wait(timeout: .now() + .seconds(timeout)) == .success else {
-                process.terminate()
-                throw ProcessTimeout(
-                    command: ([process.executableURL?.lastPathComponent ?? "?"] + (process.arguments ?? [])).joined(
-                        separator: " "), seconds: timeout)
+        try await offloaded { [process] in
+            guard let status = process.wait(timeout: timeout) else {
+                process.signal(SIGKILL)
+                throw ProcessTimeout(command: process.command, seconds: timeout)
             }
-            return process.terminationStatus
+            return status
         }
     }
 }

@@ -24,7 +24,7 @@ public final class ServeChild: Sendable {
     public let base: String
     public let stderrURL: URL
 
-    public var process: Process { child.process }
+    public var process: Spawned { child.process }
 
     private init(child: ChildProcess, port: Int, base: String, stderrURL: URL) {
         self.child = child
@@ -44,10 +44,11 @@ public final class ServeChild: Sendable {
     {
         let stderrURL = FileManager.default.temporaryDirectory.appending(
             path: "tracksnap-serve-\(UUID().uuidString).err")
-        try Data().write(to: stderrURL)
+        let stderr = open(stderrURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        defer { close(stderr) }
         let child = try await ChildProcess.launch(
             try PackagePaths.executable.get(), ["serve", "--port", "0"] + options, in: PackagePaths.root,
-            environment: environment, standardError: try FileHandle(forWritingTo: stderrURL))
+            environment: environment, standardError: stderr)
         let line = child.firstLine
         guard line.hasPrefix("listening on http://"), let port = line.split(separator: ":").last.flatMap({ Int($0) })
         else {

@@ -7,17 +7,22 @@ public struct ProcessResult: Sendable {
     public var stderr: String
 }
 
-/// A child process did not exit within its deadline (it has been terminated).
+/// A child process did not exit within its deadline (it has been killed).
 public struct ProcessTimeout: Error, CustomStringConvertible {
     public let command: String
     public let seconds: Int
-    public var description: String { "\(command) did not exit within \(seconds) seconds" }
+    /// What it had written by then.
+    public var stdout = ""
+    public var stderr = ""
+    public var description: String {
+        "\(command) did not exit within \(seconds) seconds; stdout: \(stdout.debugDescription), stderr: \(stderr.debugDescription)"
+    }
 }
 
 /// Runs a program to its end, with no standard input.
 ///
 /// Output goes to files rather than pipes: a pipe that fills while nobody reads it would block
-/// the child, and tests run in parallel.
+/// the child, and tests run in parallel. The child is a `Spawned` one.
 ///
 /// ```swift
 /// let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["curl", "-s", url])
@@ -35,31 +40,20 @@ public func runProcess(
     try withTemporaryDirectory { scratch in
         let outURL = scratch.appending(path: "stdout")
         let errURL = scratch.appending(path: "stderr")
-        try Data().write(to: outURL)
-        try Data().write(to: errURL)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        if let environment { process.environment = environment }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        if exited.wait(timeout: .now() + .seconds(timeout)) == .timedOut {
-            process.terminate()
-            throw ProcessTimeout(
-                command: ([executable.lastPathComponent] + arguments).joined(separator: " "), seconds: timeout)
+        let out = open(outURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let err = open(errURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        defer {
+            close(out)
+            close(err)
         }
-        try out.close()
-        try err.close()
-        return ProcessResult(
-            status: process.terminationStatus, stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        let child = try Spawned(
+            executable, arguments, in: directory, environment: environment, standardOutput: out, standardError: err)
+        let read = { (url: URL) in String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self) }
+        guard let status = child.wait(timeout: timeout) else {
+            child.signal(SIGKILL)
+            throw ProcessTimeout(command: child.command, seconds: timeout, stdout: read(outURL), stderr: read(errURL))
+        }
+        return ProcessResult(status: status, stdout: read(outURL), stderr: read(errURL))
     }
 }
 

@@ -1,11 +1,12 @@
 import Foundation
+import TracksnapTestSupport
 
 /// A local HTTP server for pass-through tests: answers every request with a JSON echo of its
 /// method, path, headers and body. Python's standard library, started on 127.0.0.1 with port 0;
 /// the test waits for the line announcing its port, never sleeps.
 final class EchoServer: Sendable {
     let port: Int
-    private let process: Process
+    private let child: ChildProcess
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
@@ -32,32 +33,24 @@ final class EchoServer: Sendable {
         server.serve_forever()
         """#
 
-    init() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.script]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        // The first line is the port; reading blocks until the server is listening.
-        var line: [UInt8] = []
-        while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") {
-            line.append(byte)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
-            kill(process.processIdentifier, SIGKILL)
-            throw EchoServerError(
-                message: "the echo server did not print its port: \(String(decoding: line, as: UTF8.self))")
-        }
+    private init(port: Int, child: ChildProcess) {
         self.port = port
-        self.process = process
+        self.child = child
+    }
+
+    /// Starts the server; its first line is the port, printed once it listens.
+    static func start() async throws -> EchoServer {
+        let child = try await ChildProcess.launch(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", Self.script])
+        guard let port = Int(child.firstLine) else {
+            child.signal(SIGKILL)
+            throw EchoServerError(message: "the echo server did not print its port: \(child.firstLine)")
+        }
+        return EchoServer(port: port, child: child)
     }
 
     deinit {
-        // SIGKILL, not terminate(): a child of the test process may inherit a mask that
-        // blocks SIGTERM, and would then never exit.
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        child.stop()
     }
 }
 

@@ -19,7 +19,7 @@ struct Echo: Decodable {
 struct PassThroughTests {
     @Test("a POST reaches the server with its body and headers, the app gets the server's answer, and it is recorded")
     func forwardsAndRecords() async throws {
-        let server = try EchoServer()
+        let server = try await EchoServer.start()
         let (session, capture) = capturedSession(.passThrough)
         var request = URLRequest(
             url: server.baseURL.appending(path: "v1/track").appending(queryItems: [
@@ -47,7 +47,7 @@ struct PassThroughTests {
 
     @Test("a streamed body is forwarded whole after being read for the record")
     func forwardsStreamedBody() async throws {
-        let server = try EchoServer()
+        let server = try await EchoServer.start()
         let (session, capture) = capturedSession(.passThrough)
         var request = URLRequest(url: server.baseURL.appending(path: "batch"))
         request.httpMethod = "POST"
@@ -60,7 +60,7 @@ struct PassThroughTests {
 
     @Test("the server's status is passed on")
     func passesStatus() async throws {
-        let server = try EchoServer()
+        let server = try await EchoServer.start()
         let (session, _) = capturedSession(.passThrough)
         let (_, response) = try await session.data(from: server.baseURL.appending(path: "status207"))
         #expect((response as? HTTPURLResponse)?.statusCode == 207)
@@ -70,7 +70,7 @@ struct PassThroughTests {
     func serverDown() async throws {
         let port: Int
         do {
-            let server = try EchoServer()
+            let server = try await EchoServer.start()
             port = server.port
         }
         let (session, capture) = capturedSession(.passThrough)

@@ -243,7 +243,7 @@ struct TracksnapClientTests {
     @Test("a server that cannot be reached is an error without a status")
     func unreachable() async throws {
         let port: Int
-        do { port = try EchoServer().port }  // a port nothing listens on once the server is gone
+        do { port = try await EchoServer.start().port }  // a port nothing listens on once the server is gone
         let client = TracksnapClient(baseURL: try #require(URL(string: "http://127.0.0.1:\(port)")))
         let error = await #expect(throws: TracksnapClientError.self) { try await client.health() }
         #expect(error?.status == nil)

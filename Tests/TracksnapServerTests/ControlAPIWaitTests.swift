@@ -117,6 +117,33 @@ struct ControlAPIWaitTests {
         }
     }
 
+    @Test("validate reads its snapshot once: a file rewritten during the wait does not change the answer")
+    func validateReadsOnce() async throws {
+        try await withTemporaryDirectory { directory in
+            let snapshot = directory.appending(path: "views.json")
+            try write(
+                #"{"requests": [{"method": "GET", "url": "http://collect.example/e", "parameters": {"ev": "1"}}, {"method": "GET", "url": "http://collect.example/e", "parameters": {"ev": "2"}}, {"method": "GET", "url": "http://collect.example/e", "parameters": {"ev": "3"}}]}"#,
+                to: snapshot)
+            try await withServer(.init(root: directory.path)) { _, port in
+                let id = try await startSession(port)
+                let client = BurstClient()
+                let sending = client.send(threeViews, port: port, delay: 1)
+                // Once the first request is on its way, the file becomes unreadable.
+                let rewriting = Task {
+                    while client.lastStarted == nil { try await Task.sleep(for: .milliseconds(20)) }
+                    try write("{ not json", to: snapshot)
+                }
+                let response = try await control(
+                    port, "POST", "sessions/\(id)/validate", body: #"{"snapshot": "\#(snapshot.path)", "timeout": 60}"#)
+                try await sending.value
+                try await rewriting.value
+                #expect(response.status == 200, "\(response.text)")
+                #expect(try json(response.text)["passed"] == .bool(true))
+                #expect(response.header("X-Tracksnap-Wait") == "complete")
+            }
+        }
+    }
+
     @Test("validate with a settle time reports a missing entry once traffic settles")
     func validateSettles() async throws {
         try await withTemporaryDirectory { directory in

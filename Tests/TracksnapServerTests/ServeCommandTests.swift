@@ -115,17 +115,14 @@ struct ServeCommandTests {
             let script = """
                 i=0; while [ $i -lt 100000 ]; do curl -s -o /dev/null -d "{\\"i\\":$i}" http://127.0.0.1:\(server.port)/loop/$i && echo $i >> \(answered); i=$((i+1)); done
                 """
-            let client = Process()
-            client.executableURL = URL(fileURLWithPath: "/bin/sh")
-            client.arguments = ["-c", script]
-            try client.run()
+            let client = try Spawned(URL(fileURLWithPath: "/bin/sh"), ["-c", script])
             // Wait for some traffic through the control API, then kill the client.
             let id = try await startSession(server.port)
             // 21 recorded: the client sends each request after confirming the one before, so at
             // least 20 answers are confirmed (waiting for 20 raced with the 20th confirmation).
             _ = try await control(server.port, "GET", "sessions/\(id)/requests?count=21&timeout=30")
-            kill(client.processIdentifier, SIGKILL)
-            client.waitUntilExit()
+            client.signal(SIGKILL)
+            _ = try await offloaded { client.wait(timeout: 30) }
             let confirmed = try String(contentsOfFile: answered, encoding: .utf8).split(separator: "\n").count
             let recorded = try CaptureFile.read(path: journal)
             #expect(confirmed >= 20)

@@ -53,14 +53,13 @@ extension ControlAPI {
             return .error(.badRequest, error.message)
         }
         let directory = validatorsDirectory
-        let check: @Sendable ([CapturedRequest]) throws(InputError) -> SnapshotResult = { requests throws(InputError) in
+        // Read once; an error is answered after the session is found, as when there is no wait.
+        let prepared = Result { () throws(InputError) -> PreparedCheck in
             switch snapshot {
             case .file(let path):
-                try Validation.validate(snapshotAt: path, requests: requests, profile: profile, directory: directory)
+                try PreparedCheck(snapshotAt: path, profile: profile, directory: directory)
             case .content(let content, _):
-                try Validation.validate(
-                    content, file: SnapshotSource.contentName, requests: requests, profile: profile,
-                    directory: directory)
+                try PreparedCheck(content, file: SnapshotSource.contentName, profile: profile, directory: directory)
             }
         }
         let requests: [CapturedRequest]
@@ -69,8 +68,7 @@ extension ControlAPI {
             let outcome = await store.wait(inSession: id, settle: wait.settle, timeout: wait.timeout) { requests in
                 // Every expected entry paired with a request: nothing more is awaited. A
                 // snapshot that cannot be read ends the wait at once; the answer says why.
-                guard let result = try? check(requests) else { return true }
-                return !result.entries.contains { $0.status == .missing }
+                (try? prepared.get())?.hasEverythingExpected(requests) ?? true
             }
             guard let outcome else { return noSession(id) }
             requests = outcome.requests
@@ -80,10 +78,9 @@ extension ControlAPI {
             requests = held
         }
         let result: SnapshotResult
-        do {
-            result = try check(requests)
-        } catch {
-            return .error(.badRequest, error.description)
+        switch prepared {
+        case .success(let check): result = check.validate(requests)
+        case .failure(let error): return .error(.badRequest, error.description)
         }
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: Self.reportContentTypes[format.name] ?? "text/plain; charset=utf-8")

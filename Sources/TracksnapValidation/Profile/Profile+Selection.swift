@@ -1,11 +1,16 @@
 import Patterns
 import TracksnapCore
+import TracksnapDecoders
 import TracksnapModel
 
-/// The requests a profile's filter selects, and those a filter pattern could not decide on.
+/// The requests a profile's filter selects, with what its decoders made of each, and those a
+/// filter pattern could not decide on: what validation checks and recording learns from.
 package struct Selection {
     /// Indices of the selected requests, in capture order.
     package var selected: [Int] = []
+    /// What the profile's decoders made of each selected request (`selected`'s order);
+    /// `.unclaimed` for all when events were not asked for.
+    package var decoded: [DecodeResult] = []
     /// Requests a filter pattern hit PCRE2's match or depth limit on: neither selected nor left
     /// out silently, but reported.
     package var undecided: [(index: Int, error: PatternError)] = []
@@ -20,18 +25,22 @@ package struct Selection {
 }
 
 extension Profile {
-    /// Runs the filter over the requests.
+    /// Runs the filter over the requests, and the decoders over the selected ones.
     ///
     /// ```swift
-    /// let selection = profile.select(requests)
+    /// let selection = profile.select(requests, decodingEvents: true)
     /// selection.selected      // [0, 3, 4]
+    /// selection.decoded       // [.events([…]), .unclaimed, .failed(…)]
     /// selection.undecided     // a request whose path made a filter pattern hit PCRE2's limit
     /// ```
-    package func select(_ requests: [CapturedRequest]) -> Selection {
+    package func select(_ requests: [CapturedRequest], decodingEvents: Bool = false) -> Selection {
         var selection = Selection()
+        let decoders = decodingEvents ? self.decoders.resolved : []
         for (index, request) in requests.enumerated() {
             do throws(PatternError) {
-                if try filter.decide(request) { selection.selected.append(index) }
+                guard try filter.decide(request) else { continue }
+                selection.selected.append(index)
+                selection.decoded.append(decoders.isEmpty ? .unclaimed : Decoders.decode(request, using: decoders))
             } catch {
                 selection.undecided.append((index, error))
             }

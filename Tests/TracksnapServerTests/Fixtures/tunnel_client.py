@@ -84,9 +84,8 @@ elif mode == "hold":
     while b"\r\n" not in answer:
         answer += tls.recv(4096)
     print(answer.split(b"\r\n")[0].decode(), flush=True)
-    # Held until the proxy closes the connection itself (a SIGTERM from the test may never come
-    # through: a child of the test process can inherit a mask that blocks it). The proxy's
-    # close_notify ends the TLS reads, and is not answered, as a client that holds its
+    # Held until the proxy closes the connection itself: the test shows that the proxy's
+    # shutdown ends a held tunnel. The proxy's close_notify ends the TLS reads, and is not answered, as a client that holds its
     # connection does not; the socket is then read until the TCP connection ends.
     try:
         while tls.recv(4096):

@@ -1,0 +1,69 @@
+import TracksnapCore
+import TracksnapModel
+
+/// A snapshot with its profile and validator, read and resolved once: checking traffic is then
+/// a pure function of the requests, which a wait can call on every request that arrives.
+///
+/// ```swift
+/// let check = try PreparedCheck(snapshotAt: "Snapshots/checkout.json")
+/// check.validate(requests).passed
+/// ```
+public struct PreparedCheck: Sendable {
+    public let snapshot: Snapshot
+    /// How reports and errors name the snapshot.
+    public let file: String
+    public let profile: Profile
+    private let validator: any Validator
+
+    /// Reads a snapshot file and the profile it is checked under.
+    ///
+    /// - Parameters:
+    ///   - path: the snapshot file.
+    ///   - profileReference: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
+    ///   - directory: where profile names are looked up.
+    /// - Throws: `InputError` for a bad snapshot, a missing or bad profile, or an unknown validator.
+    public init(snapshotAt path: String, profile profileReference: String? = nil, directory: String = "Validators")
+        throws(InputError)
+    {
+        try self.init(try Snapshot.load(path: path), file: path, profile: profileReference, directory: directory)
+    }
+
+    /// Resolves the profile of a snapshot already read (from a request's body, say).
+    ///
+    /// - Parameters:
+    ///   - snapshot: the snapshot.
+    ///   - file: how errors and reports name the snapshot.
+    ///   - profileReference: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
+    ///   - directory: where profile names are looked up.
+    /// - Throws: `InputError` for a missing or bad profile, or an unknown validator.
+    public init(
+        _ snapshot: Snapshot, file: String, profile profileReference: String? = nil, directory: String = "Validators"
+    ) throws(InputError) {
+        if profileReference == nil {
+            let unknown = Profile.unknownNames(in: snapshot, directory: directory)
+            if !unknown.isEmpty { throw InputError(unknown) }
+        }
+        let profile = try Profile.load(profileReference ?? snapshot.validator ?? "default", directory: directory)
+        if let unknown = profile.decoders.unknownNames.first {
+            throw InputError(file: profile.file ?? file, message: DecoderChoice.unknownMessage(unknown))
+        }
+        guard let validator = ValidatorRegistry.validator(named: profile.validator) else {
+            throw InputError(
+                file: profile.file ?? file, message: "no validator is registered as \"\(profile.validator)\"")
+        }
+        self.snapshot = snapshot
+        self.file = file
+        self.profile = profile
+        self.validator = validator
+    }
+
+    /// Checks everything captured, in order.
+    public func validate(_ requests: [CapturedRequest]) -> SnapshotResult {
+        validator.validate(snapshot, requests: requests, profile: profile)
+    }
+
+    /// Whether a wait for traffic is over: every expected entry is paired with a request.
+    public func hasEverythingExpected(_ requests: [CapturedRequest]) -> Bool {
+        !validate(requests).entries.contains { $0.status == .missing }
+    }
+}
