@@ -1,4 +1,5 @@
-# tracksnap: `make demo` runs the demo, `make test` runs the tests, `make fuzz` fuzzes the parsers.
+# tracksnap: `make demo` runs the demo, `make test` runs the tests, `make fuzz` fuzzes the parsers,
+# `make docs` builds the API reference, `make install` installs tracksnap, its man page and completions.
 # Each installs what it needs.
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -ec
@@ -6,7 +7,7 @@ SWIFT ?= swift
 TRACKSNAP := .build/debug/tracksnap
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test format bench bench-server bench-intercept deps build sdk-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run python-client control-api-check python-test
+.PHONY: demo test docs docs-check install-files install-check format bench bench-server bench-intercept deps build sdk-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run python-client control-api-check python-test
 
 # PCRE2 and zlib are the system libraries tracksnap links; pkg-config finds them for SwiftPM.
 deps:
@@ -117,7 +118,8 @@ format:
 	@$(SWIFT) format --in-place --recursive --parallel $(FORMATTED)
 
 # The tests: schema examples, the formatter's check, a build free of warnings in this package's
-# own code (dependencies' warnings are theirs), a short fuzz of every parser, the control API against its OpenAPI
+# own code (dependencies' warnings are theirs), the documentation's links and demo output, the
+# install step, the DocC catalog without warnings, a short fuzz of every parser, the control API against its OpenAPI
 # description, the Python client's tests, then every Swift test (the SDK end-to-end tests need
 # `sdk-venv`), whose closing line ends the output.
 OWN_WARNINGS := ^$(CURDIR)/(Sources|Tools|Tests)/.*warning:|warning: 'tracksnap'
@@ -128,9 +130,25 @@ test: deps sdk-venv test-tools
 	@! grep -qE "$(OWN_WARNINGS)" .build-warnings.log || { echo "error: the build has warnings (see above)" >&2; exit 1; }
 	@! grep -q 'error:' .build-warnings.log
 	@rm -f .build-warnings.log
+	@$(MAKE) --no-print-directory docs-check install-check docs
 	@$(MAKE) --no-print-directory fuzz-smoke
 	@$(MAKE) --no-print-directory control-api-check python-test
 	@$(SWIFT) test
+
+# The API reference: TracksnapTesting's DocC catalog (Sources/TracksnapTesting/TracksnapTesting.docc
+# and its doc comments), built by swift-docc-plugin into .build/docs; a warning fails it.
+docs: deps
+	@$(SWIFT) package --disable-sandbox --allow-writing-to-directory .build/docs generate-documentation --target TracksnapTesting \
+	  --output-path .build/docs --warnings-as-errors 2>&1 \
+	  | { grep -vE '^(Building for debugging|\[[0-9]+/[0-9]+\]|Build of (product|target)|Write complete|Compiling|Emitting|Linking|Extracting symbol|Finished (extracting|building)|Building documentation|Generated documentation archive|  /|$$)' || true; }
+	@echo "documentation: TracksnapTesting's DocC archive in .build/docs, no warnings"
+
+# README.md, ARCHITECTURE.md and Documentation/: every relative link and anchor leads somewhere, and
+# the README's demo output is what `make demo` prints.
+docs-check: build
+	@mkdir -p .build/demo
+	@$(MAKE) --no-print-directory -s demo > .build/demo/output.txt
+	@python3 Documentation/check.py --demo .build/demo/output.txt
 
 # Fuzzing: every parser under libFuzzer with AddressSanitizer, one target at a time
 # (Tools/TracksnapFuzzing/Targets; `TRACKSNAP_FUZZ=list .build-fuzz/debug/TracksnapFuzz` lists
@@ -175,14 +193,46 @@ fuzz-run:
 	done
 
 # `make install [PREFIX=/usr/local] [DESTDIR=]`: a release tracksnap with the Swift standard
-# library and Foundation linked in statically, so that it runs without the toolchain on the PATH.
+# library and Foundation linked in statically, so that it runs without the toolchain on the PATH;
+# its man page (argument-parser's generate-manual, the tool behind its `generate-manual` plugin,
+# run on that binary) and its bash, zsh and fish completions (`--generate-completion-script`).
 PREFIX ?= /usr/local
 install: deps
 	@$(SWIFT) build -c release --product tracksnap --static-swift-stdlib -q 2>&1 \
 	  | { grep -v "use of \`mktemp' is dangerous" || true; }
-	@install -d "$(DESTDIR)$(PREFIX)/bin"
-	@install -s -m 0755 .build/release/tracksnap "$(DESTDIR)$(PREFIX)/bin/tracksnap"
-	@echo "installed $(DESTDIR)$(PREFIX)/bin/tracksnap"
+	@$(SWIFT) build -c release --product generate-manual -q
+	@$(MAKE) --no-print-directory install-files INSTALL_BUILD=.build/release
+
+# What `install` puts under $(DESTDIR)$(PREFIX), from the binaries in INSTALL_BUILD.
+INSTALL_BUILD ?= .build/release
+install-files:
+	@root="$(DESTDIR)$(PREFIX)"; bin=$(INSTALL_BUILD)/tracksnap; man=$(INSTALL_BUILD)/man; \
+	install -d "$$root/bin" "$$root/share/man/man1" "$$root/share/bash-completion/completions" \
+	  "$$root/share/zsh/site-functions" "$$root/share/fish/vendor_completions.d" "$$man"; \
+	install -s -m 0755 $$bin "$$root/bin/tracksnap"; \
+	$(INSTALL_BUILD)/generate-manual $$bin --output-directory "$$man" >/dev/null; \
+	install -m 0644 "$$man/tracksnap.1" "$$root/share/man/man1/tracksnap.1"; \
+	$$bin --generate-completion-script bash > "$$root/share/bash-completion/completions/tracksnap"; \
+	$$bin --generate-completion-script zsh > "$$root/share/zsh/site-functions/_tracksnap"; \
+	$$bin --generate-completion-script fish > "$$root/share/fish/vendor_completions.d/tracksnap.fish"; \
+	echo "installed $$root/bin/tracksnap, its man page and its bash, zsh and fish completions"
+
+# In `make test`: the install step, from the debug build, into a fresh directory: every file there,
+# the man page in mdoc, each completion script naming the subcommands.
+install-check:
+	@$(SWIFT) build --product generate-manual -q
+	@prefix=$$(mktemp -d); trap 'rm -rf "$$prefix"' EXIT; \
+	$(MAKE) --no-print-directory install-files INSTALL_BUILD=.build/debug PREFIX="$$prefix" >/dev/null; \
+	for file in bin/tracksnap share/man/man1/tracksnap.1 share/bash-completion/completions/tracksnap \
+	    share/zsh/site-functions/_tracksnap share/fish/vendor_completions.d/tracksnap.fish; do \
+	  test -s "$$prefix/$$file" || { echo "error: make install put no $$file under PREFIX" >&2; exit 1; }; \
+	done; \
+	grep -q '^\.Sh NAME' "$$prefix/share/man/man1/tracksnap.1" || { echo "error: tracksnap.1 is no man page" >&2; exit 1; }; \
+	for file in share/bash-completion/completions/tracksnap share/zsh/site-functions/_tracksnap \
+	    share/fish/vendor_completions.d/tracksnap.fish; do \
+	  grep -q validate "$$prefix/$$file" || { echo "error: $$file does not complete tracksnap's subcommands" >&2; exit 1; }; \
+	done; \
+	echo "make install: the binary, the man page and 3 completion scripts"
 
 # Benchmarks: a release build; figures and ratios to peers measured in the same run.
 bench: deps

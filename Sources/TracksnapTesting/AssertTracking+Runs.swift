@@ -41,6 +41,11 @@ import TracksnapValidation
 ///   - settle: how long each run's traffic must be quiet for its wait to end.
 ///   - timeout: the longest wait for each run.
 ///   - flow: runs the flow once with URLSessions made from the configuration it is given.
+///   - fileID: the calling file, where a failure is reported (leave the default).
+///   - filePath: the calling file's path, which relative snapshot paths start from (leave the default).
+///   - line: the calling line, where a failure is reported (leave the default).
+///   - column: the calling column, where a failure is reported (leave the default).
+///   - isolation: the actor the flow runs on: the caller's (leave the default).
 /// - Returns: each run's validation result; empty when the snapshot was recorded, could not
 ///   be read, or a run threw.
 @discardableResult
@@ -94,6 +99,11 @@ public func assertTracking(
 ///   - timeout: the longest wait for each run.
 ///   - flow: runs the flow once, its traffic sent into the session it is given (its
 ///     `baseURL`, its `header`, or an app reporting into it with `environment`).
+///   - fileID: the calling file, where a failure is reported (leave the default).
+///   - filePath: the calling file's path, which relative snapshot paths start from (leave the default).
+///   - line: the calling line, where a failure is reported (leave the default).
+///   - column: the calling column, where a failure is reported (leave the default).
+///   - isolation: the actor the flow runs on: the caller's (leave the default).
 /// - Returns: each run's validation result; empty when the snapshot was recorded, could not
 ///   be read, a run threw, or the control API failed.
 @discardableResult

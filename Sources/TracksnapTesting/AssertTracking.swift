@@ -23,6 +23,10 @@ import TracksnapValidation
 ///   - validator: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
 ///     Names are looked up in the nearest `Validators` directory above the snapshot.
 ///   - record: the record mode for this assertion; see `RecordMode` for the defaults.
+///   - fileID: the calling file, where a failure is reported (leave the default).
+///   - filePath: the calling file's path, which relative snapshot paths start from (leave the default).
+///   - line: the calling line, where a failure is reported (leave the default).
+///   - column: the calling column, where a failure is reported (leave the default).
 /// - Returns: the validation result, or nil when the snapshot was recorded or could not be read.
 @discardableResult
 public func assertTracking(
@@ -73,6 +77,10 @@ public func assertTracking(
 ///   - settle: how long traffic must be quiet for the wait to end (500 ms by default). Give a
 ///     client that pauses between its events more.
 ///   - timeout: the longest wait; the check then runs on what arrived.
+///   - fileID: the calling file, where a failure is reported (leave the default).
+///   - filePath: the calling file's path, which relative snapshot paths start from (leave the default).
+///   - line: the calling line, where a failure is reported (leave the default).
+///   - column: the calling column, where a failure is reported (leave the default).
 /// - Returns: the validation result, or nil when the snapshot was recorded or could not be read.
 @discardableResult
 public func assertTracking(

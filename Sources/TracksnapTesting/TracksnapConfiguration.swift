@@ -59,6 +59,7 @@ public func withTracksnap<R>(
 ///   - record: the record mode; nil keeps the enclosing one.
 ///   - validatorsDirectory: where profile names are looked up; nil keeps the enclosing one.
 ///   - operation: the code to run.
+///   - isolation: the actor the operation runs on: the caller's (leave the default).
 public func withTracksnap<R>(
     record: RecordMode? = nil, validatorsDirectory: String? = nil, isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> R

@@ -75,10 +75,10 @@ struct BrowserInterceptionTests {
 }
 
 extension BrowserInterceptionTests {
-    /// The README's recipe for headless Chromium in CI, as root: the CA's SPKI from `tracksnap ca`
-    /// (and the same from the certificate with openssl), then Chromium with nothing but the
-    /// recipe's flags, so that it sends its own background requests (updates, the time, the
-    /// account list) through tracksnap beside the page's.
+    /// The HTTPS guide's recipe (Documentation/HTTPS.md) for headless Chromium in CI, as root: the
+    /// CA's SPKI from `tracksnap ca` (and the same from the certificate with openssl), then
+    /// Chromium with nothing but the recipe's flags, so that it sends its own background requests
+    /// (updates, the time, the account list) through tracksnap beside the page's.
     @Test(
         "headless Chromium through the default profile: a snapshot recorded from one run holds only the page's requests and passes on the next"
     )

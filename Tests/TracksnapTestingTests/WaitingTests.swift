@@ -14,7 +14,8 @@ import TracksnapTestSupport
 
 private let collector = URL(string: "https://collect.example/")
 
-/// One run of the README's example: a fresh capture and client, the checkout, the assertion.
+/// One run of the Swift tests guide's example (Documentation/SwiftTests.md): a fresh capture and
+/// client, the checkout, the assertion.
 /// Returns the result and how long after the last event was sent the assertion returned.
 private func checkoutRun(
     _ snapshot: String, events: [String] = FakeAnalytics.checkout, record: RecordMode, settle: Duration
@@ -34,11 +35,12 @@ private func checkoutRun(
 
 @Suite("assertTracking waits for the whole snapshot")
 struct WaitingTests {
-    @Test("the README example: recorded on the first run, passes on runs 2 to 10, fails when the client drops an event")
+    @Test(
+        "the guide's example: recorded on the first run, passes on runs 2 to 10, fails when the client drops an event")
     func readmeExample() async throws {
         try await withTemporaryDirectory { directory in
             let snapshot = directory.appending(path: "checkout.json").path
-            // The README's client pauses 150 ms between events; a settle time far above that
+            // The guide's client pauses 150 ms between events; a settle time far above that
             // keeps a busy machine from ending a wait between two events: the whole suite runs
             // in parallel, and on Linux URLSession then sometimes holds a request up for
             // seconds. The runs that must end on the match get a settle time so long that

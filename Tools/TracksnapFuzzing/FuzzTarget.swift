@@ -9,7 +9,7 @@
 package struct FuzzTarget: Sendable {
     /// The name `TRACKSNAP_FUZZ` and `make fuzz` use, also the folder of its regression inputs (`Tests/Fuzz/<name>/`).
     package let name: String
-    /// What the target feeds the input to, for `TracksnapFuzz --list` and the README.
+    /// What the target feeds the input to, for `TracksnapFuzz --list` and Documentation/Fuzzing.md.
     package let summary: String
     /// Folders of the repository whose files seed the corpus, relative to the package root.
     package let seeds: [String]

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Checks the project's documentation (README.md, ARCHITECTURE.md, Documentation/*.md).
+
+- Every relative link leads to a file of the repository, and every `#anchor` to a heading of the
+  page it names (GitHub's rule: lower case, punctuation dropped, spaces as hyphens).
+- With `--demo FILE`: the README's demo output (the ```text block after "`make demo` prints:")
+  is exactly FILE, what `make demo` printed.
+
+Exit 0 when all hold, 1 otherwise, each problem on stderr as FILE:LINE: message.
+"""
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", ROOT / "ARCHITECTURE.md", *sorted((ROOT / "Documentation").glob("*.md"))]
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+DEMO_INTRO = "`make demo` prints:"
+
+
+def prose(text):
+    """(line number, line) outside fenced code blocks."""
+    fenced = False
+    for number, line in enumerate(text.split("\n"), 1):
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced:
+            yield number, line
+
+
+def anchors(path):
+    found = set()
+    for _, line in prose(path.read_text()):
+        if match := re.match(r"^#{1,6} (.*)$", line):
+            slug = re.sub(r"[^\w\- ]", "", match.group(1).strip().lower()).replace(" ", "-")
+            found.add(slug)
+    return found
+
+
+def check_links(problems):
+    for page in PAGES:
+        for number, line in prose(page.read_text()):
+            for target in LINK.findall(line):
+                if re.match(r"^[a-z]+:", target):
+                    continue
+                file, _, anchor = target.partition("#")
+                linked = (page.parent / file).resolve() if file else page
+                where = f"{page.relative_to(ROOT)}:{number}"
+                if not linked.exists():
+                    problems.append(f"{where}: the link {target} leads to no file")
+                elif anchor and linked.suffix == ".md" and anchor not in anchors(linked):
+                    problems.append(f"{where}: the link {target} names no heading of {linked.relative_to(ROOT)}")
+
+
+def readme_demo():
+    lines = (ROOT / "README.md").read_text().split("\n")
+    start = next(i for i, line in enumerate(lines) if line.endswith(DEMO_INTRO))
+    opening = next(i for i in range(start, len(lines)) if lines[i] == "```text")
+    closing = next(i for i in range(opening + 1, len(lines)) if lines[i] == "```")
+    return opening + 2, lines[opening + 1 : closing]
+
+
+def check_demo(output, problems):
+    first, expected = readme_demo()
+    actual = Path(output).read_text().rstrip("\n").split("\n")
+    for offset, (want, got) in enumerate(zip(expected, actual)):
+        if want != got:
+            problems.append(
+                f"README.md:{first + offset}: the demo output differs from make demo:\n"
+                f"  README:    {want}\n  make demo: {got}"
+            )
+            return
+    if len(expected) != len(actual):
+        problems.append(
+            f"README.md:{first}: the demo output has {len(expected)} lines, make demo printed {len(actual)}"
+        )
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--demo", metavar="FILE", help="what make demo printed")
+    arguments = parser.parse_args()
+    problems = []
+    check_links(problems)
+    if arguments.demo:
+        check_demo(arguments.demo, problems)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    checked = f"{len(PAGES)} pages" + (" and the demo's output" if arguments.demo else "")
+    print(f"documentation: {checked} checked, {len(problems)} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
