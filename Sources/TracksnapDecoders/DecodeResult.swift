@@ -3,7 +3,7 @@ import TracksnapCore
 /// What decoding one request gave.
 ///
 /// ```swift
-/// switch Decoders.decode(request, using: Decoder.all) {
+/// switch Decoders.decode(request, using: VendorDecoder.all) {
 /// case .events(let events): validate(events)
 /// case .unclaimed: keep(request)          // unknown traffic stays a request
 /// case .failed(let error): report(error)  // "mixpanel: data is neither base64 nor JSON"

@@ -17,12 +17,12 @@ public struct VendorFilter: RequestFilter {
     /// The vendor ids accepted (`segment`, `ga4`…).
     public let vendors: Set<String>
     /// The decoders asked, in order.
-    public let decoders: [Decoder]
+    public let decoders: [VendorDecoder]
 
     /// - Parameters:
     ///   - vendors: the vendor ids accepted.
     ///   - decoders: the decoders that tell vendors apart; every built-in one by default.
-    public init(_ vendors: some Sequence<String>, decoders: [Decoder] = Decoder.all) {
+    public init(_ vendors: some Sequence<String>, decoders: [VendorDecoder] = VendorDecoder.all) {
         self.vendors = Set(vendors.map { $0.lowercased() })
         self.decoders = decoders
     }
@@ -51,8 +51,10 @@ extension Decoders {
     /// ```
     /// - Parameters:
     ///   - request: the captured request.
-    ///   - decoders: the decoders to ask, in order; `Decoder.all` by default.
-    public static func vendor(of request: CapturedRequest, using decoders: [Decoder] = Decoder.all) -> String? {
+    ///   - decoders: the decoders to ask, in order; `VendorDecoder.all` by default.
+    public static func vendor(of request: CapturedRequest, using decoders: [VendorDecoder] = VendorDecoder.all)
+        -> String?
+    {
         for decoder in decoders {
             switch decoder.decode(request) {
             case .unclaimed: continue

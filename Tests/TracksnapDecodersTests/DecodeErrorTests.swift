@@ -93,9 +93,9 @@ struct DecodeErrorTests {
 
     @Test(
         "bodies of random bytes on every vendor's own endpoint fail or decode, never crash",
-        arguments: Decoder.all.map(\.vendor))
+        arguments: VendorDecoder.all.map(\.vendor))
     func garbage(_ vendor: String) throws {
-        let decoder = try #require(Decoder.named(vendor))
+        let decoder = try #require(VendorDecoder.named(vendor))
         let urls = [
             "https://api.segment.io/v1/batch", "https://api.mixpanel.com/track", "https://api2.amplitude.com/2/httpapi",
             "https://c.example/com.snowplowanalytics.snowplow/tp2", "https://us.i.posthog.com/batch/",

@@ -11,18 +11,18 @@ struct DecoderRegistryTests {
             "ga4", "universal-analytics", "segment", "rudderstack", "mixpanel", "amplitude", "snowplow", "posthog",
             "meta-pixel",
         ]
-        #expect(Decoder.all.map(\.vendor).sorted() == ids.sorted())
+        #expect(VendorDecoder.all.map(\.vendor).sorted() == ids.sorted())
         for id in ids {
-            #expect(Decoder.named(id)?.vendor == id)
-            #expect(Decoder.named(id)?.rule.isEmpty == false)
+            #expect(VendorDecoder.named(id)?.vendor == id)
+            #expect(VendorDecoder.named(id)?.rule.isEmpty == false)
         }
-        #expect(Decoder.named("Segment")?.vendor == "segment")
-        #expect(Decoder.named("heap") == nil)
+        #expect(VendorDecoder.named("Segment")?.vendor == "segment")
+        #expect(VendorDecoder.named("heap") == nil)
     }
 
     @Test("a custom decoder put first takes its traffic; its error carries its vendor")
     func custom() throws {
-        let acme = Decoder(vendor: "acme", rule: "GET /v1/e", matches: { $0.path == "/v1/e" }) {
+        let acme = VendorDecoder(vendor: "acme", rule: "GET /v1/e", matches: { $0.path == "/v1/e" }) {
             request throws(DecodeError) in
             guard let name = request.queryItems.first(where: { $0.name == "ev" })?.value else {
                 throw DecodeError(vendor: "acme", request: request.id, reason: "no ev")
@@ -30,10 +30,10 @@ struct DecoderRegistryTests {
             return [AnalyticsEvent(vendor: "acme", type: "event", name: name, request: request.id, index: 0)]
         }
         let good = CapturedRequest(id: "1", method: "GET", url: "https://collect.acme-shop.example/v1/e?ev=add_to_cart")
-        #expect(Decoders.decode(good, using: [acme] + Decoder.all).events.map(\.name) == ["add_to_cart"])
+        #expect(Decoders.decode(good, using: [acme] + VendorDecoder.all).events.map(\.name) == ["add_to_cart"])
         let bad = CapturedRequest(id: "2", method: "GET", url: "https://collect.acme-shop.example/v1/e")
         #expect(Decoders.decode(bad, using: [acme]).error == DecodeError(vendor: "acme", request: "2", reason: "no ev"))
-        #expect(Decoders.decode(good, using: Decoder.all) == .unclaimed)
+        #expect(Decoders.decode(good, using: VendorDecoder.all) == .unclaimed)
     }
 
     @Test(
@@ -51,7 +51,7 @@ struct DecoderRegistryTests {
         #expect(!events.isEmpty)
         #expect(events.allSatisfy { $0.vendor == vendor })
         // Whichever of the two decoders is asked, the vendor comes from the host or the body.
-        let other = vendor == "segment" ? Decoder.segment : Decoder.rudderstack
+        let other = vendor == "segment" ? VendorDecoder.segment : VendorDecoder.rudderstack
         #expect(other.decode(request).events.map(\.vendor) == events.map(\.vendor))
     }
 
@@ -76,6 +76,6 @@ struct DecoderRegistryTests {
             id: "2", method: "POST", url: "https://proxy.example/track/", body: .text(mixpanelBody))
         #expect(Decoders.decode(posthog).events.map(\.vendor) == ["posthog"])
         #expect(Decoders.decode(mixpanel).events.map(\.vendor) == ["mixpanel"])
-        #expect(Decoder.mixpanel.decode(posthog) == .unclaimed)
+        #expect(VendorDecoder.mixpanel.decode(posthog) == .unclaimed)
     }
 }

@@ -52,7 +52,7 @@ struct UnclaimedTests {
     func unclaimed(_ label: String) throws {
         let request = try #require(unknownTraffic.first { $0.label == label }?.request)
         #expect(Decoders.decode(request) == .unclaimed)
-        for decoder in Decoder.all { #expect(decoder.decode(request) == .unclaimed, "\(decoder.vendor)") }
+        for decoder in VendorDecoder.all { #expect(decoder.decode(request) == .unclaimed, "\(decoder.vendor)") }
     }
 
     @Test("an empty decoder list claims nothing, even a Segment batch")

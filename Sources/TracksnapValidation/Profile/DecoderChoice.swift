@@ -24,15 +24,15 @@ public enum DecoderChoice: Sendable, Hashable, ExpressibleByArrayLiteral {
 
     /// The decoders that decode a snapshot's `events`: the named ones, else every built-in one.
     /// Names no decoder answers to are left out here; reading the profile reports them.
-    public var resolved: [Decoder] {
-        guard case .named(let names) = self else { return Decoder.all }
-        return names.compactMap(Decoder.named)
+    public var resolved: [VendorDecoder] {
+        guard case .named(let names) = self else { return VendorDecoder.all }
+        return names.compactMap(VendorDecoder.named)
     }
 
     /// The names no decoder answers to.
     public var unknownNames: [String] {
         guard case .named(let names) = self else { return [] }
-        return names.filter { Decoder.named($0) == nil }
+        return names.filter { VendorDecoder.named($0) == nil }
     }
 
     /// Two profiles' choices as one, as composition joins them: every decoder when either says
@@ -48,6 +48,6 @@ public enum DecoderChoice: Sendable, Hashable, ExpressibleByArrayLiteral {
 
     /// How an unknown name is reported.
     static func unknownMessage(_ name: String) -> String {
-        "no decoder \"\(name)\"; decoders: \(Decoder.all.map(\.vendor).joined(separator: ", "))"
+        "no decoder \"\(name)\"; decoders: \(VendorDecoder.all.map(\.vendor).joined(separator: ", "))"
     }
 }

@@ -152,14 +152,15 @@ enum ProfileReader {
                 guard let names, names.count == (argument.arrayValue?.count ?? 1), !names.isEmpty else {
                     parser.error(
                         keyPointer,
-                        "\"vendor\" is a vendor id or an array of them: \(Decoder.all.map(\.vendor).joined(separator: ", "))"
+                        "\"vendor\" is a vendor id or an array of them: \(VendorDecoder.all.map(\.vendor).joined(separator: ", "))"
                     )
                     continue
                 }
-                for (index, name) in names.enumerated() where Decoder.named(name) == nil {
+                for (index, name) in names.enumerated() where VendorDecoder.named(name) == nil {
                     let pointer = argument.arrayValue == nil ? keyPointer : JSONPointer.appending(keyPointer, index)
                     parser.error(
-                        pointer, "no vendor \"\(name)\"; vendors: \(Decoder.all.map(\.vendor).joined(separator: ", "))")
+                        pointer,
+                        "no vendor \"\(name)\"; vendors: \(VendorDecoder.all.map(\.vendor).joined(separator: ", "))")
                 }
                 filters.append(VendorFilter(names))
             case "all", "any":

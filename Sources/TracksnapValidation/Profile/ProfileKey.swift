@@ -101,7 +101,7 @@ struct ProfileKey {
                     profile.decoders = .all
                 } else if let names, names.count == value.arrayValue?.count {
                     profile.decoders = .named(names)
-                    for (index, name) in names.enumerated() where Decoder.named(name) == nil {
+                    for (index, name) in names.enumerated() where VendorDecoder.named(name) == nil {
                         parser.error(JSONPointer.appending(pointer, index), DecoderChoice.unknownMessage(name))
                     }
                 } else {

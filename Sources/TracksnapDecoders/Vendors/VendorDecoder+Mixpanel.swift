@@ -1,14 +1,14 @@
 import TracksnapCore
 import TracksnapModel
 
-extension Decoder {
+extension VendorDecoder {
     /// Mixpanel: `/track`, `/import`, `/engage` and `/groups` (a trailing slash or a proxy prefix
     /// allowed), the payload in a `data` parameter (query or form) as URL-encoded JSON or base64
     /// JSON (padded or not, base64url too), or as a JSON body; one object or an array.
     ///
     /// ```swift
     /// // POST /track   data=%7B%22event%22%3A%22Signed+Up%22%2C%22properties%22%3A%7B…%7D%7D
-    /// Decoder.mixpanel.decode(request).events.first?.name  // "Signed Up"
+    /// VendorDecoder.mixpanel.decode(request).events.first?.name  // "Signed Up"
     /// ```
     /// Type: `track`, `import`, `engage` or `groups`. Name: `event` (none for profile updates).
     /// Properties: `properties` without `token`; for `engage`/`groups` the operations (`$set`,
@@ -18,7 +18,7 @@ extension Decoder {
     /// `properties.token` or `properties.distinct_id` (profile updates: `$distinct_id`, `$group_key`
     /// or `$token`), and PostHog's marks (see `.posthog`) leave the
     /// request to PostHog.
-    public static let mixpanel = Decoder(
+    public static let mixpanel = VendorDecoder(
         builtIn: "mixpanel",
         rule: "/track, /import, /engage, /groups with data= (URL-encoded or base64 JSON) or a JSON body; any host"
     ) { request throws(DecodeFailure) in

@@ -1,14 +1,14 @@
 import TracksnapCore
 import TracksnapModel
 
-extension Decoder {
+extension VendorDecoder {
     /// Snowplow: the tracker protocol, `GET …/i` with the event in the query, and
     /// `POST /com.snowplowanalytics.snowplow/tp2` with `{schema, data: [payload…]}`, on any host
     /// (collectors are self-hosted).
     ///
     /// ```swift
     /// // GET /i?e=se&se_ca=shop&se_ac=add-to-basket&tv=js-3.0.0&…
-    /// Decoder.snowplow.decode(request).events.first?.name  // "add-to-basket"
+    /// VendorDecoder.snowplow.decode(request).events.first?.name  // "add-to-basket"
     /// ```
     /// Type: `page_view` (`e=pv`), `page_ping`, `struct` (`se`), `self_describing` (`ue`),
     /// `transaction`, `transaction_item`, else `e` as sent. Name: the self-describing event's
@@ -18,7 +18,7 @@ extension Decoder {
     /// fields (`url`, `page`, `refr`) of a page view or ping, the `tr_`/`ti_` fields of a
     /// transaction. Context: the other fields, with `co`/`cx` decoded as `contexts` (the list
     /// of `{schema, data}`). `GET /i` is claimed when the query has `e` and the tracker version `tv`.
-    public static let snowplow = Decoder(
+    public static let snowplow = VendorDecoder(
         builtIn: "snowplow", rule: "GET /i with e= and tv=, POST /com.snowplowanalytics.snowplow/tp2; any host"
     ) { request throws(DecodeFailure) in
         try Snowplow.decode(request)

@@ -6,13 +6,13 @@ import TracksnapModel
 /// Built-ins are static members (`.segment`, `.ga4`…); a custom one is built from two closures.
 ///
 /// ```swift
-/// let acme = Decoder(vendor: "acme", rule: "GET /v1/e", matches: { $0.path == "/v1/e" }) { request throws(DecodeError) in
+/// let acme = VendorDecoder(vendor: "acme", rule: "GET /v1/e", matches: { $0.path == "/v1/e" }) { request throws(DecodeError) in
 ///     [AnalyticsEvent(vendor: "acme", type: "event", name: request.queryItems.first?.value, request: request.id, index: 0)]
 /// }
-/// Decoders.decode(request, using: [acme] + Decoder.all)
+/// Decoders.decode(request, using: [acme] + VendorDecoder.all)
 /// ```
-public struct Decoder: Sendable {
-    /// The vendor id it decodes (`segment`), also its name for `Decoder.named(_:)`.
+public struct VendorDecoder: Sendable {
+    /// The vendor id it decodes (`segment`), also its name for `VendorDecoder.named(_:)`.
     public let vendor: String
     /// Which traffic it claims, for a person (documentation and `tracksnap` listings).
     public let rule: String
@@ -66,7 +66,7 @@ public struct Decoder: Sendable {
     /// Decodes one request with this decoder alone.
     ///
     /// ```swift
-    /// Decoder.segment.decode(request)  // .events([…]), .unclaimed or .failed(…)
+    /// VendorDecoder.segment.decode(request)  // .events([…]), .unclaimed or .failed(…)
     /// ```
     public func decode(_ request: CapturedRequest) -> DecodeResult {
         attempt(request)
@@ -75,16 +75,16 @@ public struct Decoder: Sendable {
     /// Every built-in decoder, in the order `Decoders.decode` tries them. Their claims do not
     /// overlap (each checks the path, then the host or the body's shape), except on `/track`,
     /// where PostHog is asked before Mixpanel; the busiest batch formats come first.
-    public static let all: [Decoder] = [
+    public static let all: [VendorDecoder] = [
         .segment, .rudderstack, .ga4, .universalAnalytics, .posthog, .mixpanel, .amplitude, .snowplow, .metaPixel,
     ]
 
     /// The built-in decoder with this vendor id (`segment`, `universal-analytics`…), or nil.
     ///
     /// ```swift
-    /// Decoder.named("mixpanel")?.rule
+    /// VendorDecoder.named("mixpanel")?.rule
     /// ```
-    public static func named(_ vendor: String) -> Decoder? {
+    public static func named(_ vendor: String) -> VendorDecoder? {
         all.first { $0.vendor == vendor.lowercased() }
     }
 }

@@ -1,14 +1,14 @@
 import TracksnapCore
 import TracksnapModel
 
-extension Decoder {
+extension VendorDecoder {
     /// PostHog: `/batch/`, `/capture/`, `/e/`, `/i/v0/e/`, `/track/` (the slash optional), the
     /// body JSON (a `batch` envelope, an array, or one event), gzip (`compression=gzip-js`, or a
     /// body starting with gzip's magic bytes), base64 (`compression=base64`), or a `data=` form.
     ///
     /// ```swift
     /// // POST /batch/  {"api_key":"phc_…","batch":[{"event":"order completed","properties":{…}}]}
-    /// Decoder.posthog.decode(request).events.first?.name  // "order completed"
+    /// VendorDecoder.posthog.decode(request).events.first?.name  // "order completed"
     /// ```
     /// Type: `identify` (`$identify`), `alias` (`$create_alias`), `group_identify`
     /// (`$groupidentify`), `set` (`$set`), `pageview` (`$pageview`), `screen` (`$screen`), else
@@ -17,7 +17,7 @@ extension Decoder {
     /// compression is a decode error (not supported). Claimed on `*.posthog.com`; elsewhere
     /// `/batch` and `/track` need PostHog's marks: a top-level `api_key`, an event `uuid`, or a
     /// `phc_` token; the other paths need events with an `event` name.
-    public static let posthog = Decoder(
+    public static let posthog = VendorDecoder(
         builtIn: "posthog", rule: "/batch/, /capture/, /e/, /i/v0/e/, /track/ with PostHog's JSON; any host"
     ) { request throws(DecodeFailure) in
         try PostHog.decode(request)

@@ -1,25 +1,25 @@
 import TracksnapCore
 import TracksnapModel
 
-extension Decoder {
+extension VendorDecoder {
     /// The Meta (Facebook) pixel: `/tr` or `/tr/`, the event in the query (GET) or a form body
     /// (POST), claimed on `facebook.com` and, elsewhere (a conversions proxy), when the
     /// parameters hold the pixel `id` and the event `ev`.
     ///
     /// ```swift
     /// // GET /tr/?id=123&ev=Purchase&cd[value]=12.5&cd[currency]=EUR&cd[content_ids]=["sku-1"]
-    /// Decoder.metaPixel.decode(request).events.first?.properties  // {"content_ids":["sku-1"],"currency":"EUR","value":12.5}
+    /// VendorDecoder.metaPixel.decode(request).events.first?.properties  // {"content_ids":["sku-1"],"currency":"EUR","value":12.5}
     /// ```
     /// Type: `track`. Name: `ev`. Properties: the `cd[key]` parameters, each value decoded as
     /// JSON when it parses (`12.5` a number, `[…]` an array) and kept as text otherwise.
     /// Context: the other parameters (`id`, `dl`, `rl`, `ts`, `fbp`…), bracketed ones such as
     /// `ud[em]` grouped as `{"ud": {"em": …}}`.
-    public static let metaPixel = Decoder(
+    public static let metaPixel = VendorDecoder(
         builtIn: "meta-pixel", rule: "/tr and /tr/ on facebook.com, elsewhere with id= and ev="
     ) { request throws(DecodeFailure) in
         guard request.trimmedPath.hasSuffix("/tr") else { return nil }
         let parameters = request.parameters
-        let onFacebook = request.isHost(in: Decoder.metaPixelHosts)
+        let onFacebook = request.isHost(in: VendorDecoder.metaPixelHosts)
         guard let name = parameters.last(where: { $0.name == "ev" })?.value else {
             guard onFacebook else { return nil }
             throw DecodeFailure("request has no ev parameter")
@@ -50,6 +50,6 @@ extension Decoder {
     }
 }
 
-extension Decoder {
+extension VendorDecoder {
     static let metaPixelHosts = ["facebook.com", "facebook.net"]
 }

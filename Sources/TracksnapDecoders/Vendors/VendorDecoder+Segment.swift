@@ -1,20 +1,20 @@
 import TracksnapCore
 import TracksnapModel
 
-extension Decoder {
+extension VendorDecoder {
     /// Segment: the HTTP Tracking API (`/v1/batch`, `/v1/track`, `/v1/page`, `/v1/screen`,
     /// `/v1/identify`, `/v1/group`, `/v1/alias`, `/v1/import`) and analytics.js's short paths
     /// (`/v1/t`, `/v1/p`, `/v1/s`, `/v1/i`, `/v1/g`, `/v1/a`), on any host but RudderStack's.
     ///
     /// ```swift
-    /// Decoder.segment.decode(request).events.map(\.name)  // ["Order Completed", nil]
+    /// VendorDecoder.segment.decode(request).events.map(\.name)  // ["Order Completed", nil]
     /// ```
     /// Name: `event` (track) or `name` (page, screen). Properties: `properties`, or `traits`
     /// (identify, group; else `context.traits`). Context: the rest of the call, the batch's `sentAt` and shared members.
     /// `writeKey` is dropped. Off Segment's hosts, the body must look like Segment's (a `batch`
     /// array, or a call with a `type`, `userId` or `anonymousId`); RudderStack's messages
     /// (`rudderId`, `channel`, a `Rudder…` library) are labelled `rudderstack`.
-    public static let segment = Decoder(builtIn: "segment", rule: SegmentShape.rule(for: "segment")) {
+    public static let segment = VendorDecoder(builtIn: "segment", rule: SegmentShape.rule(for: "segment")) {
         request throws(DecodeFailure) in
         guard !request.isHost(in: SegmentShape.rudderHosts) else { return nil }
         return try SegmentShape.decode(request)
@@ -24,13 +24,13 @@ extension Decoder {
     /// `/beacon/v1/batch`), often gzip, with the write key in Basic auth, on any host but Segment's.
     ///
     /// ```swift
-    /// Decoder.rudderstack.decode(request).events.first?.vendor  // "rudderstack"
+    /// VendorDecoder.rudderstack.decode(request).events.first?.vendor  // "rudderstack"
     /// ```
     /// A request is RudderStack's when its host is `*.rudderstack.com` or `*.rudderlabs.com`, or,
     /// on another host (a self-hosted data plane, a proxy), when a message carries `rudderId`, a
     /// top-level `channel` (RudderStack's SDKs set it; Segment's libraries do not) or a library
     /// whose name starts with `Rudder`; otherwise it is Segment's.
-    public static let rudderstack = Decoder(builtIn: "rudderstack", rule: SegmentShape.rule(for: "rudderstack")) {
+    public static let rudderstack = VendorDecoder(builtIn: "rudderstack", rule: SegmentShape.rule(for: "rudderstack")) {
         request throws(DecodeFailure) in
         guard !request.isHost(in: SegmentShape.segmentHosts) else { return nil }
         return try SegmentShape.decode(request)

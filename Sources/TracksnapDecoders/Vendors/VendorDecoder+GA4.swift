@@ -1,14 +1,14 @@
 import TracksnapCore
 import TracksnapModel
 
-extension Decoder {
+extension VendorDecoder {
     /// Google Analytics 4: gtag.js's `/g/collect` and the Measurement Protocol's `/mp/collect`
     /// (and `/debug/mp/collect`), on any host, so that server-side tagging and first-party
     /// proxies are decoded too.
     ///
     /// ```swift
     /// // POST /g/collect?v=2&tid=G-1&cid=1.2&sid=3   body: "en=page_view\nen=scroll&epn.percent=90"
-    /// Decoder.ga4.decode(request).events.map(\.name)  // ["page_view", "scroll"]
+    /// VendorDecoder.ga4.decode(request).events.map(\.name)  // ["page_view", "scroll"]
     /// ```
     /// gtag: the query holds the shared parameters and each body line one event (a query
     /// string); without a body the query is the event. Name `en`; properties `ep.x` (strings),
@@ -16,7 +16,7 @@ extension Decoder {
     /// other parameters, with `up.x`/`upn.x` under `user_properties`.
     /// Measurement Protocol: one event per `events` entry, name `name`, properties `params`,
     /// context the request's other members and query; `api_secret` is dropped.
-    public static let ga4 = Decoder(
+    public static let ga4 = VendorDecoder(
         builtIn: "ga4", rule: "/g/collect (gtag.js), /mp/collect and /debug/mp/collect (Measurement Protocol), any host"
     ) { request throws(DecodeFailure) in
         if request.trimmedPath.hasSuffix("/g/collect") { return GA4.gtag(request) }

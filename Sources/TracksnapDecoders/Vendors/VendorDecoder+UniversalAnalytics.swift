@@ -1,19 +1,19 @@
 import TracksnapCore
 import TracksnapModel
 
-extension Decoder {
+extension VendorDecoder {
     /// Universal Analytics: analytics.js and the Measurement Protocol v1, `/collect`,
     /// `/r/collect`, `/j/collect` (query or form body) and `/batch` (one hit per body line).
     ///
     /// ```swift
     /// // GET /collect?v=1&tid=UA-1-1&cid=5&t=event&ec=video&ea=play
-    /// Decoder.universalAnalytics.decode(request).events.first?.name  // "play"
+    /// VendorDecoder.universalAnalytics.decode(request).events.first?.name  // "play"
     /// ```
     /// Claimed on Google's hosts, elsewhere when every hit has `v=1` and a hit type `t` (the
     /// protocol requires both). Type: `t`. Name: `ea` for events, else `t`. Properties: the hit's
     /// own parameters (`ec`, `ea`, `el`, `ev`, `dp`, `dl`, `dt`, `cd1`, `cm1`, `pr1id`…). Context:
     /// protocol, ids, device and cache-busting parameters (`v`, `tid`, `cid`, `uid`, `_v`, `z`…).
-    public static let universalAnalytics = Decoder(
+    public static let universalAnalytics = VendorDecoder(
         builtIn: "universal-analytics",
         rule: "/collect, /r/collect, /j/collect, /batch with v=1 and t (any host; Google's hosts always)"
     ) { request throws(DecodeFailure) in

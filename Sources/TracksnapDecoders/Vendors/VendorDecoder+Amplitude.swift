@@ -1,20 +1,20 @@
 import TracksnapCore
 import TracksnapModel
 
-extension Decoder {
+extension VendorDecoder {
     /// Amplitude: the HTTP V2 API `/2/httpapi` (any host), the Batch API `/batch` (JSON
     /// `{api_key, events}`), and the older SDKs' form `e=<JSON array>` posted to `/`.
     ///
     /// ```swift
     /// // POST /2/httpapi  {"api_key":"…","events":[{"event_type":"Song Played","event_properties":{…}}]}
-    /// Decoder.amplitude.decode(request).events.first?.name  // "Song Played"
+    /// VendorDecoder.amplitude.decode(request).events.first?.name  // "Song Played"
     /// ```
     /// Type: `identify` for `$identify`, `group_identify` for `$groupidentify`, else `track`.
     /// Name: `event_type`. Properties: `event_properties`. Context: the rest of the event and the
     /// request's `options`. `api_key`, the form's `client` key and its `checksum` (a hash of the
     /// key) are dropped. `/batch` is claimed on `*.amplitude.com`, elsewhere when the body has
     /// `api_key` and `events`; the form when it has `e`, `client` and `upload_time`.
-    public static let amplitude = Decoder(
+    public static let amplitude = VendorDecoder(
         builtIn: "amplitude",
         rule: "/2/httpapi (any host), /batch with {api_key, events}, form e= with client= and upload_time="
     ) { request throws(DecodeFailure) in
