@@ -93,12 +93,7 @@ struct ControlAPI: Sendable {
         case (.POST, ["sessions"]):
             return .now(startSession(request))
         case (.GET, ["sessions"]):
-            let sessions = store.sessions.map { session -> JSONValue in
-                var members: [String: JSONValue] = ["id": .string(session.id)]
-                if let name = session.name { members["name"] = .string(name) }
-                return .object(members)
-            }
-            return .now(.json(.ok, .array(sessions)))
+            return .now(.answer(.ok, store.sessions.map { SessionAnswer(id: $0.id, name: $0.name) }))
         case (.GET, _) where Self.matches(parts, ["sessions", nil, "requests"]):
             return sessionRequests(parts[1], request)
         case (.POST, _) where Self.matches(parts, ["sessions", nil, "requests"]):
@@ -147,18 +142,12 @@ struct ControlAPI: Sendable {
 
     private func health() -> Response {
         let statistics = store.statistics
-        return .json(
+        return .answer(
             .ok,
-            .object([
-                "status": .string("ok"),
-                "captured": .number(String(statistics.captured)),
-                "dropped": .number(String(statistics.dropped)),
-                "rejected": .number(String(statistics.rejected)),
-                "sessions": .number(String(statistics.sessions)),
-                "stored": .number(String(statistics.stored)),
-                "unattributed": .number(String(statistics.unattributed)),
-                "intercept_failures": .number(String(statistics.interceptFailures)),
-            ]))
+            HealthAnswer(
+                captured: statistics.captured, dropped: statistics.dropped, rejected: statistics.rejected,
+                sessions: statistics.sessions, stored: statistics.stored, unattributed: statistics.unattributed,
+                interceptFailures: statistics.interceptFailures))
     }
 
     private func startSession(_ request: IncomingRequest) -> Response {
@@ -169,10 +158,7 @@ struct ControlAPI: Sendable {
         } catch {
             return .error(.badRequest, error.message)
         }
-        let id = store.startSession(name: name)
-        var members: [String: JSONValue] = ["id": .string(id)]
-        if let name { members["name"] = .string(name) }
-        return .json(.created, .object(members))
+        return .answer(.created, SessionAnswer(id: store.startSession(name: name), name: name))
     }
 
     private func sessionRequests(_ id: String, _ request: IncomingRequest) -> Reply {
