@@ -29,11 +29,7 @@ extension TracksnapClient.Session {
             }
         }
         let response = try await client.send(.post, requestsPath, body: .array(records))
-        guard let recorded = try response.json()["recorded"]?.doubleValue else {
-            throw response.error(
-                "the answer does not say how many requests were recorded: \(response.text.prefix(200))")
-        }
-        return Int(recorded)
+        return try response.decode(IngestAnswer.self, as: "how many requests were recorded").recorded
     }
 
     /// The environment variable that names the control API's address for an app's process.

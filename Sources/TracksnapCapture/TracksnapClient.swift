@@ -37,11 +37,15 @@ public struct TracksnapClient: Sendable {
         self.urlSession = URLSession(configuration: configuration)
     }
 
-    /// Succeeds when the server answers `GET /__tracksnap/health` with a 2xx status.
+    /// The server's counters (`GET /__tracksnap/health`); succeeds only when it is up.
     ///
-    /// - Throws: `TracksnapClientError` when it does not, or cannot be reached.
-    public func health() async throws(TracksnapClientError) {
-        _ = try await send(.get, "health")
+    /// ```swift
+    /// try await client.health().unattributed  // 0: every request captured went to a session
+    /// ```
+    /// - Throws: `TracksnapClientError` when it answers otherwise, or cannot be reached.
+    @discardableResult
+    public func health() async throws(TracksnapClientError) -> HealthAnswer {
+        try await send(.get, "health").decode(HealthAnswer.self, as: "the server's health")
     }
 
     /// Starts a capture session (`POST /__tracksnap/sessions`).
@@ -54,11 +58,16 @@ public struct TracksnapClient: Sendable {
     public func startSession(name: String? = nil) async throws(TracksnapClientError) -> Session {
         let body: JSONValue? = name.map { .object(["name": .string($0)]) }
         let response = try await send(.post, "sessions", body: body)
-        let document = try response.json()
-        guard let id = document["id"]?.stringValue ?? document["id"]?.scalarText, !id.isEmpty else {
-            throw response.error("the answer has no \"id\": \(response.text)")
+        let answer = try response.decode(SessionAnswer.self, as: #"a session (an object with a string "id")"#)
+        guard !answer.id.isEmpty else { throw response.error("the answer has an empty \"id\": \(response.text)") }
+        return Session(client: self, id: answer.id, name: answer.name ?? name)
+    }
+
+    /// The sessions open on the server, oldest first (`GET /__tracksnap/sessions`).
+    public func sessions() async throws(TracksnapClientError) -> [Session] {
+        try await send(.get, "sessions").decode([SessionAnswer].self, as: "a list of sessions").map {
+            Session(client: self, id: $0.id, name: $0.name)
         }
-        return Session(client: self, id: id, name: name)
     }
 
     /// A session already started, by its id (from another process, say).
@@ -162,12 +171,24 @@ public struct TracksnapClient: Sendable {
             }
         }
 
-        /// The message of an error answer: `{"error": "…"}`, `{"message": "…"}` or
-        /// `{"error": {"message": "…"}}`, else the body's text, else the status's phrase.
+        /// The answer as one of the control API's answers (`RecordAnswer`, `HealthAnswer`…).
+        /// - Parameter what: what the answer should be, for the error (`a recording`).
+        func decode<Answer: Decodable>(_ type: Answer.Type, as what: String) throws(TracksnapClientError) -> Answer {
+            do {
+                let document = try JSONDocument.parse(body, file: "response", trackLocations: false)
+                return try JSONValueCoder.decode(type, from: document)
+            } catch {
+                throw self.error("the answer is not \(what) (\(error.message)): \(text.prefix(200))")
+            }
+        }
+
+        /// The message of an error answer: tracksnap's `{"error": "…"}` (`ErrorAnswer`); from
+        /// something else in front of it, `{"message": "…"}` or `{"error": {"message": "…"}}`;
+        /// else the body's text, else the status's phrase.
         var serverMessage: String {
+            if let answer = try? decode(ErrorAnswer.self, as: "an error") { return answer.error }
             if let value = try? JSONDocument.parse(body, file: "response", trackLocations: false).value {
-                let error = value["error"]
-                if let message = error?.stringValue ?? error?["message"]?.stringValue ?? value["message"]?.stringValue {
+                if let message = value["error"]?["message"]?.stringValue ?? value["message"]?.stringValue {
                     return message
                 }
             }

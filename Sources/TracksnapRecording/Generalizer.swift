@@ -4,62 +4,6 @@ import TracksnapCore
 import TracksnapModel
 import TracksnapValidation
 
-/// A value `tracksnap record` wrote as a matcher rather than as captured, for people to check.
-///
-/// ```swift
-/// outcome.generalized.first  // /events/0/context/messageId (uuid)
-/// ```
-public struct Generalization: Sendable, Hashable, CustomStringConvertible {
-    /// The value's JSON Pointer in the snapshot (`/requests/1/parameters/ts`).
-    public var path: String
-    /// Why: the shape recognised (`uuid`, `timestamp`, `epoch-s`, `epoch-ms`, `epoch-us`,
-    /// `client-id`, `random-id`, `hex`, `base64`, `local-origin`), `differs between runs`,
-    /// `environment` (a field of the profile's `environment`, left out), or, at `/order`, why
-    /// the order written is `any`.
-    public var reason: String
-
-    public init(path: String, reason: String) {
-        self.path = path
-        self.reason = reason
-    }
-
-    /// `/requests/1/parameters/ts (epoch-ms)`.
-    public var description: String { "\(path) (\(reason))" }
-
-    /// What a recording wrote other than as captured, a line each: the values recorded as
-    /// patterns, the environment fields left out, and the order when it is `any`; the first
-    /// `limit` of each named and the rest counted.
-    ///
-    /// ```swift
-    /// Generalization.summary(outcome.generalized)
-    /// // ["2 values recorded as patterns: /events/0/context/messageId (uuid), …",
-    /// //  "1 environment field left out: /events/0/properties/$$os",
-    /// //  "\"order\": \"any\" (sent in separate requests, which may arrive in any order)"]
-    /// ```
-    public static func summary(_ generalized: [Generalization], limit: Int = 10) -> [String] {
-        func listed(_ items: [String]) -> String {
-            items.prefix(limit).joined(separator: ", ")
-                + (items.count > limit ? ", and \(items.count - limit) more" : "")
-        }
-        let environment = generalized.filter { $0.reason == Generalizer.environment }.map(\.path)
-        let order = generalized.filter { $0.path == "/order" }
-        let patterns = generalized.filter { $0.reason != Generalizer.environment && $0.path != "/order" }
-        var lines: [String] = []
-        if !patterns.isEmpty {
-            lines.append(
-                "\(patterns.count) value\(patterns.count == 1 ? "" : "s") recorded as patterns: "
-                    + listed(patterns.map(\.description)))
-        }
-        if !environment.isEmpty {
-            lines.append(
-                "\(environment.count) environment field\(environment.count == 1 ? "" : "s") left out: "
-                    + listed(environment))
-        }
-        lines += order.map { "\"order\": \"any\" (\($0.reason))" }
-        return lines
-    }
-}
-
 /// The pass that makes a recorded entry hold on the next run: over the JSON `EntryRecorder`
 /// builds, it writes volatile values (`VolatileShape`) as matchers and, given the same entry
 /// from several runs, turns what differs between them into the narrowest matcher that accepts

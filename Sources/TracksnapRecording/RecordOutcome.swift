@@ -1,3 +1,5 @@
+import TracksnapModel
+
 /// What `SnapshotRecorder.record(_:snapshotAt:mode:pending:)` did.
 public struct RecordOutcome: Sendable, Hashable {
     /// The file written (`X.json`, or `X.new.json` when pending), or the snapshot left as it was.

@@ -142,7 +142,10 @@ struct TracksnapClientTests {
             ("session requests", "GET", "http://127.0.0.1:8181/__tracksnap/sessions/s1/requests"),
         ])
     func paths(call: String, method: String, url: String) async throws {
-        let (client, capture) = try stubbedClient { _ in json("[]") }
+        let health =
+            #"{"captured":0,"dropped":0,"intercept_failures":0,"rejected":0,"sessions":0,"status":"ok","stored":0,"#
+            + #""unattributed":0}"#
+        let (client, capture) = try stubbedClient { json($0.url.hasSuffix("/health") ? health : "[]") }
         switch call {
         case "requests": _ = try await client.requests()
         case "reset": try await client.reset()

@@ -1,4 +1,5 @@
 import Testing
+import TracksnapModel
 import TracksnapRecording
 
 @testable import TracksnapTesting

@@ -65,6 +65,6 @@ extension ControlAPI {
             // The app's own capture answered it (or its network did): no status is known here.
             requestLog?(RequestLogLine(request: recorded.request, attribution: recorded.attribution, status: nil))
         }
-        return .json(.ok, .object(["recorded": .number(String(requests.count)), "session": .string(id)]))
+        return .answer(.ok, IngestAnswer(recorded: requests.count, session: id))
     }
 }

@@ -94,7 +94,7 @@ extension ControlAPI {
             let profile = try Profile.load(profileName ?? "default", workspace: workspace)
             let outcome = try SnapshotRecorder(profile: profile).record(
                 runs: runs, snapshotAt: path, mode: mode, pending: pending, runNames: names)
-            return .json(.ok, answer(outcome))
+            return .answer(.ok, answer(outcome))
         } catch {
             return .error(.badRequest, error.description)
         }
@@ -112,14 +112,12 @@ extension ControlAPI {
             let name = store.sessions.first { $0.id == id }?.name ?? id
             let recording = try SnapshotRecorder(profile: profile).recording(
                 from: runs, name: name, existing: document, file: SnapshotSource.contentName, runNames: names)
-            var members: [String: JSONValue] = [
-                "recorded": .bool(true),
-                "requests": .number(recording.snapshot["requests"]?.arrayValue?.count ?? 0),
-                "generalized": Self.generalized(recording.generalized),
-                "snapshotContent": recording.snapshot,
-            ]
-            if let events = recording.snapshot["events"]?.arrayValue { members["events"] = .number(events.count) }
-            return .json(.ok, .object(members))
+            return .answer(
+                .ok,
+                RecordAnswer(
+                    recorded: true, requests: recording.snapshot["requests"]?.arrayValue?.count ?? 0,
+                    events: recording.snapshot["events"]?.arrayValue?.count, generalized: recording.generalized,
+                    snapshotContent: recording.snapshot))
         } catch {
             return .error(.badRequest, error.description)
         }
@@ -134,20 +132,10 @@ extension ControlAPI {
         )
     }
 
-    private static func generalized(_ found: [Generalization]) -> JSONValue {
-        .array(found.map { .object(["path": .string($0.path), "reason": .string($0.reason)]) })
-    }
-
     /// What a record call answers: the file (relative to the root), what was written, why not.
-    private func answer(_ outcome: RecordOutcome) -> JSONValue {
-        var members: [String: JSONValue] = [
-            "file": .string(workspace.display(outcome.file)),
-            "recorded": .bool(outcome.recorded),
-            "requests": .number(String(outcome.requests)),
-            "generalized": Self.generalized(outcome.generalized),
-        ]
-        if let events = outcome.events { members["events"] = .number(String(events)) }
-        if let reason = outcome.reason { members["reason"] = .string(reason) }
-        return .object(members)
+    private func answer(_ outcome: RecordOutcome) -> RecordAnswer {
+        RecordAnswer(
+            file: workspace.display(outcome.file), recorded: outcome.recorded, requests: outcome.requests,
+            events: outcome.events, generalized: outcome.generalized, reason: outcome.reason)
     }
 }

@@ -74,70 +74,74 @@ struct ControlAPI: Sendable {
         let parts = request.path.dropFirst(Self.prefix.count).split(separator: "/", omittingEmptySubsequences: false)
             .map(String.init)
         let method = request.method
-        switch (method, parts) {
-        case (.GET, ["health"]), (.HEAD, ["health"]):
-            return .now(health())
-        case (.GET, ["requests"]):
-            let format: Response.RequestsFormat
-            do throws(BadParameter) {
-                format = try Self.exportFormat(request.queryItems, taking: [])
-            } catch {
-                return .now(.error(.badRequest, error.message))
-            }
-            let requests = store.requests()
-            return .later { .requests(requests, format: format) }
-        case (.POST, ["reset"]):
-            store.reset()
-            return .now(.json(.ok, .object([:])))
-        case (.POST, ["sessions"]):
-            return .now(startSession(request))
-        case (.GET, ["sessions"]):
-            let sessions = store.sessions.map { session -> JSONValue in
-                var members: [String: JSONValue] = ["id": .string(session.id)]
-                if let name = session.name { members["name"] = .string(name) }
-                return .object(members)
-            }
-            return .now(.json(.ok, .array(sessions)))
-        case (.GET, _) where Self.matches(parts, ["sessions", nil, "requests"]):
-            return sessionRequests(parts[1], request)
-        case (.POST, _) where Self.matches(parts, ["sessions", nil, "requests"]):
-            return ingest(parts[1], request)
-        case (.DELETE, _) where Self.matches(parts, ["sessions", nil]):
-            let format: Response.RequestsFormat
-            do throws(BadParameter) {
-                format = try Self.exportFormat(request.queryItems, taking: [])
-            } catch {
-                return .now(.error(.badRequest, error.message))
-            }
-            guard let requests = store.endSession(parts[1]) else { return .now(noSession(parts[1])) }
-            return .later { .requests(requests, format: format) }
-        case (.POST, _) where Self.matches(parts, ["sessions", nil, "validate"]):
-            let id = parts[1]
-            guard store.requests(inSession: id) != nil else { return .now(noSession(id)) }
-            return .later { await validate(id, request) }
-        case (.POST, _) where Self.matches(parts, ["sessions", nil, "record"]):
-            let id = parts[1]
-            guard store.requests(inSession: id) != nil else { return .now(noSession(id)) }
-            return .later { await record(id, request) }
-        default:
-            if let known = Self.knownPaths.first(where: { Self.matches(parts, $0.path) }) {
-                var response = Response.error(.methodNotAllowed, "\(method.rawValue) is not allowed on \(request.path)")
-                response.headers.add(name: "Allow", value: known.methods)
-                return .now(response)
-            }
+        switch ControlRoute.resolve(method, parts, in: Self.routes) {
+        case .route(let route, let captures):
+            return route.handle(self, request, captures)
+        case .methodNotAllowed(let allowed):
+            var response = Response.error(.methodNotAllowed, "\(method.rawValue) is not allowed on \(request.path)")
+            response.headers.add(name: "Allow", value: allowed.map(\.rawValue).joined(separator: ", "))
+            return .now(response)
+        case .notFound:
             return .now(.error(.notFound, "no such control endpoint: \(method.rawValue) \(request.path)"))
         }
     }
 
-    /// Each endpoint's path (nil: any one segment) and the methods it answers, for 405's `Allow`.
-    private static let knownPaths: [(path: [String?], methods: String)] = [
-        (["health"], "GET, HEAD"), (["requests"], "GET"), (["reset"], "POST"), (["sessions"], "GET, POST"),
-        (["sessions", nil, "requests"], "GET, POST"), (["sessions", nil], "DELETE"),
-        (["sessions", nil, "validate"], "POST"), (["sessions", nil, "record"], "POST"),
+    /// Every endpoint, below `/__tracksnap/`: what a request is dispatched on, and what a 405's
+    /// `Allow` lists (the methods of a path, in this order). `Schemas/control-api.openapi.json`
+    /// describes each.
+    static let routes: [ControlRoute] = [
+        ControlRoute(.GET, "health") { api, _, _ in .now(api.health()) },
+        ControlRoute(.HEAD, "health") { api, _, _ in .now(api.health()) },
+        ControlRoute(.GET, "requests") { api, request, _ in api.allRequests(request) },
+        ControlRoute(.POST, "reset") { api, _, _ in .now(api.reset()) },
+        ControlRoute(.GET, "sessions") { api, _, _ in .now(api.listSessions()) },
+        ControlRoute(.POST, "sessions") { api, request, _ in .now(api.startSession(request)) },
+        ControlRoute(.GET, "sessions/{id}/requests") { api, request, id in api.sessionRequests(id[0], request) },
+        ControlRoute(.POST, "sessions/{id}/requests") { api, request, id in api.ingest(id[0], request) },
+        ControlRoute(.DELETE, "sessions/{id}") { api, request, id in api.endSession(id[0], request) },
+        ControlRoute(.POST, "sessions/{id}/validate") { api, request, id in
+            api.openSession(id[0]) { await api.validate(id[0], request) }
+        },
+        ControlRoute(.POST, "sessions/{id}/record") { api, request, id in
+            api.openSession(id[0]) { await api.record(id[0], request) }
+        },
     ]
 
-    private static func matches(_ parts: [String], _ pattern: [String?]) -> Bool {
-        parts.count == pattern.count && zip(parts, pattern).allSatisfy { $1 == nil || $0 == $1 }
+    /// `work` off the event loop when the session is open; 404 at once when it is not.
+    private func openSession(_ id: String, _ work: @escaping @Sendable () async -> Response) -> Reply {
+        guard store.requests(inSession: id) != nil else { return .now(noSession(id)) }
+        return .later(work)
+    }
+
+    private func allRequests(_ request: IncomingRequest) -> Reply {
+        let format: Response.RequestsFormat
+        do throws(BadParameter) {
+            format = try Self.exportFormat(request.queryItems, taking: [])
+        } catch {
+            return .now(.error(.badRequest, error.message))
+        }
+        let requests = store.requests()
+        return .later { .requests(requests, format: format) }
+    }
+
+    private func reset() -> Response {
+        store.reset()
+        return .json(.ok, .object([:]))
+    }
+
+    private func listSessions() -> Response {
+        .answer(.ok, store.sessions.map { SessionAnswer(id: $0.id, name: $0.name) })
+    }
+
+    private func endSession(_ id: String, _ request: IncomingRequest) -> Reply {
+        let format: Response.RequestsFormat
+        do throws(BadParameter) {
+            format = try Self.exportFormat(request.queryItems, taking: [])
+        } catch {
+            return .now(.error(.badRequest, error.message))
+        }
+        guard let requests = store.endSession(id) else { return .now(noSession(id)) }
+        return .later { .requests(requests, format: format) }
     }
 
     func noSession(_ id: String) -> Response {
@@ -146,18 +150,12 @@ struct ControlAPI: Sendable {
 
     private func health() -> Response {
         let statistics = store.statistics
-        return .json(
+        return .answer(
             .ok,
-            .object([
-                "status": .string("ok"),
-                "captured": .number(String(statistics.captured)),
-                "dropped": .number(String(statistics.dropped)),
-                "rejected": .number(String(statistics.rejected)),
-                "sessions": .number(String(statistics.sessions)),
-                "stored": .number(String(statistics.stored)),
-                "unattributed": .number(String(statistics.unattributed)),
-                "intercept_failures": .number(String(statistics.interceptFailures)),
-            ]))
+            HealthAnswer(
+                captured: statistics.captured, dropped: statistics.dropped, rejected: statistics.rejected,
+                sessions: statistics.sessions, stored: statistics.stored, unattributed: statistics.unattributed,
+                interceptFailures: statistics.interceptFailures))
     }
 
     private func startSession(_ request: IncomingRequest) -> Response {
@@ -168,10 +166,7 @@ struct ControlAPI: Sendable {
         } catch {
             return .error(.badRequest, error.message)
         }
-        let id = store.startSession(name: name)
-        var members: [String: JSONValue] = ["id": .string(id)]
-        if let name { members["name"] = .string(name) }
-        return .json(.created, .object(members))
+        return .answer(.created, SessionAnswer(id: store.startSession(name: name), name: name))
     }
 
     private func sessionRequests(_ id: String, _ request: IncomingRequest) -> Reply {

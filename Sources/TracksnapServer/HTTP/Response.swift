@@ -31,9 +31,16 @@ struct Response: Sendable {
         json(status, text: value.serialized())
     }
 
-    /// `{"error": message}` with the status.
+    /// A control API answer: one of the `Codable` types its clients decode (`HealthAnswer`,
+    /// `SessionAnswer`, `RecordAnswer`, `ErrorAnswer`, in `TracksnapModel`).
+    static func answer(_ status: HTTPResponseStatus, _ answer: some Encodable) -> Response {
+        // None of the answers' `encode(to:)` throws of its own, so this cannot fail.
+        json(status, (try? JSONValueCoder.encode(answer)) ?? .null)
+    }
+
+    /// `{"error": message}` with the status (`ErrorAnswer`).
     static func error(_ status: HTTPResponseStatus, _ message: String) -> Response {
-        json(status, .object(["error": .string(message)]))
+        answer(status, ErrorAnswer(error: message))
     }
 
     /// The formats captured requests are answered in: a JSON array of NDJSON records, NDJSON,

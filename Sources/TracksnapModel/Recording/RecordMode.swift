@@ -1,9 +1,10 @@
-/// When a snapshot is (re-)recorded from captured traffic.
+/// When a snapshot is (re-)recorded from captured traffic: what `tracksnap record --mode`,
+/// an assertion's `record:` and the control API's `POST sessions/{id}/record` take.
 ///
 /// ```swift
 /// let mode = RecordMode(rawValue: environment["TRACKSNAP_RECORD"] ?? "") ?? .missing
 /// ```
-public enum RecordMode: String, Sendable, Hashable, CaseIterable {
+public enum RecordMode: String, Sendable, Hashable, CaseIterable, Codable {
     /// Only when the snapshot file does not exist (the local default).
     case missing
     /// Always; re-recording keeps the patterns that still match.

@@ -1,0 +1,18 @@
+/// A capture session as the control API answers it (`Session` in
+/// `Schemas/control-api.openapi.json`): `POST /__tracksnap/sessions` answers one, `GET
+/// /__tracksnap/sessions` an array of them, oldest first.
+///
+/// ```json
+/// {"id": "s1", "name": "checkout"}
+/// ```
+public struct SessionAnswer: Sendable, Hashable, Codable {
+    /// The id the server gave the session.
+    public var id: String
+    /// The name it was started with, if any.
+    public var name: String?
+
+    public init(id: String, name: String? = nil) {
+        self.id = id
+        self.name = name
+    }
+}
