@@ -175,9 +175,9 @@ public final class CaptureStore: Sendable {
     }
 
     /// The open sessions, in the order they were started.
-    public var sessions: [CaptureSession] {
+    public var sessions: [ServerSession] {
         state.withLock { state in
-            state.sessionOrder.map { CaptureSession(id: $0, name: state.sessions[$0]?.name) }
+            state.sessionOrder.map { ServerSession(id: $0, name: state.sessions[$0]?.name) }
         }
     }
 

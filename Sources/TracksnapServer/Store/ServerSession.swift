@@ -4,7 +4,7 @@
 /// let id = server.store.startSession(name: "checkout")
 /// server.store.sessions.first?.name  // "checkout"
 /// ```
-public struct CaptureSession: Sendable, Hashable {
+public struct ServerSession: Sendable, Hashable {
     public var id: String
     public var name: String?
 
