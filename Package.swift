@@ -189,3 +189,13 @@ let package = Package(
             name: "TracksnapCLITests", dependencies: ["TracksnapTestSupport", "TracksnapCLI"], exclude: ["Fixtures"]),
     ]
 )
+
+// The Swift 6 upcoming features that keep the public face small and the imports honest, as
+// swift-log does: every existential spelled `any`, and a member usable only where its module is imported.
+for target in package.targets where target.type != .system {
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility"),
+            .enableUpcomingFeature("InternalImportsByDefault"),
+        ]
+}

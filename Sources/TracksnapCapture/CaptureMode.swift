@@ -1,5 +1,5 @@
-import Foundation
-import TracksnapModel
+public import Foundation
+public import TracksnapModel
 
 /// What a capture does with a request once it has recorded it.
 ///

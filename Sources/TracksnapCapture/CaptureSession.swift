@@ -1,8 +1,8 @@
 import Foundation
-import TracksnapModel
+public import TracksnapModel
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+    public import FoundationNetworking
 #endif
 
 /// Captures every request of the URLSessions made from one configuration, in-process.

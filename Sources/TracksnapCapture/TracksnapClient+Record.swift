@@ -1,5 +1,5 @@
 import Foundation
-import TracksnapModel
+public import TracksnapModel
 
 extension TracksnapClient.Session {
     /// Records the session's requests into a snapshot file under the server's root

@@ -1,5 +1,5 @@
 import Foundation
-import TracksnapModel
+public import TracksnapModel
 
 extension TracksnapClient.Session {
     /// Records requests captured elsewhere into the session, as if the server had received

@@ -1,5 +1,5 @@
-import Foundation
-import TracksnapModel
+public import Foundation
+public import TracksnapModel
 
 extension TracksnapClient {
     /// A capture session on the server: what a test's traffic is attributed to.

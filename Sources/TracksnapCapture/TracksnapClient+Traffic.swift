@@ -1,4 +1,4 @@
-import TracksnapModel
+public import TracksnapModel
 
 extension TracksnapClient {
     /// What a session's wait returned (`Session.waitForTraffic`).

@@ -1,8 +1,8 @@
-import Foundation
-import TracksnapModel
+public import Foundation
+public import TracksnapModel
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+    public import FoundationNetworking
 #endif
 
 /// A client of `tracksnap serve`'s control API, under `/__tracksnap/`, for tests in Swift.

@@ -1,4 +1,4 @@
-import TracksnapCore
+public import TracksnapCore
 
 /// What decoding one request gave.
 ///

@@ -1,5 +1,5 @@
 import TracksnapCore
-import TracksnapModel
+public import TracksnapModel
 
 /// Turns captured requests into analytics events with a list of decoders.
 ///

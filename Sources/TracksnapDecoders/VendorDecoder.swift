@@ -1,5 +1,5 @@
-import TracksnapCore
-import TracksnapModel
+public import TracksnapCore
+public import TracksnapModel
 
 /// A strategy that recognises one vendor's traffic and decodes it into events.
 ///

@@ -1,5 +1,5 @@
-import TracksnapCore
-import TracksnapModel
+public import TracksnapCore
+public import TracksnapModel
 
 /// Accepts a request when the built-in decoders say it is one of these vendors' traffic.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import TracksnapCore
+package import TracksnapCore
 
 #if canImport(Glibc)
     import Glibc

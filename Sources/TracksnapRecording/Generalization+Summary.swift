@@ -1,4 +1,4 @@
-import TracksnapModel
+public import TracksnapModel
 
 extension Generalization {
     /// What a recording wrote other than as captured, a line each: the values recorded as

@@ -1,5 +1,5 @@
 import Foundation
-import TracksnapCore
+public import TracksnapCore
 import TracksnapValidation
 
 /// Pending snapshots: a recording written as `X.new.json` beside `X.json` for review, then

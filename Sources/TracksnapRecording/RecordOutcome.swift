@@ -1,4 +1,4 @@
-import TracksnapModel
+public import TracksnapModel
 
 /// What `SnapshotRecorder.record(_:snapshotAt:mode:pending:)` did.
 public struct RecordOutcome: Sendable, Hashable {

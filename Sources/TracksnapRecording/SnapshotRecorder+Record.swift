@@ -1,6 +1,6 @@
 import Foundation
-import TracksnapCore
-import TracksnapModel
+public import TracksnapCore
+public import TracksnapModel
 import TracksnapValidation
 
 extension SnapshotRecorder {

@@ -1,8 +1,8 @@
 import Foundation
-import TracksnapCore
+public import TracksnapCore
 import TracksnapDecoders
-import TracksnapModel
-import TracksnapValidation
+public import TracksnapModel
+public import TracksnapValidation
 
 /// Writes a snapshot from captured traffic, under a profile: requests, or decoded events.
 ///

@@ -1,4 +1,4 @@
-import TracksnapValidation
+public import TracksnapValidation
 
 /// A way to render validation results: a name and a function from results to text.
 ///

@@ -1,4 +1,4 @@
-import TracksnapValidation
+public import TracksnapValidation
 
 /// Choices the caller makes for a report: the formats themselves decide the rest.
 ///

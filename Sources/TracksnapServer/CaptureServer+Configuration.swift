@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import TracksnapCore
-import TracksnapModel
+public import TracksnapModel
 
 extension CaptureServer {
     /// How a capture server listens, answers and records.

@@ -1,5 +1,5 @@
-import Foundation
-import NIOCore
+public import Foundation
+package import NIOCore
 import NIOPosix
 import Synchronization
 
@@ -15,8 +15,8 @@ import Synchronization
 /// ```
 public final class CaptureServer: Sendable {
     private struct State {
-        var listener: Channel?
-        var connections: [ObjectIdentifier: Channel] = [:]
+        var listener: (any Channel)?
+        var connections: [ObjectIdentifier: any Channel] = [:]
         var port: Int?
         var stopped = false
     }
@@ -82,7 +82,7 @@ public final class CaptureServer: Sendable {
                     self?.track(channel)
                 }
             }
-        let listener: Channel
+        let listener: any Channel
         do {
             listener = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
         } catch {
@@ -113,7 +113,7 @@ public final class CaptureServer: Sendable {
     /// never sends. The journal is finished last, so that it holds every request captured
     /// before the connections closed.
     public func shutdown() async throws {
-        let (listener, connections) = state.withLock { state -> (Channel?, [Channel]) in
+        let (listener, connections) = state.withLock { state -> ((any Channel)?, [any Channel]) in
             guard !state.stopped else { return (nil, []) }
             state.stopped = true
             let taken = (state.listener, Array(state.connections.values))
@@ -133,7 +133,7 @@ public final class CaptureServer: Sendable {
     static let closingGrace = TimeAmount.milliseconds(100)
 
     /// Closes every channel at once; returns when all are closed, or after `grace`.
-    private static func close(_ channels: [Channel], within grace: TimeAmount) async {
+    private static func close(_ channels: [any Channel], within grace: TimeAmount) async {
         guard let loop = channels.first?.eventLoop else { return }
         for channel in channels { channel.close(promise: nil) }
         let timer = loop.scheduleTask(in: grace) {}
@@ -144,11 +144,11 @@ public final class CaptureServer: Sendable {
 
     /// Sets up a connection's pipeline on a channel made elsewhere: the request-handling fuzz
     /// target feeds raw bytes through it on an `EmbeddedChannel`.
-    package func configureConnection(_ channel: Channel) throws {
+    package func configureConnection(_ channel: any Channel) throws {
         try ConnectionHandler.configure(channel, router: router)
     }
 
-    private func track(_ channel: Channel) {
+    private func track(_ channel: any Channel) {
         let key = ObjectIdentifier(channel)
         let stopped = state.withLock { state -> Bool in
             if !state.stopped { state.connections[key] = channel }

@@ -6,7 +6,7 @@ import TracksnapRecording
 import TracksnapValidation
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+    public import FoundationNetworking
 #endif
 
 /// Runs the same flow several times, each on a fresh capture, and checks every run against a

@@ -1,5 +1,5 @@
 #if canImport(Testing)
-    import Testing
+    public import Testing
     import TracksnapRecording
 
     /// The Swift Testing trait that configures `assertTracking` for a test or a whole suite.

@@ -1,5 +1,5 @@
 #if canImport(Testing)
-    import Testing
+    public import Testing
     import TracksnapServer
 
     /// The Swift Testing trait that runs each test with a capture server of its own, as

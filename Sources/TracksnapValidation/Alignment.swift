@@ -1,5 +1,5 @@
-import TracksnapCore
-import TracksnapModel
+package import TracksnapCore
+package import TracksnapModel
 
 /// Pairs expected entries with captured values before their fields are compared.
 ///

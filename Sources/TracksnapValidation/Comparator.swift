@@ -1,3 +1,4 @@
+import Patterns
 import TracksnapCore
 import TracksnapModel
 

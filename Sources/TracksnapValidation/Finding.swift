@@ -1,5 +1,5 @@
 import TracksnapCore
-import TracksnapModel
+public import TracksnapModel
 
 /// One difference between a snapshot and the captured traffic.
 public struct Finding: Sendable, Hashable {

@@ -1,5 +1,5 @@
-import TracksnapCore
-import TracksnapModel
+public import TracksnapCore
+public import TracksnapModel
 
 /// A snapshot with its profile and validator, read and resolved once: checking traffic is then
 /// a pure function of the requests, which a wait can call on every request that arrives.

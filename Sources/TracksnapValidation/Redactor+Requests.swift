@@ -1,6 +1,6 @@
 import Foundation
 import TracksnapCore
-import TracksnapModel
+package import TracksnapModel
 
 extension Redactor {
     /// The request with its secrets hidden and everything else as it was sent, so that what the

@@ -1,6 +1,6 @@
 import Foundation
 import TracksnapCore
-import TracksnapModel
+package import TracksnapModel
 
 extension CapturedRequest {
     /// Every secret value the request carries: the credentials in its secret headers

@@ -1,5 +1,5 @@
 import TracksnapCore
-import TracksnapModel
+public import TracksnapModel
 
 extension CapturedRequest {
     /// The request as the JSON object a snapshot's `requests` entry is compared with:

@@ -1,6 +1,6 @@
-import TracksnapCore
+public import TracksnapCore
 import TracksnapDecoders
-import TracksnapModel
+public import TracksnapModel
 
 /// The built-in validator: filter, decode, align, compare, explain.
 ///

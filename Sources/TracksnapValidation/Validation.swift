@@ -1,6 +1,6 @@
-import TracksnapCore
+public import TracksnapCore
 import TracksnapDecoders
-import TracksnapModel
+public import TracksnapModel
 
 /// Loads snapshots and profiles from files and validates captured traffic against them.
 public enum Validation {

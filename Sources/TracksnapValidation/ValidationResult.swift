@@ -1,5 +1,5 @@
 import TracksnapCore
-import TracksnapModel
+public import TracksnapModel
 
 /// The outcome of validating one snapshot file against captured traffic.
 public struct SnapshotResult: Sendable, Hashable {

@@ -1,6 +1,6 @@
 import Synchronization
-import TracksnapCore
-import TracksnapModel
+public import TracksnapCore
+public import TracksnapModel
 
 /// Validates captured traffic against a snapshot under a profile.
 ///

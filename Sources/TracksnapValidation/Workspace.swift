@@ -1,5 +1,5 @@
 import Foundation
-import TracksnapCore
+public import TracksnapCore
 
 /// Where a check's files are: the directory profile names are looked up in, and, for the
 /// server, the root that every file a caller names must stay under.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A small analytics client, as an app embeds one, sending its traffic to a capture server: a
 /// screen view, a batch of two tracked events, a purchase posted under the device's id. Every

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// A program that runs beside a test — a server it talks to — with the first line it printed

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where the package, its fixtures and the built `tracksnap` executable are.
 ///

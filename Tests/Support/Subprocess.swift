@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a finished child process left behind.
 public struct ProcessResult: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A fresh directory for the files one test writes, removed when the test is done.
 ///

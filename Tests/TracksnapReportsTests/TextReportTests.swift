@@ -1,5 +1,8 @@
+import Foundation
+import FoundationEssentials
 import Testing
 import TracksnapCore
+import TracksnapModel
 import TracksnapValidation
 
 @testable import TracksnapReports

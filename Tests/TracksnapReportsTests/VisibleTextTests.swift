@@ -1,5 +1,7 @@
+import Foundation
 import Testing
 import TracksnapCore
+import TracksnapModel
 
 @testable import TracksnapReports
 

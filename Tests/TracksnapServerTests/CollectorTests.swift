@@ -3,6 +3,7 @@ import Testing
 import TracksnapCore
 import TracksnapModel
 import TracksnapServer
+import TracksnapTestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TracksnapCapture
 import TracksnapCore
+import TracksnapModel
 import TracksnapServer
 
 @Suite("The control API trusts only what it should")

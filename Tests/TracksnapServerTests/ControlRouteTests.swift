@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TracksnapModel
 import TracksnapTestSupport
 
 @testable import TracksnapServer

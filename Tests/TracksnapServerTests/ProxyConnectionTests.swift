@@ -5,6 +5,7 @@ import NIOPosix
 import Synchronization
 import Testing
 import TracksnapCore
+import TracksnapModel
 
 @testable import TracksnapServer
 

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 import TracksnapCore
+import TracksnapModel
 import TracksnapServer
+import TracksnapTestSupport
 
 /// Listening beyond loopback and clients elsewhere are simulated through the configuration:
 /// every byte of these tests stays on 127.0.0.1.

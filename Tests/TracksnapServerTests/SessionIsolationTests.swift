@@ -1,5 +1,6 @@
 import Testing
 import TracksnapCore
+import TracksnapModel
 import TracksnapServer
 
 @Suite("Session attribution")

@@ -1,6 +1,6 @@
-import TracksnapCore
-import TracksnapModel
-import TracksnapValidation
+public import TracksnapCore
+public import TracksnapModel
+public import TracksnapValidation
 
 // What the validation and recording tests share: snapshots, requests and profiles written in
 // the test, and validation with a profile built in code.

@@ -1,4 +1,4 @@
-import TracksnapModel
+public import TracksnapModel
 
 /// One analytics event decoded from a captured request: what a product team calls an event.
 ///

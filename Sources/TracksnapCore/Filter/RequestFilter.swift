@@ -1,5 +1,5 @@
-import Patterns
-import TracksnapModel
+public import Patterns
+public import TracksnapModel
 
 /// Selects the captured requests a validator looks at: the analytics traffic.
 ///

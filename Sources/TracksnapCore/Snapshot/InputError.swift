@@ -1,4 +1,4 @@
-import TracksnapModel
+public import TracksnapModel
 
 /// A problem in a file a user wrote: a snapshot, a profile, a capture.
 public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {

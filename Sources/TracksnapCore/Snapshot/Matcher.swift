@@ -1,5 +1,5 @@
-import Patterns
-import TracksnapModel
+public import Patterns
+public import TracksnapModel
 
 /// An expectation about one JSON value, as a snapshot file writes it.
 ///

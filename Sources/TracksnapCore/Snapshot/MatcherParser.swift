@@ -1,5 +1,5 @@
 import Patterns
-import TracksnapModel
+package import TracksnapModel
 
 /// Turns the JSON of a snapshot (or a profile's filter) into matchers, collecting every problem.
 package struct MatcherParser {

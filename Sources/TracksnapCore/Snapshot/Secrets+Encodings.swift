@@ -1,6 +1,6 @@
 import Foundation
 import Inflation
-import TracksnapModel
+public import TracksnapModel
 
 extension Secrets {
     /// The most bytes the gzip layers inside one value may inflate to, all together, while it

@@ -1,5 +1,5 @@
 import Foundation
-import TracksnapModel
+public import TracksnapModel
 
 /// Which keys hold secrets, so that they are never written to a snapshot or a report.
 public enum Secrets {

@@ -1,6 +1,6 @@
 import Foundation
 import Patterns
-import TracksnapModel
+public import TracksnapModel
 
 /// Whether expected entries must appear in the captured order.
 public enum Order: String, Sendable, Hashable, CaseIterable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Reads and writes capture files: HAR 1.2 and tracksnap's NDJSON.
 ///

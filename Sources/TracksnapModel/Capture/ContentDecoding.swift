@@ -1,4 +1,4 @@
-import Inflation
+package import Inflation
 
 /// Undoes a body's content encoding (gzip, deflate) within an inflation budget, so that a small
 /// compressed body cannot become gigabytes (a gzip bomb).

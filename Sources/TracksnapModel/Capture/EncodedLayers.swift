@@ -1,5 +1,5 @@
 import Foundation
-import Inflation
+package import Inflation
 
 /// The encodings a value hides another in — JSON text in a string, a form, a URL's query,
 /// base64 or base64url, gzip inside base64 — read one way for every use: `Secrets` looks into

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The JSON report of a validation (schema version 1): what `tracksnap validate --format json`
 /// prints and the server's `POST /__tracksnap/sessions/{id}/validate` answers, filled by

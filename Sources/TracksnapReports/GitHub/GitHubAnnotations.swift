@@ -1,3 +1,4 @@
+import TracksnapModel
 import TracksnapValidation
 
 /// Writes findings as `::error` and `::warning` workflow commands on the snapshot's lines.

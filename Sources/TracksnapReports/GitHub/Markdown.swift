@@ -1,3 +1,5 @@
+import Foundation
+
 /// Escaping for text placed in a GitHub-flavoured Markdown table cell.
 ///
 /// ```swift

@@ -1,4 +1,4 @@
-import TracksnapValidation
+public import TracksnapValidation
 
 extension ReportFormat {
     /// GitHub Actions workflow commands that annotate the snapshot files' lines: at most 10,

@@ -1,3 +1,4 @@
+import TracksnapModel
 import TracksnapValidation
 
 /// A Markdown summary of a run: a table of snapshots, then each snapshot's findings as a table

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One GitHub Actions workflow command line, escaped as `@actions/core` escapes it.
 ///
 /// ```swift

@@ -1,3 +1,4 @@
+import TracksnapModel
 import TracksnapValidation
 
 /// One self-contained HTML page (inline CSS, no scripts, no external resources), written as

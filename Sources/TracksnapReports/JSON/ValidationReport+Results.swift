@@ -1,6 +1,6 @@
 import TracksnapCore
 import TracksnapModel
-import TracksnapValidation
+package import TracksnapValidation
 
 extension ValidationReport {
     /// The JSON report of validation results, as `ReportFormat.json` writes it.

@@ -1,3 +1,4 @@
+import TracksnapModel
 import TracksnapValidation
 
 /// Writes the JUnit XML document.

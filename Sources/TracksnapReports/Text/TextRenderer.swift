@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapModel
 import TracksnapValidation
 
 /// Lays out the text report: a header per snapshot, findings grouped by the expected entry they

@@ -1,3 +1,5 @@
+import NIOCore
+import NIOHTTP1
 import TracksnapCore
 import TracksnapModel
 

@@ -51,7 +51,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Sets up a new connection's pipeline, or an intercepted tunnel's once decrypted. Malformed
     /// HTTP gets 400 from NIO's protocol error handler; pipelined requests are answered in order
     /// by NIO's pipelining handler.
-    static func configure(_ channel: Channel, router: RequestRouter, tunnel: InterceptedTunnel? = nil) throws {
+    static func configure(_ channel: any Channel, router: RequestRouter, tunnel: InterceptedTunnel? = nil) throws {
         let operations = channel.pipeline.syncOperations
         let timer = makeTimer(router.configuration)
         try operations.addHandler(HTTPResponseEncoder(), name: Name.encoder)
@@ -67,7 +67,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Sets up an intercepted tunnel that negotiated HTTP/2: a stream per request, each with
     /// its HTTP/1 codec and handler, and an `HTTP2ConnectionTimer` that closes the connection
     /// once it has had no open stream for the idle timeout.
-    static func configureHTTP2(_ channel: Channel, router: RequestRouter, tunnel: InterceptedTunnel) throws {
+    static func configureHTTP2(_ channel: any Channel, router: RequestRouter, tunnel: InterceptedTunnel) throws {
         let configuration = router.configuration
         let timer = HTTP2ConnectionTimer(
             eventLoop: channel.eventLoop, idle: TimeAmount(configuration.idleTimeout),
@@ -132,7 +132,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: Error) {
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // Protocol errors were answered with 400 by the handler before this one; anything
         // else (a reset connection) only ends this connection.
         if tunnel != nil, !Self.isCleanClose(error) {
@@ -182,7 +182,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// A connection the client closed without TLS's close_notify, or reset: how many clients end.
     /// An HTTP/2 stream reset (a browser cancelling a request, or this server ending a stream
     /// it answered early) ends that stream the same way.
-    private static func isCleanClose(_ error: Error) -> Bool {
+    private static func isCleanClose(_ error: any Error) -> Bool {
         if case NIOSSLError.uncleanShutdown = error { return true }
         if error is NIOHTTP2Errors.StreamClosed { return true }
         if let error = error as? IOError { return error.errnoCode == ECONNRESET || error.errnoCode == EPIPE }
@@ -331,7 +331,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Replaces the HTTP handlers with a glue handler once the tunnel's far end is connected.
     /// Both channels are on this event loop (the bootstrap used it), so the pipelines can be
     /// changed synchronously.
-    private func glue(context: ChannelHandlerContext, to peer: Channel) {
+    private func glue(context: ChannelHandlerContext, to peer: any Channel) {
         guard context.channel.isActive else {
             peer.close(promise: nil)
             return

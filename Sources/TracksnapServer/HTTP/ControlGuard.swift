@@ -1,3 +1,5 @@
+import Foundation
+import NIOCore
 import NIOHTTP1
 
 /// What a control API request must show before it reaches `ControlAPI`: that it was addressed

@@ -31,13 +31,13 @@ final class HTTP2ConnectionTimer: ChannelDuplexHandler, RemovableChannelHandler 
     private let idle: TimeAmount
     private let grace: TimeAmount
     private let manager: NIOHTTP2ServerConnectionManagementHandler
-    private let eventLoop: EventLoop
+    private let eventLoop: any EventLoop
     private var openStreams = 0
     private var shuttingDown = false
     private var deadline: Scheduled<Void>?
     private var context: ChannelHandlerContext?
 
-    init(eventLoop: EventLoop, idle: TimeAmount, grace: TimeAmount) {
+    init(eventLoop: any EventLoop, idle: TimeAmount, grace: TimeAmount) {
         self.eventLoop = eventLoop
         self.idle = idle
         self.grace = grace
@@ -127,12 +127,12 @@ final class HTTP2ConnectionTimer: ChannelDuplexHandler, RemovableChannelHandler 
         let timer: NIOLoopBound<HTTP2ConnectionTimer>
         let manager: NIOHTTP2ServerConnectionManagementHandler.HTTP2StreamDelegate
 
-        func streamCreated(_ id: HTTP2StreamID, channel: Channel) {
+        func streamCreated(_ id: HTTP2StreamID, channel: any Channel) {
             timer.value.streamOpened()
             manager.streamCreated(id, channel: channel)
         }
 
-        func streamClosed(_ id: HTTP2StreamID, channel: Channel) {
+        func streamClosed(_ id: HTTP2StreamID, channel: any Channel) {
             timer.value.streamClosed()
             manager.streamClosed(id, channel: channel)
         }

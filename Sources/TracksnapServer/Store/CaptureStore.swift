@@ -1,6 +1,6 @@
 import Synchronization
 import TracksnapCore
-import TracksnapModel
+public import TracksnapModel
 
 /// Every request the server captured: a global list, one list per open session, the counters,
 /// and the journal.

@@ -1,7 +1,7 @@
 import Crypto
-import Foundation
+public import Foundation
 import SwiftASN1
-import X509
+public import X509
 
 /// The local certificate authority that signs the certificates `serve --intercept` shows
 /// clients: a P-256 key readable by its owner only (`ca-key.pem`, mode 0600) and a

@@ -67,7 +67,7 @@ final class InterceptionMonitor: ChannelInboundHandler, RemovableChannelHandler 
         context.fireUserInboundEventTriggered(event)
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: Error) {
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if error is InterceptionRefused { return }
         // Once the tunnel is established, a client that closes without TLS's close_notify, or
         // resets the connection, is common and harmless; one that does so mid-request is told
@@ -85,7 +85,7 @@ final class InterceptionMonitor: ChannelInboundHandler, RemovableChannelHandler 
         }
     }
 
-    private static func isAbruptClose(_ error: Error) -> Bool {
+    private static func isAbruptClose(_ error: any Error) -> Bool {
         if case NIOSSLError.uncleanShutdown = error { return true }
         if let error = error as? IOError { return error.errnoCode == ECONNRESET || error.errnoCode == EPIPE }
         return false

@@ -58,7 +58,7 @@ final class Interceptor: Sendable {
 
     /// Sets up a tunnel's pipeline, once its `200` is written and the HTTP handlers removed.
     func intercept(
-        _ channel: Channel, target: TunnelTarget, action: Interception.Action, sessionHint: String?,
+        _ channel: any Channel, target: TunnelTarget, action: Interception.Action, sessionHint: String?,
         router: RequestRouter
     ) throws {
         let monitor = InterceptionMonitor(interceptor: self, host: target.host, timeout: handshakeTimeout)
@@ -87,7 +87,7 @@ final class Interceptor: Sendable {
 
     /// The client's hello was read: answer it with the certificate for its name.
     private func handshake(
-        _ channel: Channel, tunnel: InterceptedTunnel, serverName: SNIResult, monitor: InterceptionMonitor,
+        _ channel: any Channel, tunnel: InterceptedTunnel, serverName: SNIResult, monitor: InterceptionMonitor,
         router: RequestRouter
     ) throws {
         var tunnel = tunnel

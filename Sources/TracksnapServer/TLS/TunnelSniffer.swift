@@ -11,9 +11,9 @@ final class TunnelSniffer: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
 
-    private let configure: (Channel, Bool) throws -> Void
+    private let configure: (any Channel, Bool) throws -> Void
 
-    init(configure: @escaping (Channel, Bool) throws -> Void) {
+    init(configure: @escaping (any Channel, Bool) throws -> Void) {
         self.configure = configure
     }
 

@@ -1,4 +1,4 @@
-import TracksnapDecoders
+public import TracksnapDecoders
 
 /// Which vendor decoders turn a profile's traffic into events: its `"decoders"` key.
 ///

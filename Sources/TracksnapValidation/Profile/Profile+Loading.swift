@@ -1,5 +1,5 @@
 import Foundation
-import TracksnapCore
+public import TracksnapCore
 import TracksnapModel
 
 extension Profile {

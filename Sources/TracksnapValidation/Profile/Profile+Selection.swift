@@ -1,7 +1,7 @@
-import Patterns
+package import Patterns
 import TracksnapCore
-import TracksnapDecoders
-import TracksnapModel
+package import TracksnapDecoders
+package import TracksnapModel
 
 /// The requests a profile's filter selects, with what its decoders made of each, and those a
 /// filter pattern could not decide on: what validation checks and recording learns from.

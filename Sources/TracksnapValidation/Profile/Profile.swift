@@ -1,7 +1,7 @@
 import Foundation
-import TracksnapCore
+public import TracksnapCore
 import TracksnapDecoders
-import TracksnapModel
+public import TracksnapModel
 
 /// A validator profile (`Validators/NAME.json`, or one built into tracksnap): which traffic to
 /// look at and how to compare it.

@@ -88,7 +88,7 @@ func eventually(within seconds: Double = 10, _ condition: () -> Bool) async thro
 /// certificate for `name` from `authority` (a CA of the test's, not tracksnap's), answering
 /// every request 201 with `upstream saw METHOD PATH with N bytes` and `X-Upstream: yes`.
 final class UpstreamTLSServer: Sendable {
-    let channel: Channel
+    let channel: any Channel
     let port: Int
     private let accepted: Accepted
 
@@ -99,7 +99,7 @@ final class UpstreamTLSServer: Sendable {
         let count = Atomic<Int>(0)
     }
 
-    private init(channel: Channel, port: Int, accepted: Accepted) {
+    private init(channel: any Channel, port: Int, accepted: Accepted) {
         self.channel = channel
         self.port = port
         self.accepted = accepted

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOEmbedded
 import TracksnapCore
+import TracksnapModel
 import TracksnapServer
 
 extension FuzzTarget {
