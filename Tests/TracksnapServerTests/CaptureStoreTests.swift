@@ -73,6 +73,6 @@ struct CaptureStoreTests {
         store.reset()
         store.record(method: "GET", url: "http://t.example/4", sessionHint: nil)
         #expect(store.requests().map(\.id) == ["4"])
-        #expect(store.statistics == CaptureStatistics(captured: 4, dropped: 1, rejected: 0, sessions: 0, stored: 1))
+        #expect(store.statistics == HealthAnswer(captured: 4, dropped: 1, rejected: 0, sessions: 0, stored: 1))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TracksnapCore
+import TracksnapModel
 import TracksnapTestSupport
 
 @testable import TracksnapServer

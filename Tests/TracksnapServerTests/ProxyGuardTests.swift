@@ -1,3 +1,4 @@
+import CNIOLinux
 import Foundation
 import Testing
 import TracksnapCore

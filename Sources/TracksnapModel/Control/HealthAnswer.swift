@@ -1,31 +1,37 @@
-/// What the control API's `GET /__tracksnap/health` answers (`Health` in
-/// `Schemas/control-api.openapi.json`): the server's counters.
+/// What the capture server has seen since it started: `server.store.statistics`, and what the
+/// control API's `GET /__tracksnap/health` answers (`Health` in `Schemas/control-api.openapi.json`).
 ///
 /// ```swift
 /// let health = try await client.health()
 /// health.unattributed  // 0: every request captured went to a session
+/// let stats = server.store.statistics
+/// stats.captured == stats.stored + stats.dropped  // while nothing was reset
 /// ```
 public struct HealthAnswer: Sendable, Hashable, Codable {
     /// Always `ok`.
     public var status: String
-    /// Requests captured since the server started.
+    /// Requests recorded since the start (a reset does not lower it).
     public var captured: Int
-    /// Requests dropped from memory to keep within `--max-requests`.
+    /// Requests dropped from memory to stay within `--max-requests` (still in the journal).
     public var dropped: Int
-    /// Requests refused (over `--max-body-size`, say).
+    /// Requests refused with 413 because their body was over `--max-body-size`: as sent (not
+    /// recorded), or once inflated, every layer counted (recorded with `refused`, no body).
     public var rejected: Int
-    /// Sessions open.
+    /// Sessions open now.
     public var sessions: Int
-    /// Requests held in memory.
+    /// Requests held in the global list now.
     public var stored: Int
-    /// Requests no session got.
+    /// Requests that reached no session while at least one was open: they named none (with
+    /// several open) or named one that is not open. They are only in the global list.
     public var unattributed: Int
-    /// Intercepted tunnels that failed (a client not trusting the CA, no TLS, a bad ClientHello…).
+    /// Intercepted tunnels that failed: a TLS handshake the client refused or botched, bytes
+    /// that were neither TLS nor HTTP, a name (SNI) other than the `CONNECT` target's, a
+    /// connection closed mid-request.
     public var interceptFailures: Int
 
     public init(
-        status: String = "ok", captured: Int, dropped: Int, rejected: Int, sessions: Int, stored: Int,
-        unattributed: Int, interceptFailures: Int
+        status: String = "ok", captured: Int = 0, dropped: Int = 0, rejected: Int = 0, sessions: Int = 0,
+        stored: Int = 0, unattributed: Int = 0, interceptFailures: Int = 0
     ) {
         self.status = status
         self.captured = captured

@@ -149,13 +149,7 @@ struct ControlAPI: Sendable {
     }
 
     private func health() -> Response {
-        let statistics = store.statistics
-        return .answer(
-            .ok,
-            HealthAnswer(
-                captured: statistics.captured, dropped: statistics.dropped, rejected: statistics.rejected,
-                sessions: statistics.sessions, stored: statistics.stored, unattributed: statistics.unattributed,
-                interceptFailures: statistics.interceptFailures))
+        .answer(.ok, store.statistics)
     }
 
     private func startSession(_ request: IncomingRequest) -> Response {

@@ -30,7 +30,7 @@ public final class CaptureStore: Sendable {
         var sessions: [String: SessionState] = [:]
         /// Session ids in the order they were opened, for stable listings.
         var sessionOrder: [String] = []
-        var statistics = CaptureStatistics()
+        var statistics = HealthAnswer()
         var closed = false
     }
 
@@ -154,7 +154,7 @@ public final class CaptureStore: Sendable {
     }
 
     /// How many requests reached no session since this one started (see
-    /// `CaptureStatistics.unattributed`), or nil when no such session is open.
+    /// `HealthAnswer.unattributed`), or nil when no such session is open.
     ///
     /// A test whose session waits in vain for traffic learns from it that the traffic came,
     /// without a session hint, while other sessions were open.
@@ -165,7 +165,7 @@ public final class CaptureStore: Sendable {
     }
 
     /// The counters, as `GET /__tracksnap/health` reports them.
-    public var statistics: CaptureStatistics {
+    public var statistics: HealthAnswer {
         state.withLock { state in
             var statistics = state.statistics
             statistics.sessions = state.sessions.count
