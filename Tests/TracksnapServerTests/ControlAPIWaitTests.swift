@@ -50,6 +50,10 @@ private let threeViews: [(method: String, target: String, body: String?)] = [
     ("GET", "/e?ev=1", nil), ("GET", "/e?ev=2", nil), ("GET", "/e?ev=3", nil),
 ]
 
+/// The snapshot `threeViews` matches.
+private let threeViewsSnapshot =
+    #"{"requests": [{"method": "GET", "url": "http://collect.example/e", "parameters": {"ev": "1"}}, {"method": "GET", "url": "http://collect.example/e", "parameters": {"ev": "2"}}, {"method": "GET", "url": "http://collect.example/e", "parameters": {"ev": "3"}}]}"#
+
 @Suite("The control API waits for whole snapshots and reports unattributed traffic")
 struct ControlAPIWaitTests {
     @Test("settle=S returns once the session's traffic has been quiet for S, after every burst")
@@ -94,9 +98,7 @@ struct ControlAPIWaitTests {
     func validateWaits() async throws {
         try await withTemporaryDirectory { directory in
             let snapshot = directory.appending(path: "views.json")
-            try write(
-                #"{"requests": [{"method": "GET", "url": "http://collect.example/e", "parameters": {"ev": "1"}}, {"method": "GET", "url": "http://collect.example/e", "parameters": {"ev": "2"}}, {"method": "GET", "url": "http://collect.example/e", "parameters": {"ev": "3"}}]}"#,
-                to: snapshot)
+            try write(threeViewsSnapshot, to: snapshot)
             try await withServer(.init(root: directory.path)) { _, port in
                 let id = try await startSession(port)
                 let client = BurstClient()
@@ -122,9 +124,7 @@ struct ControlAPIWaitTests {
     func validateReadsOnce() async throws {
         try await withTemporaryDirectory { directory in
             let snapshot = directory.appending(path: "views.json")
-            try write(
-                #"{"requests": [{"method": "GET", "url": "http://collect.example/e", "parameters": {"ev": "1"}}, {"method": "GET", "url": "http://collect.example/e", "parameters": {"ev": "2"}}, {"method": "GET", "url": "http://collect.example/e", "parameters": {"ev": "3"}}]}"#,
-                to: snapshot)
+            try write(threeViewsSnapshot, to: snapshot)
             try await withServer(.init(root: directory.path)) { _, port in
                 let id = try await startSession(port)
                 let client = BurstClient()

@@ -1,4 +1,5 @@
-/// A capture session as the control API answers it (`Session` in
+/// An open capture session: a test's own slice of the traffic (Szimpla's start and stop), as
+/// `server.store.sessions` lists it and the control API answers it (`Session` in
 /// `Schemas/control-api.openapi.json`): `POST /__tracksnap/sessions` answers one, `GET
 /// /__tracksnap/sessions` an array of them, oldest first.
 ///

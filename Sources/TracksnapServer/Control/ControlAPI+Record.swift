@@ -108,9 +108,10 @@ extension ControlAPI {
     ) -> Response {
         if let empty = emptyRun(runs, names: names) { return empty }
         var document: JSONDocument?
-        if case .content(_, let given) = existing { document = given }
+        var own: String?
+        if case .content(let snapshot, let given) = existing { (document, own) = (given, snapshot.validator) }
         do {
-            let profile = try Profile.load(reference ?? existing?.validator ?? "default", workspace: workspace)
+            let profile = try Profile.load(reference ?? own ?? "default", workspace: workspace)
             let name = store.sessions.first { $0.id == id }?.name ?? id
             let recording = try SnapshotRecorder(profile: profile).recording(
                 from: runs, name: name, existing: document, file: SnapshotSource.contentName, runNames: names)

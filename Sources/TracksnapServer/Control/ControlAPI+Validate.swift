@@ -97,15 +97,6 @@ extension ControlAPI {
 
         /// How errors and reports name a snapshot given in the body.
         static let contentName = "snapshotContent"
-
-        /// The snapshot's own `validator`, when it names one.
-        var validator: String? {
-            switch self {
-            case .file(let path):
-                FileManager.default.fileExists(atPath: path) ? (try? Snapshot.load(path: path))?.validator : nil
-            case .content(let snapshot, _): snapshot.validator
-            }
-        }
     }
 
     /// The call's `snapshot` path, resolved under the root, or its `snapshotContent`: the

@@ -130,7 +130,7 @@ struct ControlAPI: Sendable {
     }
 
     private func listSessions() -> Response {
-        .answer(.ok, store.sessions.map { SessionAnswer(id: $0.id, name: $0.name) })
+        .answer(.ok, store.sessions)
     }
 
     private func endSession(_ id: String, _ request: IncomingRequest) -> Reply {

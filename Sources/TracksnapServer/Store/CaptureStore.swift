@@ -175,9 +175,9 @@ public final class CaptureStore: Sendable {
     }
 
     /// The open sessions, in the order they were started.
-    public var sessions: [ServerSession] {
+    public var sessions: [SessionAnswer] {
         state.withLock { state in
-            state.sessionOrder.map { ServerSession(id: $0, name: state.sessions[$0]?.name) }
+            state.sessionOrder.map { SessionAnswer(id: $0, name: state.sessions[$0]?.name) }
         }
     }
 
