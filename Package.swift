@@ -4,12 +4,14 @@ import PackageDescription
 let package = Package(
     name: "tracksnap",
     // iOS 18 and macOS 15: the first with `Synchronization.Mutex`. An iOS app links `TracksnapCapture`
-    // only (its closure is `TracksnapModel`, `Inflation` and the SDK's zlib); the rest runs on a Mac or Linux.
+    // only (its closure is `TracksnapModel`, `TracksnapJSON`, `Inflation` and the SDK's zlib); the rest runs on a
+    // Mac or Linux.
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "tracksnap", targets: ["TracksnapCLI"]),
         .library(name: "Patterns", targets: ["Patterns"]),
         .library(name: "Inflation", targets: ["Inflation"]),
+        .library(name: "TracksnapJSON", targets: ["TracksnapJSON"]),
         .library(name: "TracksnapModel", targets: ["TracksnapModel"]),
         .library(name: "TracksnapCore", targets: ["TracksnapCore"]),
         .library(name: "TracksnapDecoders", targets: ["TracksnapDecoders"]),
@@ -44,27 +46,34 @@ let package = Package(
         .target(name: "Patterns", dependencies: ["CPCRE2"]),
         // zlib in its box, as PCRE2 is in `Patterns`: inflation within a byte budget.
         .target(name: "Inflation", dependencies: ["CZlib"]),
-        // What an app links, so no PCRE2: JSON, captured requests and their files, the body decoder,
+        // JSON with every value's line and column, numbers as written, JSON Pointers, Codable through JSONValue.
+        .target(name: "TracksnapJSON"),
+        // What an app links, so no PCRE2: captured requests and their files, the body decoder,
         // the wait list, the report's Codable types. Snapshots, matchers and filters (patterns) are Core's.
-        .target(name: "TracksnapModel", dependencies: ["Inflation"]),
-        .target(name: "TracksnapCore", dependencies: ["TracksnapModel", "Patterns", "Inflation"]),
-        .target(name: "TracksnapDecoders", dependencies: ["TracksnapModel", "TracksnapCore"]),
+        .target(name: "TracksnapModel", dependencies: ["TracksnapJSON", "Inflation"]),
+        .target(name: "TracksnapCore", dependencies: ["TracksnapJSON", "TracksnapModel", "Patterns", "Inflation"]),
+        .target(name: "TracksnapDecoders", dependencies: ["TracksnapJSON", "TracksnapModel", "TracksnapCore"]),
         // The built-in profiles' JSON is compiled into the module (`PackageResources`): no bundle at run time.
         .target(
             name: "TracksnapValidation",
-            dependencies: ["TracksnapModel", "TracksnapCore", "TracksnapDecoders", "Patterns"],
+            dependencies: ["TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "Patterns"],
             resources: [.embedInCode("Profile/BuiltIn")]
         ),
         // Recording sits above validation (it re-pairs entries as validation does) and writes the snapshots, atomically.
         .target(
             name: "TracksnapRecording",
-            dependencies: ["TracksnapValidation", "TracksnapDecoders", "TracksnapModel", "TracksnapCore", "Patterns"]),
-        .target(name: "TracksnapReports", dependencies: ["TracksnapValidation", "TracksnapModel", "TracksnapCore"]),
+            dependencies: [
+                "TracksnapValidation", "TracksnapDecoders", "TracksnapJSON", "TracksnapModel", "TracksnapCore",
+                "Patterns",
+            ]),
+        .target(
+            name: "TracksnapReports",
+            dependencies: ["TracksnapValidation", "TracksnapJSON", "TracksnapModel", "TracksnapCore"]),
         .target(
             name: "TracksnapServer",
             dependencies: [
-                "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "TracksnapRecording",
-                "TracksnapReports",
+                "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
+                "TracksnapRecording", "TracksnapReports",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -77,12 +86,12 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
-        .target(name: "TracksnapCapture", dependencies: ["TracksnapModel"]),
+        .target(name: "TracksnapCapture", dependencies: ["TracksnapJSON", "TracksnapModel"]),
         .target(
             name: "TracksnapTesting",
             dependencies: [
-                "TracksnapCapture", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
-                "TracksnapReports",
+                "TracksnapCapture", "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapValidation",
+                "TracksnapRecording", "TracksnapReports",
             ]),
         // A server in the test's own process: a product of its own, so that tests that capture
         // in-process only do not build SwiftNIO.
@@ -91,13 +100,13 @@ let package = Package(
         // An app's checkout, reporting its requests to a server session: what the app-side
         // capture test runs in a process of its own.
         .executableTarget(
-            name: "TracksnapExampleApp", dependencies: ["TracksnapCapture", "TracksnapModel"],
+            name: "TracksnapExampleApp", dependencies: ["TracksnapCapture", "TracksnapJSON", "TracksnapModel"],
             path: "Tools/TracksnapExampleApp"),
         .executableTarget(
             name: "TracksnapCLI",
             dependencies: [
-                "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording", "TracksnapReports",
-                "TracksnapServer",
+                "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
+                "TracksnapReports", "TracksnapServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -106,7 +115,7 @@ let package = Package(
         .executableTarget(
             name: "TracksnapBenchmarks",
             dependencies: [
-                "Patterns", "CPCRE2Baseline", "TracksnapModel", "TracksnapCore", "TracksnapDecoders",
+                "Patterns", "CPCRE2Baseline", "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders",
                 "TracksnapValidation",
             ],
             path: "Tools/TracksnapBenchmarks"
@@ -116,8 +125,8 @@ let package = Package(
         .target(
             name: "TracksnapFuzzing",
             dependencies: [
-                "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "TracksnapRecording",
-                "Patterns", "TracksnapServer",
+                "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
+                "TracksnapRecording", "Patterns", "TracksnapServer",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
@@ -131,41 +140,43 @@ let package = Package(
         .testTarget(name: "PatternsTests", dependencies: ["Patterns"]),
         .testTarget(name: "InflationTests", dependencies: ["TracksnapTestSupport", "Inflation"]),
         .testTarget(
-            name: "TracksnapModelTests", dependencies: ["TracksnapTestSupport", "TracksnapModel"],
+            name: "TracksnapJSONTests", dependencies: ["TracksnapTestSupport", "TracksnapJSON"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "TracksnapModelTests", dependencies: ["TracksnapTestSupport", "TracksnapJSON", "TracksnapModel"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "TracksnapDecodersTests",
-            dependencies: ["TracksnapTestSupport", "TracksnapDecoders", "TracksnapModel"],
+            dependencies: ["TracksnapTestSupport", "TracksnapDecoders", "TracksnapJSON", "TracksnapModel"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "TracksnapCoreTests", dependencies: ["TracksnapCore", "TracksnapModel"]),
+        .testTarget(name: "TracksnapCoreTests", dependencies: ["TracksnapCore", "TracksnapJSON", "TracksnapModel"]),
         // What validation's and recording's tests share: snapshots, requests and profiles written in the test.
         .target(
             name: "TracksnapValidationTestSupport",
-            dependencies: ["TracksnapValidation", "TracksnapCore", "TracksnapModel"],
+            dependencies: ["TracksnapValidation", "TracksnapCore", "TracksnapJSON", "TracksnapModel"],
             path: "Tests/ValidationSupport"),
         .testTarget(
             name: "TracksnapValidationTests",
             dependencies: [
                 "TracksnapTestSupport", "TracksnapValidationTestSupport", "TracksnapValidation", "TracksnapDecoders",
-                "TracksnapModel", "TracksnapCore",
+                "TracksnapJSON", "TracksnapModel", "TracksnapCore",
             ]),
         // Recording's tests validate what they record.
         .testTarget(
             name: "TracksnapRecordingTests",
             dependencies: [
                 "TracksnapTestSupport", "TracksnapValidationTestSupport", "TracksnapRecording", "TracksnapValidation",
-                "TracksnapDecoders", "TracksnapModel", "TracksnapCore",
+                "TracksnapDecoders", "TracksnapJSON", "TracksnapModel", "TracksnapCore",
             ]),
         .testTarget(
             name: "TracksnapReportsTests",
             dependencies: [
                 "TracksnapTestSupport", "TracksnapReports", "TracksnapValidation", "TracksnapRecording",
-                "TracksnapModel", "TracksnapCore",
+                "TracksnapJSON", "TracksnapModel", "TracksnapCore",
             ]),
         .testTarget(
             name: "TracksnapServerTests",
             dependencies: [
-                "TracksnapTestSupport", "TracksnapServer", "TracksnapCapture", "TracksnapModel",
+                "TracksnapTestSupport", "TracksnapServer", "TracksnapCapture", "TracksnapJSON", "TracksnapModel",
                 // The interception tests' upstream: a small TLS server of their own.
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -176,10 +187,14 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(
             name: "TracksnapCaptureTests",
-            dependencies: ["TracksnapTestSupport", "TracksnapCapture", "TracksnapModel", "TracksnapServer"]),
+            dependencies: [
+                "TracksnapTestSupport", "TracksnapCapture", "TracksnapJSON", "TracksnapModel", "TracksnapServer",
+            ]),
         .testTarget(
             name: "TracksnapTestingTests",
-            dependencies: ["TracksnapTestSupport", "TracksnapTesting", "TracksnapModel", "TracksnapServer"],
+            dependencies: [
+                "TracksnapTestSupport", "TracksnapTesting", "TracksnapJSON", "TracksnapModel", "TracksnapServer",
+            ],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "TracksnapTestingServerTests",

@@ -1,4 +1,5 @@
 import Foundation
+import TracksnapJSON
 public import TracksnapModel
 
 extension TracksnapClient.Session {

@@ -1,4 +1,5 @@
 public import Foundation
+import TracksnapJSON
 public import TracksnapModel
 
 #if canImport(FoundationNetworking)

@@ -1,5 +1,6 @@
 import Patterns
 import TracksnapCore
+import TracksnapJSON
 import TracksnapModel
 import TracksnapValidation
 

@@ -1,5 +1,6 @@
 import Foundation
 public import TracksnapCore
+import TracksnapJSON
 public import TracksnapModel
 import TracksnapValidation
 

@@ -1,6 +1,7 @@
 import Foundation
 public import TracksnapCore
 import TracksnapDecoders
+public import TracksnapJSON
 public import TracksnapModel
 public import TracksnapValidation
 

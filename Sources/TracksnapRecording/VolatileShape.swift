@@ -1,6 +1,7 @@
 import Foundation
 import Patterns
 import TracksnapCore
+import TracksnapJSON
 import TracksnapModel
 import TracksnapValidation
 

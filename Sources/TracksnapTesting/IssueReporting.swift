@@ -1,3 +1,5 @@
+import TracksnapJSON
+
 #if canImport(Testing)
     import Testing
 #endif

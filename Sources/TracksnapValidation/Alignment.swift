@@ -1,5 +1,5 @@
 package import TracksnapCore
-package import TracksnapModel
+package import TracksnapJSON
 
 /// Pairs expected entries with captured values before their fields are compared.
 ///

@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapJSON
 import TracksnapModel
 
 /// Finds the captured values that could match an expected entry exactly, by hashing.

@@ -1,5 +1,6 @@
 import Patterns
 import TracksnapCore
+import TracksnapJSON
 import TracksnapModel
 
 /// Compares one expected entry with one captured value and explains every difference.

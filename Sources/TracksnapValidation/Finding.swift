@@ -1,4 +1,5 @@
 import TracksnapCore
+public import TracksnapJSON
 public import TracksnapModel
 
 /// One difference between a snapshot and the captured traffic.

@@ -1,5 +1,6 @@
 import Foundation
 import TracksnapCore
+import TracksnapJSON
 package import TracksnapModel
 
 extension Redactor {

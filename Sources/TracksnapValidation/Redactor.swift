@@ -1,5 +1,6 @@
 import Foundation
 import TracksnapCore
+package import TracksnapJSON
 package import TracksnapModel
 
 extension CapturedRequest {

@@ -1,4 +1,5 @@
 import TracksnapCore
+public import TracksnapJSON
 public import TracksnapModel
 
 extension CapturedRequest {

@@ -1,5 +1,6 @@
 public import TracksnapCore
 import TracksnapDecoders
+import TracksnapJSON
 public import TracksnapModel
 
 /// The built-in validator: filter, decode, align, compare, explain.

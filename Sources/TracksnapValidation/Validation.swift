@@ -1,5 +1,6 @@
 public import TracksnapCore
 import TracksnapDecoders
+public import TracksnapJSON
 public import TracksnapModel
 
 /// Loads snapshots and profiles from files and validates captured traffic against them.

@@ -1,5 +1,6 @@
 import TracksnapCore
-public import TracksnapModel
+public import TracksnapJSON
+import TracksnapModel
 
 /// The outcome of validating one snapshot file against captured traffic.
 public struct SnapshotResult: Sendable, Hashable {

@@ -10,42 +10,49 @@ private let allowedDependencies: [String: Set<String>] = [
     "CZlib": [],
     "Patterns": ["CPCRE2"],
     "Inflation": ["CZlib"],
-    "TracksnapModel": ["Inflation"],
-    "TracksnapCore": ["TracksnapModel", "Patterns", "Inflation"],
-    "TracksnapDecoders": ["TracksnapModel", "TracksnapCore"],
-    "TracksnapValidation": ["TracksnapModel", "TracksnapCore", "TracksnapDecoders", "Patterns"],
-    "TracksnapRecording": ["TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "Patterns"],
-    "TracksnapReports": ["TracksnapModel", "TracksnapCore", "TracksnapValidation"],
+    "TracksnapJSON": [],
+    "TracksnapModel": ["TracksnapJSON", "Inflation"],
+    "TracksnapCore": ["TracksnapJSON", "TracksnapModel", "Patterns", "Inflation"],
+    "TracksnapDecoders": ["TracksnapJSON", "TracksnapModel", "TracksnapCore"],
+    "TracksnapValidation": ["TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "Patterns"],
+    "TracksnapRecording": [
+        "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "Patterns",
+    ],
+    "TracksnapReports": ["TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapValidation"],
     "TracksnapServer": [
-        "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "TracksnapRecording",
+        "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
+        "TracksnapRecording",
         "TracksnapReports", "NIOCore", "NIOPosix", "NIOHTTP1", "NIOTLS", "NIOSSL", "NIOHTTP2", "AsyncHTTPClient",
         "X509", "Crypto", "SwiftASN1",
     ],
-    "TracksnapCapture": ["TracksnapModel"],
+    "TracksnapCapture": ["TracksnapJSON", "TracksnapModel"],
     "TracksnapTesting": [
-        "TracksnapCapture", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
+        "TracksnapCapture", "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapValidation",
+        "TracksnapRecording",
         "TracksnapReports",
     ],
     "TracksnapTestingServer": ["TracksnapTesting", "TracksnapCapture", "TracksnapServer"],
     "TracksnapCLI": [
-        "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording", "TracksnapReports",
-        "TracksnapServer", "ArgumentParser",
+        "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
+        "TracksnapReports", "TracksnapServer", "ArgumentParser",
     ],
     // Tools/
-    "TracksnapExampleApp": ["TracksnapCapture", "TracksnapModel"],
+    "TracksnapExampleApp": ["TracksnapCapture", "TracksnapJSON", "TracksnapModel"],
     "CPCRE2Baseline": ["CPCRE2"],
     "TracksnapBenchmarks": [
-        "Patterns", "CPCRE2Baseline", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
+        "Patterns", "CPCRE2Baseline", "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders",
+        "TracksnapValidation",
     ],
     "TracksnapFuzzing": [
-        "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "TracksnapRecording",
+        "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
+        "TracksnapRecording",
         "TracksnapServer", "Patterns", "NIOCore", "NIOEmbedded",
     ],
     "CLibFuzzer": [],
     "TracksnapFuzz": ["TracksnapFuzzing", "CLibFuzzer"],
     // Tests/
     "TracksnapTestSupport": [],
-    "TracksnapValidationTestSupport": ["TracksnapValidation", "TracksnapCore", "TracksnapModel"],
+    "TracksnapValidationTestSupport": ["TracksnapValidation", "TracksnapCore", "TracksnapJSON", "TracksnapModel"],
 ]
 
 /// What the table must never allow, however it is edited: a module and what it must not reach
@@ -57,7 +64,11 @@ private let layeringRules: [(module: String, neverReaches: Set<String>, why: Str
         "what an app links: no PCRE2, no SwiftNIO"
     ),
     ("TracksnapCore", ["TracksnapDecoders", "TracksnapValidation", "TracksnapServer"], "the snapshot language"),
-    ("TracksnapModel", Set(allowedDependencies.keys).subtracting(["Inflation", "CZlib"]), "JSON and requests only"),
+    (
+        "TracksnapModel", Set(allowedDependencies.keys).subtracting(["TracksnapJSON", "Inflation", "CZlib"]),
+        "JSON and requests only"
+    ),
+    ("TracksnapJSON", Set(allowedDependencies.keys), "JSON stands alone"),
 ]
 
 /// SwiftNIO and what is built on it.
@@ -146,7 +157,7 @@ struct LayeringTests {
             "\(declarationProblems(package))")
     }
 
-    @Test("a table edited to let Core or the capture reach further breaks a rule, with the chain")
+    @Test("a table edited to let Core, the capture or JSON reach further breaks a rule, with the chain")
     func forbiddenRowIsCaught() {
         var core = allowedDependencies
         core["TracksnapCore", default: []].insert("TracksnapValidation")
@@ -160,6 +171,13 @@ struct LayeringTests {
         #expect(
             ruleProblems(capture).contains { $0.hasPrefix("TracksnapCapture → TracksnapCore → Patterns → CPCRE2: ") },
             "\(ruleProblems(capture))")
+        var json = allowedDependencies
+        json["TracksnapJSON", default: []].insert("Inflation")
+        #expect(
+            ruleProblems(json) == [
+                "TracksnapJSON → Inflation → CZlib: TracksnapJSON must not reach it (JSON stands alone)",
+                "TracksnapJSON → Inflation: TracksnapJSON must not reach it (JSON stands alone)",
+            ], "\(ruleProblems(json))")
     }
 }
 

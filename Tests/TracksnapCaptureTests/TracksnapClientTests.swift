@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TracksnapCapture
 import TracksnapCore
+import TracksnapJSON
 import TracksnapModel
 
 #if canImport(FoundationNetworking)

@@ -1,5 +1,6 @@
 import Testing
 import TracksnapCore
+import TracksnapJSON
 import TracksnapModel
 
 @Suite("Snapshot files: bad input")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TracksnapCore
 import TracksnapDecoders
+import TracksnapJSON
 import TracksnapModel
 
 @Suite("Encodings: gzip, base64, base64url without padding, JSON in a parameter")

@@ -1,6 +1,7 @@
 import Testing
 import TracksnapCore
 import TracksnapDecoders
+import TracksnapJSON
 import TracksnapModel
 
 /// What one fixture decodes to: each event's request, batch index, vendor, type and name.

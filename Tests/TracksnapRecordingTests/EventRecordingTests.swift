@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TracksnapCore
 import TracksnapDecoders
+import TracksnapJSON
 import TracksnapModel
 import TracksnapRecording
 import TracksnapTestSupport

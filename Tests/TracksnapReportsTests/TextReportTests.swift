@@ -2,6 +2,7 @@ import Foundation
 import FoundationEssentials
 import Testing
 import TracksnapCore
+import TracksnapJSON
 import TracksnapModel
 import TracksnapValidation
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TracksnapJSON
 import TracksnapModel
 import TracksnapTestSupport
 

@@ -2,6 +2,7 @@ import CNIOLinux
 import Foundation
 import Testing
 import TracksnapCore
+import TracksnapJSON
 import TracksnapModel
 import TracksnapServer
 import TracksnapTestSupport

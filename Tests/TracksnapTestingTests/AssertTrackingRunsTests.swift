@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import TracksnapCapture
 import TracksnapCore
+import TracksnapJSON
 import TracksnapModel
 import TracksnapTestSupport
 import TracksnapValidation

@@ -1,5 +1,6 @@
 import Testing
 import TracksnapCore
+import TracksnapJSON
 import TracksnapModel
 import TracksnapTestSupport
 import TracksnapValidation

@@ -1,4 +1,5 @@
 public import TracksnapCore
+import TracksnapJSON
 public import TracksnapModel
 public import TracksnapValidation
 

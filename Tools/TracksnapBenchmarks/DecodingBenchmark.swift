@@ -1,6 +1,7 @@
 import Foundation
 import TracksnapCore
 import TracksnapDecoders
+import TracksnapJSON
 import TracksnapModel
 
 /// Times decoding vendor traffic into events, beside the time it takes only to read the same

@@ -9,6 +9,7 @@
 // tracking bug that the test must catch.
 import Foundation
 import TracksnapCapture
+import TracksnapJSON
 import TracksnapModel
 
 #if canImport(FoundationNetworking)

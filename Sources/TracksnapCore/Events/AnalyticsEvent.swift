@@ -1,4 +1,4 @@
-public import TracksnapModel
+public import TracksnapJSON
 
 /// One analytics event decoded from a captured request: what a product team calls an event.
 ///

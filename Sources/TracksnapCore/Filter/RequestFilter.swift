@@ -1,4 +1,5 @@
 public import Patterns
+import TracksnapJSON
 public import TracksnapModel
 
 /// Selects the captured requests a validator looks at: the analytics traffic.

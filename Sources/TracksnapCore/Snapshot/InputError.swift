@@ -1,3 +1,4 @@
+public import TracksnapJSON
 public import TracksnapModel
 
 /// A problem in a file a user wrote: a snapshot, a profile, a capture.

@@ -1,5 +1,5 @@
 public import Patterns
-public import TracksnapModel
+public import TracksnapJSON
 
 /// An expectation about one JSON value, as a snapshot file writes it.
 ///

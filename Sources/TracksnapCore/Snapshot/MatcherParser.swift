@@ -1,5 +1,6 @@
 import Patterns
-package import TracksnapModel
+package import TracksnapJSON
+import TracksnapModel
 
 /// Turns the JSON of a snapshot (or a profile's filter) into matchers, collecting every problem.
 package struct MatcherParser {

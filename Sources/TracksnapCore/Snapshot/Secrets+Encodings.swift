@@ -1,6 +1,7 @@
 import Foundation
 import Inflation
-public import TracksnapModel
+public import TracksnapJSON
+import TracksnapModel
 
 extension Secrets {
     /// The most bytes the gzip layers inside one value may inflate to, all together, while it

@@ -1,5 +1,5 @@
 import Foundation
-public import TracksnapModel
+public import TracksnapJSON
 
 /// Which keys hold secrets, so that they are never written to a snapshot or a report.
 public enum Secrets {

@@ -1,6 +1,7 @@
 import Foundation
 import Patterns
-public import TracksnapModel
+public import TracksnapJSON
+import TracksnapModel
 
 /// Whether expected entries must appear in the captured order.
 public enum Order: String, Sendable, Hashable, CaseIterable {

@@ -1,5 +1,6 @@
 import Foundation
 import TracksnapCore
+import TracksnapJSON
 import TracksnapModel
 
 /// The encodings analytics payloads come in: JSON, gzip, base64 (padded or not, URL-safe or

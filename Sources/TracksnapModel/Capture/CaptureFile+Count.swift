@@ -1,3 +1,5 @@
+import TracksnapJSON
+
 extension CaptureFile {
     /// How many requests a capture holds, counted in one pass over its bytes without building
     /// anything: NDJSON's lines that are not blank, a JSON array's elements, a HAR's

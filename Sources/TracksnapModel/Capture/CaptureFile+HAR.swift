@@ -1,4 +1,5 @@
 import Foundation
+import TracksnapJSON
 
 extension CaptureFile {
     /// Reads a HAR 1.2 document; the rules are on `CaptureFile`.

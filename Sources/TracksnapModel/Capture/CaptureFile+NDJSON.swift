@@ -1,4 +1,5 @@
 import Foundation
+import TracksnapJSON
 
 extension CaptureFile {
     /// One request as a line of tracksnap's NDJSON: members in sorted order, no newline.

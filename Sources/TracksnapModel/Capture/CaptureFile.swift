@@ -1,4 +1,5 @@
 public import Foundation
+import TracksnapJSON
 
 /// Reads and writes capture files: HAR 1.2 and tracksnap's NDJSON.
 ///

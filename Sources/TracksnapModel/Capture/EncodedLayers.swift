@@ -1,5 +1,6 @@
 import Foundation
 package import Inflation
+package import TracksnapJSON
 
 /// The encodings a value hides another in — JSON text in a string, a form, a URL's query,
 /// base64 or base64url, gzip inside base64 — read one way for every use: `Secrets` looks into

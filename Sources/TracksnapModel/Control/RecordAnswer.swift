@@ -9,6 +9,8 @@
 /// {"events": 3, "file": "Snapshots/checkout.json", "generalized": [{"path": "/events/0/properties/order_id",
 ///  "reason": "differs between runs"}], "recorded": true, "requests": 0}
 /// ```
+public import TracksnapJSON
+
 public struct RecordAnswer: Sendable, Hashable, Codable {
     /// The file written (`X.json`, or `X.new.json` when pending) or kept, relative to the
     /// server's root; nil when the call named no file.

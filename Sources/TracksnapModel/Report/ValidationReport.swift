@@ -1,4 +1,5 @@
 public import Foundation
+public import TracksnapJSON
 
 /// The JSON report of a validation (schema version 1): what `tracksnap validate --format json`
 /// prints and the server's `POST /__tracksnap/sessions/{id}/validate` answers, filled by

@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapJSON
 import TracksnapModel
 
 /// How values and user-supplied text are shown to a person.

@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import TracksnapCore
 import TracksnapDecoders
+import TracksnapJSON
 import TracksnapModel
 import TracksnapReports
 import TracksnapValidation

@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapJSON
 import TracksnapModel
 
 /// A control call's JSON object body, read field by field so that every error names the field:

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import TracksnapCore
+import TracksnapJSON
 import TracksnapModel
 import TracksnapValidation
 

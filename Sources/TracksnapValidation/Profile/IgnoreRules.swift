@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapJSON
 import TracksnapModel
 
 /// Fields never compared (nor recorded): volatile timestamps, message ids, cache-busters.

@@ -1,5 +1,6 @@
 import Foundation
 public import TracksnapCore
+import TracksnapJSON
 import TracksnapModel
 
 extension Profile {

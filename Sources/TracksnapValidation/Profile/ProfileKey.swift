@@ -1,5 +1,6 @@
 import TracksnapCore
 import TracksnapDecoders
+import TracksnapJSON
 import TracksnapModel
 
 /// One key of a profile file and how its value is read into a `Profile`: the table a profile is

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import TracksnapCore
+import TracksnapJSON
 import TracksnapModel
 import TracksnapServer
 

@@ -1,5 +1,6 @@
 import Foundation
 import TracksnapCore
+import TracksnapJSON
 import TracksnapModel
 import TracksnapRecording
 import TracksnapValidation

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TracksnapModel
+@testable import TracksnapJSON
 
 /// Malformed input, where the error must point, and words its message must contain.
 struct MalformedJSON: Sendable, CustomTestStringConvertible {

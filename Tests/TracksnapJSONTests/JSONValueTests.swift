@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TracksnapModel
+@testable import TracksnapJSON
 
 @Suite("JSONValue writes numbers a JSON reader accepts")
 struct JSONValueTests {

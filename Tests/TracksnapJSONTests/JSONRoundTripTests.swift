@@ -1,7 +1,7 @@
 import Testing
 import TracksnapTestSupport
 
-@testable import TracksnapModel
+@testable import TracksnapJSON
 
 /// Random JSON values that stress the reader: escapes, control characters, multi-byte and
 /// astral scalars, combining marks, pointer characters in keys, and numbers in every JSON form.
@@ -87,7 +87,7 @@ struct JSONRoundTripTests {
         #expect(document.duplicateKeys.isEmpty)
 
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.unicodeScalars) }
-        func textAt(_ location: TracksnapModel.SourceLocation?) -> String {
+        func textAt(_ location: TracksnapJSON.SourceLocation?) -> String {
             guard let location, lines.indices.contains(location.line - 1) else { return "<nowhere>" }
             return String(String.UnicodeScalarView(lines[location.line - 1].dropFirst(location.column - 1)))
         }

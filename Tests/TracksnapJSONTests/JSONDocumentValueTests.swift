@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TracksnapModel
+@testable import TracksnapJSON
 
 @Suite("JSONDocument reads every JSON value")
 struct JSONDocumentValueTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TracksnapModel
+import TracksnapJSON
 
 @Suite("JSONValueCoder: Codable types to and from JSONValue")
 struct JSONValueCoderTests {

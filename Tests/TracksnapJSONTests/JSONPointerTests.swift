@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TracksnapModel
+@testable import TracksnapJSON
 
 @Suite("JSONPointer escapes and splits reference tokens")
 struct JSONPointerTests {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TracksnapModel
+@testable import TracksnapJSON
 
 @Suite("JSONDocument locates every value and key")
 struct JSONDocumentLocationTests {
