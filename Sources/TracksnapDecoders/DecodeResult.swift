@@ -1,5 +1,3 @@
-public import TracksnapCore
-
 /// What decoding one request gave.
 ///
 /// ```swift

@@ -1,4 +1,3 @@
-public import TracksnapCore
 public import TracksnapModel
 
 /// A strategy that recognises one vendor's traffic and decodes it into events.

@@ -12,9 +12,11 @@ private let allowedDependencies: [String: Set<String>] = [
     "Inflation": ["CZlib"],
     "TracksnapJSON": [],
     "TracksnapModel": ["TracksnapJSON", "Inflation"],
-    "TracksnapCore": ["TracksnapJSON", "TracksnapModel", "Patterns", "Inflation"],
+    "TracksnapCore": ["TracksnapJSON", "TracksnapModel", "Patterns"],
     "TracksnapDecoders": ["TracksnapJSON", "TracksnapModel", "TracksnapCore"],
-    "TracksnapValidation": ["TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "Patterns"],
+    "TracksnapValidation": [
+        "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "Patterns", "Inflation",
+    ],
     "TracksnapRecording": [
         "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "Patterns",
     ],

@@ -126,11 +126,4 @@ struct RecordSecretsTests {
         #expect(throws: InputError.self) { try recordingProfile(#"{"record": {"headers": "X-Client"}}"#) }
         #expect(throws: InputError.self) { try recordingProfile(#"{"redact": "client_id"}"#) }
     }
-
-    @Test("a Basic header's decoded key and a cookie's value are credentials")
-    func credentials() {
-        let basic = "Basic " + Data("user:pass1234".utf8).base64EncodedString()
-        #expect(Set(Secrets.credentials(inHeaderValue: basic)).isSuperset(of: ["user", "pass1234", "user:pass1234"]))
-        #expect(Secrets.credentials(inHeaderValue: "a=1; sid=abcdef").contains("abcdef"))
-    }
 }

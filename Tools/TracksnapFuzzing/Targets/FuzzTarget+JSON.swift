@@ -1,6 +1,6 @@
-import TracksnapCore
 import TracksnapJSON
 import TracksnapModel
+import TracksnapValidation
 
 extension FuzzTarget {
     /// The JSON parser: with and without locations it gives the same answer, and a value it
