@@ -4,7 +4,7 @@
 /// do { _ = try JSONDocument.parse(Array("[1,]".utf8), file: "a.json") }
 /// catch { print(error) }  // a.json:1:3: trailing comma: remove the ',' before ']'
 /// ```
-public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct JSONParseError: LocatedError, Sendable, Hashable {
     /// The file name as given to the parser.
     public let file: String
     /// Where the problem is: the offending character, or the start of the offending token.
@@ -22,5 +22,8 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
         self.message = message
     }
 
-    public var description: String { "\(file):\(location.line):\(location.column): \(message)" }
+    /// The one problem, an error at its line and column.
+    public var diagnostics: [Diagnostic] { [Diagnostic(.error, file: file, location: location, message: message)] }
+
+    public var description: String { "\(diagnostics[0].place): \(message)" }
 }

@@ -1,6 +1,6 @@
 import TracksnapCore
 public import TracksnapJSON
-public import TracksnapModel
+import TracksnapModel
 
 /// One difference between a snapshot and the captured traffic.
 public struct Finding: Sendable, Hashable {

@@ -48,6 +48,16 @@ struct SnapshotParsingTests {
         #expect(error.diagnostics.count == 3)
     }
 
+    @Test("malformed JSON in a snapshot is an input error with the parser's diagnostic")
+    func malformed() throws {
+        let error = try #require(throws: InputError.self) { try parse("{\"requests\": [1,]}") }
+        #expect(error.description == "Snapshots/test.json:1:16: error: trailing comma: remove the ',' before ']'")
+        let parsed = try #require(throws: JSONParseError.self) {
+            try JSONDocument.parse(Array("{\"requests\": [1,]}".utf8), file: "Snapshots/test.json")
+        }
+        #expect(error.diagnostics == parsed.diagnostics)
+    }
+
     @Test("a missing snapshot file is an input error naming it")
     func missingFile() throws {
         let error = try #require(throws: InputError.self) { try Snapshot.load(path: "/nonexistent/x.json") }

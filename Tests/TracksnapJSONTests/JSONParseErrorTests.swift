@@ -21,6 +21,19 @@ struct MalformedJSON: Sendable, CustomTestStringConvertible {
 
 @Suite("JSONDocument reports malformed JSON precisely")
 struct JSONParseErrorTests {
+    @Test("malformed JSON is one diagnostic at the error's place; the description is that place and the message")
+    func diagnostic() throws {
+        let error = try #require(throws: JSONParseError.self) {
+            try JSONDocument.parse(Array("[1,]".utf8), file: "a.json")
+        }
+        #expect(
+            error.diagnostics == [
+                Diagnostic(.error, file: "a.json", location: SourceLocation(line: 1, column: 3), message: error.message)
+            ])
+        #expect(error.description == "a.json:1:3: \(error.message)")
+        #expect(error.diagnostics.map(\.description) == ["a.json:1:3: error: \(error.message)"])
+    }
+
     static let cases: [MalformedJSON] = [
         // Empty input and trailing content
         MalformedJSON("", 1, 1, "empty input"),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TracksnapJSON
 
 @testable import TracksnapModel
 
@@ -23,6 +24,29 @@ struct CaptureErrorTests {
         } catch {
             return error
         }
+    }
+
+    @Test(
+        "a capture error is one diagnostic: an NDJSON record at its line's first column, the place before the message")
+    func diagnostics() throws {
+        let record = try #require(
+            error(
+                reading:
+                    "{\"method\": \"GET\", \"url\": \"https://t.example/a\"}\n{\"url\": \"https://t.example/b\"}\n",
+                file: "n.ndjson"))
+        #expect(record.description == "n.ndjson:2: method: missing")
+        #expect(
+            record.diagnostics == [
+                Diagnostic(
+                    .error, file: "n.ndjson", location: SourceLocation(line: 2, column: 1), message: "method: missing")
+            ])
+        let malformed = try #require(error(reading: "{\"log\": {entries: []}}", file: "t.har"))
+        #expect(
+            malformed.diagnostics.map(\.description) == [
+                "t.har:1:10: error: malformed JSON: object keys must be strings in double quotes"
+            ])
+        let whole = try #require(error(reading: "{\n\"version\": \"1.2\"\n}", file: "h.har"))
+        #expect(whole.diagnostics.map(\.description) == ["h.har: error: log: missing"])
     }
 
     @Test("a missing file")

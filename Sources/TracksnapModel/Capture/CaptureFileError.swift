@@ -1,3 +1,5 @@
+public import TracksnapJSON
+
 /// A capture file that cannot be read: which file, where in it, and what was wrong.
 ///
 /// ```swift
@@ -7,7 +9,7 @@
 ///
 /// `line` and `column` are 1-based; `place` is the path of the value inside the document
 /// (`log.entries[3].request.url` in a HAR file, `headers[1].value` on an NDJSON line).
-public struct CaptureFileError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct CaptureFileError: LocatedError, Sendable, Hashable {
     public let file: String
     public let line: Int?
     public let column: Int?
@@ -32,5 +34,13 @@ public struct CaptureFileError: Error, Sendable, Hashable, CustomStringConvertib
         out += ": "
         if let place, !place.isEmpty { out += place + ": " }
         return out + message
+    }
+
+    /// The one problem, with the member's place leading the message; a record of an NDJSON
+    /// file, named by its line alone, is located at the line's first column.
+    public var diagnostics: [Diagnostic] {
+        let location = line.map { SourceLocation(line: $0, column: column ?? 1) }
+        let said = place.map { $0.isEmpty ? message : "\($0): \(message)" } ?? message
+        return [Diagnostic(.error, file: file, location: location, message: said)]
     }
 }

@@ -1,3 +1,4 @@
+import TracksnapJSON
 import TracksnapModel
 import TracksnapValidation
 

@@ -1,6 +1,6 @@
 import Foundation
 public import TracksnapCore
-import TracksnapJSON
+public import TracksnapJSON
 import TracksnapModel
 
 extension Profile {

@@ -2,7 +2,7 @@ import Foundation
 public import TracksnapCore
 import TracksnapDecoders
 public import TracksnapJSON
-public import TracksnapModel
+import TracksnapModel
 
 /// A validator profile (`Validators/NAME.json`, or one built into tracksnap): which traffic to
 /// look at and how to compare it.
