@@ -46,7 +46,8 @@ let package = Package(
         .target(name: "Patterns", dependencies: ["CPCRE2"]),
         // zlib in its box, as PCRE2 is in `Patterns`: inflation within a byte budget.
         .target(name: "Inflation", dependencies: ["CZlib"]),
-        // JSON with every value's line and column, numbers as written, JSON Pointers, Codable through JSONValue.
+        // JSON with every value's line and column, numbers as written, JSON Pointers, Codable through JSONValue;
+        // and the located errors' one shape (`Diagnostic`, `LocatedError`). It depends on nothing.
         .target(name: "TracksnapJSON"),
         // What an app links, so no PCRE2: captured requests and their files, the body decoder,
         // the wait list, the report's Codable types. Snapshots, matchers and filters (patterns) are Core's.
