@@ -53,12 +53,9 @@ extension SnapshotRecorder {
         case .missing where exists:
             return RecordOutcome(file: path, recorded: false, requests: 0, reason: "it exists (mode missing)")
         case .failed where exists:
-            let snapshot = try Snapshot.load(path: path)
-            guard let validator = ValidatorRegistry.validator(named: profile.validator) else {
-                throw InputError(
-                    file: profile.file ?? path, message: "no validator is registered as \"\(profile.validator)\"")
-            }
-            if runs.allSatisfy({ validator.validate(snapshot, requests: $0, profile: profile).passed }) {
+            let check = try PreparedCheck(
+                try Snapshot.load(path: path), file: path, profile: profile, extensions: extensions)
+            if runs.allSatisfy({ check.validate($0).passed }) {
                 return RecordOutcome(file: path, recorded: false, requests: 0, reason: "it passes (mode failed)")
             }
         default:

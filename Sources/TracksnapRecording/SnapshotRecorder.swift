@@ -27,15 +27,37 @@ public import TracksnapValidation
 public struct SnapshotRecorder: Sendable {
     /// The filter, ignore and redact rules, and the headers to keep.
     public var profile: Profile
+    /// Where the profile's validator is found, when a mode records only what fails.
+    public var extensions: Extensions
 
     /// A recorder for one profile.
     ///
     /// ```swift
     /// let recorder = SnapshotRecorder(profile: .builtInDefault)
     /// ```
-    /// - Parameter profile: the profile whose filter selects the requests recorded.
-    public init(profile: Profile) {
+    /// - Parameters:
+    ///   - profile: the profile whose filter selects the requests recorded.
+    ///   - extensions: where the profile's validator is found.
+    public init(profile: Profile, extensions: Extensions = .registered) {
         self.profile = profile
+        self.extensions = extensions
+    }
+
+    /// A recorder for a snapshot, under the profile every entry point records it with: the one
+    /// named, else the existing snapshot's `validator`, else `default`.
+    ///
+    /// ```swift
+    /// let recorder = try SnapshotRecorder(profile: nil, existing: try? Snapshot.load(path: path), workspace: workspace)
+    /// ```
+    /// - Parameters:
+    ///   - reference: the profile (name or path) the caller names, if any.
+    ///   - existing: the snapshot recorded before, if any.
+    ///   - workspace: where profile names are looked up, and its extensions.
+    /// - Throws: `InputError` when the profile cannot be loaded.
+    public init(profile reference: String?, existing: Snapshot?, workspace: Workspace) throws(InputError) {
+        self.init(
+            profile: try Profile.load(reference ?? existing?.validator ?? "default", workspace: workspace),
+            extensions: workspace.extensions)
     }
 
     /// The snapshot's JSON: `name`, `validator` and `requests` (and `events` through a profile

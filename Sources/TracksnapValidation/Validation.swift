@@ -29,9 +29,10 @@ public enum Validation {
     /// ```
     /// - Parameters:
     ///   - document: the parsed file (`isProfile(_:)` tells a profile from a snapshot).
-    ///   - workspace: where a snapshot's profile names are looked up, before the built-in ones.
+    ///   - workspace: where a snapshot's profile names are looked up, before the built-in ones,
+    ///     and the validators and filters a profile may name.
     public static func lint(document: JSONDocument, workspace: Workspace = Workspace()) -> [Diagnostic] {
-        if isProfile(document) { return Profile.lint(document: document) }
+        if isProfile(document) { return Profile.lint(document: document, extensions: workspace.extensions) }
         let diagnostics = Snapshot.lint(document: document)
         guard let snapshot = try? Snapshot.parse(document: document) else { return diagnostics }
         return diagnostics + Profile.unknownNames(in: snapshot, workspace: workspace)

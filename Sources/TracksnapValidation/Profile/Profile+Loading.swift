@@ -117,7 +117,9 @@ struct ProfileCatalog {
     init(workspace: Workspace) { self.workspace = workspace }
 
     /// The catalog a profile file's `extends` uses: the file's own directory.
-    init(beside file: String) { workspace = Workspace(validators: (file as NSString).deletingLastPathComponent) }
+    init(beside file: String, extensions: Extensions = .registered) {
+        workspace = Workspace(validators: (file as NSString).deletingLastPathComponent, extensions: extensions)
+    }
 
     /// Reads a profile by reference (name or path), applying what it extends.
     func profile(named reference: String, chain: [String]) throws(InputError) -> Profile {
@@ -134,7 +136,9 @@ struct ProfileCatalog {
     /// A profile and every problem found in it and in what it extends.
     func read(_ document: JSONDocument, chain: [String]) -> (profile: Profile?, diagnostics: [Diagnostic]) {
         var parser = MatcherParser(document: document)
-        guard let own = ProfileReader.read(document, &parser) else { return (nil, parser.diagnostics) }
+        guard let own = ProfileReader.read(document, extensions: workspace.extensions, &parser) else {
+            return (nil, parser.diagnostics)
+        }
         var diagnostics = parser.diagnostics
         guard !own.extends.isEmpty else { return (own, diagnostics) }
 
@@ -206,7 +210,7 @@ struct ProfileCatalog {
     /// The names a reference can take here: the directory's profiles and the built-in ones.
     func available() -> [String] {
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-            .filter { $0.hasSuffix(".json") && !$0.hasSuffix(".new.json") }.map { String($0.dropLast(5)) }
+            .filter(Workspace.isCheckedFile).map { String($0.dropLast(5)) }
         return Set(files + Profile.builtInNames).sorted()
     }
 
