@@ -78,6 +78,7 @@ let package = Package(
             ]
         ),
         .target(name: "TracksnapCapture", dependencies: ["TracksnapModel"]),
+        .target(name: "TracksnapReplay", dependencies: ["TracksnapModel", "TracksnapCore"]),
         .target(
             name: "TracksnapTesting",
             dependencies: [
@@ -138,6 +139,8 @@ let package = Package(
             dependencies: ["TracksnapTestSupport", "TracksnapDecoders", "TracksnapModel"],
             exclude: ["Fixtures"]),
         .testTarget(name: "TracksnapCoreTests", dependencies: ["TracksnapCore", "TracksnapModel"]),
+        .testTarget(
+            name: "TracksnapReplayTests", dependencies: ["TracksnapReplay", "TracksnapCore", "TracksnapModel"]),
         // What validation's and recording's tests share: snapshots, requests and profiles written in the test.
         .target(
             name: "TracksnapValidationTestSupport",
