@@ -78,7 +78,7 @@ let package = Package(
             ]
         ),
         .target(name: "TracksnapCapture", dependencies: ["TracksnapModel"]),
-        .target(name: "TracksnapReplay", dependencies: ["TracksnapModel", "TracksnapCore"]),
+        .target(name: "TracksnapReplay", dependencies: ["TracksnapModel", "TracksnapCore", "TracksnapRecording"]),
         .target(
             name: "TracksnapTesting",
             dependencies: [

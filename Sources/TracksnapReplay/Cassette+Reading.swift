@@ -61,8 +61,13 @@ private struct CassetteReader {
         guard let top = root.objectValue, let list = top["interactions"] else {
             parser.error(
                 "",
-                "not a cassette: expected DVR's {\"name\", \"interactions\": […]} or Vinyl's array of tracks, found \(root.typeName == "object" ? "an object without \"interactions\"" : root.typeName)"
+                "not a cassette: expected tracksnap's or DVR's {\"name\", \"interactions\": […]} or Vinyl's array of tracks, found \(root.typeName == "object" ? "an object without \"interactions\"" : root.typeName)"
             )
+            return nil
+        }
+        let format: Cassette.Format = top["cassette"] == nil ? .dvr : .tracksnap
+        if let version = top["cassette"], version != .number("1") {
+            parser.error("/cassette", "cassette format \(version.serialized()): this tracksnap reads format 1")
             return nil
         }
         guard let items = list.arrayValue else {
@@ -70,10 +75,11 @@ private struct CassetteReader {
             return nil
         }
         let name = top["name"]?.stringValue
-        if name == nil {
+        if name == nil, format == .dvr {
             parser.warning("", "no \"name\": DVR's own writer always writes one, and DVR refuses a cassette without it")
         }
-        return Cassette(name: name, format: .dvr, interactions: interactions(items, at: "/interactions", format: .dvr))
+        return Cassette(
+            name: name, format: format, interactions: interactions(items, at: "/interactions", format: format))
     }
 
     mutating func interactions(_ items: [JSONValue], at pointer: String, format: Cassette.Format) -> [Interaction] {
@@ -89,6 +95,14 @@ private struct CassetteReader {
             return nil
         }
         var recordedAt: Double?
+        if format == .tracksnap, let time = object["recordedAt"] {
+            recordedAt = time.stringValue.flatMap(Interaction.seconds)
+            if recordedAt == nil {
+                parser.warning(
+                    JSONPointer.appending(pointer, "recordedAt"),
+                    "\"recordedAt\" is an RFC 3339 time (2026-11-24T19:00:00Z); left out")
+            }
+        }
         if format == .dvr {
             recordedAt = object["recorded_at"]?.doubleValue
             if recordedAt == nil {
@@ -139,9 +153,7 @@ private struct CassetteReader {
             }
         }
         let headers = headers(object["headers"], at: JSONPointer.appending(pointer, "headers"))
-        let body = body(
-            object["body"], format: object["body_format"]?.stringValue, headers: headers,
-            at: JSONPointer.appending(pointer, "body"), tool: format)
+        let body = body(of: object, at: pointer, headers: headers, tool: format)
         return Interaction.Request(method: method, url: url, headers: headers, body: body)
     }
 
@@ -158,33 +170,53 @@ private struct CassetteReader {
             return nil
         }
         let url = object["url"]?.stringValue
-        if url == nil {
+        if url == nil, format != .tracksnap {
             parser.warning(pointer, "no \"url\" in the response: \(format.rawValue)'s own writer always writes it")
         }
-        if object["headers"] == nil {
+        if object["headers"] == nil, format != .tracksnap {
             parser.warning(
                 pointer, "no \"headers\" in the response: \(format.rawValue)'s own writer always writes them")
         }
         let headers = headers(object["headers"], at: JSONPointer.appending(pointer, "headers"))
-        let body = body(
-            object["body"], format: nil, headers: headers, at: JSONPointer.appending(pointer, "body"), tool: format)
+        let body = body(of: object, at: pointer, headers: headers, tool: format)
         return Interaction.Response(status: status, headers: headers, body: body, url: url)
     }
 
-    /// An object of header names to strings; anything else is a warning, and left out.
+    /// An object of header names to strings (a repeated header: an array of them); anything else
+    /// is a warning, and left out.
     mutating func headers(_ value: JSONValue?, at pointer: String) -> [CapturedRequest.Header] {
         guard let value else { return [] }
         guard let object = value.objectValue else {
             parser.warning(pointer, "\"headers\" is an object of names to strings, not \(value.typeName); read as none")
             return []
         }
-        return object.keys.sorted().compactMap { name in
-            guard let text = object[name]?.scalarText else {
+        return object.keys.sorted().flatMap { name in
+            let given = object[name] ?? .null
+            let values = given.arrayValue.map { $0.compactMap(\.scalarText) } ?? given.scalarText.map { [$0] }
+            guard let values, values.count == (given.arrayValue?.count ?? 1) else {
                 parser.warning(JSONPointer.appending(pointer, name), "a header's value is a string; left out")
-                return nil
+                return [CapturedRequest.Header]()
             }
-            return CapturedRequest.Header(name: name, value: text)
+            return values.map { CapturedRequest.Header(name: name, value: $0) }
         }
+    }
+
+    /// The body of a request or response object: tracksnap's `json`, `text` or `base64`, or the
+    /// `body` of DVR and Vinyl.
+    mutating func body(
+        of object: [String: JSONValue], at pointer: String, headers: [CapturedRequest.Header], tool: Cassette.Format
+    ) -> Interaction.Body? {
+        guard tool == .tracksnap else {
+            return body(
+                object["body"], format: object["body_format"]?.stringValue, headers: headers,
+                at: JSONPointer.appending(pointer, "body"), tool: tool)
+        }
+        let given = ["json", "text", "base64"].filter { object[$0] != nil }
+        guard let key = given.first, let value = object[key] else { return nil }
+        if given.count > 1 {
+            parser.error(pointer, "one body: \(given.map { "\"\($0)\"" }.joined(separator: " or ")), not both")
+        }
+        return body(value, format: key, headers: headers, at: JSONPointer.appending(pointer, key), tool: tool)
     }
 
     /// A body as DVR and Vinyl store it: by DVR's old `body_format` when there is one, else by the
@@ -200,8 +232,8 @@ private struct CassetteReader {
         let stored: String
         switch format {
         case "json": stored = "json"
-        case "plain_text": stored = "text"
-        case "base64_string": stored = "base64"
+        case "plain_text", "text": stored = "text"
+        case "base64_string", "base64": stored = "base64"
         default:
             if contentType?.hasPrefix("application/json") == true {
                 stored = "json"

@@ -11,6 +11,8 @@ public import TracksnapModel
 public struct Cassette: Sendable, Hashable {
     /// The tool whose file this was read from.
     public enum Format: String, Sendable, Hashable, CaseIterable {
+        /// tracksnap's own: `{"cassette": 1, "name", "interactions"}`, what `write(to:)` writes.
+        case tracksnap
         /// DVR (Swift): `{name, interactions: [{recorded_at, request, response}]}`.
         case dvr
         /// Vinyl (Swift): a top-level array of tracks, `{request, response}`.
