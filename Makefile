@@ -62,14 +62,14 @@ demo: build
 
 # The analytics SDKs the end-to-end tests run against `tracksnap serve`, at the versions the decoder
 # fixtures were recorded with, jsonschema for Schemas/check.py, schemathesis for the control API's
-# OpenAPI check, pytest for the Python client's tests and h2 for the intercepted HTTP/2 timeout
-# tests' client, in their own venv (current
+# OpenAPI check, pytest for the Python client's tests, h2 for the intercepted HTTP/2 timeout
+# tests' client and vcrpy for the replay tests' cassettes, in their own venv (current
 # Debian and Ubuntu refuse pip into the system Python). Installed only when one is missing or at
 # another version; when PyPI cannot be reached this fails, it does not skip the tests.
 SDK_VENV := .build/sdk-venv
 SDK_PACKAGES := segment-analytics-python==2.4.0 rudder-sdk-python==2.1.9 mixpanel==5.4.1 \
                 amplitude-analytics==1.3.0 snowplow-tracker==1.1.0 posthog==7.91.1 jsonschema==4.26.0 \
-                schemathesis==4.32.5 pytest==9.2.0 h2==4.4.1
+                schemathesis==4.32.5 pytest==9.2.0 h2==4.4.1 vcrpy==9.4.2
 SDK_CHECK := import sys, importlib.metadata as m; \
   have = {d.metadata["Name"].lower(): d.version for d in m.distributions()}; \
   sys.exit(any(have.get(n.lower()) != v for n, v in (p.split("==") for p in sys.argv[1:])))

@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        // Replay: VCR's and vcrpy's YAML cassettes (libyaml underneath, with each node's line and column).
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         // `make docs`: the DocC catalogs (`swift package generate-documentation`); a plugin, nothing links it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -78,7 +80,11 @@ let package = Package(
             ]
         ),
         .target(name: "TracksnapCapture", dependencies: ["TracksnapModel"]),
-        .target(name: "TracksnapReplay", dependencies: ["TracksnapModel", "TracksnapCore", "TracksnapRecording"]),
+        .target(
+            name: "TracksnapReplay",
+            dependencies: [
+                "TracksnapModel", "TracksnapCore", "TracksnapRecording", .product(name: "Yams", package: "Yams"),
+            ]),
         .target(
             name: "TracksnapTesting",
             dependencies: [
@@ -140,7 +146,9 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(name: "TracksnapCoreTests", dependencies: ["TracksnapCore", "TracksnapModel"]),
         .testTarget(
-            name: "TracksnapReplayTests", dependencies: ["TracksnapReplay", "TracksnapCore", "TracksnapModel"]),
+            name: "TracksnapReplayTests",
+            dependencies: ["TracksnapTestSupport", "TracksnapReplay", "TracksnapCore", "TracksnapModel"],
+            exclude: ["Scripts"]),
         // What validation's and recording's tests share: snapshots, requests and profiles written in the test.
         .target(
             name: "TracksnapValidationTestSupport",

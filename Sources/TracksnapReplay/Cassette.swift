@@ -17,6 +17,8 @@ public struct Cassette: Sendable, Hashable {
         case dvr
         /// Vinyl (Swift): a top-level array of tracks, `{request, response}`.
         case vinyl
+        /// VCR (Ruby, `http_interactions`) and vcrpy (Python, `interactions` and `version`), YAML or JSON.
+        case vcr
     }
 
     /// The cassette's own name (DVR's `name`), if it has one.
