@@ -69,11 +69,22 @@ private struct CassetteReader {
             return Cassette(format: .vinyl, interactions: interactions(tracks, at: "", format: .vinyl))
         }
         let top = root.objectValue ?? [:]
+        if let log = top["log"]?.objectValue, let entries = log["entries"] {
+            guard let items = entries.arrayValue else {
+                parser.error("/log/entries", "\"entries\" is an array, not \(entries.typeName)")
+                return nil
+            }
+            return Cassette(
+                format: .har,
+                interactions: items.enumerated().compactMap {
+                    harEntry($1, at: JSONPointer.appending("/log/entries", $0))
+                })
+        }
         let key = top["http_interactions"] == nil ? "interactions" : "http_interactions"
         guard let list = top[key] else {
             parser.error(
                 "",
-                "not a cassette: expected tracksnap's or DVR's {\"name\", \"interactions\": […]}, VCR's \"http_interactions\", vcrpy's \"interactions\", or Vinyl's array of tracks; found \(root.objectValue == nil ? root.typeName : "an object without them")"
+                "not a cassette: expected tracksnap's or DVR's {\"name\", \"interactions\": […]}, VCR's \"http_interactions\", vcrpy's \"interactions\", HAR's {\"log\": {\"entries\": […]}}, or Vinyl's array of tracks; found \(root.objectValue == nil ? root.typeName : "an object without them")"
             )
             return nil
         }
@@ -134,7 +145,7 @@ private struct CassetteReader {
     /// tracksnap's `recordedAt` (RFC 3339), DVR's `recorded_at` (seconds since 1970), VCR's
     /// `recorded_at` (an HTTP date); Vinyl and vcrpy record no time.
     mutating func recordedAt(_ object: [String: JSONValue], at pointer: String, format: Cassette.Format) -> Double? {
-        let key = format == .tracksnap ? "recordedAt" : "recorded_at"
+        let key = format == .tracksnap ? "recordedAt" : format == .har ? "startedDateTime" : "recorded_at"
         guard let value = object[key] else {
             if format == .dvr {
                 parser.warning(
@@ -146,20 +157,36 @@ private struct CassetteReader {
         }
         let seconds: Double? =
             switch format {
-            case .tracksnap: value.stringValue.flatMap(Interaction.seconds)
+            case .tracksnap, .har: value.stringValue.flatMap(Interaction.seconds)
             case .vcr: value.stringValue.flatMap(Self.httpDate)
             case .dvr, .vinyl: value.doubleValue
             }
         if seconds == nil {
             let expected =
                 switch format {
-                case .tracksnap: "an RFC 3339 time (2026-11-24T19:00:00Z)"
+                case .tracksnap, .har: "an RFC 3339 time (2026-11-24T19:00:00Z)"
                 case .vcr: "an HTTP date (Tue, 24 Nov 2026 19:00:00 GMT)"
                 case .dvr, .vinyl: "seconds since 1970"
                 }
             parser.warning(JSONPointer.appending(pointer, key), "\"\(key)\" is \(expected); left out")
         }
         return seconds
+    }
+
+    /// A HAR entry: its `request`, and its `response` unless the browser got none (status 0:
+    /// blocked, aborted), which is skipped with a warning.
+    mutating func harEntry(_ value: JSONValue, at pointer: String) -> Interaction? {
+        guard let object = value.objectValue, object["request"] != nil, let response = object["response"] else {
+            parser.error(pointer, "a HAR entry is an object with \"request\" and \"response\"")
+            return nil
+        }
+        if response["status"] == .number("0") {
+            parser.warning(
+                JSONPointer.appending(JSONPointer.appending(pointer, "response"), "status"),
+                "status 0: the browser got no answer (blocked or aborted); nothing to replay, skipped")
+            return nil
+        }
+        return interaction(value, at: pointer, format: .har)
     }
 
     mutating func request(_ value: JSONValue, at pointer: String, format: Cassette.Format) -> Interaction.Request? {
@@ -225,6 +252,16 @@ private struct CassetteReader {
     /// is a warning, and left out.
     mutating func headers(_ value: JSONValue?, at pointer: String) -> [CapturedRequest.Header] {
         guard let value, value != .null else { return [] }
+        if let list = value.arrayValue {
+            // HAR: [{"name", "value"}]; HTTP/2's pseudo-headers repeat the method and URL.
+            return list.enumerated().compactMap { index, item in
+                guard let name = item["name"]?.stringValue, let text = item["value"]?.scalarText else {
+                    parser.warning(JSONPointer.appending(pointer, index), "a header is {\"name\", \"value\"}; left out")
+                    return nil
+                }
+                return name.hasPrefix(":") ? nil : CapturedRequest.Header(name: name, value: text)
+            }
+        }
         guard let object = value.objectValue else {
             parser.warning(pointer, "\"headers\" is an object of names to strings, not \(value.typeName); read as none")
             return []
@@ -266,6 +303,14 @@ private struct CassetteReader {
                 )
             }
             if binary.contains(bodyPointer) { stored = "base64" }
+            if value == .string("") { return nil }
+            return body(value, stored: stored, at: bodyPointer, tool: tool, contentType: nil)
+        case .har:
+            // A request's postData or a response's content: {"mimeType", "text", "encoding"}.
+            let key = object["postData"] == nil ? "content" : "postData"
+            guard let members = object[key]?.objectValue, let value = members["text"] else { return nil }
+            let stored = members["encoding"]?.stringValue?.lowercased() == "base64" ? "base64" : "text"
+            let bodyPointer = JSONPointer.appending(JSONPointer.appending(pointer, key), "text")
             if value == .string("") { return nil }
             return body(value, stored: stored, at: bodyPointer, tool: tool, contentType: nil)
         case .dvr, .vinyl:

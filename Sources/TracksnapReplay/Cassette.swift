@@ -19,6 +19,8 @@ public struct Cassette: Sendable, Hashable {
         case vinyl
         /// VCR (Ruby, `http_interactions`) and vcrpy (Python, `interactions` and `version`), YAML or JSON.
         case vcr
+        /// HAR 1.2 (browsers, Charles, mitmproxy): `log.entries`, each a request and its response.
+        case har
     }
 
     /// The cassette's own name (DVR's `name`), if it has one.
