@@ -83,7 +83,8 @@ let package = Package(
         .target(
             name: "TracksnapReplay",
             dependencies: [
-                "TracksnapModel", "TracksnapCore", "TracksnapRecording", .product(name: "Yams", package: "Yams"),
+                "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
+                .product(name: "Yams", package: "Yams"),
             ]),
         .target(
             name: "TracksnapTesting",

@@ -22,7 +22,7 @@ private let allowedDependencies: [String: Set<String>] = [
         "X509", "Crypto", "SwiftASN1",
     ],
     "TracksnapCapture": ["TracksnapModel"],
-    "TracksnapReplay": ["TracksnapModel", "TracksnapCore", "TracksnapRecording", "Yams"],
+    "TracksnapReplay": ["TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording", "Yams"],
     "TracksnapTesting": [
         "TracksnapCapture", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
         "TracksnapReports",
