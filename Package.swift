@@ -83,7 +83,7 @@ let package = Package(
         .target(
             name: "TracksnapReplay",
             dependencies: [
-                "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
+                "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording", "TracksnapCapture",
                 .product(name: "Yams", package: "Yams"),
             ]),
         .target(
@@ -148,7 +148,9 @@ let package = Package(
         .testTarget(name: "TracksnapCoreTests", dependencies: ["TracksnapCore", "TracksnapModel"]),
         .testTarget(
             name: "TracksnapReplayTests",
-            dependencies: ["TracksnapTestSupport", "TracksnapReplay", "TracksnapCore", "TracksnapModel"],
+            dependencies: [
+                "TracksnapTestSupport", "TracksnapReplay", "TracksnapCapture", "TracksnapCore", "TracksnapModel",
+            ],
             exclude: ["Scripts"]),
         // What validation's and recording's tests share: snapshots, requests and profiles written in the test.
         .target(

@@ -1,7 +1,8 @@
-import Foundation
+public import Foundation
+import Synchronization
+public import TracksnapCapture
 public import TracksnapCore
 public import TracksnapModel
-import Synchronization
 import TracksnapValidation
 
 /// Answers requests from a cassette, and records into it what the record mode lets it: the
@@ -44,6 +45,7 @@ public final class CassettePlayer: Sendable {
         var cassette: Cassette
         var played: [Bool]
         var misses: [ReplayMiss] = []
+        var failures: [InputError] = []
     }
     private let state: Mutex<State>
     /// Whether requests the cassette lacks are recorded.
@@ -61,7 +63,8 @@ public final class CassettePlayer: Sendable {
         var cassette =
             exists && mode != .all
             ? try Cassette.read(path: path).cassette
-            : Cassette(name: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent, format: .tracksnap,
+            : Cassette(
+                name: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent, format: .tracksnap,
                 interactions: [])
         if mode == .all { cassette.interactions = [] }
         self.path = path
@@ -118,10 +121,49 @@ public final class CassettePlayer: Sendable {
     /// The requests the cassette had no answer for, in order.
     public var misses: [ReplayMiss] { state.withLock { $0.misses } }
 
+    /// What went wrong while replaying, for a test to fail on: every miss, and every answer
+    /// that could not be written to the cassette. Empty when all went well.
+    public var problems: [String] {
+        state.withLock { $0.misses.map(\.description) + $0.failures.map(\.description) }
+    }
+
+    /// The capture mode that answers from this cassette in-process, recording what the mode
+    /// lets it; requests `local` claims (the analytics, checked by snapshots) get `localAnswer`.
+    ///
+    /// ```swift
+    /// let player = try CassettePlayer(path: "Cassettes/checkout.json", mode: .missing)
+    /// let capture = CaptureSession.install(on: configuration, mode: player.captureMode { $0.host == "api.segment.io" })
+    /// ```
+    public func captureMode(
+        local: @escaping @Sendable (CapturedRequest) -> Bool = { _ in false },
+        localAnswer: CaptureResponse = CaptureResponse(
+            status: CollectorAnswer.status, headers: ["Content-Type": CollectorAnswer.contentType],
+            body: Data(CollectorAnswer.body.utf8))
+    ) -> CaptureMode {
+        .answer { request in
+            if local(request) { return .respond(localAnswer) }
+            switch self.answer(for: request) {
+            case .replay(let response): return .respond(CaptureResponse(response))
+            case .miss(let miss): return .respond(CaptureResponse(miss.response))
+            case .forward:
+                return .forward { response in
+                    do throws(InputError) {
+                        try self.record(request, response: Interaction.Response(response))
+                    } catch {
+                        self.state.withLock { $0.failures.append(error) }
+                    }
+                }
+            }
+        }
+    }
+
     /// The recorded interactions closest to a request: fewest differences first, at most three.
     private func nearest(_ request: CapturedRequest, _ recorded: [CapturedRequest]) -> [ReplayMiss.Near] {
         recorded.enumerated()
-            .map { ReplayMiss.Near(index: $0, request: "\($1.method) \($1.url)", differences: matching.differences(request, $1)) }
+            .map {
+                ReplayMiss.Near(
+                    index: $0, request: "\($1.method) \($1.url)", differences: matching.differences(request, $1))
+            }
             .sorted { $0.differences.count < $1.differences.count }
             .prefix(3).map { $0 }
     }
@@ -153,7 +195,9 @@ public struct ReplayMiss: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        var lines = ["\(cassette): no recorded answer for \(request.method) \(request.url) (record mode \(mode.rawValue))"]
+        var lines = [
+            "\(cassette): no recorded answer for \(request.method) \(request.url) (record mode \(mode.rawValue))"
+        ]
         if nearest.isEmpty { lines.append("  the cassette is empty") }
         for near in nearest {
             lines.append("  nearest: interaction \(near.index + 1), \(near.request)")
@@ -165,18 +209,53 @@ public struct ReplayMiss: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension Interaction.Request {
-    /// A captured request as a cassette records it.
+    /// A captured request as a cassette records it: a JSON body as JSON when that serves the
+    /// same bytes, text as text, anything else as bytes.
     public init(_ request: CapturedRequest) {
         let bytes = request.bodyBytes
         let body: Interaction.Body? = bytes.flatMap { bytes in
             if bytes.isEmpty { return nil }
+            // JSON as JSON when that serves the same bytes (compact JSON, what most APIs send);
+            // otherwise as text, so that playback is byte for byte what was recorded.
             if request.mediaType?.hasSuffix("json") == true,
-                let value = try? JSONDocument.parse(bytes, file: "", trackLocations: false).value
+                let value = try? JSONDocument.parse(bytes, file: "", trackLocations: false).value,
+                Array(value.serialized().utf8) == bytes
             {
                 return .json(value)
             }
             return String(validating: bytes, as: UTF8.self).map(Interaction.Body.text) ?? .binary(bytes)
         }
         self.init(method: request.method, url: request.url, headers: request.headers, body: body)
+    }
+}
+
+extension CaptureResponse {
+    /// A recorded answer as a capture serves it: the body's bytes, and framing headers made true
+    /// for them (`Content-Length` recomputed; `Content-Encoding` and `Transfer-Encoding`
+    /// dropped, since a cassette holds bodies decoded).
+    public init(_ response: Interaction.Response) {
+        var headers: [String: String] = [:]
+        for header in response.headers {
+            let name = header.name.lowercased()
+            guard !["content-length", "content-encoding", "transfer-encoding"].contains(name) else { continue }
+            // A repeated header is joined as HTTP allows for all but Set-Cookie, which a cassette never holds.
+            headers[header.name] = headers[header.name].map { "\($0), \(header.value)" } ?? header.value
+        }
+        let body = Data(response.body?.bytes ?? [])
+        headers["Content-Length"] = String(body.count)
+        self.init(status: response.status, headers: headers, body: body)
+    }
+}
+
+extension Interaction.Response {
+    /// What the network answered a capture, as a cassette records it.
+    public init(_ response: CaptureResponse) {
+        let headers = response.headers.keys.sorted().map {
+            CapturedRequest.Header(name: $0, value: response.headers[$0] ?? "")
+        }
+        let request = CapturedRequest(
+            id: "", method: "", url: "", headers: headers,
+            body: response.body.isEmpty ? nil : .base64(response.body.base64EncodedString()))
+        self.init(status: response.status, headers: headers, body: Interaction.Request(request).body)
     }
 }

@@ -22,7 +22,9 @@ private let allowedDependencies: [String: Set<String>] = [
         "X509", "Crypto", "SwiftASN1",
     ],
     "TracksnapCapture": ["TracksnapModel"],
-    "TracksnapReplay": ["TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording", "Yams"],
+    "TracksnapReplay": [
+        "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording", "TracksnapCapture", "Yams",
+    ],
     "TracksnapTesting": [
         "TracksnapCapture", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
         "TracksnapReports",

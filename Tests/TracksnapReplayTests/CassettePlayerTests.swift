@@ -28,7 +28,8 @@ struct CassettePlayerTests {
     func urls() {
         let rules = CassetteMatching.vcr
         #expect(rules.matches(request("GET", "http://Example.com"), request("get", "http://example.com:80/")))
-        #expect(rules.matches(request("GET", "https://a.example/p?b=2&a=1"), request("GET", "https://a.example/p?a=1&b=2")))
+        #expect(
+            rules.matches(request("GET", "https://a.example/p?b=2&a=1"), request("GET", "https://a.example/p?a=1&b=2")))
         #expect(
             rules.differences(request("GET", "https://a.example/p?a=1"), request("GET", "http://a.example:8080/q"))
                 == [
@@ -101,7 +102,9 @@ struct CassettePlayerTests {
         }
     }
 
-    @Test("missing records a cassette that does not exist and replays one that does; failed records only what it lacks; all starts over")
+    @Test(
+        "missing records a cassette that does not exist and replays one that does; failed records only what it lacks; all starts over"
+    )
     func modes() throws {
         try withTemporaryDirectory { directory in
             let path = directory.appending(path: "Cassettes/new.json").path
@@ -136,7 +139,8 @@ struct CassettePlayerTests {
     func secrets() throws {
         try withTemporaryDirectory { directory in
             let path = directory.appending(path: "login.json").path
-            var login = request("POST", "https://a.example/login?api_key=k-999", json: #"{"user": "u1", "password": "hunter2"}"#)
+            var login = request(
+                "POST", "https://a.example/login?api_key=k-999", json: #"{"user": "u1", "password": "hunter2"}"#)
             login.headers.append(.init(name: "Authorization", value: "Bearer t0ken"))
             let player = try CassettePlayer(path: path, mode: .missing)
             guard case .forward = player.answer(for: login) else { throw Unexpected.decision }
@@ -155,7 +159,8 @@ struct CassettePlayerTests {
             }
             #expect(text.contains(#""user": "u1""#))
 
-            var next = request("POST", "https://a.example/login?api_key=k-111", json: #"{"password": "other", "user": "u1"}"#)
+            var next = request(
+                "POST", "https://a.example/login?api_key=k-111", json: #"{"password": "other", "user": "u1"}"#)
             next.headers.append(.init(name: "Authorization", value: "Bearer other"))
             guard case .replay(let answer) = try CassettePlayer(path: path, mode: .never).answer(for: next) else {
                 throw Unexpected.decision
