@@ -8,7 +8,8 @@
 - With `--front-page DIR`: writes into DIR the package a user makes from the README's "A Swift
   test": its Package.swift as shown (the tracksnap package a path dependency on this checkout,
   `DIR/tracksnap`), its Swift test as `Tests/ShopTests/CheckoutTests.swift`, with the app and the
-  snapshot from Tests/FrontPage; `make front-page-check` runs `swift test` in it.
+  snapshot from Tests/FrontPage, and a test target of extension points (Tests/FrontPage/
+  ShopExtensionTests); `make front-page-check` runs `swift test` in it.
 
 Exit 0 when all hold, 1 otherwise, each problem on stderr as FILE:LINE: message.
 """
@@ -25,6 +26,15 @@ LINK = re.compile(r"\]\(([^)\s]+)\)")
 DEMO_INTRO = "`make demo` prints:"
 PACKAGE_INTRO = "so it is excluded:"
 TEST_INTRO = "whole diff:"
+EXTENSION_TESTS = """
+package.targets.append(
+    .testTarget(
+        name: "ShopExtensionTests",
+        dependencies: [
+            .product(name: "TracksnapCapture", package: "tracksnap"),
+            .product(name: "TracksnapExtensions", package: "tracksnap"),
+        ]))
+"""
 DEPENDENCY = re.compile(r'\.package\(url: "[^"]*/tracksnap", branch: "main"\)')
 
 
@@ -86,6 +96,9 @@ def write_front_page(directory, problems):
     shutil.rmtree(package / "Tests", ignore_errors=True)
     (package / "Sources" / "Shop").mkdir(parents=True)
     (package / "Tests" / "ShopTests").mkdir(parents=True)
+    # Not the README's: a second test target, the proof that the extension points and the
+    # in-process capture are usable from the products a user depends on.
+    manifest += EXTENSION_TESTS
     (package / "Package.swift").write_text(manifest)
     checkout = package / "tracksnap"
     if not checkout.is_symlink():
@@ -97,6 +110,7 @@ def write_front_page(directory, problems):
     for source in [*sorted((fixtures / "Shop").glob("*.swift")), ROOT / "Tests/TracksnapTestingTests/FakeAnalytics.swift"]:
         shutil.copy(source, package / "Sources" / "Shop" / source.name)
     shutil.copytree(fixtures / "Snapshots", package / "Tests" / "ShopTests" / "Snapshots")
+    shutil.copytree(fixtures / "ShopExtensionTests", package / "Tests" / "ShopExtensionTests")
     (package / "Tests" / "ShopTests" / "CheckoutTests.swift").write_text(fenced("swift", TEST_INTRO))
 
 

@@ -23,6 +23,9 @@ private let allowedDependencies: [String: Set<String>] = [
     ],
     "TracksnapCapture": ["TracksnapModel"],
     "TracksnapReplay": ["TracksnapModel", "TracksnapCore", "TracksnapRecording", "Yams"],
+    "TracksnapExtensions": [
+        "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "TracksnapReports",
+    ],
     "TracksnapTesting": [
         "TracksnapCapture", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
         "TracksnapReports",
