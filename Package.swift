@@ -6,20 +6,15 @@ let package = Package(
     // iOS 18 and macOS 15: the first with `Synchronization.Mutex`. An iOS app links `TracksnapCapture`
     // only (its closure is `TracksnapModel`, `Inflation` and the SDK's zlib); the rest runs on a Mac or Linux.
     platforms: [.macOS(.v15), .iOS(.v18)],
+    // The faces a user imports, and nothing else (ARCHITECTURE.md, "Products for the faces only"):
+    // the other modules are reached through these, and share what no face shows as `package`.
     products: [
         .executable(name: "tracksnap", targets: ["TracksnapCLI"]),
-        .library(name: "Patterns", targets: ["Patterns"]),
-        .library(name: "Inflation", targets: ["Inflation"]),
-        .library(name: "TracksnapModel", targets: ["TracksnapModel"]),
-        .library(name: "TracksnapCore", targets: ["TracksnapCore"]),
-        .library(name: "TracksnapDecoders", targets: ["TracksnapDecoders"]),
-        .library(name: "TracksnapValidation", targets: ["TracksnapValidation"]),
-        .library(name: "TracksnapRecording", targets: ["TracksnapRecording"]),
-        .library(name: "TracksnapReports", targets: ["TracksnapReports"]),
-        .library(name: "TracksnapServer", targets: ["TracksnapServer"]),
-        .library(name: "TracksnapCapture", targets: ["TracksnapCapture"]),
         .library(name: "TracksnapTesting", targets: ["TracksnapTesting"]),
         .library(name: "TracksnapTestingServer", targets: ["TracksnapTestingServer"]),
+        .library(name: "TracksnapCapture", targets: ["TracksnapCapture"]),
+        .library(name: "TracksnapServer", targets: ["TracksnapServer"]),
+        .library(name: "TracksnapExtensions", targets: ["TracksnapExtensions"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -86,6 +81,14 @@ let package = Package(
                 "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording", "TracksnapCapture",
                 .product(name: "Yams", package: "Yams"),
             ]),
+        // The extension points in one import: `VendorDecoder`, `RequestFilter`, `Validator` and
+        // `ReportFormat`, with the types they take and give and the `Extensions` that carry them.
+        .target(
+            name: "TracksnapExtensions",
+            dependencies: [
+                "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "TracksnapReports",
+            ]
+        ),
         .target(
             name: "TracksnapTesting",
             dependencies: [

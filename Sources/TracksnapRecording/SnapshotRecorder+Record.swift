@@ -1,6 +1,6 @@
 import Foundation
-public import TracksnapCore
-public import TracksnapModel
+package import TracksnapCore
+package import TracksnapModel
 import TracksnapValidation
 
 extension SnapshotRecorder {
@@ -19,7 +19,7 @@ extension SnapshotRecorder {
     ///   - pending: write `X.new.json` for review instead of replacing `X.json`.
     /// - Throws: `InputError` for an existing snapshot that cannot be read, an unknown validator,
     ///   traffic a decoder recognises but cannot decode, or a file that cannot be written.
-    public func record(_ requests: [CapturedRequest], snapshotAt path: String, mode: RecordMode, pending: Bool = false)
+    package func record(_ requests: [CapturedRequest], snapshotAt path: String, mode: RecordMode, pending: Bool = false)
         throws(InputError) -> RecordOutcome
     {
         try record(runs: [requests], snapshotAt: path, mode: mode, pending: pending)
@@ -42,7 +42,7 @@ extension SnapshotRecorder {
     ///   - runNames: how errors name each run (its capture file).
     /// - Throws: `InputError` as `record(_:snapshotAt:mode:pending:)` does, and for runs that are
     ///   not the same flow, naming the first difference.
-    public func record(
+    package func record(
         runs: [[CapturedRequest]], snapshotAt path: String, mode: RecordMode, pending: Bool = false,
         runNames: [String] = []
     ) throws(InputError) -> RecordOutcome {

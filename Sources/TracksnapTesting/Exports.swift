@@ -2,5 +2,4 @@
 // requests and the results.
 @_exported import TracksnapCapture
 @_exported import TracksnapModel
-@_exported import TracksnapRecording
 @_exported import TracksnapValidation

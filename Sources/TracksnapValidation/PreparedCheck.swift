@@ -79,7 +79,7 @@ public struct PreparedCheck: Sendable {
     }
 
     /// Whether a wait for traffic is over: every expected entry is paired with a request.
-    public func hasEverythingExpected(_ requests: [CapturedRequest]) -> Bool {
+    package func hasEverythingExpected(_ requests: [CapturedRequest]) -> Bool {
         !validate(requests).entries.contains { $0.status == .missing }
     }
 }

@@ -40,7 +40,7 @@ public enum Validation {
 
     /// Whether a file is a profile rather than a snapshot: one under a `Validators` directory;
     /// elsewhere, one that names the profile schema, or has a `filter` and no expectations.
-    public static func isProfile(_ document: JSONDocument) -> Bool {
+    package static func isProfile(_ document: JSONDocument) -> Bool {
         if document.file.split(separator: "/").dropLast().contains("Validators") { return true }
         guard let top = document.value.objectValue else { return false }
         if top["$schema"]?.stringValue?.hasSuffix("profile.schema.json") == true { return true }

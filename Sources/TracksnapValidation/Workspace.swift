@@ -83,7 +83,7 @@ public struct Workspace: Sendable {
     /// try Workspace().files(["Snapshots"], field: "snapshot")  // ["Snapshots/checkout.json", "Snapshots/onboarding/welcome.json"]
     /// ```
     /// - Throws: `InputError` for a path that does not exist, or that lies outside the root.
-    public func files(_ paths: [String], field: String) throws(InputError) -> [String] {
+    package func files(_ paths: [String], field: String) throws(InputError) -> [String] {
         var files: [String] = []
         for named in paths {
             let path = try path(named, field: field)
@@ -103,12 +103,12 @@ public struct Workspace: Sendable {
 
     /// Whether a file in a folder is a snapshot or profile to check: `*.json`, but not a pending
     /// recording (`*.new.json`, which `tracksnap review` shows).
-    public static func isCheckedFile(_ name: String) -> Bool {
+    package static func isCheckedFile(_ name: String) -> Bool {
         name.hasSuffix(".json") && !name.hasSuffix(".new.json")
     }
 
     /// How an answer shows a path it resolved: relative to the root.
-    public func display(_ resolved: String) -> String {
+    package func display(_ resolved: String) -> String {
         guard let root else { return resolved }
         let prefix = root.hasSuffix("/") ? root : root + "/"
         return resolved.hasPrefix(prefix) ? String(resolved.dropFirst(prefix.count)) : resolved

@@ -25,6 +25,9 @@ private let allowedDependencies: [String: Set<String>] = [
     "TracksnapReplay": [
         "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording", "TracksnapCapture", "Yams",
     ],
+    "TracksnapExtensions": [
+        "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "TracksnapReports",
+    ],
     "TracksnapTesting": [
         "TracksnapCapture", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
         "TracksnapReports",

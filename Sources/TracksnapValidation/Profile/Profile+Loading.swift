@@ -54,10 +54,10 @@ extension Profile {
     public static let builtInDefault = builtIn("default") ?? Profile(name: "default")
 
     /// Whether this name is one of tracksnap's built-in profiles (a file of that name overrides it).
-    public static func isBuiltIn(_ name: String) -> Bool { BuiltInProfiles.sources[name] != nil }
+    package static func isBuiltIn(_ name: String) -> Bool { BuiltInProfiles.sources[name] != nil }
 
     /// The names a snapshot's `validator` can take: the workspace's profiles and the built-in ones.
-    public static func available(workspace: Workspace = Workspace()) -> [String] {
+    package static func available(workspace: Workspace = Workspace()) -> [String] {
         ProfileCatalog(workspace: workspace).available()
     }
 
@@ -67,7 +67,7 @@ extension Profile {
     /// ```swift
     /// Profile.unknownNames(in: snapshot)  // [Snapshots/x.json:2:27: error: no validator profile "ga44" (not in Validators/, not built in); did you mean ga4? available: …]
     /// ```
-    public static func unknownNames(in snapshot: Snapshot, workspace: Workspace = Workspace()) -> [Diagnostic] {
+    package static func unknownNames(in snapshot: Snapshot, workspace: Workspace = Workspace()) -> [Diagnostic] {
         guard let reference = snapshot.validator else { return [] }
         let names = reference.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         let available = available(workspace: workspace)
