@@ -19,6 +19,7 @@ deps:
 	fi
 
 build: deps
+	@[ -x .build/debug/tracksnap ] || echo "Building tracksnap (the first time: 10 to 15 minutes on two cores)..." >&2
 	@$(SWIFT) build --product tracksnap -q
 
 # The demo: a web shop's checkout, captured from two releases of the app, checked against

@@ -63,7 +63,7 @@ def test_the_front_pages_curl_session_answers_as_shown(tmp_path):
     """README.md, "A curl session": each command run by bash against a real `tracksnap serve`
     started as its first line says, its answer the `# ` lines under it (the page's port and root
     replaced by the server's); a comment that ends with a colon introduces the next command."""
-    lines = fenced("README.md", "sh", "Any language drives the same control API (`Schemas/control-api.openapi.json`):")
+    lines = fenced("README.md", "sh", "the same control API (`Schemas/control-api.openapi.json`):")
     serve, *session = lines.rstrip("\n").split("\n")
     started = re.fullmatch(r"tracksnap serve --port 0 --root (\S+) --quiet &\s+# listening on (\S+)", serve)
     assert started, f"the session's first line is not the server Tracksnap.start runs: {serve}"
