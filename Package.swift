@@ -7,21 +7,15 @@ let package = Package(
     // only (its closure is `TracksnapModel`, `TracksnapJSON`, `Inflation` and the SDK's zlib); the rest runs on a
     // Mac or Linux.
     platforms: [.macOS(.v15), .iOS(.v18)],
+    // The faces a user imports, and nothing else (ARCHITECTURE.md, "Products for the faces only"):
+    // the other modules are reached through these, and share what no face shows as `package`.
     products: [
         .executable(name: "tracksnap", targets: ["TracksnapCLI"]),
-        .library(name: "Patterns", targets: ["Patterns"]),
-        .library(name: "Inflation", targets: ["Inflation"]),
-        .library(name: "TracksnapJSON", targets: ["TracksnapJSON"]),
-        .library(name: "TracksnapModel", targets: ["TracksnapModel"]),
-        .library(name: "TracksnapCore", targets: ["TracksnapCore"]),
-        .library(name: "TracksnapDecoders", targets: ["TracksnapDecoders"]),
-        .library(name: "TracksnapValidation", targets: ["TracksnapValidation"]),
-        .library(name: "TracksnapRecording", targets: ["TracksnapRecording"]),
-        .library(name: "TracksnapReports", targets: ["TracksnapReports"]),
-        .library(name: "TracksnapServer", targets: ["TracksnapServer"]),
-        .library(name: "TracksnapCapture", targets: ["TracksnapCapture"]),
         .library(name: "TracksnapTesting", targets: ["TracksnapTesting"]),
         .library(name: "TracksnapTestingServer", targets: ["TracksnapTestingServer"]),
+        .library(name: "TracksnapCapture", targets: ["TracksnapCapture"]),
+        .library(name: "TracksnapServer", targets: ["TracksnapServer"]),
+        .library(name: "TracksnapExtensions", targets: ["TracksnapExtensions"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -33,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        // Replay: VCR's and vcrpy's YAML cassettes (libyaml underneath, with each node's line and column).
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         // `make docs`: the DocC catalogs (`swift package generate-documentation`); a plugin, nothing links it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -90,6 +86,21 @@ let package = Package(
             ]
         ),
         .target(name: "TracksnapCapture", dependencies: ["TracksnapJSON", "TracksnapModel"]),
+        .target(
+            name: "TracksnapReplay",
+            dependencies: [
+                "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
+                "TracksnapCapture", .product(name: "Yams", package: "Yams"),
+            ]),
+        // The extension points in one import: `VendorDecoder`, `RequestFilter`, `Validator` and
+        // `ReportFormat`, with the types they take and give and the `Extensions` that carry them.
+        .target(
+            name: "TracksnapExtensions",
+            dependencies: [
+                "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
+                "TracksnapReports",
+            ]
+        ),
         .target(
             name: "TracksnapTesting",
             dependencies: [
@@ -152,6 +163,13 @@ let package = Package(
             dependencies: ["TracksnapTestSupport", "TracksnapDecoders", "TracksnapJSON", "TracksnapModel"],
             exclude: ["Fixtures"]),
         .testTarget(name: "TracksnapCoreTests", dependencies: ["TracksnapCore", "TracksnapJSON", "TracksnapModel"]),
+        .testTarget(
+            name: "TracksnapReplayTests",
+            dependencies: [
+                "TracksnapTestSupport", "TracksnapReplay", "TracksnapCapture", "TracksnapCore", "TracksnapJSON",
+                "TracksnapModel",
+            ],
+            exclude: ["Scripts"]),
         // What validation's and recording's tests share: snapshots, requests and profiles written in the test.
         .target(
             name: "TracksnapValidationTestSupport",

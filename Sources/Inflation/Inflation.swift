@@ -11,9 +11,9 @@ import CZlib
 /// exceeds the budget's remainder (plus one byte, to tell "exactly at the limit" from "beyond
 /// it"), and the inflation stops at the first byte beyond: a bomb costs at most its budget, in
 /// memory and in time.
-public enum Inflation {
+package enum Inflation {
     /// The wrapper around the deflate data.
-    public enum Format: Sendable, Hashable {
+    package enum Format: Sendable, Hashable {
         /// RFC 1952, as `Content-Encoding: gzip` and gzip files.
         case gzip
         /// RFC 1950 or RFC 1952, told from the header.
@@ -43,7 +43,7 @@ public enum Inflation {
     ///   - budget: what the output may spend; on success it is charged the output's size.
     /// - Returns: the inflated bytes.
     /// - Throws: `InflationError`: over the budget (charged to its limit), truncated, corrupt.
-    public static func inflate(_ input: [UInt8], format: Format, budget: inout InflationBudget) throws(InflationError)
+    package static func inflate(_ input: [UInt8], format: Format, budget: inout InflationBudget) throws(InflationError)
         -> [UInt8]
     {
         // Less one, so that one byte past the allowance can always be asked for.
@@ -85,7 +85,7 @@ public enum Inflation {
     }
 
     /// Whether the bytes start with gzip's magic number (`1f 8b`).
-    public static func looksGzipped(_ bytes: some Collection<UInt8>) -> Bool {
+    package static func looksGzipped(_ bytes: some Collection<UInt8>) -> Bool {
         var iterator = bytes.makeIterator()
         return iterator.next() == 0x1F && iterator.next() == 0x8B
     }

@@ -6,24 +6,24 @@
 /// let outer = try Inflation.inflate(body, format: .gzip, budget: &budget)
 /// let inner = try Inflation.inflate(outer, format: .gzip, budget: &budget)  // counted with `outer`
 /// ```
-public struct InflationBudget: Sendable, Hashable {
+package struct InflationBudget: Sendable, Hashable {
     /// The most bytes all layers together may produce.
-    public let limit: Int
+    package let limit: Int
     /// The bytes produced so far.
-    public private(set) var spent = 0
+    package private(set) var spent = 0
 
-    public init(limit: Int) {
+    package init(limit: Int) {
         self.limit = max(0, limit)
     }
 
     /// What is left to spend.
-    public var remaining: Int { limit - spent }
+    package var remaining: Int { limit - spent }
 
     /// Counts bytes a layer produced.
     ///
     /// - Throws: `InflationError.overBudget` when they take the total beyond the limit; the
     ///   budget is then spent to its limit.
-    public mutating func spend(_ count: Int) throws(InflationError) {
+    package mutating func spend(_ count: Int) throws(InflationError) {
         guard count <= remaining else {
             spent = limit
             throw InflationError(.overBudget(limit: limit))

@@ -3,7 +3,7 @@
 /// ```swift
 /// catch let error where error.isOverBudget { print(error) }  // "inflates beyond 16777216 bytes"
 /// ```
-public struct InflationError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct InflationError: Error, Sendable, Hashable, CustomStringConvertible {
     package enum Kind: Sendable, Hashable {
         case overBudget(limit: Int)
         case truncated
@@ -19,18 +19,18 @@ public struct InflationError: Error, Sendable, Hashable, CustomStringConvertible
 
     /// Whether the stream inflates beyond what the budget had left: a decompression bomb, or
     /// simply too much for the limit.
-    public var isOverBudget: Bool {
+    package var isOverBudget: Bool {
         if case .overBudget = kind { return true }
         return false
     }
 
     /// The budget's limit when the stream inflates beyond it.
-    public var limit: Int? {
+    package var limit: Int? {
         if case .overBudget(let limit) = kind { return limit }
         return nil
     }
 
-    public var description: String {
+    package var description: String {
         switch kind {
         case .overBudget(let limit): "inflates beyond \(limit) bytes"
         case .truncated: "compressed data is truncated"

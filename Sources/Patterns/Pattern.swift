@@ -64,7 +64,7 @@ public struct Pattern: Sendable, Hashable, CustomStringConvertible {
     ///   - options: As for `init(_:options:)`.
     /// - Throws: `PatternError` of kind `.compile` when `source` is not a valid pattern.
     ///   Failures are not cached.
-    public static func cached(_ source: String, options: Options = []) throws(PatternError) -> Pattern {
+    package static func cached(_ source: String, options: Options = []) throws(PatternError) -> Pattern {
         Pattern(compiled: try PatternCache.shared.compiled(source: source, options: options))
     }
 

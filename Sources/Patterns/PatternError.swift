@@ -25,7 +25,7 @@ public struct PatternError: Error, Sendable, Hashable, CustomStringConvertible {
     /// PCRE2's own message.
     public let message: String
 
-    public init(kind: Kind, pattern: String, offset: Int?, message: String) {
+    package init(kind: Kind, pattern: String, offset: Int?, message: String) {
         self.kind = kind
         self.pattern = pattern
         self.offset = offset

@@ -28,9 +28,10 @@ struct Lint: ParsableCommand {
     func run() throws {
         let roots =
             paths.isEmpty ? ["Snapshots", "Validators"].filter { FileManager.default.fileExists(atPath: $0) } : paths
+        let workspace = Workspace()
         let files: [String]
         do {
-            files = try Terminal.jsonFiles(roots)
+            files = try workspace.files(roots, field: "path")
         } catch {
             Terminal.error(error.description)
             throw Exit.badInput
@@ -50,7 +51,7 @@ struct Lint: ParsableCommand {
             do {
                 let document = try JSONDocument.load(path: file)
                 if Validation.isProfile(document), let note = Self.overrideNote(file) { print(note) }
-                diagnostics = Validation.lint(document: document)
+                diagnostics = Validation.lint(document: document, workspace: workspace)
             } catch {
                 diagnostics = error.diagnostics
             }

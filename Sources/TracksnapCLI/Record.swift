@@ -73,12 +73,12 @@ struct Record: ParsableCommand {
             }
         }
         do {
-            var reference = traffic.validator
-            if reference == nil, FileManager.default.fileExists(atPath: snapshot) {
-                reference = try Snapshot.load(path: snapshot).validator
-            }
-            let profile = try Profile.load(reference ?? "default", workspace: traffic.workspace)
-            let outcome = try SnapshotRecorder(profile: profile).record(
+            let reference = traffic.validator
+            let existing =
+                reference == nil && FileManager.default.fileExists(atPath: snapshot)
+                ? try Snapshot.load(path: snapshot) : nil
+            let recorder = try SnapshotRecorder(profile: reference, existing: existing, workspace: traffic.workspace)
+            let outcome = try recorder.record(
                 runs: runs, snapshotAt: snapshot, mode: mode.recordMode, pending: pending,
                 runNames: [traffic.capture.joined(separator: " + ")] + rerun)
             if outcome.recorded {

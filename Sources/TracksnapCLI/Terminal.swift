@@ -21,31 +21,4 @@ enum Terminal {
     static func error(_ message: String) {
         FileHandle.standardError.write(Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
     }
-
-    /// The JSON files a user named: files as given, directories searched recursively (sorted).
-    static func jsonFiles(_ paths: [String]) throws(PathError) -> [String] {
-        var files: [String] = []
-        for path in paths {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw PathError(path: path, message: "no such file or directory")
-            }
-            guard isDirectory.boolValue else {
-                files.append(path)
-                continue
-            }
-            let found = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
-                .filter { $0.hasSuffix(".json") && !$0.hasSuffix(".new.json") }
-                .sorted()
-                .map { (path as NSString).appendingPathComponent($0) }
-            files += found
-        }
-        return files
-    }
-
-    struct PathError: Error, CustomStringConvertible {
-        let path: String
-        let message: String
-        var description: String { "\(path): error: \(message)" }
-    }
 }

@@ -45,7 +45,7 @@ struct Validate: ParsableCommand {
         let requests = try traffic.requests()
         let files: [String]
         do {
-            files = try Terminal.jsonFiles(snapshots)
+            files = try traffic.workspace.files(snapshots, field: "snapshot")
         } catch {
             Terminal.error(error.description)
             throw Exit.badInput

@@ -20,6 +20,24 @@ public enum CaptureMode: Sendable {
         body: Data = Data(CollectorAnswer.body.utf8))
     /// Answers each request locally with the response the closure builds from it: a stub server.
     case reply(@Sendable (CapturedRequest) -> CaptureResponse)
+    /// Decides for each request: answer it locally, or forward it to the network and hear what
+    /// came back (a cassette that replays what it has and records what it lacks).
+    case answer(@Sendable (CapturedRequest) -> CaptureAnswer)
+}
+
+/// What a capture in `answer` mode does with one request.
+///
+/// ```swift
+/// let mode = CaptureMode.answer { request in
+///     cached[request.url].map(CaptureAnswer.respond) ?? .forward { response in cached[request.url] = response }
+/// }
+/// ```
+public enum CaptureAnswer: Sendable {
+    /// Answers locally.
+    case respond(CaptureResponse)
+    /// Forwards to the network as pass-through does; `received` is given the answer (not called
+    /// when the request fails or the app cancels it).
+    case forward(received: @Sendable (CaptureResponse) -> Void)
 }
 
 /// A response a capture in `respond` or `reply` mode gives the app.

@@ -95,10 +95,13 @@ public final class CaptureSession: Sendable {
             if let key = key as? String { additionalHeaders[key] = "\(value)" }
         }
         var forwarder: URLSession?
-        if case .passThrough = mode {
+        switch mode {
+        case .passThrough, .answer:
             let inner = (configuration.copy() as? URLSessionConfiguration) ?? .ephemeral
             inner.protocolClasses = others
             forwarder = URLSession(configuration: inner)
+        case .respond, .reply:
+            break
         }
         let sink = CaptureRegistry.register { protocolClass in
             CaptureSink(

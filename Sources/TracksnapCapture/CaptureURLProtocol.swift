@@ -72,15 +72,16 @@ class CaptureURLProtocol: URLProtocol {
         if stopped { return }
         switch sink.mode {
         case .passThrough:
-            guard let forwarder = sink.forwarder else {
-                client?.urlProtocol(self, didFailWithError: URLError(.unsupportedURL))
-                return
-            }
-            forward(request, body: body, through: forwarder)
+            forward(request, body: body, sink: sink, received: nil)
         case .respond(let status, let headers, let body):
             respond(CaptureResponse(status: status, headers: headers, body: body))
         case .reply(let reply):
             respond(reply(captured))
+        case .answer(let decide):
+            switch decide(captured) {
+            case .respond(let response): respond(response)
+            case .forward(let received): forward(request, body: body, sink: sink, received: received)
+            }
         }
     }
 
@@ -105,7 +106,13 @@ class CaptureURLProtocol: URLProtocol {
         client?.urlProtocolDidFinishLoading(self)
     }
 
-    private func forward(_ request: URLRequest, body: [UInt8]?, through forwarder: URLSession) {
+    private func forward(
+        _ request: URLRequest, body: [UInt8]?, sink: CaptureSink, received: (@Sendable (CaptureResponse) -> Void)?
+    ) {
+        guard let forwarder = sink.forwarder else {
+            client?.urlProtocol(self, didFailWithError: URLError(.unsupportedURL))
+            return
+        }
         var outgoing = request
         if let body {
             // The stream, if there was one, has been read to record the body.
@@ -117,6 +124,12 @@ class CaptureURLProtocol: URLProtocol {
         // On Linux, creating a task on the queue that runs `startLoading` deadlocks: hop off it.
         DispatchQueue.global().async {
             let task = forwarder.dataTask(with: outgoingRequest) { data, response, error in
+                if error == nil, let http = response as? HTTPURLResponse, let received {
+                    let headers = http.allHeaderFields.reduce(into: [String: String]()) { headers, field in
+                        if let name = field.key as? String { headers[name] = "\(field.value)" }
+                    }
+                    received(CaptureResponse(status: http.statusCode, headers: headers, body: data ?? Data()))
+                }
                 this.value.finish(data: data, response: response, error: error)
             }
             let started = this.value.forwarding.withLock { state -> Bool in

@@ -52,7 +52,7 @@ extension Decoders {
     /// - Parameters:
     ///   - request: the captured request.
     ///   - decoders: the decoders to ask, in order; `VendorDecoder.all` by default.
-    public static func vendor(of request: CapturedRequest, using decoders: [VendorDecoder] = VendorDecoder.all)
+    package static func vendor(of request: CapturedRequest, using decoders: [VendorDecoder] = VendorDecoder.all)
         -> String?
     {
         for decoder in decoders {

@@ -1,4 +1,4 @@
-public import TracksnapModel
+package import TracksnapModel
 
 extension Generalization {
     /// What a recording wrote other than as captured, a line each: the values recorded as
@@ -11,7 +11,7 @@ extension Generalization {
     /// //  "1 environment field left out: /events/0/properties/$$os",
     /// //  "\"order\": \"any\" (sent in separate requests, which may arrive in any order)"]
     /// ```
-    public static func summary(_ generalized: [Generalization], limit: Int = 10) -> [String] {
+    package static func summary(_ generalized: [Generalization], limit: Int = 10) -> [String] {
         func listed(_ items: [String]) -> String {
             items.prefix(limit).joined(separator: ", ")
                 + (items.count > limit ? ", and \(items.count - limit) more" : "")

@@ -9,7 +9,7 @@
 /// // -b
 /// // +c
 /// ```
-public enum LineDiff {
+package enum LineDiff {
     /// Beyond this many line pairs the texts are shown as wholly replaced rather than aligned.
     static let limit = 4_000_000
 
@@ -18,7 +18,8 @@ public enum LineDiff {
     ///   - new: the text after.
     ///   - context: unchanged lines shown around each change.
     /// - Returns: the diff, empty when the texts have the same lines.
-    public static func unified(old: String, new: String, oldName: String, newName: String, context: Int = 3) -> String {
+    package static func unified(old: String, new: String, oldName: String, newName: String, context: Int = 3) -> String
+    {
         let a = lines(old)
         let b = lines(new)
         let script = edits(a, b)

@@ -1,5 +1,5 @@
 import Foundation
-public import TracksnapCore
+package import TracksnapCore
 import TracksnapValidation
 
 /// Pending snapshots: a recording written as `X.new.json` beside `X.json` for review, then
@@ -9,17 +9,17 @@ import TracksnapValidation
 /// PendingSnapshot.path(for: "Snapshots/checkout.json")  // "Snapshots/checkout.new.json"
 /// try PendingSnapshot.accept("Snapshots/checkout.json")
 /// ```
-public enum PendingSnapshot {
+package enum PendingSnapshot {
     static let suffix = ".new.json"
 
     /// The pending file of a snapshot: `X.new.json` for `X.json` (or for `X.new.json` itself).
-    public static func path(for snapshot: String) -> String {
+    package static func path(for snapshot: String) -> String {
         if snapshot.hasSuffix(suffix) { return snapshot }
         return (snapshot.hasSuffix(".json") ? String(snapshot.dropLast(5)) : snapshot) + suffix
     }
 
     /// The snapshot a pending file replaces: `X.json` for `X.new.json` (or for `X.json` itself).
-    public static func snapshotPath(for path: String) -> String {
+    package static func snapshotPath(for path: String) -> String {
         path.hasSuffix(suffix) ? String(path.dropLast(suffix.count)) + ".json" : path
     }
 
@@ -29,7 +29,7 @@ public enum PendingSnapshot {
     /// - Returns: the snapshot's path.
     /// - Throws: `InputError` when there is no pending file or it cannot be moved.
     @discardableResult
-    public static func accept(_ snapshot: String) throws(InputError) -> String {
+    package static func accept(_ snapshot: String) throws(InputError) -> String {
         let pending = try existingPending(snapshot)
         let target = snapshotPath(for: pending)
         try AtomicFile.rename(pending, to: target)
@@ -42,7 +42,7 @@ public enum PendingSnapshot {
     /// - Returns: the pending file's path.
     /// - Throws: `InputError` when there is no pending file or it cannot be deleted.
     @discardableResult
-    public static func reject(_ snapshot: String) throws(InputError) -> String {
+    package static func reject(_ snapshot: String) throws(InputError) -> String {
         let pending = try existingPending(snapshot)
         do {
             try FileManager.default.removeItem(atPath: pending)
@@ -55,7 +55,7 @@ public enum PendingSnapshot {
     /// Every pending file at or under these paths (files as given, directories searched), sorted.
     ///
     /// - Throws: `InputError` for a path that does not exist.
-    public static func find(in paths: [String]) throws(InputError) -> [String] {
+    package static func find(in paths: [String]) throws(InputError) -> [String] {
         var found: [String] = []
         for path in paths {
             var isDirectory: ObjCBool = false

@@ -1,22 +1,22 @@
-public import TracksnapModel
+package import TracksnapModel
 
 /// What `SnapshotRecorder.record(_:snapshotAt:mode:pending:)` did.
-public struct RecordOutcome: Sendable, Hashable {
+package struct RecordOutcome: Sendable, Hashable {
     /// The file written (`X.json`, or `X.new.json` when pending), or the snapshot left as it was.
-    public var file: String
+    package var file: String
     /// Whether a file was written.
-    public var recorded: Bool
+    package var recorded: Bool
     /// How many requests the recorded snapshot lists (0 when nothing was written).
-    public var requests: Int
+    package var requests: Int
     /// How many events it lists; nil when it lists none because it records requests only.
-    public var events: Int?
+    package var events: Int?
     /// Why nothing was written, for people (`"it exists (--mode missing)"`).
-    public var reason: String?
+    package var reason: String?
     /// The values written as matchers rather than as captured (volatile shapes, values that
     /// differ between runs), in snapshot order; secrets and kept patterns are not listed.
-    public var generalized: [Generalization]
+    package var generalized: [Generalization]
 
-    public init(
+    package init(
         file: String, recorded: Bool, requests: Int, events: Int? = nil, reason: String? = nil,
         generalized: [Generalization] = []
     ) {

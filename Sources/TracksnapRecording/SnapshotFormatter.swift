@@ -1,12 +1,12 @@
 import TracksnapCore
-import TracksnapJSON
+package import TracksnapJSON
 import TracksnapModel
 import TracksnapValidation
 
 /// Writes a snapshot as people write them: sorted keys, two-space indentation, one member per
 /// line, and a matcher on the line of its key (`"ts": { "$regex": "[0-9]{13}" }`), so that a
 /// recorded file reads like a hand-written one and re-recording one changes only what changed.
-enum SnapshotFormatter {
+package enum SnapshotFormatter {
     /// ```swift
     /// SnapshotFormatter.text(["ts": ["$regex": "[0-9]+"]])
     /// // {
@@ -14,7 +14,7 @@ enum SnapshotFormatter {
     /// // }
     /// ```
     /// - Returns: the text with LF line ends and a final newline.
-    static func text(_ value: JSONValue) -> String {
+    package static func text(_ value: JSONValue) -> String {
         var out = ""
         write(value, indent: 0, to: &out)
         return out + "\n"

@@ -1,7 +1,7 @@
 import Foundation
-public import TracksnapCore
+package import TracksnapCore
 import TracksnapJSON
-public import TracksnapModel
+package import TracksnapModel
 import TracksnapValidation
 
 extension SnapshotRecorder {
@@ -20,7 +20,7 @@ extension SnapshotRecorder {
     ///   - pending: write `X.new.json` for review instead of replacing `X.json`.
     /// - Throws: `InputError` for an existing snapshot that cannot be read, an unknown validator,
     ///   traffic a decoder recognises but cannot decode, or a file that cannot be written.
-    public func record(_ requests: [CapturedRequest], snapshotAt path: String, mode: RecordMode, pending: Bool = false)
+    package func record(_ requests: [CapturedRequest], snapshotAt path: String, mode: RecordMode, pending: Bool = false)
         throws(InputError) -> RecordOutcome
     {
         try record(runs: [requests], snapshotAt: path, mode: mode, pending: pending)
@@ -43,7 +43,7 @@ extension SnapshotRecorder {
     ///   - runNames: how errors name each run (its capture file).
     /// - Throws: `InputError` as `record(_:snapshotAt:mode:pending:)` does, and for runs that are
     ///   not the same flow, naming the first difference.
-    public func record(
+    package func record(
         runs: [[CapturedRequest]], snapshotAt path: String, mode: RecordMode, pending: Bool = false,
         runNames: [String] = []
     ) throws(InputError) -> RecordOutcome {
@@ -54,12 +54,9 @@ extension SnapshotRecorder {
         case .missing where exists:
             return RecordOutcome(file: path, recorded: false, requests: 0, reason: "it exists (mode missing)")
         case .failed where exists:
-            let snapshot = try Snapshot.load(path: path)
-            guard let validator = ValidatorRegistry.validator(named: profile.validator) else {
-                throw InputError(
-                    file: profile.file ?? path, message: "no validator is registered as \"\(profile.validator)\"")
-            }
-            if runs.allSatisfy({ validator.validate(snapshot, requests: $0, profile: profile).passed }) {
+            let check = try PreparedCheck(
+                try Snapshot.load(path: path), file: path, profile: profile, extensions: extensions)
+            if runs.allSatisfy({ check.validate($0).passed }) {
                 return RecordOutcome(file: path, recorded: false, requests: 0, reason: "it passes (mode failed)")
             }
         default:

@@ -1,9 +1,9 @@
 import Foundation
-public import TracksnapCore
+package import TracksnapCore
 import TracksnapDecoders
-public import TracksnapJSON
-public import TracksnapModel
-public import TracksnapValidation
+package import TracksnapJSON
+package import TracksnapModel
+package import TracksnapValidation
 
 /// Writes a snapshot from captured traffic, under a profile: requests, or decoded events.
 ///
@@ -25,18 +25,40 @@ public import TracksnapValidation
 /// (`snapshot(fromRuns:name:existing:runNames:)`), what differs between them becomes a matcher
 /// too. Given the existing snapshot, every matcher that still accepts the new traffic is kept
 /// (see `snapshot(from:name:existing:)`).
-public struct SnapshotRecorder: Sendable {
+package struct SnapshotRecorder: Sendable {
     /// The filter, ignore and redact rules, and the headers to keep.
-    public var profile: Profile
+    package var profile: Profile
+    /// Where the profile's validator is found, when a mode records only what fails.
+    package var extensions: Extensions
 
     /// A recorder for one profile.
     ///
     /// ```swift
     /// let recorder = SnapshotRecorder(profile: .builtInDefault)
     /// ```
-    /// - Parameter profile: the profile whose filter selects the requests recorded.
-    public init(profile: Profile) {
+    /// - Parameters:
+    ///   - profile: the profile whose filter selects the requests recorded.
+    ///   - extensions: where the profile's validator is found.
+    package init(profile: Profile, extensions: Extensions = .registered) {
         self.profile = profile
+        self.extensions = extensions
+    }
+
+    /// A recorder for a snapshot, under the profile every entry point records it with: the one
+    /// named, else the existing snapshot's `validator`, else `default`.
+    ///
+    /// ```swift
+    /// let recorder = try SnapshotRecorder(profile: nil, existing: try? Snapshot.load(path: path), workspace: workspace)
+    /// ```
+    /// - Parameters:
+    ///   - reference: the profile (name or path) the caller names, if any.
+    ///   - existing: the snapshot recorded before, if any.
+    ///   - workspace: where profile names are looked up, and its extensions.
+    /// - Throws: `InputError` when the profile cannot be loaded.
+    package init(profile reference: String?, existing: Snapshot?, workspace: Workspace) throws(InputError) {
+        self.init(
+            profile: try Profile.load(reference ?? existing?.validator ?? "default", workspace: workspace),
+            extensions: workspace.extensions)
     }
 
     /// The snapshot's JSON: `name`, `validator` and `requests` (and `events` through a profile
@@ -61,7 +83,7 @@ public struct SnapshotRecorder: Sendable {
     ///   - existing: the snapshot recorded before, if any.
     /// - Throws: `InputError` when the existing snapshot is not a valid snapshot, or when a
     ///   decoder recognises a request it cannot decode (with the request and the reason).
-    public func snapshot(from requests: [CapturedRequest], name: String, existing: JSONDocument? = nil)
+    package func snapshot(from requests: [CapturedRequest], name: String, existing: JSONDocument? = nil)
         throws(InputError) -> JSONValue
     {
         try recording(from: [requests], name: name, existing: existing, file: existing?.file ?? name).snapshot
@@ -87,7 +109,7 @@ public struct SnapshotRecorder: Sendable {
     /// - Throws: `InputError` as `snapshot(from:name:existing:)` does, and when a run is not the
     ///   same flow as the first: a different number of entries, or an entry with no counterpart
     ///   (another event name, method or URL), naming the first difference.
-    public func snapshot(
+    package func snapshot(
         fromRuns runs: [[CapturedRequest]], name: String, existing: JSONDocument? = nil, runNames: [String] = []
     ) throws(InputError) -> JSONValue {
         try recording(from: runs, name: name, existing: existing, file: existing?.file ?? name, runNames: runNames)
@@ -344,7 +366,7 @@ public struct SnapshotRecorder: Sendable {
     ///   - snapshot: the JSON from `snapshot(from:name:existing:)`.
     ///   - path: the file; missing directories above it are created.
     /// - Throws: `InputError` naming the file when it cannot be written.
-    public func write(_ snapshot: JSONValue, to path: String) throws(InputError) {
+    package func write(_ snapshot: JSONValue, to path: String) throws(InputError) {
         try AtomicFile.write(SnapshotFormatter.text(snapshot), to: path)
     }
 

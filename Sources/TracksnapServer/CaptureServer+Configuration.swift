@@ -110,7 +110,7 @@ extension CaptureServer {
         /// CaptureServer.Configuration.isLoopback("0.0.0.0")           // false
         /// CaptureServer.Configuration.isLoopback("127.evil.example")  // false
         /// ```
-        public static func isLoopback(_ host: String) -> Bool {
+        package static func isLoopback(_ host: String) -> Bool {
             Loopback.names(host)
         }
 

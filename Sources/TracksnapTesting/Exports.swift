@@ -1,6 +1,6 @@
 // A test imports TracksnapTesting alone: it sees the capture, the record modes, the captured
 // requests and the results.
 @_exported import TracksnapCapture
+@_exported import TracksnapJSON
 @_exported import TracksnapModel
-@_exported import TracksnapRecording
 @_exported import TracksnapValidation

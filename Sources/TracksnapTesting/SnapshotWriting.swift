@@ -21,7 +21,6 @@ import TracksnapValidation
 func writeSnapshot(runs: [[CapturedRequest]], to path: String, profile: String?, workspace: Workspace) throws
     -> RecordOutcome
 {
-    let existing = try? Snapshot.load(path: path)
-    let profile = try Profile.load(profile ?? existing?.validator ?? "default", workspace: workspace)
-    return try SnapshotRecorder(profile: profile).record(runs: runs, snapshotAt: path, mode: .all)
+    try SnapshotRecorder(profile: profile, existing: try? Snapshot.load(path: path), workspace: workspace).record(
+        runs: runs, snapshotAt: path, mode: .all)
 }

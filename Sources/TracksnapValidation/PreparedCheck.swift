@@ -48,10 +48,22 @@ public struct PreparedCheck: Sendable {
             if !unknown.isEmpty { throw InputError(unknown) }
         }
         let profile = try Profile.load(profileReference ?? snapshot.validator ?? "default", workspace: workspace)
+        try self.init(snapshot, file: file, profile: profile, extensions: workspace.extensions)
+    }
+
+    /// Checks a snapshot under a profile already loaded (a recorder's).
+    ///
+    /// - Parameters:
+    ///   - snapshot: the snapshot.
+    ///   - file: how errors and reports name the snapshot.
+    ///   - profile: the profile.
+    ///   - extensions: where the profile's validator is found.
+    /// - Throws: `InputError` for a decoder or validator the profile names that does not exist.
+    public init(_ snapshot: Snapshot, file: String, profile: Profile, extensions: Extensions) throws(InputError) {
         if let unknown = profile.decoders.unknownNames.first {
             throw InputError(file: profile.file ?? file, message: DecoderChoice.unknownMessage(unknown))
         }
-        guard let validator = ValidatorRegistry.validator(named: profile.validator) else {
+        guard let validator = extensions.validators[profile.validator] else {
             throw InputError(
                 file: profile.file ?? file, message: "no validator is registered as \"\(profile.validator)\"")
         }
@@ -67,7 +79,7 @@ public struct PreparedCheck: Sendable {
     }
 
     /// Whether a wait for traffic is over: every expected entry is paired with a request.
-    public func hasEverythingExpected(_ requests: [CapturedRequest]) -> Bool {
+    package func hasEverythingExpected(_ requests: [CapturedRequest]) -> Bool {
         !validate(requests).entries.contains { $0.status == .missing }
     }
 }

@@ -30,9 +30,10 @@ public enum Validation {
     /// ```
     /// - Parameters:
     ///   - document: the parsed file (`isProfile(_:)` tells a profile from a snapshot).
-    ///   - workspace: where a snapshot's profile names are looked up, before the built-in ones.
+    ///   - workspace: where a snapshot's profile names are looked up, before the built-in ones,
+    ///     and the validators and filters a profile may name.
     public static func lint(document: JSONDocument, workspace: Workspace = Workspace()) -> [Diagnostic] {
-        if isProfile(document) { return Profile.lint(document: document) }
+        if isProfile(document) { return Profile.lint(document: document, extensions: workspace.extensions) }
         let diagnostics = Snapshot.lint(document: document)
         guard let snapshot = try? Snapshot.parse(document: document) else { return diagnostics }
         return diagnostics + Profile.unknownNames(in: snapshot, workspace: workspace)
@@ -40,7 +41,7 @@ public enum Validation {
 
     /// Whether a file is a profile rather than a snapshot: one under a `Validators` directory;
     /// elsewhere, one that names the profile schema, or has a `filter` and no expectations.
-    public static func isProfile(_ document: JSONDocument) -> Bool {
+    package static func isProfile(_ document: JSONDocument) -> Bool {
         if document.file.split(separator: "/").dropLast().contains("Validators") { return true }
         guard let top = document.value.objectValue else { return false }
         if top["$schema"]?.stringValue?.hasSuffix("profile.schema.json") == true { return true }

@@ -46,7 +46,7 @@ public struct SnapshotResult: Sendable, Hashable {
     }
 
     /// What to do about a failure where only the order differs, naming the snapshot file.
-    public static func orderAdvice(file: String) -> String {
+    package static func orderAdvice(file: String) -> String {
         """
         The same entries arrived, in another order. If the app sends them from separate tasks, threads \
         or requests, their order is not guaranteed: write "order": "any" in \(file) instead of \

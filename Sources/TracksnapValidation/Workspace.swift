@@ -1,8 +1,9 @@
 import Foundation
 public import TracksnapCore
 
-/// Where a check's files are: the directory profile names are looked up in, and, for the
-/// server, the root that every file a caller names must stay under.
+/// Where a check's files are and what its profiles may name: the directory profile names are
+/// looked up in, the validators and filters of your own (`Extensions`), and, for the server,
+/// the root that every file a caller names must stay under.
 ///
 /// Every loader opens the files it is named through `path(_:field:)` — a snapshot, a profile
 /// path, each file a profile `extends` — so that confinement has one home.
@@ -19,12 +20,17 @@ public struct Workspace: Sendable {
     public let validators: String
     /// The root, absolute, with its own symlinks followed; nil when any file may be named.
     public let root: String?
+    /// The validators and filters of your own that profiles may name.
+    public let extensions: Extensions
 
     /// - Parameters:
     ///   - validators: where profile names are looked up.
     ///   - root: the directory named files must stay under (relative: against the working
     ///     directory); nil: no confinement.
-    public init(validators: String = "Validators", root: String? = nil) {
+    ///   - extensions: the validators and filters profiles may name; by default, what
+    ///     `ValidatorRegistry` and `FilterRegistry` hold now.
+    public init(validators: String = "Validators", root: String? = nil, extensions: Extensions = .registered) {
+        self.extensions = extensions
         let current = FileManager.default.currentDirectoryPath
         // With a root, relative paths mean the root's; the validators directory stays where it was named.
         self.validators = root == nil ? validators : Self.absolute(validators, against: current)
@@ -69,8 +75,40 @@ public struct Workspace: Sendable {
         return resolved
     }
 
+    /// The files a caller named for checking: files as given, directories searched recursively
+    /// (sorted) for snapshots and profiles (`isCheckedFile(_:)`). Each path goes through
+    /// `path(_:field:)`.
+    ///
+    /// ```swift
+    /// try Workspace().files(["Snapshots"], field: "snapshot")  // ["Snapshots/checkout.json", "Snapshots/onboarding/welcome.json"]
+    /// ```
+    /// - Throws: `InputError` for a path that does not exist, or that lies outside the root.
+    package func files(_ paths: [String], field: String) throws(InputError) -> [String] {
+        var files: [String] = []
+        for named in paths {
+            let path = try path(named, field: field)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw InputError(file: named, message: "no such file or directory")
+            }
+            guard isDirectory.boolValue else {
+                files.append(path)
+                continue
+            }
+            files += (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+                .filter(Self.isCheckedFile).sorted().map { (path as NSString).appendingPathComponent($0) }
+        }
+        return files
+    }
+
+    /// Whether a file in a folder is a snapshot or profile to check: `*.json`, but not a pending
+    /// recording (`*.new.json`, which `tracksnap review` shows).
+    package static func isCheckedFile(_ name: String) -> Bool {
+        name.hasSuffix(".json") && !name.hasSuffix(".new.json")
+    }
+
     /// How an answer shows a path it resolved: relative to the root.
-    public func display(_ resolved: String) -> String {
+    package func display(_ resolved: String) -> String {
         guard let root else { return resolved }
         let prefix = root.hasSuffix("/") ? root : root + "/"
         return resolved.hasPrefix(prefix) ? String(resolved.dropFirst(prefix.count)) : resolved

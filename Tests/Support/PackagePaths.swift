@@ -12,6 +12,9 @@ public enum PackagePaths {
         .deletingLastPathComponent()
         .deletingLastPathComponent()
 
+    /// The Python of the venv `make sdk-venv` makes: the vendors' SDKs, vcrpy, pytest.
+    public static let python = root.appending(path: ".build/sdk-venv/bin/python")
+
     /// The `tracksnap` executable `swift test` builds beside the test bundle, or why it is not there.
     public static let executable: Result<URL, ExecutableNotFound> = builtExecutable("tracksnap")
 

@@ -32,7 +32,7 @@ struct SDKCase: CustomTestStringConvertible, Sendable {
 /// event-level snapshot through the vendor's profile, then recorded, with no key written.
 @Suite("The vendors' Python SDKs end to end through tracksnap serve")
 struct SDKEndToEndTests {
-    static let python = PackagePaths.root.appending(path: ".build/sdk-venv/bin/python")
+    static let python = PackagePaths.python
 
     @Test(
         "each SDK's traffic validates against its committed snapshot, and records without its key",

@@ -28,6 +28,14 @@ private let allowedDependencies: [String: Set<String>] = [
         "X509", "Crypto", "SwiftASN1",
     ],
     "TracksnapCapture": ["TracksnapJSON", "TracksnapModel"],
+    "TracksnapReplay": [
+        "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
+        "TracksnapCapture", "Yams",
+    ],
+    "TracksnapExtensions": [
+        "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
+        "TracksnapReports",
+    ],
     "TracksnapTesting": [
         "TracksnapCapture", "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapValidation",
         "TracksnapRecording",

@@ -12,7 +12,7 @@ import TracksnapValidation
 /// installs) over what the writer writes.
 @Suite("The report schema and the writer agree")
 struct ReportSchemaTests {
-    static let python = PackagePaths.root.appending(path: ".build/sdk-venv/bin/python")
+    static let python = PackagePaths.python
     static let check = PackagePaths.root.appending(path: "Schemas/check.py")
 
     static let runs: [[SnapshotResult]] = [

@@ -32,7 +32,7 @@ struct InterceptedHTTP2TimeoutTests {
     static func h2Client(_ port: Int, authority: CertificateAuthority, _ mode: String, _ more: String...)
         async throws -> Seen
     {
-        let python = PackagePaths.root.appending(path: ".build/sdk-venv/bin/python")
+        let python = PackagePaths.python
         try #require(
             FileManager.default.isExecutableFile(atPath: python.path),
             "\(python.path) is missing: run `make test`, which installs h2 there")

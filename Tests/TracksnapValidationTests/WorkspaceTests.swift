@@ -1,8 +1,10 @@
 import Foundation
 import Testing
 import TracksnapCore
+import TracksnapModel
 import TracksnapTestSupport
 import TracksnapValidation
+import TracksnapValidationTestSupport
 
 /// The workspace every loader opens files through: a root confines them, no root does not.
 @Suite("A workspace confines the files loaders open")
@@ -33,6 +35,39 @@ struct WorkspaceTests {
             // Names stay the operator's: the validators directory is not the root's to refuse.
             #expect(
                 try confined.path("Validators/shop.json", field: "validator").hasSuffix("/root/Validators/shop.json"))
+        }
+    }
+
+    @Test("a workspace's own validators and filters are what its profiles name, and no other workspace sees them")
+    func extensions() throws {
+        struct Nothing: Validator {
+            func validate(_ snapshot: Snapshot, requests: [CapturedRequest], profile: Profile) -> SnapshotResult {
+                SnapshotResult(
+                    file: snapshot.file, name: snapshot.name, profile: profile.name, entries: [],
+                    findings: [Finding(code: .countMismatch, path: "", message: "never passes")], selected: 0,
+                    captured: requests.count)
+            }
+        }
+        struct OnlyPosts: RequestFilter {
+            func accepts(_ request: CapturedRequest) -> Bool { request.method == "POST" }
+        }
+        try withTemporaryDirectory { directory in
+            // Names no other test registers process-wide.
+            let (validator, filter) = ("never-\(UUID())", "posts-\(UUID())")
+            let profile = directory.appending(path: "strict-shop.json")
+            try Data(#"{"validator": "\#(validator)", "filter": {"custom": "\#(filter)"}}"#.utf8).write(to: profile)
+            let own = Workspace(
+                extensions: Extensions(validators: [validator: Nothing()], filters: [filter: OnlyPosts()]))
+            let check = try PreparedCheck(try screens(["home"]), file: "s.json", profile: profile.path, workspace: own)
+            #expect(check.profile.filter.accepts(post("https://t.example.com/x", json: "{}")))
+            #expect(!check.profile.filter.accepts(get("https://t.example.com/track?ev=home")))
+            #expect(!check.validate(screenRequests(["home"])).passed)
+
+            // Neither is registered process-wide, so a workspace without them refuses the profile, naming both.
+            let error = try #require(throws: InputError.self) { try Profile.load(profile.path, workspace: Workspace()) }
+            #expect(error.description.contains("no validator is registered as \"\(validator)\""))
+            #expect(error.description.contains("no filter is registered as \"\(filter)\""))
+            #expect(Workspace().extensions.validators["snapshot"] != nil)
         }
     }
 }

@@ -100,12 +100,12 @@ public struct ExpectedEntry: Sendable {
     }
 
     /// The fields that say which request or event this is, used to pair entries before comparing.
-    public static func identityKeys(_ kind: Kind) -> Set<String> {
+    package static func identityKeys(_ kind: Kind) -> Set<String> {
         kind == .request ? ["method", "url"] : ["vendor", "type", "name"]
     }
 
     /// The allowed fields of an entry.
-    public static func fields(_ kind: Kind) -> [String] {
+    package static func fields(_ kind: Kind) -> [String] {
         kind == .request
             ? ["method", "url", "parameters", "headers", "body"] : ["vendor", "type", "name", "properties", "context"]
     }

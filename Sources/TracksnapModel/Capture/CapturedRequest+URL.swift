@@ -18,6 +18,25 @@ extension CapturedRequest {
         return out + parts.path
     }
 
+    /// The scheme, lowercased; nil for a URL without `scheme://`.
+    public var scheme: String? { URLParts(url).scheme?.lowercased() }
+
+    /// The port: as written, else the scheme's (80 for http, 443 for https); nil when neither says.
+    ///
+    /// ```swift
+    /// // url: "https://api.shop.example/v1"
+    /// request.port  // 443
+    /// ```
+    public var port: Int? {
+        let parts = URLParts(url)
+        if let port = parts.port { return Int(port) }
+        return switch parts.scheme?.lowercased() {
+        case "http", "ws": 80
+        case "https", "wss": 443
+        default: nil
+        }
+    }
+
     /// The host, lowercased, without user info or port; empty when the URL has none.
     ///
     /// ```swift

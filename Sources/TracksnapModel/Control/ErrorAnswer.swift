@@ -4,11 +4,11 @@
 /// ```json
 /// {"error": "no open session \"s9\""}
 /// ```
-public struct ErrorAnswer: Sendable, Hashable, Codable {
+package struct ErrorAnswer: Sendable, Hashable, Codable {
     /// What was wrong, naming the field or the session.
-    public var error: String
+    package var error: String
 
-    public init(error: String) {
+    package init(error: String) {
         self.error = error
     }
 }

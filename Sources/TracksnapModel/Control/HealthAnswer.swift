@@ -29,7 +29,7 @@ public struct HealthAnswer: Sendable, Hashable, Codable {
     /// connection closed mid-request.
     public var interceptFailures: Int
 
-    public init(
+    package init(
         status: String = "ok", captured: Int = 0, dropped: Int = 0, rejected: Int = 0, sessions: Int = 0,
         stored: Int = 0, unattributed: Int = 0, interceptFailures: Int = 0
     ) {

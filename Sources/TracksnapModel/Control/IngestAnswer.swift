@@ -10,7 +10,7 @@ public struct IngestAnswer: Sendable, Hashable, Codable {
     /// The session they were recorded into.
     public var session: String
 
-    public init(recorded: Int, session: String) {
+    package init(recorded: Int, session: String) {
         self.recorded = recorded
         self.session = session
     }

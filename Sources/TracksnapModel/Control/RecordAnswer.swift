@@ -28,7 +28,7 @@ public struct RecordAnswer: Sendable, Hashable, Codable {
     /// The recorded snapshot, when the call named no file.
     public var snapshotContent: JSONValue?
 
-    public init(
+    package init(
         file: String? = nil, recorded: Bool, requests: Int, events: Int? = nil, generalized: [Generalization] = [],
         reason: String? = nil, snapshotContent: JSONValue? = nil
     ) {

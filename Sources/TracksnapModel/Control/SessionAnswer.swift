@@ -12,7 +12,7 @@ public struct SessionAnswer: Sendable, Hashable, Codable {
     /// The name it was started with, if any.
     public var name: String?
 
-    public init(id: String, name: String? = nil) {
+    package init(id: String, name: String? = nil) {
         self.id = id
         self.name = name
     }

@@ -1,4 +1,4 @@
-public import TracksnapValidation
+package import TracksnapValidation
 
 extension ReportFormat {
     /// GitHub Actions workflow commands that annotate the snapshot files' lines: at most 10,
@@ -27,7 +27,7 @@ extension ReportFormat {
     /// - Parameters:
     ///   - results: one result per snapshot.
     ///   - options: supplies the accept command shown under a failed snapshot.
-    public static func githubStepSummary(_ results: [SnapshotResult], options: ReportOptions = ReportOptions())
+    package static func githubStepSummary(_ results: [SnapshotResult], options: ReportOptions = ReportOptions())
         -> String
     {
         StepSummary(options: options).render(results)

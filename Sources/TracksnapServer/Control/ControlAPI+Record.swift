@@ -92,10 +92,8 @@ extension ControlAPI {
         let writes = mode != .never && !(mode == .missing && exists)
         if writes, let empty = emptyRun(runs, names: names) { return empty }
         do {
-            var profileName = reference
-            if profileName == nil, exists { profileName = try Snapshot.load(path: path).validator }
-            let profile = try Profile.load(profileName ?? "default", workspace: workspace)
-            let outcome = try SnapshotRecorder(profile: profile).record(
+            let existing = reference == nil && exists ? try Snapshot.load(path: path) : nil
+            let outcome = try SnapshotRecorder(profile: reference, existing: existing, workspace: workspace).record(
                 runs: runs, snapshotAt: path, mode: mode, pending: pending, runNames: names)
             return .answer(.ok, answer(outcome))
         } catch {
@@ -109,12 +107,11 @@ extension ControlAPI {
     ) -> Response {
         if let empty = emptyRun(runs, names: names) { return empty }
         var document: JSONDocument?
-        var own: String?
-        if case .content(let snapshot, let given) = existing { (document, own) = (given, snapshot.validator) }
+        var own: Snapshot?
+        if case .content(let snapshot, let given) = existing { (document, own) = (given, snapshot) }
         do {
-            let profile = try Profile.load(reference ?? own ?? "default", workspace: workspace)
             let name = store.sessions.first { $0.id == id }?.name ?? id
-            let recording = try SnapshotRecorder(profile: profile).recording(
+            let recording = try SnapshotRecorder(profile: reference, existing: own, workspace: workspace).recording(
                 from: runs, name: name, existing: document, file: SnapshotSource.contentName, runNames: names)
             return .answer(
                 .ok,

@@ -34,7 +34,7 @@ public struct RequestLogLine: Sendable, Hashable, CustomStringConvertible {
     /// Why the request was refused (`CapturedRequest.refused`); nil when it was not.
     public var refused: String?
 
-    public init(
+    package init(
         time: String, session: String?, method: String, url: String, status: Int?, notAttributed: String?,
         refused: String? = nil
     ) {

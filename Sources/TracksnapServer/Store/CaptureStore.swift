@@ -52,7 +52,7 @@ public final class CaptureStore: Sendable {
     ///     memory or in the journal, raw or not: every `Proxy-Authorization` header, and an
     ///     `Authorization` header that carries this token, are left out of each request.
     /// - Throws: `CaptureServerError` when the journal cannot be opened (see `Journal`).
-    public init(
+    package init(
         maximumRequests: Int? = nil, journalPath: String? = nil, journalKeepsSecrets: Bool = false,
         token: String? = nil
     ) throws(CaptureServerError) {
@@ -85,7 +85,7 @@ public final class CaptureStore: Sendable {
     ///     collector or reverse proxy (`CapturedRequest.serverOrigin`).
     /// - Returns: the request as stored.
     @discardableResult
-    public func record(
+    package func record(
         method: String, url: String, headers: [CapturedRequest.Header] = [], body: CapturedRequest.Body? = nil,
         sessionHint: String?, serverOrigin: String? = nil
     ) -> CapturedRequest {

@@ -22,14 +22,14 @@ import TracksnapModel
 /// keyword meant. Other single-label hosts (`collector`, a container's name) are taken as they
 /// are, and one near a keyword is written with the DNS root's final dot (`analytic.`).
 public struct Interception: Sendable, Hashable {
-    public enum Action: String, Sendable, Hashable {
+    package enum Action: String, Sendable, Hashable {
         /// Answered as the collector answers: nothing leaves the machine.
         case answer
         /// Sent on to the real host over TLS, verified; its answer goes back to the client.
         case forward
     }
 
-    public enum HostPattern: Sendable, Hashable {
+    package enum HostPattern: Sendable, Hashable {
         case all
         case analytics
         case below(String)
@@ -45,12 +45,12 @@ public struct Interception: Sendable, Hashable {
         }
     }
 
-    public struct Rule: Sendable, Hashable {
-        public var pattern: HostPattern
-        public var action: Action
+    package struct Rule: Sendable, Hashable {
+        package var pattern: HostPattern
+        package var action: Action
     }
 
-    public var rules: [Rule]
+    package var rules: [Rule]
 
     /// Parses `serve --intercept` patterns.
     ///
@@ -106,7 +106,7 @@ public struct Interception: Sendable, Hashable {
     static let keywords = ["all", "analytics"]
 
     /// What happens to a tunnel to `host`: nil when it is not intercepted.
-    public func action(for host: String) -> Action? {
+    package func action(for host: String) -> Action? {
         var host = host.lowercased()
         if host.hasSuffix(".") { host.removeLast() }
         return rules.first { $0.pattern.matches(host) }?.action

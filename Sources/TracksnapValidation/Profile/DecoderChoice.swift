@@ -20,7 +20,7 @@ public enum DecoderChoice: Sendable, Hashable, ExpressibleByArrayLiteral {
     public init(arrayLiteral names: String...) { self = .named(names) }
 
     /// Whether `tracksnap record` writes decoded events rather than the requests that carried them.
-    public var recordsEvents: Bool { self != .unspecified }
+    package var recordsEvents: Bool { self != .unspecified }
 
     /// The decoders that decode a snapshot's `events`: the named ones, else every built-in one.
     /// Names no decoder answers to are left out here; reading the profile reports them.
@@ -30,7 +30,7 @@ public enum DecoderChoice: Sendable, Hashable, ExpressibleByArrayLiteral {
     }
 
     /// The names no decoder answers to.
-    public var unknownNames: [String] {
+    package var unknownNames: [String] {
         guard case .named(let names) = self else { return [] }
         return names.filter { VendorDecoder.named($0) == nil }
     }

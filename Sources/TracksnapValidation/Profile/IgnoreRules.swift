@@ -34,7 +34,7 @@ public struct IgnoreRules: Sendable, Hashable {
     public var isEmpty: Bool { pointers.isEmpty && keys.isEmpty }
 
     /// The bare key names among the rules, as the captured data spells them (`$os`, `sentAt`).
-    public var bareKeys: Set<String> {
+    package var bareKeys: Set<String> {
         Set(keys.map { $0.hasPrefix("$$") ? String($0.dropFirst()) : $0 })
     }
 
@@ -45,7 +45,7 @@ public struct IgnoreRules: Sendable, Hashable {
     /// Names that carry data for some vendor are left out: `t` (Universal Analytics' hit type),
     /// `r` (the Meta pixel's release), `v` (protocol versions), `random`, `ts`; vendor profiles
     /// ignore their own volatile parameters.
-    public static let cacheBusters = IgnoreRules(
+    package static let cacheBusters = IgnoreRules(
         [
             "_", "_cb", "cb", "cachebust", "cachebuster", "cacheBuster", "cache_buster", "nocache", "ord", "rand",
             "rnd", "z",
@@ -56,7 +56,7 @@ public struct IgnoreRules: Sendable, Hashable {
     /// ```swift
     /// IgnoreRules(["sentAt"]).union(IgnoreRules(["/parameters/cb"])).ignores(["parameters", "cb"])  // true
     /// ```
-    public func union(_ other: IgnoreRules) -> IgnoreRules {
+    package func union(_ other: IgnoreRules) -> IgnoreRules {
         var union = self
         union.pointers += other.pointers.filter { !pointers.contains($0) }
         union.keys.formUnion(other.keys)
@@ -74,7 +74,7 @@ public struct IgnoreRules: Sendable, Hashable {
     }
 
     /// Whether the value at these tokens, keys spelt as the captured data has them (`$os`), is ignored.
-    public func ignores(dataKeys tokens: [String]) -> Bool {
+    package func ignores(dataKeys tokens: [String]) -> Bool {
         ignores(tokens.map { $0.hasPrefix("$") ? "$" + $0 : $0 })
     }
 

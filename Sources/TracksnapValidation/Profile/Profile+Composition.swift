@@ -14,7 +14,7 @@ extension Profile {
     /// every other setting — `order`, `delivery`, `unexpected`, `strict`, `validator`, `record.generalize`, and each
     /// code's `severity` — comes from the first profile in the list whose file sets it, else
     /// takes its default. A list of one is that profile.
-    public static func combining(_ profiles: [Profile]) -> Profile {
+    package static func combining(_ profiles: [Profile]) -> Profile {
         guard var combined = profiles.first else { return builtInDefault }
         guard profiles.count > 1 else { return combined }
         combined = profiles.dropFirst().reduce(combined) { $0.merging(scalarsAndListsOf: $1) }
@@ -33,7 +33,7 @@ extension Profile {
     /// The rule: a setting the extending profile's file sets wins over the base's; the lists add
     /// to the base's (as in `combining(_:)`); its `filter`, when it has one, replaces the base's.
     /// Its name, file and description are its own.
-    public func extended(by own: Profile) -> Profile {
+    package func extended(by own: Profile) -> Profile {
         var extended = own.merging(scalarsAndListsOf: self)
         if !own.explicitKeys.contains("filter") { extended.filter = filter }
         if !own.explicitKeys.contains("description") { extended.description = description }

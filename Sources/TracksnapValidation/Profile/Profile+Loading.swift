@@ -1,6 +1,6 @@
 import Foundation
 public import TracksnapCore
-public import TracksnapJSON
+package import TracksnapJSON
 import TracksnapModel
 
 extension Profile {
@@ -55,10 +55,10 @@ extension Profile {
     public static let builtInDefault = builtIn("default") ?? Profile(name: "default")
 
     /// Whether this name is one of tracksnap's built-in profiles (a file of that name overrides it).
-    public static func isBuiltIn(_ name: String) -> Bool { BuiltInProfiles.sources[name] != nil }
+    package static func isBuiltIn(_ name: String) -> Bool { BuiltInProfiles.sources[name] != nil }
 
     /// The names a snapshot's `validator` can take: the workspace's profiles and the built-in ones.
-    public static func available(workspace: Workspace = Workspace()) -> [String] {
+    package static func available(workspace: Workspace = Workspace()) -> [String] {
         ProfileCatalog(workspace: workspace).available()
     }
 
@@ -68,7 +68,7 @@ extension Profile {
     /// ```swift
     /// Profile.unknownNames(in: snapshot)  // [Snapshots/x.json:2:27: error: no validator profile "ga44" (not in Validators/, not built in); did you mean ga4? available: …]
     /// ```
-    public static func unknownNames(in snapshot: Snapshot, workspace: Workspace = Workspace()) -> [Diagnostic] {
+    package static func unknownNames(in snapshot: Snapshot, workspace: Workspace = Workspace()) -> [Diagnostic] {
         guard let reference = snapshot.validator else { return [] }
         let names = reference.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         let available = available(workspace: workspace)
@@ -118,7 +118,9 @@ struct ProfileCatalog {
     init(workspace: Workspace) { self.workspace = workspace }
 
     /// The catalog a profile file's `extends` uses: the file's own directory.
-    init(beside file: String) { workspace = Workspace(validators: (file as NSString).deletingLastPathComponent) }
+    init(beside file: String, extensions: Extensions = .registered) {
+        workspace = Workspace(validators: (file as NSString).deletingLastPathComponent, extensions: extensions)
+    }
 
     /// Reads a profile by reference (name or path), applying what it extends.
     func profile(named reference: String, chain: [String]) throws(InputError) -> Profile {
@@ -135,7 +137,9 @@ struct ProfileCatalog {
     /// A profile and every problem found in it and in what it extends.
     func read(_ document: JSONDocument, chain: [String]) -> (profile: Profile?, diagnostics: [Diagnostic]) {
         var parser = MatcherParser(document: document)
-        guard let own = ProfileReader.read(document, &parser) else { return (nil, parser.diagnostics) }
+        guard let own = ProfileReader.read(document, extensions: workspace.extensions, &parser) else {
+            return (nil, parser.diagnostics)
+        }
         var diagnostics = parser.diagnostics
         guard !own.extends.isEmpty else { return (own, diagnostics) }
 
@@ -207,7 +211,7 @@ struct ProfileCatalog {
     /// The names a reference can take here: the directory's profiles and the built-in ones.
     func available() -> [String] {
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-            .filter { $0.hasSuffix(".json") && !$0.hasSuffix(".new.json") }.map { String($0.dropLast(5)) }
+            .filter(Workspace.isCheckedFile).map { String($0.dropLast(5)) }
         return Set(files + Profile.builtInNames).sorted()
     }
 

@@ -97,14 +97,15 @@ public struct Profile: Sendable {
 
     /// Every error and warning in a profile document; `Validation.lint(document:workspace:)` is
     /// the entry point, for snapshots and profiles alike.
-    package static func lint(document: JSONDocument) -> [Diagnostic] {
-        ProfileCatalog(beside: document.file).read(document, chain: []).diagnostics + document.duplicateKeyWarnings
+    package static func lint(document: JSONDocument, extensions: Extensions = .registered) -> [Diagnostic] {
+        ProfileCatalog(beside: document.file, extensions: extensions).read(document, chain: []).diagnostics
+            + document.duplicateKeyWarnings
     }
 }
 
 /// Reads one profile document's own keys, through `ProfileKey`'s table; `ProfileCatalog` applies what it `extends`.
 enum ProfileReader {
-    static func read(_ document: JSONDocument, _ parser: inout MatcherParser) -> Profile? {
+    static func read(_ document: JSONDocument, extensions: Extensions, _ parser: inout MatcherParser) -> Profile? {
         guard let top = document.value.objectValue else {
             parser.error("", "a profile is a JSON object, not \(document.value.typeName)")
             return nil
@@ -115,7 +116,8 @@ enum ProfileReader {
         if let record = top["record"]?.objectValue {
             profile.explicitKeys.formUnion(record.keys.map { "record." + $0 })
         }
-        let readable = ProfileKey.read(top, at: "", through: ProfileKey.all, into: &profile, &parser) { key, names in
+        let readable = ProfileKey.read(top, at: "", through: ProfileKey.all(extensions), into: &profile, &parser) {
+            key, names in
             "unknown key \"\(key)\"; a profile has \(names)"
         }
         return readable ? profile : nil
@@ -124,7 +126,9 @@ enum ProfileReader {
     static let filterKeys = ["host", "path", "method", "url", "header", "vendor", "all", "any", "not", "custom"]
 
     /// A filter object: each key one condition, all of which must hold.
-    static func filter(_ value: JSONValue, at pointer: String, _ parser: inout MatcherParser) -> any RequestFilter {
+    static func filter(_ value: JSONValue, at pointer: String, _ extensions: Extensions, _ parser: inout MatcherParser)
+        -> any RequestFilter
+    {
         guard let object = value.objectValue else {
             parser.error(pointer, "a filter is an object with \(filterKeys.joined(separator: ", "))")
             return .everything
@@ -169,15 +173,17 @@ enum ProfileReader {
                     parser.error(keyPointer, "\"\(key)\" takes an array of filters")
                     continue
                 }
-                let parts = items.enumerated().map { filter($1, at: JSONPointer.appending(keyPointer, $0), &parser) }
+                let parts = items.enumerated().map {
+                    filter($1, at: JSONPointer.appending(keyPointer, $0), extensions, &parser)
+                }
                 filters.append(key == "all" ? AllFilter(parts) as any RequestFilter : AnyFilter(parts))
             case "not":
-                filters.append(NotFilter(filter(argument, at: keyPointer, &parser)))
+                filters.append(NotFilter(filter(argument, at: keyPointer, extensions, &parser)))
             case "custom":
-                guard let name = argument.stringValue, let custom = FilterRegistry.filter(named: name) else {
+                guard let name = argument.stringValue, let custom = extensions.filters[name] else {
                     parser.error(
                         keyPointer,
-                        "no filter is registered as \(argument.serialized()); register it with FilterRegistry.register before loading the profile"
+                        "no filter is registered as \(argument.serialized()); register it with FilterRegistry.register before loading the profile, or give it to the workspace's extensions"
                     )
                     continue
                 }

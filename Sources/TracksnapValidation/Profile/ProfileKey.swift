@@ -4,7 +4,7 @@ import TracksnapJSON
 import TracksnapModel
 
 /// One key of a profile file and how its value is read into a `Profile`: the table a profile is
-/// read through (`ProfileKey.all`, and `ProfileKey.record` inside `"record"`).
+/// read through (`ProfileKey.all(_:)`, and `ProfileKey.record` inside `"record"`).
 ///
 /// A key reports what is wrong with its value at the value's JSON Pointer, so that the error
 /// carries the file's line and column, and returns false when the value cannot be used at all:
@@ -18,8 +18,9 @@ struct ProfileKey {
         self.read = read
     }
 
-    /// The top-level keys, in the order they are read (and listed in messages).
-    static var all: [ProfileKey] {
+    /// The top-level keys, in the order they are read (and listed in messages); `validator` and
+    /// `{"custom": …}` filters name the extensions given.
+    static func all(_ extensions: Extensions) -> [ProfileKey] {
         [
             ProfileKey("$schema") { _, _, _, _ in true },
             ProfileKey("name") { value, _, profile, _ in
@@ -41,7 +42,7 @@ struct ProfileKey {
                 return true
             },
             ProfileKey("filter") { value, pointer, profile, parser in
-                profile.filter = ProfileReader.filter(value, at: pointer, &parser)
+                profile.filter = ProfileReader.filter(value, at: pointer, extensions, &parser)
                 return true
             },
             choice("order", \.order, "\"order\" must be \"strict\" or \"any\""),
@@ -87,10 +88,10 @@ struct ProfileKey {
                     parser.error(pointer, "\"validator\" names a registered validator")
                     return false
                 }
-                if ValidatorRegistry.validator(named: name) == nil {
+                if extensions.validators[name] == nil {
                     parser.error(
                         pointer,
-                        "no validator is registered as \"\(name)\" (registered: \(ValidatorRegistry.names.joined(separator: ", "))); register it with ValidatorRegistry.register before loading the profile"
+                        "no validator is registered as \"\(name)\" (registered: \(extensions.validatorNames.joined(separator: ", "))); register it with ValidatorRegistry.register before loading the profile, or give it to the workspace's extensions"
                     )
                 }
                 profile.validator = name

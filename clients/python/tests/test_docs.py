@@ -1,12 +1,17 @@
 """The pytest example of tracksnap's front page (README.md, "A pytest test"), run as the page says a
 user runs it: the first run records the snapshot the guide (Documentation/Python.md) shows and
 fails, the next passes, another currency fails with the report's line, and the failure says how to
-accept it. The guide's copy of the example is the page's."""
+accept it. The guide's copy of the example is the page's. And the front page's curl session
+(README.md, "A curl session"), run by bash against a real server."""
 
+import os
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
+
+from tracksnap import Tracksnap
 
 REPOSITORY = Path(__file__).resolve().parents[3]
 
@@ -52,3 +57,44 @@ def test_the_front_pages_pytest_example_records_passes_then_reports_a_change(sui
         '*/properties/currency  "EUR"     "USD"   value_mismatch  line 14',
         "*To accept what was captured, run the test again with TRACKSNAP_RECORD=failed.",
     ])
+
+
+def test_the_front_pages_curl_session_answers_as_shown(tmp_path):
+    """README.md, "A curl session": each command run by bash against a real `tracksnap serve`
+    started as its first line says, its answer the `# ` lines under it (the page's port and root
+    replaced by the server's); a comment that ends with a colon introduces the next command."""
+    lines = fenced("README.md", "sh", "the same control API (`Schemas/control-api.openapi.json`):")
+    serve, *session = lines.rstrip("\n").split("\n")
+    started = re.fullmatch(r"tracksnap serve --port 0 --root (\S+) --quiet &\s+# listening on (\S+)", serve)
+    assert started, f"the session's first line is not the server Tracksnap.start runs: {serve}"
+    shown_root, shown_url = started.groups()
+    root = tmp_path / "shop"
+    # The snapshot the pytest example records (Documentation/Python.md shows it).
+    shown = fenced("Documentation/Python.md", "text", "a change\nfails with the text report:")
+    snapshot = shown.split("$ cat snapshots/checkout.json\n", 1)[1].split("$ pytest -q\n", 1)[0]
+    (root / "snapshots").mkdir(parents=True)
+    (root / "snapshots" / "checkout.json").write_text(snapshot.strip() + "\n")
+
+    commands = []  # [command, expected answer lines]
+    for line in session:
+        if line.startswith("#"):
+            commands[-1][1].append(line[2:])
+        elif commands and commands[-1][0].endswith("\\"):
+            commands[-1][0] += "\n" + line
+        else:
+            commands.append([line, []])
+    with Tracksnap.start(root=root) as server:
+        assignments = ""
+        for command, expected in commands:
+            while expected and expected[-1].endswith(":"):
+                expected.pop()
+            command = command.replace(shown_url, server.url)
+            if re.fullmatch(r"\w+=\S+", command):
+                assignments += command + "\n"
+                continue
+            done = subprocess.run(["bash", "-c", assignments + command], cwd=tmp_path, capture_output=True,
+                                  text=True, timeout=60)
+            answer = done.stdout.replace(server.url, shown_url).replace(os.fspath(server.root), shown_root)
+            assert done.returncode == 0, f"{command}: exit status {done.returncode}: {done.stderr}"
+            assert (answer.rstrip("\n").split("\n") if answer else []) == expected, command
+        assert (tmp_path / "s1.ndjson").read_text().count("\n") == 1, "DELETE answered the session's request"

@@ -1,0 +1,133 @@
+import Foundation
+import TracksnapJSON
+public import TracksnapModel
+
+/// What a request must share with a recorded one for its answer to be replayed, named after the
+/// tool whose rules each preset follows; a cassette read from a tool's file matches by that
+/// tool's rules unless told otherwise (`Cassette.Format.matching`).
+///
+/// ```swift
+/// let rules = CassetteMatching.vcr                  // method, scheme, host, port, path, query
+/// rules.differences(request, recorded)              // ["path: /v1/cart, recorded /v1/carts"]
+/// ```
+/// URLs compare by their parts: scheme and host case-insensitively, the port as the scheme's
+/// default when not written (`http://a.example` is `http://a.example:80/`), an empty path as
+/// `/`, the query as a set of name/value pairs in any order.
+public struct CassetteMatching: Sendable, Hashable {
+    /// The parts of a request a rule can compare.
+    public enum Field: String, Sendable, Hashable, CaseIterable {
+        case method, scheme, host, port, path, query, body
+    }
+
+    /// The parts compared, in the order a miss lists them.
+    public var fields: [Field]
+    /// Header names whose values must be equal too (case-insensitive names).
+    public var headers: [String]
+    /// Whether an interaction already played can answer again once every match has been played
+    /// (DVR does, VCR does not).
+    public var repeats: Bool
+
+    public init(fields: [Field], headers: [String] = [], repeats: Bool = true) {
+        self.fields = fields
+        self.headers = headers
+        self.repeats = repeats
+    }
+
+    /// DVR's: method, the whole URL, and the body, JSON by meaning.
+    public static let dvr = CassetteMatching(fields: [.method, .scheme, .host, .port, .path, .query, .body])
+    /// Vinyl's: method and URL.
+    public static let vinyl = CassetteMatching(fields: [.method, .scheme, .host, .port, .path, .query])
+    /// VCR's and vcrpy's `match_on` default: method, scheme, host, port, path, query; each
+    /// interaction played once.
+    public static let vcr = CassetteMatching(fields: [.method, .scheme, .host, .port, .path, .query], repeats: false)
+    /// tracksnap's: method, URL and body.
+    public static let tracksnap = dvr
+
+    /// Whether a request matches a recorded one.
+    public func matches(_ request: CapturedRequest, _ recorded: CapturedRequest) -> Bool {
+        differences(request, recorded).isEmpty
+    }
+
+    /// What differs, one line per field (`path: /v1/cart, recorded /v1/carts`); empty when it matches.
+    public func differences(_ request: CapturedRequest, _ recorded: CapturedRequest) -> [String] {
+        var out: [String] = []
+        for field in fields {
+            let (mine, theirs) = (field.value(of: request), field.value(of: recorded))
+            if mine != theirs { out.append("\(field.rawValue): \(mine.text), recorded \(theirs.text)") }
+        }
+        for name in headers where request.header(name) != recorded.header(name) {
+            out.append("header \(name): \(request.header(name) ?? "none"), recorded \(recorded.header(name) ?? "none")")
+        }
+        return out
+    }
+}
+
+extension CassetteMatching.Field {
+    /// A field's comparable value and how a miss shows it.
+    fileprivate func value(of request: CapturedRequest) -> Compared {
+        switch self {
+        case .method: Compared(request.method.uppercased())
+        case .scheme: Compared(request.scheme ?? "")
+        case .host: Compared(request.host)
+        case .port: Compared(request.port.map(String.init) ?? "")
+        case .path: Compared(request.path)
+        case .query:
+            Compared(
+                request.queryItems.map { "\($0.name)=\($0.value)" }.sorted().joined(separator: "&"),
+                text: request.query.map { "?\($0)" } ?? "no query")
+        case .body:
+            Compared(body: request)
+        }
+    }
+}
+
+/// A value compared for matching, with its text for a miss.
+private struct Compared: Equatable {
+    var key: String
+    var json: JSONValue?
+    var text: String
+
+    init(_ key: String, text: String? = nil) {
+        self.key = key
+        self.json = nil
+        self.text = text ?? (key.isEmpty ? "none" : key)
+    }
+
+    /// A body: JSON by meaning (key order and spacing do not count), anything else by its bytes.
+    init(body request: CapturedRequest) {
+        let bytes = request.bodyBytes ?? []
+        json = try? JSONDocument.parse(bytes, file: "", trackLocations: false).value
+        key = json == nil ? Data(bytes).base64EncodedString() : ""
+        let shown = request.bodyText ?? "\(bytes.count) bytes"
+        text = bytes.isEmpty ? "no body" : shown.count > 80 ? String(shown.prefix(80)) + "…" : shown
+    }
+
+    static func == (a: Compared, b: Compared) -> Bool { a.key == b.key && a.json == b.json }
+}
+
+extension Cassette.Format {
+    /// The rules the tool that writes this format matches by.
+    public var matching: CassetteMatching {
+        switch self {
+        case .tracksnap: .tracksnap
+        case .dvr: .dvr
+        case .vinyl: .vinyl
+        case .vcr: .vcr
+        case .har: .vinyl
+        }
+    }
+}
+
+extension Interaction.Request {
+    /// The recorded request as a captured one, for the rules that compare requests.
+    public var captured: CapturedRequest {
+        CapturedRequest(
+            id: "", method: method, url: url, headers: headers,
+            body: body.map { body in
+                if case .binary(let bytes) = body, String(validating: bytes, as: UTF8.self) == nil {
+                    return .base64(Data(bytes).base64EncodedString())
+                }
+                return .text(String(decoding: body.bytes, as: UTF8.self))
+            })
+    }
+}

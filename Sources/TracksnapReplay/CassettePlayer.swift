@@ -1,0 +1,262 @@
+public import Foundation
+import Synchronization
+public import TracksnapCapture
+public import TracksnapCore
+import TracksnapJSON
+public import TracksnapModel
+import TracksnapValidation
+
+/// Answers requests from a cassette, and records into it what the record mode lets it: the
+/// half of a test that makes what the app receives the same on every run.
+///
+/// ```swift
+/// let player = try CassettePlayer(path: "Cassettes/checkout.json", mode: .missing)
+/// switch player.answer(for: request) {
+/// case .replay(let response): …           // recorded: served as it was
+/// case .forward: …                        // send it, then player.record(request, response)
+/// case .miss(let miss): print(miss)       // never: nothing goes to the network
+/// }
+/// ```
+///
+/// Record modes are the snapshots' (`RecordMode`), read for a cassette as VCR reads its own:
+/// `missing` records every request when the cassette file does not exist and only replays
+/// when it does (VCR's `once`); `never` only replays (`none`; CI's default); `all` records
+/// every request anew into an empty cassette (`all`); `failed` replays what the cassette has
+/// and records what it misses (`new_episodes`; `new` for short).
+///
+/// Repeated requests get the cassette's matching interactions in order; once each has been
+/// played, the last one answers again when the rules allow repeats.
+public final class CassettePlayer: Sendable {
+    /// What to do with a request.
+    public enum Decision: Sendable {
+        /// Answer with what was recorded.
+        case replay(Interaction.Response)
+        /// Send it to the network, then hand its answer to `record(_:response:)`.
+        case forward
+        /// The cassette has no answer and may not record one: answer `miss.response`, and fail.
+        case miss(ReplayMiss)
+    }
+
+    /// The cassette file, written as interactions are recorded.
+    public let path: String
+    public let mode: RecordMode
+    public let matching: CassetteMatching
+
+    private struct State {
+        var cassette: Cassette
+        var played: [Bool]
+        var misses: [ReplayMiss] = []
+        var failures: [InputError] = []
+    }
+    private let state: Mutex<State>
+    /// Whether requests the cassette lacks are recorded.
+    private let records: Bool
+
+    /// Reads the cassette at `path` (none yet is an empty one, which `missing` then records).
+    ///
+    /// - Parameters:
+    ///   - path: the cassette file: tracksnap's format, DVR, Vinyl, VCR, vcrpy or HAR.
+    ///   - mode: what may be recorded.
+    ///   - matching: the rules; by default those of the tool whose format the file is in.
+    /// - Throws: `InputError` for a cassette that cannot be read.
+    public init(path: String, mode: RecordMode, matching: CassetteMatching? = nil) throws(InputError) {
+        let exists = FileManager.default.fileExists(atPath: path)
+        var cassette =
+            exists && mode != .all
+            ? try Cassette.read(path: path).cassette
+            : Cassette(
+                name: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent, format: .tracksnap,
+                interactions: [])
+        if mode == .all { cassette.interactions = [] }
+        self.path = path
+        self.mode = mode
+        self.matching = matching ?? cassette.format.matching
+        records = mode == .all || mode == .failed || (mode == .missing && !exists)
+        state = Mutex(State(cassette: cassette, played: Array(repeating: false, count: cassette.interactions.count)))
+    }
+
+    /// What to do with a request: replay, forward (to record), or miss. The request is compared
+    /// with its secrets hidden, as the cassette holds them.
+    public func answer(for request: CapturedRequest) -> Decision {
+        let request = Redactor(requests: [request]).redact(request)
+        return state.withLock { state in
+            let recorded = state.cassette.interactions.map(\.request.captured)
+            let matches = recorded.indices.filter { matching.matches(request, recorded[$0]) }
+            if let next = matches.first(where: { !state.played[$0] }) ?? (matching.repeats ? matches.last : nil) {
+                state.played[next] = true
+                return .replay(state.cassette.interactions[next].response)
+            }
+            if records { return .forward }
+            let miss = ReplayMiss(request: request, nearest: nearest(request, recorded), cassette: path, mode: mode)
+            state.misses.append(miss)
+            return .miss(miss)
+        }
+    }
+
+    /// Adds what the network answered to the cassette and writes it, whole or not at all, with
+    /// the secrets of both hidden: credentials in headers (`Authorization`, `Cookie`,
+    /// `Set-Cookie`…), values under secret keys at any depth of any encoding, and every copy of
+    /// either in the other (a token the login answered, sent back by the next request).
+    /// - Throws: `InputError` when the cassette cannot be written.
+    public func record(_ request: CapturedRequest, response: Interaction.Response) throws(InputError) {
+        // The response as a request, so that the one Redactor reads and rewrites it the same way.
+        let answer = CapturedRequest(
+            id: "", method: "", url: "", headers: response.headers,
+            body: Interaction.Request(method: "", url: "", body: response.body).captured.body)
+        let redactor = Redactor(requests: [request, answer])
+        let hidden = redactor.redact(answer)
+        var safe = response
+        safe.headers = hidden.headers
+        safe.body = Interaction.Request(hidden).body
+        let cassette = state.withLock { state in
+            state.cassette.interactions.append(
+                Interaction(
+                    request: Interaction.Request(redactor.redact(request)), response: safe,
+                    recordedAt: Date().timeIntervalSince1970))
+            state.played.append(true)
+            return state.cassette
+        }
+        try cassette.write(to: path)
+    }
+
+    /// The requests the cassette had no answer for, in order.
+    public var misses: [ReplayMiss] { state.withLock { $0.misses } }
+
+    /// What went wrong while replaying, for a test to fail on: every miss, and every answer
+    /// that could not be written to the cassette. Empty when all went well.
+    public var problems: [String] {
+        state.withLock { $0.misses.map(\.description) + $0.failures.map(\.description) }
+    }
+
+    /// The capture mode that answers from this cassette in-process, recording what the mode
+    /// lets it; requests `local` claims (the analytics, checked by snapshots) get `localAnswer`.
+    ///
+    /// ```swift
+    /// let player = try CassettePlayer(path: "Cassettes/checkout.json", mode: .missing)
+    /// let capture = CaptureSession.install(on: configuration, mode: player.captureMode { $0.host == "api.segment.io" })
+    /// ```
+    public func captureMode(
+        local: @escaping @Sendable (CapturedRequest) -> Bool = { _ in false },
+        localAnswer: CaptureResponse = CaptureResponse(
+            status: CollectorAnswer.status, headers: ["Content-Type": CollectorAnswer.contentType],
+            body: Data(CollectorAnswer.body.utf8))
+    ) -> CaptureMode {
+        .answer { request in
+            if local(request) { return .respond(localAnswer) }
+            switch self.answer(for: request) {
+            case .replay(let response): return .respond(CaptureResponse(response))
+            case .miss(let miss): return .respond(CaptureResponse(miss.response))
+            case .forward:
+                return .forward { response in
+                    do throws(InputError) {
+                        try self.record(request, response: Interaction.Response(response))
+                    } catch {
+                        self.state.withLock { $0.failures.append(error) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The recorded interactions closest to a request: fewest differences first, at most three.
+    private func nearest(_ request: CapturedRequest, _ recorded: [CapturedRequest]) -> [ReplayMiss.Near] {
+        recorded.enumerated()
+            .map {
+                ReplayMiss.Near(
+                    index: $0, request: "\($1.method) \($1.url)", differences: matching.differences(request, $1))
+            }
+            .sorted { $0.differences.count < $1.differences.count }
+            .prefix(3).map { $0 }
+    }
+}
+
+/// A request a cassette had no answer for, and why: what the test's failure and the proxy's
+/// 5xx say.
+public struct ReplayMiss: Sendable, Hashable, CustomStringConvertible {
+    /// A recorded interaction near the request, and how it differs.
+    public struct Near: Sendable, Hashable {
+        /// Its place in the cassette (0-based).
+        public var index: Int
+        /// `METHOD URL`.
+        public var request: String
+        public var differences: [String]
+    }
+
+    public var request: CapturedRequest
+    public var nearest: [Near]
+    public var cassette: String
+    public var mode: RecordMode
+
+    /// The answer the app gets: 599 is no status a backend sends, so a test that goes on
+    /// fails where it reads it; the body is this description.
+    public var response: Interaction.Response {
+        Interaction.Response(
+            status: 599, headers: [.init(name: "Content-Type", value: "text/plain; charset=utf-8")],
+            body: .text(description))
+    }
+
+    public var description: String {
+        var lines = [
+            "\(cassette): no recorded answer for \(request.method) \(request.url) (record mode \(mode.rawValue))"
+        ]
+        if nearest.isEmpty { lines.append("  the cassette is empty") }
+        for near in nearest {
+            lines.append("  nearest: interaction \(near.index + 1), \(near.request)")
+            lines += near.differences.map { "    differs in \($0)" }
+        }
+        lines.append("  to record it: run again with TRACKSNAP_RECORD=failed (records what the cassette lacks)")
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension Interaction.Request {
+    /// A captured request as a cassette records it: a JSON body as JSON when that serves the
+    /// same bytes, text as text, anything else as bytes.
+    public init(_ request: CapturedRequest) {
+        let bytes = request.bodyBytes
+        let body: Interaction.Body? = bytes.flatMap { bytes in
+            if bytes.isEmpty { return nil }
+            // JSON as JSON when that serves the same bytes (compact JSON, what most APIs send);
+            // otherwise as text, so that playback is byte for byte what was recorded.
+            if request.mediaType?.hasSuffix("json") == true,
+                let value = try? JSONDocument.parse(bytes, file: "", trackLocations: false).value,
+                Array(value.serialized().utf8) == bytes
+            {
+                return .json(value)
+            }
+            return String(validating: bytes, as: UTF8.self).map(Interaction.Body.text) ?? .binary(bytes)
+        }
+        self.init(method: request.method, url: request.url, headers: request.headers, body: body)
+    }
+}
+
+extension CaptureResponse {
+    /// A recorded answer as a capture serves it: the body's bytes, and framing headers made true
+    /// for them (`Content-Length` recomputed; `Content-Encoding` and `Transfer-Encoding`
+    /// dropped, since a cassette holds bodies decoded).
+    public init(_ response: Interaction.Response) {
+        var headers: [String: String] = [:]
+        for header in response.headers {
+            let name = header.name.lowercased()
+            guard !["content-length", "content-encoding", "transfer-encoding"].contains(name) else { continue }
+            // A repeated header is joined as HTTP allows for all but Set-Cookie, which a cassette never holds.
+            headers[header.name] = headers[header.name].map { "\($0), \(header.value)" } ?? header.value
+        }
+        let body = Data(response.body?.bytes ?? [])
+        headers["Content-Length"] = String(body.count)
+        self.init(status: response.status, headers: headers, body: body)
+    }
+}
+
+extension Interaction.Response {
+    /// What the network answered a capture, as a cassette records it.
+    public init(_ response: CaptureResponse) {
+        let headers = response.headers.keys.sorted().map {
+            CapturedRequest.Header(name: $0, value: response.headers[$0] ?? "")
+        }
+        let request = CapturedRequest(
+            id: "", method: "", url: "", headers: headers,
+            body: response.body.isEmpty ? nil : .base64(response.body.base64EncodedString()))
+        self.init(status: response.status, headers: headers, body: Interaction.Request(request).body)
+    }
+}

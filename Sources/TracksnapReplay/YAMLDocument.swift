@@ -1,0 +1,120 @@
+import Foundation
+import TracksnapCore
+import TracksnapJSON
+import TracksnapModel
+import Yams
+
+/// A YAML file read into the same shape as a JSON one: its values as `JSONValue`, each with its
+/// line and column, so that a VCR cassette is read, and its problems located, as a JSON one is.
+struct YAMLDocument {
+    let document: JSONDocument
+    /// The JSON Pointers of `!!binary` values (kept as their base64 text in `document`).
+    let binary: Set<String>
+
+    /// More values than this (aliases can repeat a subtree many times over) is refused.
+    static let valueLimit = 1_000_000
+    /// As for JSON documents.
+    static let depthLimit = 512
+
+    /// - Throws: `InputError` at the line and column libyaml names, or for a document that
+    ///   expands beyond `valueLimit` values or nests deeper than `depthLimit`.
+    static func parse(_ bytes: some Collection<UInt8>, file: String) throws(InputError) -> YAMLDocument {
+        guard let text = String(validating: Array(bytes), as: UTF8.self) else {
+            throw InputError(file: file, message: "not UTF-8 text")
+        }
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw located(error, file: file)
+        } catch {
+            throw InputError(file: file, message: "not YAML: \(error)")
+        }
+        var converter = Converter(file: file)
+        let value = try converter.value(root ?? Node("", Tag(.null)), at: "", depth: 0)
+        return YAMLDocument(
+            document: JSONDocument(
+                file: file, value: value, locations: converter.locations, keyLocations: converter.keyLocations),
+            binary: converter.binary)
+    }
+
+    private static func located(_ error: YamlError, file: String) -> InputError {
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
+            let message = [context?.text, problem].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")
+            return InputError(
+                file: file, location: SourceLocation(line: mark.line, column: mark.column), message: "YAML: \(message)")
+        default:
+            return InputError(file: file, message: "YAML: \(error)")
+        }
+    }
+
+    private struct Converter {
+        let file: String
+        var locations: [String: SourceLocation] = [:]
+        var keyLocations: [String: SourceLocation] = [:]
+        var binary: Set<String> = []
+        var count = 0
+
+        mutating func value(_ node: Node, at pointer: String, depth: Int) throws(InputError) -> JSONValue {
+            count += 1
+            let location = node.mark.map { SourceLocation(line: $0.line, column: $0.column) }
+            guard count <= YAMLDocument.valueLimit, depth <= YAMLDocument.depthLimit else {
+                throw InputError(
+                    file: file, location: location,
+                    message: count > YAMLDocument.valueLimit
+                        ? "more than \(YAMLDocument.valueLimit) values (aliases repeating a part many times over?)"
+                        : "nested more than \(YAMLDocument.depthLimit) levels deep")
+            }
+            if let location { locations[pointer] = location }
+            switch node {
+            case .scalar(let scalar):
+                return Self.scalar(scalar, node: node, at: pointer, binary: &binary)
+            case .sequence(let sequence):
+                var items: [JSONValue] = []
+                for (index, item) in sequence.enumerated() {
+                    items.append(try value(item, at: JSONPointer.appending(pointer, index), depth: depth + 1))
+                }
+                return .array(items)
+            case .mapping(let mapping):
+                var members: [String: JSONValue] = [:]
+                for (key, item) in mapping {
+                    guard let name = key.scalar?.string else {
+                        throw InputError(
+                            file: file, location: key.mark.map { SourceLocation(line: $0.line, column: $0.column) },
+                            message:
+                                "a mapping key is a string here, not a \(key.sequence == nil ? "mapping" : "sequence")")
+                    }
+                    let member = JSONPointer.appending(pointer, name)
+                    if let mark = key.mark {
+                        keyLocations[member] = SourceLocation(line: mark.line, column: mark.column)
+                    }
+                    members[name] = try value(item, at: member, depth: depth + 1)
+                }
+                return .object(members)
+            case .alias:
+                throw InputError(file: file, location: location, message: "an unresolved YAML alias")
+            }
+        }
+
+        /// A scalar as its resolved tag says: numbers keep their text when it is JSON's, `!!binary`
+        /// is its base64 text (whitespace removed) and its pointer is noted.
+        static func scalar(_ scalar: Node.Scalar, node: Node, at pointer: String, binary: inout Set<String>)
+            -> JSONValue
+        {
+            switch Tag.Name(rawValue: node.tag.rawValue) {
+            case .null: return .null
+            case .bool: return node.bool.map(JSONValue.bool) ?? .string(scalar.string)
+            case .int: return node.int.map { .number(String($0)) } ?? .string(scalar.string)
+            case .float:
+                guard let double = node.float, double.isFinite else { return .string(scalar.string) }
+                return .number(String(double))
+            case .binary:
+                binary.insert(pointer)
+                return .string(scalar.string.filter { !$0.isWhitespace })
+            default: return .string(scalar.string)
+            }
+        }
+    }
+}

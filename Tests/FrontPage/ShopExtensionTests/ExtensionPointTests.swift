@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import TracksnapCapture
+import TracksnapExtensions
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A request filter of one's own, named by a profile's `"filter": {"custom": "production"}`.
+struct OnlyProduction: RequestFilter {
+    func accepts(_ request: CapturedRequest) -> Bool { request.header("X-Env") == "production" }
+}
+
+/// A validator of one's own, named by a profile's `"validator": "no-email"`: the built-in
+/// comparison, and an error for every selected request whose body holds an e-mail address.
+struct NoEmail: Validator {
+    func validate(_ snapshot: Snapshot, requests: [CapturedRequest], profile: Profile) -> SnapshotResult {
+        var result = SnapshotValidator().validate(snapshot, requests: requests, profile: profile)
+        for request in requests where profile.filter.accepts(request) && request.bodyText?.contains("@") == true {
+            result.findings.append(
+                Finding(
+                    code: .unexpectedKey, path: "/requests", message: "request \(request.id) sends an e-mail address"))
+        }
+        return result
+    }
+}
+
+/// What the front page's package can do with the `TracksnapCapture` and `TracksnapExtensions`
+/// products alone (Documentation/SnapshotsAndProfiles.md, "Extending it from Swift"): capture in
+/// process, register a filter and a validator that a profile names, decode with a decoder of its
+/// own and render with a report format of its own.
+@Suite("the extension points, from the products a user depends on")
+struct ExtensionPointTests {
+    @Test("an in-process capture checked through a custom filter, validator, decoder and report format")
+    func extensionPoints() async throws {
+        FilterRegistry.register("production", OnlyProduction())
+        ValidatorRegistry.register("no-email", NoEmail())
+
+        let configuration = URLSessionConfiguration.ephemeral
+        let capture = CaptureSession.install(on: configuration, mode: .respond())
+        let session = URLSession(configuration: configuration)
+        for (environment, body) in [
+            ("production", #"{"event":"Checkout Started","email":"ada@shop.example"}"#),
+            ("staging", #"{"event":"Debug"}"#),
+        ] {
+            var request = URLRequest(url: URL(string: "https://collect.shop.example/v1/track")!)
+            request.httpMethod = "POST"
+            request.setValue(environment, forHTTPHeaderField: "X-Env")
+            request.httpBody = Data(body.utf8)
+            _ = try await session.data(for: request)
+        }
+        let requests = capture.requests
+        #expect(requests.count == 2)
+
+        let directory = FileManager.default.temporaryDirectory.appending(path: "shop-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(
+            at: directory.appending(path: "Validators"), withIntermediateDirectories: true)
+        try Data(#"{"filter": {"custom": "production"}, "validator": "no-email"}"#.utf8)
+            .write(to: directory.appending(path: "Validators/production.json"))
+        let snapshot = directory.appending(path: "checkout.json")
+        try Data(
+            #"{"name": "checkout", "validator": "production", "requests": [{"method": "POST", "url": "https://collect.shop.example/v1/track", "body": {"event": "Checkout Started"}}]}"#
+                .utf8
+        ).write(to: snapshot)
+
+        let workspace = Workspace(validators: directory.appending(path: "Validators").path)
+        let result = try Validation.validate(snapshotAt: snapshot.path, requests: requests, workspace: workspace)
+        #expect(result.selected == 1, "the custom filter kept the production request only")
+        #expect(result.findings.map(\.message) == ["request \(requests[0].id) sends an e-mail address"])
+
+        let shop = VendorDecoder(vendor: "shop", rule: "POST /v1/track", matches: { $0.url.hasSuffix("/v1/track") }) {
+            request throws(DecodeError) in
+            [
+                AnalyticsEvent(
+                    vendor: "shop", type: "track", name: request.header("X-Env"), request: request.id, index: 0)
+            ]
+        }
+        #expect(
+            requests.flatMap { Decoders.decode($0, using: [shop]).events }.map(\.name) == ["production", "staging"])
+
+        let count = ReportFormat(name: "count") { results, _ in "\(results.flatMap(\.findings).count) findings\n" }
+        #expect(count.render([result]) == "1 findings\n")
+        #expect(ReportFormat.text.render([result]).contains("sends an e-mail address"))
+    }
+}

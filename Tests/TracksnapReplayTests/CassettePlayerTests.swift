@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+import TracksnapCore
+import TracksnapJSON
+import TracksnapModel
+import TracksnapReplay
+import TracksnapTestSupport
+
+@Suite("A cassette answers requests by its tool's rules, and records what its mode lets it")
+struct CassettePlayerTests {
+    func request(_ method: String, _ url: String, json: String? = nil) -> CapturedRequest {
+        CapturedRequest(
+            id: "1", method: method, url: url,
+            headers: json == nil ? [] : [.init(name: "Content-Type", value: "application/json")],
+            body: json.map(CapturedRequest.Body.text))
+    }
+
+    func interaction(_ method: String, _ url: String, json: String? = nil, status: Int, answer: String) -> Interaction {
+        Interaction(
+            request: Interaction.Request(request(method, url, json: json)),
+            response: Interaction.Response(status: status, body: .text(answer)))
+    }
+
+    func write(_ interactions: [Interaction], to path: String) throws {
+        try Cassette(name: "c", format: .tracksnap, interactions: interactions).write(to: path)
+    }
+
+    @Test("URLs match by their parts: a default port or a missing / is the same URL, the query is a set")
+    func urls() {
+        let rules = CassetteMatching.vcr
+        #expect(rules.matches(request("GET", "http://Example.com"), request("get", "http://example.com:80/")))
+        #expect(
+            rules.matches(request("GET", "https://a.example/p?b=2&a=1"), request("GET", "https://a.example/p?a=1&b=2")))
+        #expect(
+            rules.differences(request("GET", "https://a.example/p?a=1"), request("GET", "http://a.example:8080/q"))
+                == [
+                    "scheme: https, recorded http", "port: 443, recorded 8080", "path: /p, recorded /q",
+                    "query: ?a=1, recorded no query",
+                ])
+    }
+
+    @Test("DVR's rules compare JSON bodies by meaning, other bodies by their bytes")
+    func bodies() {
+        let rules = CassetteMatching.dvr
+        let a = request("POST", "https://a.example/cart", json: #"{"sku": "A-1", "n": 2}"#)
+        #expect(rules.matches(a, request("POST", "https://a.example/cart", json: #"{"n":2,"sku":"A-1"}"#)))
+        #expect(!rules.matches(a, request("POST", "https://a.example/cart", json: #"{"n":3,"sku":"A-1"}"#)))
+        #expect(CassetteMatching.vinyl.matches(a, request("POST", "https://a.example/cart", json: "{}")))
+    }
+
+    @Test("repeated requests get their answers in order; then DVR's rules repeat the last and VCR's miss")
+    func sequence() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appending(path: "login.json").path
+            try write(
+                [
+                    interaction("POST", "https://a.example/login", status: 401, answer: "wrong"),
+                    interaction("POST", "https://a.example/login", status: 200, answer: "welcome"),
+                ], to: path)
+            let login = request("POST", "https://a.example/login")
+            for (rules, third) in [(CassetteMatching.dvr, "200"), (.vcr, "599")] {
+                let player = try CassettePlayer(path: path, mode: .never, matching: rules)
+                let statuses = (1...3).map { _ -> String in
+                    switch player.answer(for: login) {
+                    case .replay(let response): String(response.status)
+                    case .miss(let miss): String(miss.response.status)
+                    case .forward: "forward"
+                    }
+                }
+                #expect(statuses == ["401", "200", third])
+            }
+        }
+    }
+
+    @Test("a miss in never names the request, the nearest interactions and what differs, and how to record it")
+    func miss() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appending(path: "shop.json").path
+            try write(
+                [
+                    interaction("GET", "https://a.example/v1/products?page=1", status: 200, answer: "[]"),
+                    interaction("POST", "https://a.example/v1/cart", status: 201, answer: "{}"),
+                ], to: path)
+            let player = try CassettePlayer(path: path, mode: .never)
+            guard case .miss(let miss) = player.answer(for: request("GET", "https://a.example/v1/products?page=2"))
+            else {
+                Issue.record("expected a miss")
+                return
+            }
+            #expect(
+                miss.description == """
+                    \(path): no recorded answer for GET https://a.example/v1/products?page=2 (record mode never)
+                      nearest: interaction 1, GET https://a.example/v1/products?page=1
+                        differs in query: ?page=2, recorded ?page=1
+                      nearest: interaction 2, POST https://a.example/v1/cart
+                        differs in method: GET, recorded POST
+                        differs in path: /v1/products, recorded /v1/cart
+                        differs in query: ?page=2, recorded no query
+                      to record it: run again with TRACKSNAP_RECORD=failed (records what the cassette lacks)
+                    """)
+            #expect(miss.response.status == 599)
+            #expect(player.misses.count == 1)
+        }
+    }
+
+    @Test(
+        "missing records a cassette that does not exist and replays one that does; failed records only what it lacks; all starts over"
+    )
+    func modes() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appending(path: "Cassettes/new.json").path
+            let products = request("GET", "https://a.example/v1/products")
+            let cart = request("POST", "https://a.example/v1/cart", json: #"{"sku":"A-1"}"#)
+
+            let first = try CassettePlayer(path: path, mode: .missing)
+            guard case .forward = first.answer(for: products) else { throw Unexpected.decision }
+            try first.record(products, response: .init(status: 200, body: .text("[]")))
+            #expect(try Cassette.read(path: path).cassette.interactions.count == 1)
+
+            let second = try CassettePlayer(path: path, mode: .missing)
+            guard case .replay(let replayed) = second.answer(for: products) else { throw Unexpected.decision }
+            #expect(replayed.body == .text("[]"))
+            guard case .miss = second.answer(for: cart) else { throw Unexpected.decision }
+
+            let third = try CassettePlayer(path: path, mode: .failed)
+            guard case .replay = third.answer(for: products), case .forward = third.answer(for: cart) else {
+                throw Unexpected.decision
+            }
+            try third.record(cart, response: .init(status: 201, body: .json(["cart": "c-1"])))
+            let written = try Cassette.read(path: path).cassette
+            #expect(written.interactions.map(\.request.method) == ["GET", "POST"])
+            #expect(written.interactions[1].request.body == .json(["sku": "A-1"]))
+
+            let fourth = try CassettePlayer(path: path, mode: .all)
+            guard case .forward = fourth.answer(for: products) else { throw Unexpected.decision }
+        }
+    }
+
+    @Test("no secret of the request or the answer reaches the cassette, and the next run's secrets still match")
+    func secrets() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appending(path: "login.json").path
+            var login = request(
+                "POST", "https://a.example/login?api_key=k-999", json: #"{"user": "u1", "password": "hunter2"}"#)
+            login.headers.append(.init(name: "Authorization", value: "Bearer t0ken"))
+            let player = try CassettePlayer(path: path, mode: .missing)
+            guard case .forward = player.answer(for: login) else { throw Unexpected.decision }
+            try player.record(
+                login,
+                response: .init(
+                    status: 200,
+                    headers: [
+                        .init(name: "Content-Type", value: "application/json"),
+                        .init(name: "Set-Cookie", value: "session=s3cr3t"),
+                    ],
+                    body: .text(#"{"access_token": "tok-123", "user": "u1", "echo": "Bearer t0ken"}"#)))
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            for secret in ["hunter2", "t0ken", "s3cr3t", "tok-123", "k-999"] {
+                #expect(!text.contains(secret), "\(secret) reached the cassette:\n\(text)")
+            }
+            #expect(text.contains(#""user": "u1""#))
+
+            var next = request(
+                "POST", "https://a.example/login?api_key=k-111", json: #"{"password": "other", "user": "u1"}"#)
+            next.headers.append(.init(name: "Authorization", value: "Bearer other"))
+            guard case .replay(let answer) = try CassettePlayer(path: path, mode: .never).answer(for: next) else {
+                throw Unexpected.decision
+            }
+            #expect(answer.status == 200)
+        }
+    }
+
+    enum Unexpected: Error { case decision }
+}
