@@ -93,7 +93,7 @@ let package = Package(
             name: "TracksnapTesting",
             dependencies: [
                 "TracksnapCapture", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
-                "TracksnapReports",
+                "TracksnapReports", "TracksnapDecoders", "TracksnapReplay",
             ]),
         // A server in the test's own process: a product of its own, so that tests that capture
         // in-process only do not build SwiftNIO.

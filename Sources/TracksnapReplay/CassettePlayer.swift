@@ -140,21 +140,22 @@ public final class CassettePlayer: Sendable {
             status: CollectorAnswer.status, headers: ["Content-Type": CollectorAnswer.contentType],
             body: Data(CollectorAnswer.body.utf8))
     ) -> CaptureMode {
-        .answer { request in
-            if local(request) { return .respond(localAnswer) }
-            switch self.answer(for: request) {
-            case .replay(let response): return .respond(CaptureResponse(response))
-            case .miss(let miss): return .respond(CaptureResponse(miss.response))
-            case .forward:
-                return .forward { response in
-                    do throws(InputError) {
-                        try self.record(request, response: Interaction.Response(response))
-                    } catch {
-                        self.state.withLock { $0.failures.append(error) }
+        .answer(
+            { request in
+                if local(request) { return .respond(localAnswer) }
+                switch self.answer(for: request) {
+                case .replay(let response): return .respond(CaptureResponse(response))
+                case .miss(let miss): return .respond(CaptureResponse(miss.response))
+                case .forward:
+                    return .forward { response in
+                        do throws(InputError) {
+                            try self.record(request, response: Interaction.Response(response))
+                        } catch {
+                            self.state.withLock { $0.failures.append(error) }
+                        }
                     }
                 }
-            }
-        }
+            }, problems: { self.problems })
     }
 
     /// The recorded interactions closest to a request: fewest differences first, at most three.

@@ -30,7 +30,7 @@ private let allowedDependencies: [String: Set<String>] = [
     ],
     "TracksnapTesting": [
         "TracksnapCapture", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
-        "TracksnapReports",
+        "TracksnapReports", "TracksnapDecoders", "TracksnapReplay",
     ],
     "TracksnapTestingServer": ["TracksnapTesting", "TracksnapCapture", "TracksnapServer"],
     "TracksnapCLI": [

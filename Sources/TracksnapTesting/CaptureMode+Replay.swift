@@ -1,0 +1,45 @@
+import Foundation
+public import TracksnapCapture
+import TracksnapDecoders
+public import TracksnapModel
+public import TracksnapReplay
+
+extension CaptureMode {
+    /// Answers the app's requests from a cassette, so that a flow runs offline and the same
+    /// every time while its analytics are captured and checked as before.
+    ///
+    /// ```swift
+    /// let capture = CaptureSession.install(on: configuration, mode: try .replay(cassette: "Cassettes/checkout.json"))
+    /// // DVR:   Session(cassetteName: "checkout")            → try .replay(cassette: "Cassettes/checkout.json")
+    /// // Vinyl: Turntable(vinylName: "checkout")             → try .replay(cassette: "Vinyls/checkout.json")
+    /// ```
+    /// The cassette is any format tracksnap reads (its own, DVR's, Vinyl's, VCR's, vcrpy's,
+    /// HAR), matched by the rules of the tool that wrote it unless `matching` says otherwise.
+    /// The record mode is the snapshots' (the argument, the `.tracksnap(record:)` trait,
+    /// `TRACKSNAP_RECORD`, else `never` in CI and `missing` locally), read as `CassettePlayer`
+    /// says: `missing` records a cassette that does not exist yet, `failed` records what one
+    /// lacks. A request the cassette has no answer for gets a 599 that says why, goes nowhere,
+    /// and fails the next `assertTracking` on this capture with the same text.
+    /// - Parameters:
+    ///   - path: the cassette file, relative to the test file's directory unless absolute.
+    ///   - matching: the rules; by default the cassette's tool's.
+    ///   - record: the record mode, when not the configured one.
+    ///   - analytics: the requests answered as the collector answers them and left out of the
+    ///     cassette; by default those to the vendors' own domains (`api.segment.io`…). Name your
+    ///     own collector here.
+    ///   - filePath: the test file, which a relative `path` is relative to.
+    /// - Throws: `InputError` for a cassette that cannot be read, `RecordModeError` for a bad
+    ///   `TRACKSNAP_RECORD`.
+    public static func replay(
+        cassette path: String, matching: CassetteMatching? = nil, record: RecordMode? = nil,
+        analytics: (@Sendable (CapturedRequest) -> Bool)? = nil,
+        filePath: StaticString = #filePath
+    ) throws -> CaptureMode {
+        let mode = try RecordMode.resolve(
+            explicit: record, configured: TracksnapConfiguration.current.record,
+            environment: ProcessInfo.processInfo.environment)
+        let file = SnapshotLocation.resolve(path, testFile: String(describing: filePath))
+        return try CassettePlayer(path: file, mode: mode, matching: matching).captureMode(
+            local: analytics ?? { VendorDomains.contains($0.host) })
+    }
+}
