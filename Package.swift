@@ -78,7 +78,7 @@ let package = Package(
         .target(
             name: "TracksnapReplay",
             dependencies: [
-                "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording", "TracksnapCapture",
+                "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
                 .product(name: "Yams", package: "Yams"),
             ]),
         // The extension points in one import: `VendorDecoder`, `RequestFilter`, `Validator` and
@@ -151,9 +151,7 @@ let package = Package(
         .testTarget(name: "TracksnapCoreTests", dependencies: ["TracksnapCore", "TracksnapModel"]),
         .testTarget(
             name: "TracksnapReplayTests",
-            dependencies: [
-                "TracksnapTestSupport", "TracksnapReplay", "TracksnapCapture", "TracksnapCore", "TracksnapModel",
-            ],
+            dependencies: ["TracksnapTestSupport", "TracksnapReplay", "TracksnapCore", "TracksnapModel"],
             exclude: ["Scripts"]),
         // What validation's and recording's tests share: snapshots, requests and profiles written in the test.
         .target(

@@ -22,9 +22,7 @@ private let allowedDependencies: [String: Set<String>] = [
         "X509", "Crypto", "SwiftASN1",
     ],
     "TracksnapCapture": ["TracksnapModel"],
-    "TracksnapReplay": [
-        "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording", "TracksnapCapture", "Yams",
-    ],
+    "TracksnapReplay": ["TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording", "Yams"],
     "TracksnapExtensions": [
         "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "TracksnapReports",
     ],
