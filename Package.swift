@@ -90,7 +90,7 @@ let package = Package(
             name: "TracksnapReplay",
             dependencies: [
                 "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
-                "TracksnapCapture", .product(name: "Yams", package: "Yams"),
+                .product(name: "Yams", package: "Yams"),
             ]),
         // The extension points in one import: `VendorDecoder`, `RequestFilter`, `Validator` and
         // `ReportFormat`, with the types they take and give and the `Extensions` that carry them.
@@ -105,7 +105,7 @@ let package = Package(
             name: "TracksnapTesting",
             dependencies: [
                 "TracksnapCapture", "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapValidation",
-                "TracksnapRecording", "TracksnapReports",
+                "TracksnapRecording", "TracksnapReports", "TracksnapDecoders", "TracksnapReplay",
             ]),
         // A server in the test's own process: a product of its own, so that tests that capture
         // in-process only do not build SwiftNIO.
@@ -166,8 +166,7 @@ let package = Package(
         .testTarget(
             name: "TracksnapReplayTests",
             dependencies: [
-                "TracksnapTestSupport", "TracksnapReplay", "TracksnapCapture", "TracksnapCore", "TracksnapJSON",
-                "TracksnapModel",
+                "TracksnapTestSupport", "TracksnapReplay", "TracksnapCore", "TracksnapJSON", "TracksnapModel",
             ],
             exclude: ["Scripts"]),
         // What validation's and recording's tests share: snapshots, requests and profiles written in the test.

@@ -21,8 +21,10 @@ public enum CaptureMode: Sendable {
     /// Answers each request locally with the response the closure builds from it: a stub server.
     case reply(@Sendable (CapturedRequest) -> CaptureResponse)
     /// Decides for each request: answer it locally, or forward it to the network and hear what
-    /// came back (a cassette that replays what it has and records what it lacks).
-    case answer(@Sendable (CapturedRequest) -> CaptureAnswer)
+    /// came back (a cassette that replays what it has and records what it lacks). `problems`
+    /// says what went wrong meanwhile (a request the cassette had no answer for), in words:
+    /// `assertTracking` fails on each.
+    case answer(@Sendable (CapturedRequest) -> CaptureAnswer, problems: @Sendable () -> [String] = { [] })
 }
 
 /// What a capture in `answer` mode does with one request.

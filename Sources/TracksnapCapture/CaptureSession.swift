@@ -58,6 +58,13 @@ public final class CaptureSession: Sendable {
     public var name: String? { sink.name }
     public var mode: CaptureMode { sink.mode }
 
+    /// What went wrong while answering, in words (a cassette's misses); empty for modes that
+    /// cannot go wrong.
+    public var problems: [String] {
+        if case .answer(_, let problems) = sink.mode { return problems() }
+        return []
+    }
+
     let sink: CaptureSink
 
     private init(sink: CaptureSink) {

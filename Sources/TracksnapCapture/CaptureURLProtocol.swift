@@ -77,7 +77,7 @@ class CaptureURLProtocol: URLProtocol {
             respond(CaptureResponse(status: status, headers: headers, body: body))
         case .reply(let reply):
             respond(reply(captured))
-        case .answer(let decide):
+        case .answer(let decide, _):
             switch decide(captured) {
             case .respond(let response): respond(response)
             case .forward(let received): forward(request, body: body, sink: sink, received: received)

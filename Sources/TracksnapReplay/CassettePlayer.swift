@@ -1,6 +1,5 @@
-public import Foundation
+import Foundation
 import Synchronization
-public import TracksnapCapture
 public import TracksnapCore
 import TracksnapJSON
 public import TracksnapModel
@@ -128,34 +127,9 @@ public final class CassettePlayer: Sendable {
         state.withLock { $0.misses.map(\.description) + $0.failures.map(\.description) }
     }
 
-    /// The capture mode that answers from this cassette in-process, recording what the mode
-    /// lets it; requests `local` claims (the analytics, checked by snapshots) get `localAnswer`.
-    ///
-    /// ```swift
-    /// let player = try CassettePlayer(path: "Cassettes/checkout.json", mode: .missing)
-    /// let capture = CaptureSession.install(on: configuration, mode: player.captureMode { $0.host == "api.segment.io" })
-    /// ```
-    public func captureMode(
-        local: @escaping @Sendable (CapturedRequest) -> Bool = { _ in false },
-        localAnswer: CaptureResponse = CaptureResponse(
-            status: CollectorAnswer.status, headers: ["Content-Type": CollectorAnswer.contentType],
-            body: Data(CollectorAnswer.body.utf8))
-    ) -> CaptureMode {
-        .answer { request in
-            if local(request) { return .respond(localAnswer) }
-            switch self.answer(for: request) {
-            case .replay(let response): return .respond(CaptureResponse(response))
-            case .miss(let miss): return .respond(CaptureResponse(miss.response))
-            case .forward:
-                return .forward { response in
-                    do throws(InputError) {
-                        try self.record(request, response: Interaction.Response(response))
-                    } catch {
-                        self.state.withLock { $0.failures.append(error) }
-                    }
-                }
-            }
-        }
+    /// Notes a failure to write the cassette, for `problems`, where the caller cannot throw.
+    public func note(_ failure: InputError) {
+        state.withLock { $0.failures.append(failure) }
     }
 
     /// The recorded interactions closest to a request: fewest differences first, at most three.
@@ -227,36 +201,5 @@ extension Interaction.Request {
             return String(validating: bytes, as: UTF8.self).map(Interaction.Body.text) ?? .binary(bytes)
         }
         self.init(method: request.method, url: request.url, headers: request.headers, body: body)
-    }
-}
-
-extension CaptureResponse {
-    /// A recorded answer as a capture serves it: the body's bytes, and framing headers made true
-    /// for them (`Content-Length` recomputed; `Content-Encoding` and `Transfer-Encoding`
-    /// dropped, since a cassette holds bodies decoded).
-    public init(_ response: Interaction.Response) {
-        var headers: [String: String] = [:]
-        for header in response.headers {
-            let name = header.name.lowercased()
-            guard !["content-length", "content-encoding", "transfer-encoding"].contains(name) else { continue }
-            // A repeated header is joined as HTTP allows for all but Set-Cookie, which a cassette never holds.
-            headers[header.name] = headers[header.name].map { "\($0), \(header.value)" } ?? header.value
-        }
-        let body = Data(response.body?.bytes ?? [])
-        headers["Content-Length"] = String(body.count)
-        self.init(status: response.status, headers: headers, body: body)
-    }
-}
-
-extension Interaction.Response {
-    /// What the network answered a capture, as a cassette records it.
-    public init(_ response: CaptureResponse) {
-        let headers = response.headers.keys.sorted().map {
-            CapturedRequest.Header(name: $0, value: response.headers[$0] ?? "")
-        }
-        let request = CapturedRequest(
-            id: "", method: "", url: "", headers: headers,
-            body: response.body.isEmpty ? nil : .base64(response.body.base64EncodedString()))
-        self.init(status: response.status, headers: headers, body: Interaction.Request(request).body)
     }
 }

@@ -183,5 +183,6 @@ private func checkRuns(
         let notes = captured.compactMap(\.note)
         reportIssue(notes.isEmpty ? failure : failure + "\n\n" + notes.joined(separator: "\n\n"), at: site)
     }
+    for problem in captured.flatMap(\.problems) { reportIssue(problem, at: site) }
     return outcome.results
 }

@@ -116,5 +116,6 @@ public func assertTracking(
     if let failure = outcome.failure {
         reportIssue(traffic.note.map { failure + "\n\n" + $0 } ?? failure, at: site)
     }
+    for problem in traffic.problems { reportIssue(problem, at: site) }
     return outcome.result
 }

@@ -23,10 +23,14 @@ public struct CapturedTraffic: Sendable {
     public var requests: [CapturedRequest]
     /// Requests that went astray while it was read, in words; nil when none did.
     public var note: String?
+    /// What went wrong beside the traffic (a request a cassette had no answer for), in words:
+    /// each fails the assertion, whatever the snapshot says.
+    public var problems: [String]
 
-    public init(requests: [CapturedRequest], note: String? = nil) {
+    public init(requests: [CapturedRequest], note: String? = nil, problems: [String] = []) {
         self.requests = requests
         self.note = note
+        self.problems = problems
     }
 }
 
@@ -43,7 +47,8 @@ extension CaptureSession: TrafficSource {
     public func traffic(
         settle: Duration, timeout: Duration, until isComplete: ([CapturedRequest]) -> Bool
     ) async throws(TrafficSourceError) -> CapturedTraffic {
-        CapturedTraffic(requests: await waitForRequests(settle: settle, timeout: timeout, until: isComplete))
+        CapturedTraffic(
+            requests: await waitForRequests(settle: settle, timeout: timeout, until: isComplete), problems: problems)
     }
 }
 

@@ -29,8 +29,7 @@ private let allowedDependencies: [String: Set<String>] = [
     ],
     "TracksnapCapture": ["TracksnapJSON", "TracksnapModel"],
     "TracksnapReplay": [
-        "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
-        "TracksnapCapture", "Yams",
+        "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording", "Yams",
     ],
     "TracksnapExtensions": [
         "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
@@ -38,8 +37,7 @@ private let allowedDependencies: [String: Set<String>] = [
     ],
     "TracksnapTesting": [
         "TracksnapCapture", "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapValidation",
-        "TracksnapRecording",
-        "TracksnapReports",
+        "TracksnapRecording", "TracksnapReports", "TracksnapDecoders", "TracksnapReplay",
     ],
     "TracksnapTestingServer": ["TracksnapTesting", "TracksnapCapture", "TracksnapServer"],
     "TracksnapCLI": [

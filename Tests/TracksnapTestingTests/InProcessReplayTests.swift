@@ -1,10 +1,7 @@
 import Foundation
 import Testing
-import TracksnapCapture
-import TracksnapCore
-import TracksnapModel
-import TracksnapReplay
 import TracksnapTestSupport
+import TracksnapTesting
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,0 +1,110 @@
+public import Foundation
+public import TracksnapCapture
+import TracksnapCore
+import TracksnapDecoders
+public import TracksnapModel
+public import TracksnapReplay
+
+extension CaptureMode {
+    /// Answers the app's requests from a cassette, so that a flow runs offline and the same
+    /// every time while its analytics are captured and checked as before.
+    ///
+    /// ```swift
+    /// let capture = CaptureSession.install(on: configuration, mode: try .replay(cassette: "Cassettes/checkout.json"))
+    /// // DVR:   Session(cassetteName: "checkout")            → try .replay(cassette: "Cassettes/checkout.json")
+    /// // Vinyl: Turntable(vinylName: "checkout")             → try .replay(cassette: "Vinyls/checkout.json")
+    /// ```
+    /// The cassette is any format tracksnap reads (its own, DVR's, Vinyl's, VCR's, vcrpy's,
+    /// HAR), matched by the rules of the tool that wrote it unless `matching` says otherwise.
+    /// The record mode is the snapshots' (the argument, the `.tracksnap(record:)` trait,
+    /// `TRACKSNAP_RECORD`, else `never` in CI and `missing` locally), read as `CassettePlayer`
+    /// says: `missing` records a cassette that does not exist yet, `failed` records what one
+    /// lacks. A request the cassette has no answer for gets a 599 that says why, goes nowhere,
+    /// and fails the next `assertTracking` on this capture with the same text.
+    /// - Parameters:
+    ///   - path: the cassette file, relative to the test file's directory unless absolute.
+    ///   - matching: the rules; by default the cassette's tool's.
+    ///   - record: the record mode, when not the configured one.
+    ///   - analytics: the requests answered as the collector answers them and left out of the
+    ///     cassette; by default those to the vendors' own domains (`api.segment.io`…). Name your
+    ///     own collector here.
+    ///   - filePath: the test file, which a relative `path` is relative to.
+    /// - Throws: `InputError` for a cassette that cannot be read, `RecordModeError` for a bad
+    ///   `TRACKSNAP_RECORD`.
+    public static func replay(
+        cassette path: String, matching: CassetteMatching? = nil, record: RecordMode? = nil,
+        analytics: (@Sendable (CapturedRequest) -> Bool)? = nil,
+        filePath: StaticString = #filePath
+    ) throws -> CaptureMode {
+        let mode = try RecordMode.resolve(
+            explicit: record, configured: TracksnapConfiguration.current.record,
+            environment: ProcessInfo.processInfo.environment)
+        let file = SnapshotLocation.resolve(path, testFile: String(describing: filePath))
+        return try CassettePlayer(path: file, mode: mode, matching: matching).captureMode(
+            local: analytics ?? { VendorDomains.contains($0.host) })
+    }
+}
+
+extension CassettePlayer {
+    /// The capture mode that answers from this cassette in-process, recording what the mode
+    /// lets it; requests `local` claims (the analytics, checked by snapshots) get `localAnswer`.
+    ///
+    /// ```swift
+    /// let player = try CassettePlayer(path: "Cassettes/checkout.json", mode: .missing)
+    /// let capture = CaptureSession.install(on: configuration, mode: player.captureMode { $0.host == "api.segment.io" })
+    /// ```
+    public func captureMode(
+        local: @escaping @Sendable (CapturedRequest) -> Bool = { _ in false },
+        localAnswer: CaptureResponse = CaptureResponse(
+            status: CollectorAnswer.status, headers: ["Content-Type": CollectorAnswer.contentType],
+            body: Data(CollectorAnswer.body.utf8))
+    ) -> CaptureMode {
+        .answer(
+            { request in
+                if local(request) { return .respond(localAnswer) }
+                switch self.answer(for: request) {
+                case .replay(let response): return .respond(CaptureResponse(response))
+                case .miss(let miss): return .respond(CaptureResponse(miss.response))
+                case .forward:
+                    return .forward { response in
+                        do throws(InputError) {
+                            try self.record(request, response: Interaction.Response(response))
+                        } catch {
+                            self.note(error)
+                        }
+                    }
+                }
+            }, problems: { self.problems })
+    }
+}
+
+extension CaptureResponse {
+    /// A recorded answer as a capture serves it: the body's bytes, and framing headers made true
+    /// for them (`Content-Length` recomputed; `Content-Encoding` and `Transfer-Encoding`
+    /// dropped, since a cassette holds bodies decoded).
+    public init(_ response: Interaction.Response) {
+        var headers: [String: String] = [:]
+        for header in response.headers {
+            let name = header.name.lowercased()
+            guard !["content-length", "content-encoding", "transfer-encoding"].contains(name) else { continue }
+            // A repeated header is joined as HTTP allows for all but Set-Cookie, which a cassette never holds.
+            headers[header.name] = headers[header.name].map { "\($0), \(header.value)" } ?? header.value
+        }
+        let body = Data(response.body?.bytes ?? [])
+        headers["Content-Length"] = String(body.count)
+        self.init(status: response.status, headers: headers, body: body)
+    }
+}
+
+extension Interaction.Response {
+    /// What the network answered a capture, as a cassette records it.
+    public init(_ response: CaptureResponse) {
+        let headers = response.headers.keys.sorted().map {
+            CapturedRequest.Header(name: $0, value: response.headers[$0] ?? "")
+        }
+        let request = CapturedRequest(
+            id: "", method: "", url: "", headers: headers,
+            body: response.body.isEmpty ? nil : .base64(response.body.base64EncodedString()))
+        self.init(status: response.status, headers: headers, body: Interaction.Request(request).body)
+    }
+}
