@@ -61,6 +61,7 @@ let package = Package(
             name: "TracksnapServer",
             dependencies: [
                 "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "TracksnapRecording",
+                "TracksnapReplay",
                 "TracksnapReports",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -108,7 +109,7 @@ let package = Package(
             name: "TracksnapCLI",
             dependencies: [
                 "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording", "TracksnapReports",
-                "TracksnapServer",
+                "TracksnapServer", "TracksnapReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

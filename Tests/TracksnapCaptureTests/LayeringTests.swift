@@ -18,6 +18,7 @@ private let allowedDependencies: [String: Set<String>] = [
     "TracksnapReports": ["TracksnapModel", "TracksnapCore", "TracksnapValidation"],
     "TracksnapServer": [
         "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "TracksnapRecording",
+        "TracksnapReplay",
         "TracksnapReports", "NIOCore", "NIOPosix", "NIOHTTP1", "NIOTLS", "NIOSSL", "NIOHTTP2", "AsyncHTTPClient",
         "X509", "Crypto", "SwiftASN1",
     ],
@@ -33,7 +34,7 @@ private let allowedDependencies: [String: Set<String>] = [
     "TracksnapTestingServer": ["TracksnapTesting", "TracksnapCapture", "TracksnapServer"],
     "TracksnapCLI": [
         "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording", "TracksnapReports",
-        "TracksnapServer", "ArgumentParser",
+        "TracksnapServer", "TracksnapReplay", "ArgumentParser",
     ],
     // Tools/
     "TracksnapExampleApp": ["TracksnapCapture", "TracksnapModel"],
