@@ -72,7 +72,9 @@ let package = Package(
             name: "TracksnapServer",
             dependencies: [
                 "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
-                "TracksnapRecording", "TracksnapReports",
+                "TracksnapRecording",
+                "TracksnapReplay",
+                "TracksnapReports",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -120,7 +122,8 @@ let package = Package(
             name: "TracksnapCLI",
             dependencies: [
                 "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
-                "TracksnapReports", "TracksnapServer",
+                "TracksnapReports",
+                "TracksnapServer", "TracksnapReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -2,6 +2,8 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Synchronization
+import TracksnapModel
+import TracksnapReplay
 import TracksnapReports
 import TracksnapServer
 
@@ -120,6 +122,18 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("The certificate authority's folder (see `tracksnap ca`).", valueName: "dir"))
     var caDir: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Answer what would be forwarded (--upstream, the forward proxy, intercepted tunnels) from this cassette: tracksnap's, DVR's, Vinyl's, VCR's, vcrpy's or a HAR file.",
+            valueName: "file"))
+    var cassette: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "What the cassette records: missing (a new one records, an existing one replays), never, all (anew), failed (what it lacks); or VCR's once, none, all, new_episodes. Default: $TRACKSNAP_RECORD, else never when CI is set, else missing.",
+            valueName: "mode"))
+    var recordMode: String?
+
     @Flag(help: "Do not print a line on stderr for each captured request.")
     var quiet = false
 
@@ -153,6 +167,16 @@ struct Serve: ParsableCommand {
         if intercept.isEmpty && (answer || !upstreamCa.isEmpty || caDir != nil) {
             throw ValidationError(
                 "--answer, --upstream-ca and --ca-dir apply to intercepted tunnels: name their hosts with --intercept")
+        }
+        if let recordMode {
+            guard cassette != nil else {
+                throw ValidationError("--record-mode applies to a cassette: add --cassette FILE")
+            }
+            guard RecordMode(cassette: recordMode) != nil else {
+                throw ValidationError(
+                    "--record-mode is one of \(RecordMode.cassetteNames.joined(separator: ", ")), not \"\(recordMode)\""
+                )
+            }
         }
         if let upstream {
             guard let url = URL(string: upstream), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
@@ -204,6 +228,21 @@ struct Serve: ParsableCommand {
                 throw Exit.badInput
             }
             configuration.upstreamCertificateFiles = upstreamCa
+        }
+        if let cassette {
+            do {
+                let environment = ProcessInfo.processInfo.environment
+                let mode =
+                    try recordMode.flatMap(RecordMode.init(cassette:))
+                    ?? RecordMode.resolve(explicit: nil, configured: nil, environment: environment)
+                configuration.replay = try CassettePlayer(
+                    path: cassette, mode: mode,
+                    recordHint:
+                        "start tracksnap serve again with --record-mode failed (records what the cassette lacks)")
+            } catch {
+                Terminal.error("\(error)")
+                throw Exit.badInput
+            }
         }
         configuration.headerTimeout = .milliseconds(Int64((headerTimeout * 1000).rounded()))
         configuration.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded()))

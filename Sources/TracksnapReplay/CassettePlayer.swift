@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 public import TracksnapCore
-import TracksnapJSON
+public import TracksnapJSON
 public import TracksnapModel
 import TracksnapValidation
 
@@ -40,6 +40,8 @@ public final class CassettePlayer: Sendable {
     public let path: String
     public let mode: RecordMode
     public let matching: CassetteMatching
+    /// How a miss says to record what was missed.
+    public let recordHint: String
 
     private struct State {
         var cassette: Cassette
@@ -57,8 +59,12 @@ public final class CassettePlayer: Sendable {
     ///   - path: the cassette file: tracksnap's format, DVR, Vinyl, VCR, vcrpy or HAR.
     ///   - mode: what may be recorded.
     ///   - matching: the rules; by default those of the tool whose format the file is in.
+    ///   - recordHint: how a miss says to record what was missed.
     /// - Throws: `InputError` for a cassette that cannot be read.
-    public init(path: String, mode: RecordMode, matching: CassetteMatching? = nil) throws(InputError) {
+    public init(
+        path: String, mode: RecordMode, matching: CassetteMatching? = nil,
+        recordHint: String = "run again with TRACKSNAP_RECORD=failed (records what the cassette lacks)"
+    ) throws(InputError) {
         let exists = FileManager.default.fileExists(atPath: path)
         var cassette =
             exists && mode != .all
@@ -70,14 +76,21 @@ public final class CassettePlayer: Sendable {
         self.path = path
         self.mode = mode
         self.matching = matching ?? cassette.format.matching
+        self.recordHint = recordHint
         records = mode == .all || mode == .failed || (mode == .missing && !exists)
         state = Mutex(State(cassette: cassette, played: Array(repeating: false, count: cassette.interactions.count)))
     }
 
     /// What to do with a request: replay, forward (to record), or miss. The request is compared
     /// with its secrets hidden, as the cassette holds them.
-    public func answer(for request: CapturedRequest) -> Decision {
+    /// - Parameters:
+    ///   - request: the request.
+    ///   - ignoringOrigin: compare no scheme, host or port: a reverse proxy's cassette,
+    ///     recorded against one backend, replays in front of another.
+    public func answer(for request: CapturedRequest, ignoringOrigin: Bool = false) -> Decision {
         let request = Redactor(requests: [request]).redact(request)
+        var matching = matching
+        if ignoringOrigin { matching.fields.removeAll { [.scheme, .host, .port].contains($0) } }
         return state.withLock { state in
             let recorded = state.cassette.interactions.map(\.request.captured)
             let matches = recorded.indices.filter { matching.matches(request, recorded[$0]) }
@@ -86,7 +99,9 @@ public final class CassettePlayer: Sendable {
                 return .replay(state.cassette.interactions[next].response)
             }
             if records { return .forward }
-            let miss = ReplayMiss(request: request, nearest: nearest(request, recorded), cassette: path, mode: mode)
+            let miss = ReplayMiss(
+                request: request, nearest: nearest(request, recorded, matching), cassette: path, mode: mode,
+                recordHint: recordHint)
             state.misses.append(miss)
             return .miss(miss)
         }
@@ -133,7 +148,9 @@ public final class CassettePlayer: Sendable {
     }
 
     /// The recorded interactions closest to a request: fewest differences first, at most three.
-    private func nearest(_ request: CapturedRequest, _ recorded: [CapturedRequest]) -> [ReplayMiss.Near] {
+    private func nearest(_ request: CapturedRequest, _ recorded: [CapturedRequest], _ matching: CassetteMatching)
+        -> [ReplayMiss.Near]
+    {
         recorded.enumerated()
             .map {
                 ReplayMiss.Near(
@@ -160,6 +177,8 @@ public struct ReplayMiss: Sendable, Hashable, CustomStringConvertible {
     public var nearest: [Near]
     public var cassette: String
     public var mode: RecordMode
+    /// How to record what was missed.
+    public var recordHint: String
 
     /// The answer the app gets: 599 is no status a backend sends, so a test that goes on
     /// fails where it reads it; the body is this description.
@@ -169,16 +188,35 @@ public struct ReplayMiss: Sendable, Hashable, CustomStringConvertible {
             body: .text(description))
     }
 
+    /// The same as JSON, for a proxy's answer: `error` (the first line), `request`,
+    /// `nearest` (each with `interaction`, 1-based, `request` and `differences`) and `record`.
+    public var json: JSONValue {
+        .object([
+            "error": .string(headline),
+            "request": .string("\(request.method) \(request.url)"),
+            "nearest": .array(
+                nearest.map { near in
+                    .object([
+                        "interaction": .number(String(near.index + 1)), "request": .string(near.request),
+                        "differences": .array(near.differences.map(JSONValue.string)),
+                    ])
+                }),
+            "record": .string(recordHint),
+        ])
+    }
+
+    private var headline: String {
+        "\(cassette): no recorded answer for \(request.method) \(request.url) (record mode \(mode.rawValue))"
+    }
+
     public var description: String {
-        var lines = [
-            "\(cassette): no recorded answer for \(request.method) \(request.url) (record mode \(mode.rawValue))"
-        ]
+        var lines = [headline]
         if nearest.isEmpty { lines.append("  the cassette is empty") }
         for near in nearest {
             lines.append("  nearest: interaction \(near.index + 1), \(near.request)")
             lines += near.differences.map { "    differs in \($0)" }
         }
-        lines.append("  to record it: run again with TRACKSNAP_RECORD=failed (records what the cassette lacks)")
+        lines.append("  to record it: \(recordHint)")
         return lines.joined(separator: "\n")
     }
 }
@@ -202,4 +240,24 @@ extension Interaction.Request {
         }
         self.init(method: request.method, url: request.url, headers: request.headers, body: body)
     }
+}
+
+extension RecordMode {
+    /// A record mode for a cassette by its name or VCR's: `once` is `missing`, `none` is
+    /// `never`, `new_episodes` (or `new`) is `failed`; nil for another word.
+    ///
+    /// ```swift
+    /// RecordMode(cassette: "new_episodes")  // .failed
+    /// ```
+    public init?(cassette name: String) {
+        switch name.lowercased() {
+        case "once": self = .missing
+        case "none": self = .never
+        case "new_episodes", "new": self = .failed
+        default: self.init(rawValue: name.lowercased())
+        }
+    }
+
+    /// The names `init(cassette:)` takes, for messages.
+    public static let cassetteNames = allCases.map(\.rawValue) + ["once", "none", "new_episodes", "new"]
 }

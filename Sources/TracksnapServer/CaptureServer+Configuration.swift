@@ -1,6 +1,7 @@
 public import Foundation
 import TracksnapCore
 public import TracksnapModel
+public import TracksnapReplay
 
 extension CaptureServer {
     /// How a capture server listens, answers and records.
@@ -74,6 +75,11 @@ extension CaptureServer {
         /// A line may hold what a client sent (a TLS server name), control characters included:
         /// make them visible before printing, as `RequestLogLine` does.
         public var notices: (@Sendable (String) -> Void)?
+        /// The cassette that answers what would be forwarded (reverse proxy, forward proxy,
+        /// intercepted tunnels), recording what its mode lets it (`serve --cassette`); nil: all
+        /// of it goes to the network. What the collector answers stays out of it. A miss is
+        /// answered 599 with the miss as JSON, and told through `notices`.
+        public var replay: CassettePlayer?
         /// Tests only: behave as if bound beyond loopback (the proxy demands the token), so
         /// that the check can be shown without listening beyond loopback.
         package var simulatesPublicBinding = false

@@ -24,6 +24,7 @@ private let allowedDependencies: [String: Set<String>] = [
     "TracksnapServer": [
         "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
         "TracksnapRecording",
+        "TracksnapReplay",
         "TracksnapReports", "NIOCore", "NIOPosix", "NIOHTTP1", "NIOTLS", "NIOSSL", "NIOHTTP2", "AsyncHTTPClient",
         "X509", "Crypto", "SwiftASN1",
     ],
@@ -42,7 +43,8 @@ private let allowedDependencies: [String: Set<String>] = [
     "TracksnapTestingServer": ["TracksnapTesting", "TracksnapCapture", "TracksnapServer"],
     "TracksnapCLI": [
         "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
-        "TracksnapReports", "TracksnapServer", "ArgumentParser",
+        "TracksnapReports",
+        "TracksnapServer", "TracksnapReplay", "ArgumentParser",
     ],
     // Tools/
     "TracksnapExampleApp": ["TracksnapCapture", "TracksnapJSON", "TracksnapModel"],

@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import TracksnapCore
 import TracksnapModel
+import TracksnapReplay
 import TracksnapValidation
 
 /// Decides what happens to each request: the control API, or captured traffic answered by the
@@ -119,7 +120,7 @@ final class RequestRouter: Sendable {
             if let refused { return logged(recorded, refusal(refused, request)) }
             return logged(
                 recorded,
-                .later { [self] in
+                replaying(recorded, url: uri) { [self] in
                     await forwardAsProxy(request, to: uri, host: targetHost, port: targetPort, with: forwarder)
                 })
         }
@@ -144,8 +145,12 @@ final class RequestRouter: Sendable {
             var base = upstream.absoluteString
             while base.hasSuffix("/") { base.removeLast() }
             let url = base + target
+            // Matched without its origin: a cassette recorded in front of one backend replays in front of another.
             return logged(
-                recorded, .later { [forwarder] in await forwarder.forward(request, to: url, responseLimit: limit) })
+                recorded,
+                replaying(recorded, url: url, ignoringOrigin: true) { [forwarder] in
+                    await forwarder.forward(request, to: url, responseLimit: limit)
+                })
         }
         if request.isPreflight { return .now(CORS.preflight(for: request.headers)) }
         var response = collectorResponse
@@ -185,7 +190,7 @@ final class RequestRouter: Sendable {
             }
             return logged(
                 recorded,
-                .later { [self] in
+                replaying(recorded, url: url) { [self] in
                     await forwardAsProxy(request, to: url, host: tunnel.host, port: tunnel.port, with: forwarder)
                 })
         case .answer:
@@ -193,6 +198,42 @@ final class RequestRouter: Sendable {
             var response = collectorResponse
             response.headers.add(contentsOf: CORS.headers(for: request.headers))
             return logged(recorded, .now(response))
+        }
+    }
+
+    /// What would be forwarded, through the cassette when there is one: its recorded answer, or
+    /// a miss (599, the miss as JSON, and a notice), or forwarded with what the upstream
+    /// answered recorded into it. A CORS preflight (not recorded) is always forwarded.
+    /// - Parameters:
+    ///   - recorded: the request as captured.
+    ///   - url: where it goes: what the cassette matches and records.
+    ///   - ignoringOrigin: match no scheme, host or port (the reverse proxy's backend).
+    ///   - forward: sends it.
+    private func replaying(
+        _ recorded: Recorded?, url: String, ignoringOrigin: Bool = false,
+        forward: @escaping @Sendable () async -> Response
+    ) -> Reply {
+        guard let replay = configuration.replay, var outgoing = recorded?.request else { return .later(forward) }
+        outgoing.url = url
+        let request = outgoing
+        switch replay.answer(for: request, ignoringOrigin: ignoringOrigin) {
+        case .replay(let recordedAnswer):
+            return .now(Response(replayed: recordedAnswer))
+        case .miss(let miss):
+            configuration.notices?(miss.description)
+            return .now(.json(HTTPResponseStatus(statusCode: 599, reasonPhrase: "Not In Cassette"), miss.json))
+        case .forward:
+            return .later { [configuration] in
+                let response = await forward()
+                guard response.isUpstreamAnswer else { return response }
+                do throws(InputError) {
+                    try replay.record(request, response: Interaction.Response(response))
+                } catch {
+                    replay.note(error)
+                    configuration.notices?("cassette: \(error.description)")
+                }
+                return response
+            }
         }
     }
 

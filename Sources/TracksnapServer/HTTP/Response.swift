@@ -16,6 +16,9 @@ struct Response: Sendable {
     var body: ByteBuffer
     /// Set when `headers` carry a `Content-Length` that must be kept as is (a proxied HEAD).
     var keepsContentLength = false
+    /// Set on what an upstream answered (not on tracksnap's own 502 when it could not): what a
+    /// cassette may record.
+    var isUpstreamAnswer = false
 
     init(status: HTTPResponseStatus, headers: HTTPHeaders = HTTPHeaders(), body: ByteBuffer = ByteBuffer()) {
         self.status = status

@@ -116,6 +116,7 @@ struct Forwarder: Sendable {
                 )
             }
             var response = Response(status: upstream.status, body: body)
+            response.isUpstreamAnswer = true
             if request.method == .HEAD {
                 response.headers = HopByHop.removing(from: upstream.headers)
                 response.keepsContentLength = true

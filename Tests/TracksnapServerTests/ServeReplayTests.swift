@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import TracksnapReplay
+import TracksnapTestSupport
+
+/// `tracksnap serve --cassette`: a backend recorded once, then replayed after it has gone.
+@Suite("tracksnap serve answers from a cassette what it would forward")
+struct ServeReplayTests {
+    /// The replay tests' backend: every answer new, a bearer token demanded.
+    static let backend = PackagePaths.root.appending(path: "Tests/TracksnapReplayTests/Scripts/backend.py")
+
+    /// A GET with the backend's token: the body, then the status on a line of its own.
+    func get(_ url: String, proxy: String? = nil) async throws -> (body: String, status: String) {
+        var arguments = ["-H", "Authorization: Bearer s3cr3t-token", "-w", "\n%{http_code}", url]
+        if let proxy { arguments = ["-x", proxy] + arguments }
+        let result = try await run(
+            "/usr/bin/env", ["curl", "--silent", "--show-error", "--max-time", "30"] + arguments)
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        return (lines.dropLast().joined(separator: "\n"), String(lines.last ?? ""))
+    }
+
+    @Test(
+        "reverse proxy: recorded in front of a live backend, replayed byte for byte in front of another port once it stopped; a miss is a 599 that says why"
+    )
+    func reverse() async throws {
+        try await withTemporaryDirectory { directory in
+            let cassette = directory.appending(path: "Cassettes/api.json").path
+            let backend = try await ChildProcess.launch(PackagePaths.python, [Self.backend.path])
+            let recording = try await ServeChild.launch([
+                "--upstream", "http://127.0.0.1:\(backend.firstLine)", "--cassette", cassette, "--record-mode", "once",
+                "--quiet",
+            ])
+            let first = try await get("\(recording.base)/v1/products?page=1")
+            #expect(first.status == "200" && first.body.contains("\"path\": \"/v1/products?page=1\""), "\(first)")
+            recording.stop()
+            backend.stop()
+            _ = try await backend.waitForExit()
+
+            // Nothing listens on port 9: only the cassette can answer, and the token may differ.
+            let replaying = try await ServeChild.launch([
+                "--upstream", "http://127.0.0.1:9", "--cassette", cassette, "--record-mode", "none", "--quiet",
+            ])
+            defer { replaying.stop() }
+            for _ in 1...2 {
+                let again = try await get("\(replaying.base)/v1/products?page=1")
+                #expect(again.status == "200" && again.body == first.body)
+            }
+            let text = try String(contentsOfFile: cassette, encoding: .utf8)
+            #expect(!text.contains("s3cr3t-token") && !text.contains("session="), "\(text)")
+
+            let miss = try await get("\(replaying.base)/v1/products?page=2")
+            #expect(miss.status == "599")
+            let answer = try JSONSerialization.jsonObject(with: Data(miss.body.utf8)) as? [String: Any]
+            #expect((answer?["request"] as? String)?.hasSuffix("/v1/products?page=2") == true, "\(miss.body)")
+            let nearest = (answer?["nearest"] as? [[String: Any]])?.first
+            #expect(nearest?["differences"] as? [String] == ["query: ?page=2, recorded ?page=1"])
+            #expect((answer?["record"] as? String)?.contains("--record-mode failed") == true)
+            let stderr = try String(contentsOf: replaying.stderrURL, encoding: .utf8)
+            #expect(stderr.contains("no recorded answer for GET http://127.0.0.1:9/v1/products?page=2"), "\(stderr)")
+        }
+    }
+
+    @Test("forward proxy: an absolute-form request is recorded, then replayed with the backend gone")
+    func forward() async throws {
+        try await withTemporaryDirectory { directory in
+            let cassette = directory.appending(path: "proxy.json").path
+            let backend = try await ChildProcess.launch(PackagePaths.python, [Self.backend.path])
+            let url = "http://127.0.0.1:\(backend.firstLine)/v1/cart"
+            let recording = try await ServeChild.launch(["--cassette", cassette, "--record-mode", "missing", "--quiet"])
+            let first = try await get(url, proxy: recording.base)
+            #expect(first.status == "200")
+            recording.stop()
+            backend.stop()
+            _ = try await backend.waitForExit()
+
+            let replaying = try await ServeChild.launch(["--cassette", cassette, "--record-mode", "never", "--quiet"])
+            defer { replaying.stop() }
+            let again = try await get(url, proxy: replaying.base)
+            #expect(again.status == "200" && again.body == first.body)
+            #expect(try Cassette.read(path: cassette).cassette.interactions.map(\.request.url) == [url])
+        }
+    }
+
+    @Test("a cassette that cannot be read, or a record mode that is not one, stops serve with exit 2 and says where")
+    func refused() async throws {
+        try await withTemporaryDirectory { directory in
+            let broken = directory.appending(path: "broken.json")
+            try Data(#"{"interactions": [{"request": {"url": "https://a.example/"}, "response": {"status": 7}}]}"#.utf8)
+                .write(to: broken)
+            let executable = try PackagePaths.executable.get()
+            let unreadable = try await runProcess(
+                executable, ["serve", "--port", "0", "--cassette", broken.path, "--record-mode", "never"])
+            #expect(unreadable.status == 2)
+            #expect(unreadable.stderr.contains("\(broken.path):1:85: error: a response needs its \"status\""))
+            let mode = try await runProcess(
+                executable, ["serve", "--port", "0", "--cassette", broken.path, "--record-mode", "sometimes"])
+            #expect(mode.status != 0 && mode.stderr.contains("--record-mode is one of missing, all, failed, never"))
+        }
+    }
+}
