@@ -81,6 +81,46 @@ struct ServeReplayTests {
         }
     }
 
+    @Test("each control-API session replays its own cassette, under the root; one outside it is refused with 400")
+    func sessions() async throws {
+        try await withTemporaryDirectory { directory in
+            for (name, answer) in [("a", "from cassette a"), ("b", "from cassette b")] {
+                try Cassette(
+                    name: name, format: .tracksnap,
+                    interactions: [
+                        Interaction(
+                            request: .init(method: "GET", url: "http://127.0.0.1:9/v1/who"),
+                            response: .init(status: 200, body: .text(answer)))
+                    ]
+                ).write(to: directory.appending(path: "Cassettes/\(name).json").path)
+            }
+            let server = try await ServeChild.launch([
+                "--upstream", "http://127.0.0.1:9", "--root", directory.path, "--quiet",
+            ])
+            defer { server.stop() }
+            var ids: [String] = []
+            for name in ["a", "b"] {
+                let body = Data(#"{"cassette": "Cassettes/\#(name).json", "recordMode": "none"}"#.utf8)
+                ids.append(try await server.call("POST", "sessions", body: body, as: ServeChild.Session.self).id)
+            }
+            // Parallel tests, each on its own session's path, each answered from its own cassette.
+            async let first = get("\(server.base)/__tracksnap/s/\(ids[0])/v1/who")
+            async let second = get("\(server.base)/__tracksnap/s/\(ids[1])/v1/who")
+            #expect(try await first.body == "from cassette a")
+            #expect(try await second.body == "from cassette b")
+
+            let outside = try await run(
+                "/usr/bin/env",
+                [
+                    "curl", "--silent", "-w", "\n%{http_code}", "-X", "POST", "\(server.base)/__tracksnap/sessions",
+                    "-H", "Content-Type: application/json", "-d", #"{"cassette": "../elsewhere.json"}"#,
+                ])
+            #expect(
+                outside.stdout.hasSuffix("\n400") && outside.stdout.contains("is outside the root"), "\(outside.stdout)"
+            )
+        }
+    }
+
     @Test("a cassette that cannot be read, or a record mode that is not one, stops serve with exit 2 and says where")
     func refused() async throws {
         try await withTemporaryDirectory { directory in

@@ -5,6 +5,7 @@ import TracksnapCore
 import TracksnapDecoders
 import TracksnapJSON
 import TracksnapModel
+import TracksnapReplay
 import TracksnapReports
 import TracksnapValidation
 
@@ -15,6 +16,7 @@ import TracksnapValidation
 ///
 /// ```text
 /// POST /__tracksnap/sessions                                  → 201 {"id":"s1"}
+/// POST /__tracksnap/sessions {"cassette": "Cassettes/api.json"} → 201 {"id":"s2"} (its forwarded requests replayed)
 /// GET  /__tracksnap/sessions/s1/requests?events=3&settle=0.5  → 200 [ … ]
 /// GET  /__tracksnap/sessions/s1/requests?format=har           → 200 {"log": … }
 /// POST /__tracksnap/sessions/s1/validate {"snapshot": "Snapshots/checkout.json", "format": "text"}
@@ -153,15 +155,38 @@ struct ControlAPI: Sendable {
         .answer(.ok, store.statistics)
     }
 
+    /// A session, with a cassette of its own when the body names one (under the root): what it
+    /// gets that would be forwarded is answered from it, recorded as `recordMode` says (the
+    /// server's environment decides when it is absent, as for `serve --record-mode`).
     private func startSession(_ request: IncomingRequest) -> Response {
         let name: String?
+        var cassette: CassettePlayer?
         do throws(ControlBody.Problem) {
-            name = try ControlBody(request.body.readableBytesView, fields: ["name"], example: #"{"name": "checkout"}"#)
-                .string("name")
+            let body = try ControlBody(
+                request.body.readableBytesView, fields: ["name", "cassette", "recordMode"],
+                example: #"{"name": "checkout", "cassette": "Cassettes/checkout.json", "recordMode": "never"}"#)
+            name = try body.string("name")
+            let mode = try body.word("recordMode", of: RecordMode.cassetteNames).flatMap(RecordMode.init(cassette:))
+            if let path = try body.string("cassette") {
+                do throws(InputError) {
+                    cassette = try CassettePlayer(
+                        path: workspace.path(path, field: "cassette"),
+                        mode: mode
+                            ?? (try? RecordMode.resolve(
+                                explicit: nil, configured: nil, environment: ProcessInfo.processInfo.environment))
+                                ?? .never,
+                        recordHint:
+                            "start the session again with \"recordMode\": \"failed\" (records what the cassette lacks)")
+                } catch {
+                    return .error(.badRequest, error.description)
+                }
+            } else if mode != nil {
+                return .error(.badRequest, "recordMode applies to a cassette: add \"cassette\": PATH")
+            }
         } catch {
             return .error(.badRequest, error.message)
         }
-        return .answer(.created, SessionAnswer(id: store.startSession(name: name), name: name))
+        return .answer(.created, SessionAnswer(id: store.startSession(name: name, cassette: cassette), name: name))
     }
 
     private func sessionRequests(_ id: String, _ request: IncomingRequest) -> Reply {

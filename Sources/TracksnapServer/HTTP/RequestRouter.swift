@@ -201,7 +201,8 @@ final class RequestRouter: Sendable {
         }
     }
 
-    /// What would be forwarded, through the cassette when there is one: its recorded answer, or
+    /// What would be forwarded, through the cassette when there is one (the session's, else the
+    /// server's): its recorded answer, or
     /// a miss (599, the miss as JSON, and a notice), or forwarded with what the upstream
     /// answered recorded into it. A CORS preflight (not recorded) is always forwarded.
     /// - Parameters:
@@ -213,7 +214,11 @@ final class RequestRouter: Sendable {
         _ recorded: Recorded?, url: String, ignoringOrigin: Bool = false,
         forward: @escaping @Sendable () async -> Response
     ) -> Reply {
-        guard let replay = configuration.replay, var outgoing = recorded?.request else { return .later(forward) }
+        guard let recorded else { return .later(forward) }
+        var own: CassettePlayer?
+        if case .session(let id) = recorded.attribution { own = store.cassette(ofSession: id) }
+        guard let replay = own ?? configuration.replay else { return .later(forward) }
+        var outgoing = recorded.request
         outgoing.url = url
         let request = outgoing
         switch replay.answer(for: request, ignoringOrigin: ignoringOrigin) {

@@ -1,6 +1,7 @@
 import Synchronization
 import TracksnapCore
 public import TracksnapModel
+public import TracksnapReplay
 
 /// Every request the server captured: a global list, one list per open session, the counters,
 /// and the journal.
@@ -21,6 +22,8 @@ public final class CaptureStore: Sendable {
         var list: RequestWaitList
         /// `statistics.unattributed` when the session started.
         var unattributedAtStart: Int
+        /// What answers the session's forwarded requests, if it was started with a cassette.
+        var cassette: CassettePlayer?
     }
 
     private struct State {
@@ -184,17 +187,27 @@ public final class CaptureStore: Sendable {
     // MARK: Sessions
 
     /// Opens a session and returns its id (`s1`, `s2`, …: never reused while the server runs).
-    public func startSession(name: String? = nil) -> String {
+    ///
+    /// - Parameters:
+    ///   - name: how listings name it.
+    ///   - cassette: what answers the requests it gets that would be forwarded, instead of the
+    ///     server's own cassette or the network.
+    public func startSession(name: String? = nil, cassette: CassettePlayer? = nil) -> String {
         state.withLock { state in
             let id = "s\(state.nextSession)"
             state.nextSession += 1
             let list = RequestWaitList(limit: maximumRequests)
             if state.closed { list.endWaiting() }
             state.sessions[id] = SessionState(
-                name: name, list: list, unattributedAtStart: state.statistics.unattributed)
+                name: name, list: list, unattributedAtStart: state.statistics.unattributed, cassette: cassette)
             state.sessionOrder.append(id)
             return id
         }
+    }
+
+    /// The cassette an open session was started with.
+    package func cassette(ofSession id: String) -> CassettePlayer? {
+        state.withLock { $0.sessions[id]?.cassette }
     }
 
     /// Ends a session and returns its requests, or nil when no such session is open. Tasks

@@ -183,9 +183,14 @@ class Tracksnap:
         """The server's counters (`GET /__tracksnap/health`)."""
         return self._call("GET", "health").json()
 
-    def session(self, name: Optional[str] = None) -> "Session":
-        """Starts a capture session (`POST /__tracksnap/sessions`)."""
-        answer = self._call("POST", "sessions", body={"name": name} if name else None).json()
+    def session(self, name: Optional[str] = None, cassette: Optional[str] = None,
+                record_mode: Optional[str] = None) -> "Session":
+        """Starts a capture session (`POST /__tracksnap/sessions`). With `cassette` (a path under
+        the server's root), what the session gets that the server would forward is answered from
+        it, recorded as `record_mode` says (`missing`, `never`, `all`, `failed`, or VCR's names)."""
+        body = {key: value for key, value in
+                (("name", name), ("cassette", cassette), ("recordMode", record_mode)) if value is not None}
+        answer = self._call("POST", "sessions", body=body or None).json()
         return Session(self, answer["id"], answer.get("name"))
 
     def sessions(self) -> list:

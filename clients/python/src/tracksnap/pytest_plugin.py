@@ -22,10 +22,17 @@ from typing import Any, Dict, Iterator, Optional
 
 import pytest
 
+from .assertion import record_mode
 from .client import _TOKEN_VARIABLE, Session, Tracksnap
 
 #: Where a relative path option is taken from.
 _PATH_HELP = "relative to the ini file's folder in the ini file, to the working directory on the command line"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "tracksnap_cassette(path, record=None): the test's session replays this cassette (a path "
+                   "under the server's root), recording by the record mode")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -107,8 +114,17 @@ def tracksnap(pytestconfig: pytest.Config, tracksnap_options: Dict[str, Any]) ->
 @pytest.fixture
 def tracksnap_session(tracksnap: Tracksnap, request: pytest.FixtureRequest) -> Iterator[Session]:
     """A capture session for one test, named after it and stopped after it: send the app's
-    traffic to `base_url`, or through the server as a proxy (`tracksnap_proxy_env`)."""
-    session = tracksnap.session(request.node.nodeid)
+    traffic to `base_url`, or through the server as a proxy (`tracksnap_proxy_env`).
+
+    `@pytest.mark.tracksnap_cassette("cassettes/api.yaml")` gives it a cassette: what the server
+    would forward for it is replayed, recorded by the record mode (`record=`, else
+    `TRACKSNAP_RECORD`, else `never` in CI and `missing` locally, as snapshots)."""
+    marker = request.node.get_closest_marker("tracksnap_cassette")
+    cassette = mode = None
+    if marker is not None:
+        cassette = os.fspath(marker.args[0] if marker.args else marker.kwargs["path"])
+        mode = record_mode(marker.kwargs.get("record"))
+    session = tracksnap.session(request.node.nodeid, cassette=cassette, record_mode=mode)
     yield session
     session.stop()
 
