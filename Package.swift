@@ -129,7 +129,7 @@ let package = Package(
             name: "TracksnapFuzzing",
             dependencies: [
                 "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "TracksnapRecording",
-                "Patterns", "TracksnapServer",
+                "Patterns", "TracksnapServer", "TracksnapReplay",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
