@@ -143,7 +143,8 @@ let package = Package(
             name: "TracksnapFuzzing",
             dependencies: [
                 "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
-                "TracksnapRecording", "Patterns", "TracksnapServer",
+                "TracksnapRecording",
+                "Patterns", "TracksnapServer", "TracksnapReplay",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],

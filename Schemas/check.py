@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Checks the snapshot, profile and report JSON Schemas against examples and the repository's own files.
+"""Checks the snapshot, profile, report and cassette JSON Schemas against examples and the repository's own files.
 
-    python3 Schemas/check.py [-v] [--report FILE...]
+    python3 Schemas/check.py [-v] [--report FILE...] [--cassette FILE...]
 
 - the three schemas are valid draft 2020-12 schemas, and the matcher definitions the snapshot and
   profile schemas share are identical;
@@ -9,9 +9,10 @@
 - every *.json under the repository's Snapshots/ and Validators/, and every built-in profile
   (Sources/TracksnapValidation/Profile/BuiltIn/), is accepted;
 - with `--report`, each FILE (a report `tracksnap validate --format json` wrote) is accepted by the
-  report schema: the Swift tests pass the writer's own output here.
+  report schema, and with `--cassette`, each FILE (a cassette tracksnap wrote) by the cassette
+  schema: the Swift tests pass the writers' own output here.
 
-A file under a `Reports` directory is a JSON report; one under a `Validators` directory, or naming
+A file under a `Reports` directory is a JSON report, one under a `Cassettes` directory a cassette; one under a `Validators` directory, or naming
 the profile schema in `$schema`, is a profile; any other a snapshot (as `tracksnap lint` decides).
 The last line is `N passed, M failed`; the exit status is 1 when anything failed. Needs `jsonschema`.
 """
@@ -41,7 +42,13 @@ def load(path):
 def main():
     arguments = sys.argv[1:]
     verbose = "-v" in arguments
-    reports = [Path(a) for a in arguments[arguments.index("--report") + 1:]] if "--report" in arguments else []
+    def files_after(option):
+        if option not in arguments:
+            return []
+        rest = arguments[arguments.index(option) + 1:]
+        return [Path(a) for a in rest[:next((i for i, a in enumerate(rest) if a.startswith("--")), len(rest))]]
+
+    reports, cassettes = files_after("--report"), files_after("--cassette")
     passed, failed = 0, 0
 
     def report(ok, what, detail=""):
@@ -54,7 +61,7 @@ def main():
             print(f"{'ok  ' if ok else 'FAIL'} {what}{': ' + detail if detail else ''}")
 
     schemas = {}
-    for kind in ("snapshot", "profile", "report"):
+    for kind in ("snapshot", "profile", "report", "cassette"):
         schema = load(SCHEMAS / f"{kind}.schema.json")
         try:
             Draft202012Validator.check_schema(schema)
@@ -64,7 +71,7 @@ def main():
             continue
         schemas[kind] = Draft202012Validator(schema)
 
-    if len(schemas) < 3:
+    if len(schemas) < 4:
         print(f"{passed} passed, {failed} failed")
         return 1
 
@@ -77,6 +84,8 @@ def main():
     def schema_for(path, document):
         if "Reports" in path.parts[:-1]:
             return schemas["report"]
+        if "Cassettes" in path.parts[:-1]:
+            return schemas["cassette"]
         names_profile_schema = isinstance(document, dict) and str(document.get("$schema", "")).endswith("profile.schema.json")
         return schemas["profile"] if "Validators" in path.parts[:-1] or names_profile_schema else schemas["snapshot"]
 
@@ -114,6 +123,8 @@ def main():
 
     for path in reports:
         check(path.resolve(), True, schemas["report"])
+    for path in cassettes:
+        check(path.resolve(), True, schemas["cassette"])
 
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0

@@ -3,6 +3,7 @@ import Foundation
 import TracksnapCore
 import TracksnapJSON
 import TracksnapModel
+import TracksnapReplay
 import TracksnapValidation
 
 struct Lint: ParsableCommand {
@@ -12,14 +13,15 @@ struct Lint: ParsableCommand {
             Reports malformed JSON, unknown keys and matchers, invalid patterns (with PCRE2's \
             message and offset) as errors; a literal that looks like a forgotten pattern, a $regex \
             with no metacharacter and a key written twice as warnings. Files under a Validators \
-            directory (or naming the profile schema in $schema) are profiles; the others are \
-            snapshots. A profile file named after a built-in profile gets a note: it overrides \
+            directory (or naming the profile schema in $schema) are profiles; files under a \
+            Cassettes directory, and YAML files, are cassettes (any format tracksnap replays); \
+            the others are snapshots. A profile file named after a built-in profile gets a note: it overrides \
             the built-in one wherever it is looked up. Exit 0 with no error, 1 with errors \
             (or warnings, with --strict), 2 when a path does not exist or holds no JSON file.
             """
     )
 
-    @Argument(help: "Files or directories (default: Snapshots and Validators).")
+    @Argument(help: "Files or directories (default: Snapshots, Validators and Cassettes).")
     var paths: [String] = []
 
     @Flag(help: "Treat warnings as errors.")
@@ -27,7 +29,8 @@ struct Lint: ParsableCommand {
 
     func run() throws {
         let roots =
-            paths.isEmpty ? ["Snapshots", "Validators"].filter { FileManager.default.fileExists(atPath: $0) } : paths
+            paths.isEmpty
+            ? ["Snapshots", "Validators", "Cassettes"].filter { FileManager.default.fileExists(atPath: $0) } : paths
         let workspace = Workspace()
         let files: [String]
         do {
@@ -40,7 +43,7 @@ struct Lint: ParsableCommand {
         guard !files.isEmpty else {
             Terminal.error(
                 paths.isEmpty
-                    ? "error: no Snapshots or Validators directory here; run from the project root or name the files to check"
+                    ? "error: no Snapshots, Validators or Cassettes directory here; run from the project root or name the files to check"
                     : "\(paths.joined(separator: ", ")): error: no JSON files found")
             throw Exit.badInput
         }
@@ -49,9 +52,13 @@ struct Lint: ParsableCommand {
         for file in files {
             let diagnostics: [Diagnostic]
             do {
-                let document = try JSONDocument.load(path: file)
-                if Validation.isProfile(document), let note = Self.overrideNote(file) { print(note) }
-                diagnostics = Validation.lint(document: document, workspace: workspace)
+                if Self.isCassette(file) {
+                    diagnostics = try Cassette.read(path: file).warnings
+                } else {
+                    let document = try JSONDocument.load(path: file)
+                    if Validation.isProfile(document), let note = Self.overrideNote(file) { print(note) }
+                    diagnostics = Validation.lint(document: document, workspace: workspace)
+                }
             } catch {
                 diagnostics = error.diagnostics
             }
@@ -66,6 +73,11 @@ struct Lint: ParsableCommand {
             "\(files.count) file\(files.count == 1 ? "" : "s") checked: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
         )
         if errors > 0 || (strict && warnings > 0) { throw Exit.mismatches }
+    }
+
+    /// Whether a file is a cassette: under a `Cassettes` directory, or YAML (VCR's and vcrpy's).
+    static func isCassette(_ file: String) -> Bool {
+        file.split(separator: "/").dropLast().contains("Cassettes") || file.hasSuffix(".yml") || file.hasSuffix(".yaml")
     }
 
     /// `Validators/segment.json: note: …` when a profile file takes a built-in profile's name:

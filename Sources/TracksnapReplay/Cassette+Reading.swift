@@ -238,11 +238,11 @@ private struct CassetteReader {
         }
         let url = object["url"]?.stringValue
         if url == nil, format == .dvr || format == .vinyl {
-            parser.warning(pointer, "no \"url\" in the response: \(format.rawValue)'s own writer always writes it")
+            parser.warning(pointer, "no \"url\" in the response: \(format.tool)'s own writer always writes it")
         }
         if object["headers"] == nil, format != .tracksnap {
             parser.warning(
-                pointer, "no \"headers\" in the response: \(format.rawValue)'s own writer always writes them")
+                pointer, "no \"headers\" in the response: \(format.tool)'s own writer always writes them")
         }
         let headers = headers(object["headers"], at: JSONPointer.appending(pointer, "headers"))
         let body = body(of: object, at: pointer, headers: headers, tool: format)
@@ -353,7 +353,7 @@ private struct CassetteReader {
             // Ruby's Base64.encode64 breaks lines every 60 characters, and decode64 skips them.
             guard let data = Data(base64Encoded: text, options: tool == .vcr ? .ignoreUnknownCharacters : []) else {
                 let reason = contentType.map { "a body whose Content-Type is \"\($0)\"" } ?? "this body"
-                parser.warning(pointer, "not base64, which \(tool.rawValue) expects for \(reason); read as text")
+                parser.warning(pointer, "not base64, which \(tool.tool) expects for \(reason); read as text")
                 return .text(text)
             }
             return .binary(Array(data))

@@ -100,3 +100,16 @@ public struct Interaction: Sendable, Hashable {
         }
     }
 }
+
+extension Cassette.Format {
+    /// The tool's name, as messages give it: `DVR`, `Vinyl`, `VCR`, `HAR`, `tracksnap`.
+    public var tool: String {
+        switch self {
+        case .tracksnap: "tracksnap"
+        case .dvr: "DVR"
+        case .vinyl: "Vinyl"
+        case .vcr: "VCR"
+        case .har: "HAR"
+        }
+    }
+}

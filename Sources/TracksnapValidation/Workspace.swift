@@ -76,7 +76,7 @@ public struct Workspace: Sendable {
     }
 
     /// The files a caller named for checking: files as given, directories searched recursively
-    /// (sorted) for snapshots and profiles (`isCheckedFile(_:)`). Each path goes through
+    /// (sorted) for snapshots, profiles and cassettes (`isCheckedFile(_:)`). Each path goes through
     /// `path(_:field:)`.
     ///
     /// ```swift
@@ -101,10 +101,14 @@ public struct Workspace: Sendable {
         return files
     }
 
-    /// Whether a file in a folder is a snapshot or profile to check: `*.json`, but not a pending
-    /// recording (`*.new.json`, which `tracksnap review` shows).
+    /// Whether a file in a folder is one to check: `*.json`, but not a pending recording
+    /// (`*.new.json`, which `tracksnap review` shows); and VCR's and vcrpy's YAML cassettes
+    /// (`*.yml`, `*.yaml`) in a `Cassettes` folder.
     package static func isCheckedFile(_ name: String) -> Bool {
-        name.hasSuffix(".json") && !name.hasSuffix(".new.json")
+        if name.hasSuffix(".yml") || name.hasSuffix(".yaml") {
+            return name.split(separator: "/").dropLast().contains("Cassettes")
+        }
+        return name.hasSuffix(".json") && !name.hasSuffix(".new.json")
     }
 
     /// How an answer shows a path it resolved: relative to the root.

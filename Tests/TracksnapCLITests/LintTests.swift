@@ -108,6 +108,35 @@ struct LintCase: Sendable, CustomTestStringConvertible {
                 """,
             severity: "error", says: [#"no validator is registered as "strictest""#, "registered: snapshot"],
             at: #""strictest""#),
+        LintCase(
+            testDescription: "a cassette's answer with a status no backend sends is an error at its value",
+            name: "Cassettes/api.json",
+            text: """
+                {
+                  "name": "api",
+                  "interactions": [{
+                    "recorded_at": 1700000000,
+                    "request": {"method": "GET", "url": "https://api.shop.example/v1/products"},
+                    "response": {"url": "https://api.shop.example/v1/products", "headers": {}, "status": 700}
+                  }]
+                }
+                """,
+            severity: "error", says: [#"a response needs its "status""#, "100 to 599"], at: "700",
+            after: #""status": "#),
+        LintCase(
+            testDescription: "a VCR cassette whose answer has no headers is a warning at the answer",
+            name: "Cassettes/api.yml",
+            text: """
+                http_interactions:
+                - request:
+                    method: get
+                    uri: https://api.shop.example/health
+                  response:
+                    status:
+                      code: 204
+                  recorded_at: Tue, 01 Nov 2011 04:58:44 GMT
+                """,
+            severity: "warning", says: [#"no "headers" in the response"#, "VCR's own writer"], at: "status:"),
     ]
 
     /// `line:column` of the text the diagnostic points at.

@@ -56,7 +56,7 @@ private let allowedDependencies: [String: Set<String>] = [
     "TracksnapFuzzing": [
         "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
         "TracksnapRecording",
-        "TracksnapServer", "Patterns", "NIOCore", "NIOEmbedded",
+        "TracksnapServer", "TracksnapReplay", "Patterns", "NIOCore", "NIOEmbedded",
     ],
     "CLibFuzzer": [],
     "TracksnapFuzz": ["TracksnapFuzzing", "CLibFuzzer"],

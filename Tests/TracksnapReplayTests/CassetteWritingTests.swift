@@ -59,6 +59,24 @@ struct CassetteWritingTests {
         }
     }
 
+    @Test("Schemas/cassette.schema.json accepts what the writer writes, and rejects it with a second body")
+    func schema() async throws {
+        try await withTemporaryDirectory { directory in
+            let written = directory.appending(path: "written.json").path
+            try cassette.write(to: written)
+            let stray = directory.appending(path: "stray.json").path
+            try String(contentsOfFile: written, encoding: .utf8)
+                .replacingOccurrences(of: #""text": "{not json""#, with: #""text": "{not json", "base64": "YQ==""#)
+                .write(toFile: stray, atomically: true, encoding: .utf8)
+            let check = PackagePaths.root.appending(path: "Schemas/check.py").path
+            let accepted = try await runProcess(PackagePaths.python, [check, "-v", "--cassette", written])
+            #expect(
+                accepted.status == 0 && accepted.stdout.contains("ok   \(written) is accepted"), "\(accepted.stdout)")
+            let rejected = try await runProcess(PackagePaths.python, [check, "--cassette", stray])
+            #expect(rejected.status == 1 && rejected.stdout.contains("FAIL \(stray) is accepted"), "\(rejected.stdout)")
+        }
+    }
+
     @Test("a DVR cassette written as tracksnap's keeps its interactions")
     func fromDVR() throws {
         let dvr = #"""
