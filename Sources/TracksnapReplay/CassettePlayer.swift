@@ -102,6 +102,8 @@ public final class CassettePlayer: Sendable {
     ///   - ignoringOrigin: compare no scheme, host or port: a reverse proxy's cassette,
     ///     recorded against one backend, replays in front of another.
     public func answer(for request: CapturedRequest, ignoringOrigin: Bool = false) -> Decision {
+        // `all` records every request anew, a repeated one too.
+        if mode == .all { return .forward }
         let request = Redactor(requests: [request]).redact(request)
         var matching = matching
         if ignoringOrigin { matching.fields.removeAll { [.scheme, .host, .port].contains($0) } }
