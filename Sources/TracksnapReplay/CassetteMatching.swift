@@ -43,6 +43,12 @@ public struct CassetteMatching: Sendable, Hashable {
     /// tracksnap's: method, URL and body.
     public static let tracksnap = dvr
 
+    /// What two requests that match always share: the method and the path, each when compared.
+    func candidateKey(_ request: CapturedRequest) -> String {
+        (fields.contains(.method) ? request.method.uppercased() : "") + " "
+            + (fields.contains(.path) ? request.path : "")
+    }
+
     /// Whether a request matches a recorded one.
     public func matches(_ request: CapturedRequest, _ recorded: CapturedRequest) -> Bool {
         differences(request, recorded).isEmpty

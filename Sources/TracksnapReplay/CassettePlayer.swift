@@ -46,8 +46,18 @@ public final class CassettePlayer: Sendable {
     private struct State {
         var cassette: Cassette
         var played: [Bool]
+        /// Each interaction's request as the matching rules read it, made once.
+        var recorded: [CapturedRequest] = []
+        /// The interactions by method and path (those of the two the rules compare): the only
+        /// ones a request can match, so that a large cassette answers in constant time.
+        var candidates: [String: [Int]] = [:]
         var misses: [ReplayMiss] = []
         var failures: [InputError] = []
+
+        mutating func add(_ request: CapturedRequest, key: String) {
+            candidates[key, default: []].append(recorded.count)
+            recorded.append(request)
+        }
     }
     private let state: Mutex<State>
     /// Whether requests the cassette lacks are recorded.
@@ -78,7 +88,12 @@ public final class CassettePlayer: Sendable {
         self.matching = matching ?? cassette.format.matching
         self.recordHint = recordHint
         records = mode == .all || mode == .failed || (mode == .missing && !exists)
-        state = Mutex(State(cassette: cassette, played: Array(repeating: false, count: cassette.interactions.count)))
+        var state = State(cassette: cassette, played: Array(repeating: false, count: cassette.interactions.count))
+        for interaction in cassette.interactions {
+            let request = interaction.request.captured
+            state.add(request, key: self.matching.candidateKey(request))
+        }
+        self.state = Mutex(state)
     }
 
     /// What to do with a request: replay, forward (to record), or miss. The request is compared
@@ -88,12 +103,16 @@ public final class CassettePlayer: Sendable {
     ///   - ignoringOrigin: compare no scheme, host or port: a reverse proxy's cassette,
     ///     recorded against one backend, replays in front of another.
     public func answer(for request: CapturedRequest, ignoringOrigin: Bool = false) -> Decision {
+        // `all` records every request anew, a repeated one too.
+        if mode == .all { return .forward }
         let request = Redactor(requests: [request]).redact(request)
         var matching = matching
         if ignoringOrigin { matching.fields.removeAll { [.scheme, .host, .port].contains($0) } }
         return state.withLock { state in
-            let recorded = state.cassette.interactions.map(\.request.captured)
-            let matches = recorded.indices.filter { matching.matches(request, recorded[$0]) }
+            let recorded = state.recorded
+            let matches = (state.candidates[matching.candidateKey(request)] ?? []).filter {
+                matching.matches(request, recorded[$0])
+            }
             if let next = matches.first(where: { !state.played[$0] }) ?? (matching.repeats ? matches.last : nil) {
                 state.played[next] = true
                 return .replay(state.cassette.interactions[next].response)
@@ -122,12 +141,12 @@ public final class CassettePlayer: Sendable {
         var safe = response
         safe.headers = hidden.headers
         safe.body = Interaction.Request(hidden).body
+        let asked = Interaction.Request(redactor.redact(request))
         let cassette = state.withLock { state in
             state.cassette.interactions.append(
-                Interaction(
-                    request: Interaction.Request(redactor.redact(request)), response: safe,
-                    recordedAt: Date().timeIntervalSince1970))
+                Interaction(request: asked, response: safe, recordedAt: Date().timeIntervalSince1970))
             state.played.append(true)
+            state.add(asked.captured, key: matching.candidateKey(asked.captured))
             return state.cassette
         }
         try cassette.write(to: path)

@@ -133,6 +133,9 @@ struct CassettePlayerTests {
 
             let fourth = try CassettePlayer(path: path, mode: .all)
             guard case .forward = fourth.answer(for: products) else { throw Unexpected.decision }
+            try fourth.record(products, response: .init(status: 200, body: .text("[1]")))
+            guard case .forward = fourth.answer(for: products) else { throw Unexpected.decision }
+            #expect(try Cassette.read(path: path).cassette.interactions.count == 1, "all starts the cassette over")
         }
     }
 
