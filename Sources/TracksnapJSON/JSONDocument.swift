@@ -21,6 +21,8 @@ public struct JSONDocument: Sendable {
     /// The JSON Pointers of object members whose key appears more than once in the same object,
     /// sorted; the last occurrence is the one kept in `value` (and in `keyLocations`).
     public let duplicateKeys: [String]
+    /// Where the document had a comma before a closing bracket, when parsed allowing them.
+    public let trailingCommas: [SourceLocation]
 
     /// - Parameters:
     ///   - file: the name used in messages.
@@ -33,13 +35,15 @@ public struct JSONDocument: Sendable {
         value: JSONValue,
         locations: [String: SourceLocation],
         keyLocations: [String: SourceLocation] = [:],
-        duplicateKeys: [String] = []
+        duplicateKeys: [String] = [],
+        trailingCommas: [SourceLocation] = []
     ) {
         self.file = file
         self.value = value
         self.locations = locations
         self.keyLocations = keyLocations
         self.duplicateKeys = duplicateKeys
+        self.trailingCommas = trailingCommas
     }
 
     /// Parses JSON text (RFC 8259, UTF-8; a leading BOM is skipped).
@@ -54,15 +58,20 @@ public struct JSONDocument: Sendable {
     ///   - file: the name used in error messages.
     ///   - trackLocations: record every value's and key's location (snapshots); off for captures,
     ///     where speed matters.
+    ///   - allowsTrailingCommas: read a comma before a closing bracket as if it were not there,
+    ///     listing where in `trailingCommas` (cassettes: Vinyl reads its fixtures' trailing commas).
     /// - Throws: `JSONParseError` naming the file, line, column and what was wrong.
     public static func parse(
         _ bytes: some Collection<UInt8>,
         file: String,
-        trackLocations: Bool = true
+        trackLocations: Bool = true,
+        allowsTrailingCommas: Bool = false
     ) throws(JSONParseError) -> JSONDocument {
         let parse = { (buffer: UnsafeBufferPointer<UInt8>) in
             Result { () throws(JSONParseError) -> JSONDocument in
-                var parser = JSONParser(bytes: buffer, file: file, trackLocations: trackLocations)
+                var parser = JSONParser(
+                    bytes: buffer, file: file, trackLocations: trackLocations,
+                    allowsTrailingCommas: allowsTrailingCommas)
                 return try parser.parseDocument()
             }
         }

@@ -37,6 +37,9 @@ struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let file: String
     private let trackLocations: Bool
+    /// Read `[1,]` and `{"a": 1,}` as `[1]` and `{"a": 1}`, noting where (Vinyl's fixtures have them).
+    private let allowsTrailingCommas: Bool
+    private var trailingCommas: [SourceLocation] = []
 
     private var position = 0
     private var line = 1
@@ -56,10 +59,11 @@ struct JSONParser {
     private var keyLocations: [(String, SourceLocation)] = []
     private var duplicateKeys: Set<String> = []
 
-    init(bytes: UnsafeBufferPointer<UInt8>, file: String, trackLocations: Bool) {
+    init(bytes: UnsafeBufferPointer<UInt8>, file: String, trackLocations: Bool, allowsTrailingCommas: Bool = false) {
         self.bytes = bytes
         self.file = file
         self.trackLocations = trackLocations
+        self.allowsTrailingCommas = allowsTrailingCommas
     }
 
     mutating func parseDocument() throws(JSONParseError) -> JSONDocument {
@@ -88,7 +92,8 @@ struct JSONParser {
             keyLocations: Dictionary(keyLocations, uniquingKeysWith: { _, last in last }),
             // Without locations, repeated keys are found as objects close, innermost first: sorting
             // makes the list the same in both modes.
-            duplicateKeys: duplicateKeys.sorted()
+            duplicateKeys: duplicateKeys.sorted(),
+            trailingCommas: trailingCommas
         )
     }
 
@@ -144,7 +149,13 @@ struct JSONParser {
                         position += 1
                         skipWhitespace()
                         if peek() == UInt8(ascii: "}") {
-                            throw error("trailing comma: remove the ',' before '}'", at: comma)
+                            guard allowsTrailingCommas else {
+                                throw error("trailing comma: remove the ',' before '}'", at: comma)
+                            }
+                            trailingCommas.append(location(of: comma))
+                            position += 1
+                            value = .object(closeObject())
+                            continue
                         }
                         pointer = try beginMember()
                         continue nextValue
@@ -164,7 +175,13 @@ struct JSONParser {
                         position += 1
                         skipWhitespace()
                         if peek() == UInt8(ascii: "]") {
-                            throw error("trailing comma: remove the ',' before ']'", at: comma)
+                            guard allowsTrailingCommas else {
+                                throw error("trailing comma: remove the ',' before ']'", at: comma)
+                            }
+                            trailingCommas.append(location(of: comma))
+                            position += 1
+                            value = .array(closeArray())
+                            continue
                         }
                         if trackLocations {
                             pointer = JSONPointer.appending(frame.pointer, values.count - frame.valueStart)
@@ -640,8 +657,11 @@ struct JSONParser {
     // MARK: - Errors
 
     private func error(_ message: String, at mark: Mark) -> JSONParseError {
-        let location = SourceLocation(line: mark.line, column: 1 + scalarCount(from: mark.lineStart, to: mark.offset))
-        return JSONParseError(file: file, location: location, message: message)
+        JSONParseError(file: file, location: location(of: mark), message: message)
+    }
+
+    private func location(of mark: Mark) -> SourceLocation {
+        SourceLocation(line: mark.line, column: 1 + scalarCount(from: mark.lineStart, to: mark.offset))
     }
 
     /// The error for whatever stands at `position` when `expected` should have.

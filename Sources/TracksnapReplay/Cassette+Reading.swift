@@ -32,10 +32,19 @@ extension Cassette {
         cassette: Cassette, warnings: [Diagnostic]
     ) {
         var reader: CassetteReader
+        var commas: [Diagnostic] = []
         let start = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.first
         if start == UInt8(ascii: "{") || start == UInt8(ascii: "[") {
             do {
-                reader = CassetteReader(document: try JSONDocument.parse(bytes, file: file), binary: [])
+                let document = try JSONDocument.parse(bytes, file: file, allowsTrailingCommas: true)
+                reader = CassetteReader(document: document, binary: [])
+                commas = document.trailingCommas.map {
+                    Diagnostic(
+                        .warning, file: file, location: $0,
+                        message:
+                            "a trailing comma, which JSON does not allow: Vinyl reads it, and so does tracksnap, but other tools may not"
+                    )
+                }
             } catch {
                 throw InputError(file: error.file, location: error.location, message: error.message)
             }
@@ -46,7 +55,11 @@ extension Cassette {
         let cassette = reader.cassette()
         let errors = reader.parser.diagnostics.filter { $0.severity == .error }
         guard errors.isEmpty, let cassette else { throw InputError(errors) }
-        return (cassette, reader.parser.diagnostics.filter { $0.severity != .error })
+        let warnings = commas + reader.parser.diagnostics.filter { $0.severity != .error }
+        return (
+            cassette,
+            warnings.sorted { ($0.location ?? .init(line: 0, column: 0)) < ($1.location ?? .init(line: 0, column: 0)) }
+        )
     }
 }
 

@@ -145,7 +145,7 @@ struct CassetteReadingTests {
                 ])
 
         for (file, bytes, message) in [
-            ("trailing.json", #"{"interactions": [1,]}"#, "trailing.json:1:20:"),
+            ("unclosed.json", #"{"interactions": [}"#, "unclosed.json:1:19:"),
             ("scalar.json", "42", "scalar.json:1:1: error: not a cassette"),
             ("object.json", #"{"log": {}}"#, "object.json:1:1: error: not a cassette"),
             ("list.json", #"{"interactions": {}}"#, "list.json:1:18: error: \"interactions\" is an array"),
