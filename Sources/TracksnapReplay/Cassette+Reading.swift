@@ -228,7 +228,23 @@ private struct CassetteReader {
         }
         let headers = headers(object["headers"], at: JSONPointer.appending(pointer, "headers"))
         let body = body(of: object, at: pointer, headers: headers, tool: format)
-        return Interaction.Request(method: method, url: url, headers: headers, body: body)
+        var patterns = RequestPatterns.none
+        if format == .tracksnap {
+            // Matchers, as a snapshot writes them: a `query` object, and in a JSON body.
+            if let query = object["query"] {
+                let at = JSONPointer.appending(pointer, "query")
+                if query.objectValue == nil {
+                    parser.error(at, "\"query\" is an object of parameter names to values or matchers")
+                } else {
+                    patterns.query = parser.matcher(query, at: at)
+                }
+            }
+            if case .json(let value) = body {
+                let matcher = parser.matcher(value, at: JSONPointer.appending(pointer, "json"))
+                if matcher.hasOperators { patterns.body = matcher }
+            }
+        }
+        return Interaction.Request(method: method, url: url, headers: headers, body: body, patterns: patterns)
     }
 
     mutating func response(_ value: JSONValue, at pointer: String, format: Cassette.Format) -> Interaction.Response? {
@@ -383,5 +399,17 @@ private struct CassetteReader {
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         return formatter.date(from: text)?.timeIntervalSince1970
+    }
+}
+
+extension Matcher {
+    /// Whether anything in it is more than a literal: a pattern, a type, `$any`, `$absent`.
+    fileprivate var hasOperators: Bool {
+        switch self {
+        case .literal, .exact: false
+        case .regex, .type, .any, .absent, .szimpla: true
+        case .object(let members, _): members.contains { $0.matcher.hasOperators }
+        case .array(let items): items.contains(where: \.hasOperators)
+        }
     }
 }

@@ -34,6 +34,7 @@ extension Interaction {
         var response: [String: JSONValue] = ["status": .number(String(self.response.status))]
         if let url = self.response.url { response["url"] = .string(url) }
         Self.add(self.request.headers, self.request.body, to: &request)
+        if let query = self.request.patterns.query { request["query"] = query.json }
         Self.add(self.response.headers, self.response.body, to: &response)
         var object: [String: JSONValue] = ["request": .object(request), "response": .object(response)]
         if let recordedAt { object["recordedAt"] = .string(Self.time(recordedAt)) }

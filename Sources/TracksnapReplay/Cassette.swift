@@ -58,12 +58,18 @@ public struct Interaction: Sendable, Hashable {
         /// Sorted by name: the formats keep headers as objects, which have no order.
         public var headers: [CapturedRequest.Header]
         public var body: Body?
+        /// What tracksnap's format says with matchers: a `query` object, matchers in the `json` body.
+        public var patterns: RequestPatterns
 
-        public init(method: String, url: String, headers: [CapturedRequest.Header] = [], body: Body? = nil) {
+        public init(
+            method: String, url: String, headers: [CapturedRequest.Header] = [], body: Body? = nil,
+            patterns: RequestPatterns = .none
+        ) {
             self.method = method
             self.url = url
             self.headers = headers
             self.body = body
+            self.patterns = patterns
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+public import TracksnapCore
 import TracksnapJSON
 public import TracksnapModel
 
@@ -50,14 +51,30 @@ public struct CassetteMatching: Sendable, Hashable {
     }
 
     /// Whether a request matches a recorded one.
-    public func matches(_ request: CapturedRequest, _ recorded: CapturedRequest) -> Bool {
-        differences(request, recorded).isEmpty
+    public func matches(_ request: CapturedRequest, _ recorded: CapturedRequest, patterns: RequestPatterns = .none)
+        -> Bool
+    {
+        differences(request, recorded, patterns: patterns).isEmpty
     }
 
     /// What differs, one line per field (`path: /v1/cart, recorded /v1/carts`); empty when it matches.
-    public func differences(_ request: CapturedRequest, _ recorded: CapturedRequest) -> [String] {
+    /// - Parameters:
+    ///   - request: the request made.
+    ///   - recorded: the request recorded.
+    ///   - patterns: what the recorded request's query and body say with matchers, which then
+    ///     take the place of comparing them exactly.
+    public func differences(
+        _ request: CapturedRequest, _ recorded: CapturedRequest, patterns: RequestPatterns = .none
+    ) -> [String] {
         var out: [String] = []
         for field in fields {
+            if let matcher = field == .query ? patterns.query : field == .body ? patterns.body : nil {
+                let mine = field.value(of: request)
+                if !matcher.accepts(field == .query ? request.queryObject : mine.json, lenient: true) {
+                    out.append("\(field.rawValue): \(mine.text), recorded \(matcher.json.serialized())")
+                }
+                continue
+            }
             let (mine, theirs) = (field.value(of: request), field.value(of: recorded))
             if mine != theirs { out.append("\(field.rawValue): \(mine.text), recorded \(theirs.text)") }
         }
@@ -65,6 +82,31 @@ public struct CassetteMatching: Sendable, Hashable {
             out.append("header \(name): \(request.header(name) ?? "none"), recorded \(recorded.header(name) ?? "none")")
         }
         return out
+    }
+}
+
+/// What a recorded request says with matchers (`$regex`, `$type`, `$any`…) rather than values:
+/// its query as an object (`"query": {"ts": {"$regex": "[0-9]+"}}`), its JSON body, or both.
+public struct RequestPatterns: Sendable, Hashable {
+    /// The query's names to matchers; the request's other parameters are not compared.
+    public var query: Matcher?
+    /// The JSON body, as a snapshot's body matches (an object as a subset).
+    public var body: Matcher?
+
+    public init(query: Matcher? = nil, body: Matcher? = nil) {
+        self.query = query
+        self.body = body
+    }
+
+    public static let none = RequestPatterns()
+}
+
+extension CapturedRequest {
+    /// The query as an object of names to values (the last of a repeated name), as a query
+    /// pattern reads it.
+    fileprivate var queryObject: JSONValue {
+        .object(
+            Dictionary(queryItems.map { ($0.name, JSONValue.string($0.value)) }, uniquingKeysWith: { _, last in last }))
     }
 }
 

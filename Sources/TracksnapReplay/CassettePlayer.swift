@@ -46,17 +46,20 @@ public final class CassettePlayer: Sendable {
     private struct State {
         var cassette: Cassette
         var played: [Bool]
-        /// Each interaction's request as the matching rules read it, made once.
+        /// Each interaction's request as the matching rules read it, made once, with its patterns.
         var recorded: [CapturedRequest] = []
+        var patterns: [RequestPatterns] = []
         /// The interactions by method and path (those of the two the rules compare): the only
         /// ones a request can match, so that a large cassette answers in constant time.
         var candidates: [String: [Int]] = [:]
         var misses: [ReplayMiss] = []
         var failures: [InputError] = []
 
-        mutating func add(_ request: CapturedRequest, key: String) {
-            candidates[key, default: []].append(recorded.count)
-            recorded.append(request)
+        mutating func add(_ request: Interaction.Request, key: (CapturedRequest) -> String) {
+            let captured = request.captured
+            candidates[key(captured), default: []].append(recorded.count)
+            recorded.append(captured)
+            patterns.append(request.patterns)
         }
     }
     private let state: Mutex<State>
@@ -90,8 +93,7 @@ public final class CassettePlayer: Sendable {
         records = mode == .all || mode == .failed || (mode == .missing && !exists)
         var state = State(cassette: cassette, played: Array(repeating: false, count: cassette.interactions.count))
         for interaction in cassette.interactions {
-            let request = interaction.request.captured
-            state.add(request, key: self.matching.candidateKey(request))
+            state.add(interaction.request, key: self.matching.candidateKey)
         }
         self.state = Mutex(state)
     }
@@ -109,9 +111,9 @@ public final class CassettePlayer: Sendable {
         var matching = matching
         if ignoringOrigin { matching.fields.removeAll { [.scheme, .host, .port].contains($0) } }
         return state.withLock { state in
-            let recorded = state.recorded
+            let (recorded, patterns) = (state.recorded, state.patterns)
             let matches = (state.candidates[matching.candidateKey(request)] ?? []).filter {
-                matching.matches(request, recorded[$0])
+                matching.matches(request, recorded[$0], patterns: patterns[$0])
             }
             if let next = matches.first(where: { !state.played[$0] }) ?? (matching.repeats ? matches.last : nil) {
                 state.played[next] = true
@@ -119,7 +121,7 @@ public final class CassettePlayer: Sendable {
             }
             if records { return .forward }
             let miss = ReplayMiss(
-                request: request, nearest: nearest(request, recorded, matching), cassette: path, mode: mode,
+                request: request, nearest: nearest(request, recorded, patterns, matching), cassette: path, mode: mode,
                 recordHint: recordHint)
             state.misses.append(miss)
             return .miss(miss)
@@ -146,7 +148,7 @@ public final class CassettePlayer: Sendable {
             state.cassette.interactions.append(
                 Interaction(request: asked, response: safe, recordedAt: Date().timeIntervalSince1970))
             state.played.append(true)
-            state.add(asked.captured, key: matching.candidateKey(asked.captured))
+            state.add(asked, key: matching.candidateKey)
             return state.cassette
         }
         try cassette.write(to: path)
@@ -167,13 +169,15 @@ public final class CassettePlayer: Sendable {
     }
 
     /// The recorded interactions closest to a request: fewest differences first, at most three.
-    private func nearest(_ request: CapturedRequest, _ recorded: [CapturedRequest], _ matching: CassetteMatching)
-        -> [ReplayMiss.Near]
-    {
+    private func nearest(
+        _ request: CapturedRequest, _ recorded: [CapturedRequest], _ patterns: [RequestPatterns],
+        _ matching: CassetteMatching
+    ) -> [ReplayMiss.Near] {
         recorded.enumerated()
             .map {
                 ReplayMiss.Near(
-                    index: $0, request: "\($1.method) \($1.url)", differences: matching.differences(request, $1))
+                    index: $0, request: "\($1.method) \($1.url)",
+                    differences: matching.differences(request, $1, patterns: patterns[$0]))
             }
             .sorted { $0.differences.count < $1.differences.count }
             .prefix(3).map { $0 }

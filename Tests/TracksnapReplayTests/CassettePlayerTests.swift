@@ -139,6 +139,43 @@ struct CassettePlayerTests {
         }
     }
 
+    @Test("a cassette's request may say with matchers what changes between runs: its query and its JSON body")
+    func patterns() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appending(path: "search.json").path
+            try Data(
+                #"""
+                {"cassette": 1, "interactions": [{
+                  "request": {"method": "POST", "url": "https://api.shop.example/v1/search",
+                              "query": {"page": "1", "ts": {"$regex": "[0-9]{13}"}},
+                              "headers": {"Content-Type": "application/json"},
+                              "json": {"term": "mug", "nonce": {"$type": "string"}}},
+                  "response": {"status": 200, "json": {"results": 3}}}]}
+                """#.utf8
+            ).write(to: URL(fileURLWithPath: path))
+            let player = try CassettePlayer(path: path, mode: .never)
+            for (ts, nonce) in [("1700000000000", "n-1"), ("1790000000123", "n-2")] {
+                let search = request(
+                    "POST", "https://api.shop.example/v1/search?ts=\(ts)&page=1",
+                    json: #"{"term": "mug", "nonce": "\#(nonce)"}"#)
+                guard case .replay(let answer) = player.answer(for: search) else { throw Unexpected.decision }
+                #expect(answer.body == .json(["results": 3]))
+            }
+            let other = request(
+                "POST", "https://api.shop.example/v1/search?ts=now&page=1", json: #"{"term": "cup", "nonce": "n"}"#)
+            guard case .miss(let miss) = player.answer(for: other) else { throw Unexpected.decision }
+            #expect(
+                miss.nearest.first?.differences == [
+                    #"query: ?ts=now&page=1, recorded {"page":"1","ts":{"$regex":"[0-9]{13}"}}"#,
+                    #"body: {"term": "cup", "nonce": "n"}, recorded {"nonce":{"$type":"string"},"term":"mug"}"#,
+                ])
+            // Written back, the patterns stay.
+            let copy = directory.appending(path: "copy.json").path
+            try Cassette.read(path: path).cassette.write(to: copy)
+            #expect(try Cassette.read(path: copy).cassette == Cassette.read(path: path).cassette)
+        }
+    }
+
     @Test("no secret of the request or the answer reaches the cassette, and the next run's secrets still match")
     func secrets() throws {
         try withTemporaryDirectory { directory in
