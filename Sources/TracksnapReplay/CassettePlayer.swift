@@ -140,9 +140,7 @@ public final class CassettePlayer: Sendable {
             body: Interaction.Request(method: "", url: "", body: response.body).captured.body)
         let redactor = Redactor(requests: [request, answer])
         let hidden = redactor.redact(answer)
-        var safe = response
-        safe.headers = hidden.headers
-        safe.body = Interaction.Request(hidden).body
+        let safe = Interaction.Response(status: response.status, headers: hidden.headers, bytes: hidden.bodyBytes ?? [])
         let asked = Interaction.Request(redactor.redact(request))
         let cassette = state.withLock { state in
             state.cassette.interactions.append(
@@ -245,23 +243,40 @@ public struct ReplayMiss: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension Interaction.Request {
-    /// A captured request as a cassette records it: a JSON body as JSON when that serves the
-    /// same bytes, text as text, anything else as bytes.
+    /// A captured request as a cassette records it (its body as `Interaction.Body(bytes:contentType:)` stores it).
     public init(_ request: CapturedRequest) {
-        let bytes = request.bodyBytes
-        let body: Interaction.Body? = bytes.flatMap { bytes in
-            if bytes.isEmpty { return nil }
-            // JSON as JSON when that serves the same bytes (compact JSON, what most APIs send);
-            // otherwise as text, so that playback is byte for byte what was recorded.
-            if request.mediaType?.hasSuffix("json") == true,
-                let value = try? JSONDocument.parse(bytes, file: "", trackLocations: false).value,
-                Array(value.serialized().utf8) == bytes
-            {
-                return .json(value)
-            }
-            return String(validating: bytes, as: UTF8.self).map(Interaction.Body.text) ?? .binary(bytes)
+        self.init(
+            method: request.method, url: request.url, headers: request.headers,
+            body: Interaction.Body(bytes: request.bodyBytes ?? [], contentType: request.header("Content-Type")))
+    }
+}
+
+extension Interaction.Response {
+    /// An answer as a cassette records it (its body as `Interaction.Body(bytes:contentType:)` stores it).
+    public init(status: Int, headers: [CapturedRequest.Header], bytes: [UInt8]) {
+        let contentType = headers.first { $0.name.lowercased() == "content-type" }?.value
+        self.init(status: status, headers: headers, body: Interaction.Body(bytes: bytes, contentType: contentType))
+    }
+}
+
+extension Interaction.Body {
+    /// Bytes as a cassette stores them: JSON as JSON when the content type says JSON and
+    /// serializing it gives back these very bytes (compact JSON, what most APIs send), so that
+    /// playback is byte for byte what was recorded; otherwise text when they are UTF-8, else
+    /// bytes. Nil for no bytes.
+    public init?(bytes: [UInt8], contentType: String?) {
+        if bytes.isEmpty { return nil }
+        let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        if type?.hasSuffix("json") == true,
+            let value = try? JSONDocument.parse(bytes, file: "", trackLocations: false).value,
+            Array(value.serialized().utf8) == bytes
+        {
+            self = .json(value)
+        } else if let text = String(validating: bytes, as: UTF8.self) {
+            self = .text(text)
+        } else {
+            self = .binary(bytes)
         }
-        self.init(method: request.method, url: request.url, headers: request.headers, body: body)
     }
 }
 

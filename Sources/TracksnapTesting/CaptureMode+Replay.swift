@@ -102,9 +102,6 @@ extension Interaction.Response {
         let headers = response.headers.keys.sorted().map {
             CapturedRequest.Header(name: $0, value: response.headers[$0] ?? "")
         }
-        let request = CapturedRequest(
-            id: "", method: "", url: "", headers: headers,
-            body: response.body.isEmpty ? nil : .base64(response.body.base64EncodedString()))
-        self.init(status: response.status, headers: headers, body: Interaction.Request(request).body)
+        self.init(status: response.status, headers: headers, bytes: Array(response.body))
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import NIOCore
 import NIOHTTP1
 import TracksnapModel
@@ -23,11 +22,9 @@ extension Response {
 extension Interaction.Response {
     /// What an upstream answered, as a cassette records it.
     init(_ response: Response) {
-        let headers = response.headers.map { CapturedRequest.Header(name: $0.name, value: $0.value) }
-        let bytes = Array(response.body.readableBytesView)
-        let asRequest = CapturedRequest(
-            id: "", method: "", url: "", headers: headers,
-            body: bytes.isEmpty ? nil : .base64(Data(bytes).base64EncodedString()))
-        self.init(status: Int(response.status.code), headers: headers, body: Interaction.Request(asRequest).body)
+        self.init(
+            status: Int(response.status.code),
+            headers: response.headers.map { CapturedRequest.Header(name: $0.name, value: $0.value) },
+            bytes: Array(response.body.readableBytesView))
     }
 }
