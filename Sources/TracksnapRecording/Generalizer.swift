@@ -1,7 +1,7 @@
-import Foundation
+package import Foundation
 import Patterns
 import TracksnapCore
-import TracksnapJSON
+package import TracksnapJSON
 import TracksnapModel
 import TracksnapValidation
 
@@ -20,14 +20,14 @@ import TracksnapValidation
 /// `"record": {"generalize": false}` turns shape detection off (values that differ between
 /// runs still become matchers: that is what recording from several runs asks for). The fields
 /// that say which entry it is (`method`; `vendor`, `type`, `name`) are never generalised.
-struct Generalizer {
+package struct Generalizer {
     /// When and where one run's value was captured: epoch times count near `time`, the
     /// server's own origin is recognised in URLs.
-    struct Run {
+    package struct Run {
         var time: Date
         var serverOrigin: String?
 
-        init(time: Date, serverOrigin: String? = nil) {
+        package init(time: Date, serverOrigin: String? = nil) {
             self.time = time
             self.serverOrigin = serverOrigin
         }
@@ -209,7 +209,7 @@ struct Generalizer {
     /// shape, else each differing run of digits as `[0-9]+` with the rest as captured, else
     /// their JSON type (`$any` when the types differ too). `runs` has one element per value.
     /// - Returns: the matcher, and the reason listed: the shape's name, else `differs between runs`.
-    static func common(_ values: [JSONValue], runs: [Run], environment: Set<String> = []) -> (
+    package static func common(_ values: [JSONValue], runs: [Run], environment: Set<String> = []) -> (
         matcher: JSONValue, reason: String
     ) {
         if values.allSatisfy({ $0 == values[0] }) { return (values[0], differs) }

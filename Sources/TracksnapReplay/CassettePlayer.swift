@@ -243,33 +243,37 @@ public struct ReplayMiss: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension Interaction.Request {
-    /// A captured request as a cassette records it (its body as `Interaction.Body(bytes:contentType:)` stores it).
+    /// A captured request as a cassette records it: a JSON body as JSON (it is matched by its
+    /// meaning, and never served), text as text, anything else as bytes.
     public init(_ request: CapturedRequest) {
         self.init(
             method: request.method, url: request.url, headers: request.headers,
-            body: Interaction.Body(bytes: request.bodyBytes ?? [], contentType: request.header("Content-Type")))
+            body: Interaction.Body(
+                bytes: request.bodyBytes ?? [], contentType: request.header("Content-Type"), servedAsIs: false))
     }
 }
 
 extension Interaction.Response {
-    /// An answer as a cassette records it (its body as `Interaction.Body(bytes:contentType:)` stores it).
+    /// An answer as a cassette records it, so that it is served byte for byte as it came.
     public init(status: Int, headers: [CapturedRequest.Header], bytes: [UInt8]) {
         let contentType = headers.first { $0.name.lowercased() == "content-type" }?.value
-        self.init(status: status, headers: headers, body: Interaction.Body(bytes: bytes, contentType: contentType))
+        self.init(
+            status: status, headers: headers,
+            body: Interaction.Body(bytes: bytes, contentType: contentType, servedAsIs: true))
     }
 }
 
 extension Interaction.Body {
-    /// Bytes as a cassette stores them: JSON as JSON when the content type says JSON and
-    /// serializing it gives back these very bytes (compact JSON, what most APIs send), so that
-    /// playback is byte for byte what was recorded; otherwise text when they are UTF-8, else
-    /// bytes. Nil for no bytes.
-    public init?(bytes: [UInt8], contentType: String?) {
+    /// Bytes as a cassette stores them: JSON as JSON when the content type says JSON (for what
+    /// is `servedAsIs`, an answer, only when serializing it gives back these very bytes, as
+    /// compact JSON does, so that playback is byte for byte what was recorded); otherwise text
+    /// when they are UTF-8, else bytes. Nil for no bytes.
+    public init?(bytes: [UInt8], contentType: String?, servedAsIs: Bool) {
         if bytes.isEmpty { return nil }
         let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         if type?.hasSuffix("json") == true,
             let value = try? JSONDocument.parse(bytes, file: "", trackLocations: false).value,
-            Array(value.serialized().utf8) == bytes
+            !servedAsIs || Array(value.serialized().utf8) == bytes
         {
             self = .json(value)
         } else if let text = String(validating: bytes, as: UTF8.self) {

@@ -43,6 +43,19 @@ struct FuzzInputTests {
         try run(testCase)
     }
 
+    @Test("every folder a target names as seeds exists: libFuzzer stops on a missing one")
+    func seedFoldersExist() {
+        for target in FuzzTarget.all {
+            for folder in target.seeds {
+                var directory: ObjCBool = false
+                let path = PackagePaths.root.appending(path: folder).path
+                #expect(
+                    FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue,
+                    "\(target.name) seeds from \(folder), which is no folder")
+            }
+        }
+    }
+
     @Test("every target has regression inputs or seeds")
     func everyTargetHasInputs() {
         let covered = Set((Self.regressions + Self.seeds).map(\.target))

@@ -121,6 +121,71 @@ struct ServeReplayTests {
         }
     }
 
+    @Test(
+        "learnt from two recorded runs, a cassette answers a third run's new time and id, and still misses a changed search"
+    )
+    func learnt() async throws {
+        try await withTemporaryDirectory { directory in
+            let backend = try await ChildProcess.launch(PackagePaths.python, [Self.backend.path])
+            defer { backend.stop() }
+            /// The app's search: a new time in the query and a new id in the body on every run.
+            func search(_ base: String, term: String = "mug") async throws -> (body: String, status: String) {
+                let body = #"{"term": "\#(term)", "nonce": "\#(UUID().uuidString.lowercased())"}"#
+                let url = "\(base)/v1/search?page=1&ts=\(Int(Date().timeIntervalSince1970 * 1000))"
+                let result = try await run(
+                    "/usr/bin/env",
+                    [
+                        "curl", "--silent", "--show-error", "--max-time", "30", "-w", "\n%{http_code}",
+                        "-H", "Authorization: Bearer s3cr3t-token", "-H", "Content-Type: application/json",
+                        "-d", body, url,
+                    ])
+                let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+                return (lines.dropLast().joined(separator: "\n"), String(lines.last ?? ""))
+            }
+            var runs: [String] = []
+            var first = ""
+            for run in 1...2 {
+                let cassette = directory.appending(path: "run\(run).json").path
+                let server = try await ServeChild.launch([
+                    "--upstream", "http://127.0.0.1:\(backend.firstLine)", "--cassette", cassette, "--record-mode",
+                    "all", "--quiet",
+                ])
+                let answer = try await search(server.base)
+                if run == 1 { first = answer.body }
+                server.stop()
+                runs.append(cassette)
+            }
+            let learnt = directory.appending(path: "Cassettes/search.json").path
+            let learning = try await runProcess(
+                try PackagePaths.executable.get(), ["cassette", "learn", learnt, "--from"] + runs)
+            #expect(learning.status == 0, "\(learning.stderr)")
+            #expect(learning.stdout.contains("query ts (epoch-ms)") && learning.stdout.contains("/nonce (uuid)"))
+
+            let replaying = try await ServeChild.launch([
+                "--upstream", "http://127.0.0.1:9", "--cassette", learnt, "--record-mode", "never", "--quiet",
+            ])
+            defer { replaying.stop() }
+            let third = try await search(replaying.base)
+            #expect(third.status == "200" && third.body == first)
+            let changed = try await search(replaying.base, term: "cup")
+            #expect(changed.status == "599" && changed.body.contains("body:"), "\(changed)")
+
+            // A run that is not the same flow is refused, naming it.
+            let other = directory.appending(path: "other.json").path
+            try Cassette(
+                format: .tracksnap,
+                interactions: [
+                    Interaction(request: .init(method: "GET", url: "https://a.example/x"), response: .init(status: 200))
+                ]
+            ).write(to: other)
+            let refused = try await runProcess(
+                try PackagePaths.executable.get(), ["cassette", "learn", learnt, "--from", runs[0], other])
+            #expect(
+                refused.status == 2 && refused.stderr.contains("\(other): error: not the same flow"),
+                "\(refused.stderr)")
+        }
+    }
+
     @Test("a cassette that cannot be read, or a record mode that is not one, stops serve with exit 2 and says where")
     func refused() async throws {
         try await withTemporaryDirectory { directory in

@@ -9,7 +9,7 @@ extension FuzzTarget {
         "json", "JSONDocument.parse, then serialized() and parse again",
         seeds: [
             "Snapshots", "Validators", "Sources/TracksnapValidation/Profile/BuiltIn",
-            "Tests/TracksnapModelTests/Fixtures/json",
+            "Tests/TracksnapJSONTests/Fixtures/json",
         ]
     ) { bytes throws(PropertyViolation) in
         let located = Result { () throws(JSONParseError) in try JSONDocument.parse(bytes, file: "fuzz.json") }
