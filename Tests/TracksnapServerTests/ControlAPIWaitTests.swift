@@ -210,10 +210,11 @@ struct ControlAPIWaitTests {
                     // deadline; validate's header says it settled when it did.
                 } else {
                     // At once, with what is there: nothing. Waiting, the call would have held the
-                    // empty session's 10 s deadline; the bound leaves room for a loaded machine,
-                    // where an answer given at once took up to 1.4 s in a full parallel run.
+                    // empty session's deadline (DefaultWait.timeout, 10 s), so that is the bound:
+                    // on a machine busy with the whole parallel suite, an answer given at once
+                    // has taken up to 7.3 s. The header says it did not wait at all.
                     #expect(response.header("X-Tracksnap-Wait") == nil, "it did not wait")
-                    #expect(returned - started < .seconds(5), "answered at once, not after a wait")
+                    #expect(returned - started < DefaultWait.timeout, "answered at once, not after a wait")
                     if call == "validate" {
                         #expect(response.status == 200 && seen == 0, "\(response.text)")
                     } else {
