@@ -50,7 +50,7 @@ extension Cassette {
                 alike.append(same[occurrence])
             }
             let times = alike.map { Generalizer.Run(time: Date(timeIntervalSince1970: $0.recordedAt ?? 0)) }
-            var json = interaction.json
+            var json = interaction.json.objectValue ?? [:]
             var request = json["request"]?.objectValue ?? [:]
             let place = "interaction \(index + 1)"
 
@@ -84,8 +84,8 @@ extension Cassette {
             } else if bodies.contains(where: { $0 != bodies[0] }) {
                 learnt.append("\(place): the body differs and is not JSON: kept as the first run's")
             }
-            json = .object((json.objectValue ?? [:]).merging(["request": .object(request)]) { _, new in new })
-            interactions.append(json)
+            json["request"] = .object(request)
+            interactions.append(.object(json))
         }
         var top: [String: JSONValue] = ["cassette": .number("1"), "interactions": .array(interactions)]
         if let name = first.name { top["name"] = .string(name) }

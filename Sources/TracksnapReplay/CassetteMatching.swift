@@ -169,13 +169,16 @@ extension Cassette.Format {
 extension Interaction.Request {
     /// The recorded request as a captured one, for the rules that compare requests.
     public var captured: CapturedRequest {
-        CapturedRequest(
-            id: "", method: method, url: url, headers: headers,
-            body: body.map { body in
-                if case .binary(let bytes) = body, String(validating: bytes, as: UTF8.self) == nil {
-                    return .base64(Data(bytes).base64EncodedString())
-                }
-                return .text(String(decoding: body.bytes, as: UTF8.self))
-            })
+        CapturedRequest(id: "", method: method, url: url, headers: headers, body: body?.captured)
+    }
+}
+
+extension Interaction.Body {
+    /// The body as a captured request holds it: text when it is UTF-8, else base64.
+    public var captured: CapturedRequest.Body {
+        if case .binary(let bytes) = self, String(validating: bytes, as: UTF8.self) == nil {
+            return .base64(Data(bytes).base64EncodedString())
+        }
+        return .text(String(decoding: bytes, as: UTF8.self))
     }
 }

@@ -79,13 +79,12 @@ public final class CassettePlayer: Sendable {
         recordHint: String = "run again with TRACKSNAP_RECORD=failed (records what the cassette lacks)"
     ) throws(InputError) {
         let exists = FileManager.default.fileExists(atPath: path)
-        var cassette =
+        let cassette =
             exists && mode != .all
             ? try Cassette.read(path: path).cassette
             : Cassette(
                 name: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent, format: .tracksnap,
                 interactions: [])
-        if mode == .all { cassette.interactions = [] }
         self.path = path
         self.mode = mode
         self.matching = matching ?? cassette.format.matching
@@ -136,8 +135,7 @@ public final class CassettePlayer: Sendable {
     public func record(_ request: CapturedRequest, response: Interaction.Response) throws(InputError) {
         // The response as a request, so that the one Redactor reads and rewrites it the same way.
         let answer = CapturedRequest(
-            id: "", method: "", url: "", headers: response.headers,
-            body: Interaction.Request(method: "", url: "", body: response.body).captured.body)
+            id: "", method: "", url: "", headers: response.headers, body: response.body?.captured)
         let redactor = Redactor(requests: [request, answer])
         let hidden = redactor.redact(answer)
         let safe = Interaction.Response(status: response.status, headers: hidden.headers, bytes: hidden.bodyBytes ?? [])
@@ -254,6 +252,13 @@ extension Interaction.Request {
 }
 
 extension Interaction.Response {
+    /// The headers an answer is served with: as recorded, but for the framing headers, which
+    /// the server or URLSession makes true for the bytes served (`Content-Length`), or which no
+    /// longer hold (`Content-Encoding`, `Transfer-Encoding`: a cassette holds bodies decoded).
+    public var servedHeaders: [CapturedRequest.Header] {
+        headers.filter { !["content-length", "content-encoding", "transfer-encoding"].contains($0.name.lowercased()) }
+    }
+
     /// An answer as a cassette records it, so that it is served byte for byte as it came.
     public init(status: Int, headers: [CapturedRequest.Header], bytes: [UInt8]) {
         let contentType = headers.first { $0.name.lowercased() == "content-type" }?.value

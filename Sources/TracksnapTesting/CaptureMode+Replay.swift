@@ -79,15 +79,13 @@ extension CassettePlayer {
 }
 
 extension CaptureResponse {
-    /// A recorded answer as a capture serves it: the body's bytes, and framing headers made true
-    /// for them (`Content-Length` recomputed; `Content-Encoding` and `Transfer-Encoding`
-    /// dropped, since a cassette holds bodies decoded).
+    /// A recorded answer as a capture serves it: its `servedHeaders`, `Content-Length` for the
+    /// body's bytes.
     public init(_ response: Interaction.Response) {
         var headers: [String: String] = [:]
-        for header in response.headers {
-            let name = header.name.lowercased()
-            guard !["content-length", "content-encoding", "transfer-encoding"].contains(name) else { continue }
-            // A repeated header is joined as HTTP allows for all but Set-Cookie, which a cassette never holds.
+        for header in response.servedHeaders {
+            // A capture's headers are a dictionary (URLSession's are): a repeated header is
+            // joined with commas, which HTTP allows for every header but Set-Cookie.
             headers[header.name] = headers[header.name].map { "\($0), \(header.value)" } ?? header.value
         }
         let body = Data(response.body?.bytes ?? [])

@@ -25,6 +25,18 @@ struct CassettePlayerTests {
         try Cassette(name: "c", format: .tracksnap, interactions: interactions).write(to: path)
     }
 
+    @Test("an answer is served without the framing headers it was recorded with: the body is stored decoded")
+    func servedHeaders() {
+        let answer = Interaction.Response(
+            status: 200,
+            headers: [
+                .init(name: "Content-Type", value: "application/json"), .init(name: "content-encoding", value: "gzip"),
+                .init(name: "Content-Length", value: "99"), .init(name: "Transfer-Encoding", value: "chunked"),
+                .init(name: "Set-Cookie", value: "[redacted]"),
+            ], body: .text("{}"))
+        #expect(answer.servedHeaders.map(\.name) == ["Content-Type", "Set-Cookie"])
+    }
+
     @Test("URLs match by their parts: a default port or a missing / is the same URL, the query is a set")
     func urls() {
         let rules = CassetteMatching.vcr

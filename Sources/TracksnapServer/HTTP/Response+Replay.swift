@@ -4,17 +4,12 @@ import TracksnapModel
 import TracksnapReplay
 
 extension Response {
-    /// A cassette's answer as the server writes it: status, headers and body as recorded, the
-    /// framing made true for what is served (`Content-Length` set by the writer;
-    /// `Content-Encoding` and `Transfer-Encoding` dropped, since a cassette holds bodies decoded).
+    /// A cassette's answer as the server writes it: status, `servedHeaders` and body as
+    /// recorded (`Content-Length` set by the writer).
     init(replayed answer: Interaction.Response) {
-        var headers = HTTPHeaders()
-        for header in answer.headers
-        where !["content-length", "content-encoding", "transfer-encoding"].contains(header.name.lowercased()) {
-            headers.add(name: header.name, value: header.value)
-        }
         self.init(
-            status: HTTPResponseStatus(statusCode: answer.status), headers: headers,
+            status: HTTPResponseStatus(statusCode: answer.status),
+            headers: HTTPHeaders(answer.servedHeaders.map { ($0.name, $0.value) }),
             body: ByteBuffer(bytes: answer.body?.bytes ?? []))
     }
 }
