@@ -23,7 +23,9 @@ build: deps
 	@$(SWIFT) build --product tracksnap -q
 
 # The demo: a web shop's checkout, captured from two releases of the app, checked against
-# Snapshots/demo/checkout.json; then a product team's edit to the snapshot.
+# Snapshots/demo/checkout.json; then a product team's edit to the snapshot; then the two-sided
+# loop, live (Snapshots/demo/shop: python3 alone): one run records the API's cassette and the
+# analytics' snapshot, later runs are answered offline and validated.
 demo: build
 	@echo '$$ tracksnap lint Snapshots Validators'
 	@$(TRACKSNAP) lint Snapshots Validators
@@ -60,6 +62,8 @@ demo: build
 	@echo '# Vendor traffic is checked event by event: one Segment batch from the official Python SDK:'
 	@echo '$$ tracksnap validate Snapshots/examples/segment.json --capture Snapshots/examples/captures/segment.ndjson'
 	@$(TRACKSNAP) validate Snapshots/examples/segment.json --capture Snapshots/examples/captures/segment.ndjson
+	@echo
+	@Snapshots/demo/shop/demo.sh $(TRACKSNAP) .build/demo/shop
 
 # The analytics SDKs the end-to-end tests run against `tracksnap serve`, at the versions the decoder
 # fixtures were recorded with, jsonschema for Schemas/check.py, schemathesis for the control API's

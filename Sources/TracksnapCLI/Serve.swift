@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Synchronization
+import TracksnapCore
 import TracksnapModel
 import TracksnapReplay
 import TracksnapReports
@@ -238,7 +239,8 @@ struct Serve: ParsableCommand {
                 configuration.replay = try CassettePlayer(
                     path: cassette, mode: mode,
                     recordHint:
-                        "start tracksnap serve again with --record-mode failed (records what the cassette lacks)")
+                        "start tracksnap serve again with --record-mode failed (records what the cassette lacks)",
+                    writeFailed: { [notices = configuration.notices] in notices?("cassette: \($0.description)") })
             } catch {
                 Terminal.error("\(error)")
                 throw Exit.badInput

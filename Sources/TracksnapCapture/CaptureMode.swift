@@ -23,7 +23,9 @@ public enum CaptureMode: Sendable {
     /// Decides for each request: answer it locally, or forward it to the network and hear what
     /// came back (a cassette that replays what it has and records what it lacks). `problems`
     /// says what went wrong meanwhile (a request the cassette had no answer for), in words:
-    /// `assertTracking` fails on each.
+    /// `assertTracking` fails on each. It is asked when the capture is checked and when its
+    /// handle is released, so it first finishes what is pending (a cassette writes what it
+    /// recorded).
     case answer(@Sendable (CapturedRequest) -> CaptureAnswer, problems: @Sendable () -> [String] = { [] })
 }
 

@@ -75,6 +75,8 @@ public final class CaptureSession: Sendable {
         // The sink stays registered: sessions made from the configuration may outlive the
         // handle, and must go on answering or forwarding as they were set up to.
         sink.recorder.close()
+        // The answerer finishes what it holds (a cassette writes what it recorded).
+        _ = problems
     }
 
     /// Installs a capture on a configuration; sessions made from it afterwards are captured.

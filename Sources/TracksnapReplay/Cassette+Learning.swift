@@ -28,28 +28,29 @@ extension Cassette {
         guard let first = runs.first else { return (Cassette(format: .tracksnap, interactions: []), []) }
         var learnt: [String] = []
         var interactions: [JSONValue] = []
+        // Each later run's interactions by method and path, in order: the nth pairs with the first run's nth.
+        let later = runs.dropFirst().map { Dictionary(grouping: $0.interactions, by: Self.pairing) }
         var seen: [String: Int] = [:]
         for (index, interaction) in first.interactions.enumerated() {
-            let asked = interaction.request.captured
-            let key = "\(asked.method.uppercased()) \(asked.path)"
+            let key = Self.pairing(interaction)
             let occurrence = seen[key, default: 0]
             seen[key] = occurrence + 1
             var alike: [Interaction] = [interaction]
-            for (run, cassette) in runs.enumerated().dropFirst() {
-                let same = cassette.interactions.filter {
-                    let other = $0.request.captured
-                    return "\(other.method.uppercased()) \(other.path)" == key
-                }
-                guard occurrence < same.count else {
+            for (offset, same) in later.enumerated() {
+                guard let match = same[key]?.dropFirst(occurrence).first else {
+                    let run = offset + 1
                     throw InputError(
                         file: run < names.count ? names[run] : "run \(run + 1)",
                         message:
                             "not the same flow as \(names.first ?? "the first run"): it has no request \(occurrence + 1) for \(key)"
                     )
                 }
-                alike.append(same[occurrence])
+                alike.append(match)
             }
-            let times = alike.map { Generalizer.Run(time: Date(timeIntervalSince1970: $0.recordedAt ?? 0)) }
+            // A run without times (a DVR cassette may lack them) is taken as recorded now.
+            let times = alike.map {
+                Generalizer.Run(time: $0.recordedAt.map(Date.init(timeIntervalSince1970:)) ?? Date())
+            }
             var json = interaction.json.objectValue ?? [:]
             var request = json["request"]?.objectValue ?? [:]
             let place = "interaction \(index + 1)"
@@ -91,6 +92,12 @@ extension Cassette {
         if let name = first.name { top["name"] = .string(name) }
         let learned = try Cassette.read(Array(JSONValue.object(top).serialized().utf8), file: names.first ?? "learnt")
         return (learned.cassette, learnt)
+    }
+
+    /// What pairs an interaction with its like in another run: its method and path.
+    private static func pairing(_ interaction: Interaction) -> String {
+        let request = interaction.request.captured
+        return "\(request.method.uppercased()) \(request.path)"
     }
 
     /// The value every run's JSON shares: objects by their common keys (a matcher object is a

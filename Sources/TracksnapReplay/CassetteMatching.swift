@@ -54,7 +54,7 @@ public struct CassetteMatching: Sendable, Hashable {
     public func matches(_ request: CapturedRequest, _ recorded: CapturedRequest, patterns: RequestPatterns = .none)
         -> Bool
     {
-        differences(request, recorded, patterns: patterns).isEmpty
+        matches(prepare(request), prepare(recorded), patterns: patterns)
     }
 
     /// What differs, one line per field (`path: /v1/cart, recorded /v1/carts`); empty when it matches.
@@ -66,22 +66,52 @@ public struct CassetteMatching: Sendable, Hashable {
     public func differences(
         _ request: CapturedRequest, _ recorded: CapturedRequest, patterns: RequestPatterns = .none
     ) -> [String] {
+        differences(prepare(request), prepare(recorded), patterns: patterns)
+    }
+
+    /// A request as these rules read it, each compared part read once.
+    func prepare(_ request: CapturedRequest) -> Prepared {
+        Prepared(request: request, values: Dictionary(uniqueKeysWithValues: fields.map { ($0, $0.value(of: request)) }))
+    }
+
+    func matches(_ request: Prepared, _ recorded: Prepared, patterns: RequestPatterns) -> Bool {
+        differences(request, recorded, patterns: patterns, all: false).isEmpty
+    }
+
+    /// What differs; only the first difference unless `all`.
+    func differences(_ request: Prepared, _ recorded: Prepared, patterns: RequestPatterns, all: Bool = true)
+        -> [String]
+    {
         var out: [String] = []
         for field in fields {
+            if !all, !out.isEmpty { return out }
+            let mine = request.value(field)
             if let matcher = field == .query ? patterns.query : field == .body ? patterns.body : nil {
-                let mine = field.value(of: request)
-                if !matcher.accepts(field == .query ? request.queryObject : mine.json, lenient: true) {
+                if !matcher.accepts(mine.json, lenient: true) {
                     out.append("\(field.rawValue): \(mine.text), recorded \(matcher.json.serialized())")
                 }
                 continue
             }
-            let (mine, theirs) = (field.value(of: request), field.value(of: recorded))
+            let theirs = recorded.value(field)
             if mine != theirs { out.append("\(field.rawValue): \(mine.text), recorded \(theirs.text)") }
         }
-        for name in headers where request.header(name) != recorded.header(name) {
-            out.append("header \(name): \(request.header(name) ?? "none"), recorded \(recorded.header(name) ?? "none")")
+        let (asked, kept) = (request.request, recorded.request)
+        for name in headers where asked.header(name) != kept.header(name) {
+            out.append("header \(name): \(asked.header(name) ?? "none"), recorded \(kept.header(name) ?? "none")")
         }
         return out
+    }
+
+    /// A request with the parts the rules compare read once (its URL parsed, its JSON body
+    /// parsed): a cassette's interactions are prepared when it is read, a request once per
+    /// answer, so that comparing it with many recorded ones reads nothing again.
+    struct Prepared: Sendable {
+        let request: CapturedRequest
+        fileprivate let values: [Field: Compared]
+
+        fileprivate func value(_ field: Field) -> Compared {
+            values[field] ?? field.value(of: request)
+        }
     }
 }
 
@@ -122,7 +152,7 @@ extension CassetteMatching.Field {
         case .query:
             Compared(
                 request.queryItems.map { "\($0.name)=\($0.value)" }.sorted().joined(separator: "&"),
-                text: request.query.map { "?\($0)" } ?? "no query")
+                json: request.queryObject, text: request.query.map { "?\($0)" } ?? "no query")
         case .body:
             Compared(body: request)
         }
@@ -130,14 +160,15 @@ extension CassetteMatching.Field {
 }
 
 /// A value compared for matching, with its text for a miss.
-private struct Compared: Equatable {
+private struct Compared: Equatable, Sendable {
     var key: String
+    /// The body's JSON, or the query as an object: what a pattern reads.
     var json: JSONValue?
     var text: String
 
-    init(_ key: String, text: String? = nil) {
+    init(_ key: String, json: JSONValue? = nil, text: String? = nil) {
         self.key = key
-        self.json = nil
+        self.json = json
         self.text = text ?? (key.isEmpty ? "none" : key)
     }
 
@@ -150,6 +181,7 @@ private struct Compared: Equatable {
         text = bytes.isEmpty ? "no body" : shown.count > 80 ? String(shown.prefix(80)) + "…" : shown
     }
 
+    /// A query's object follows from its key, so that equal keys are equal queries.
     static func == (a: Compared, b: Compared) -> Bool { a.key == b.key && a.json == b.json }
 }
 

@@ -36,7 +36,8 @@ public final class CassettePlayer: Sendable {
         case miss(ReplayMiss)
     }
 
-    /// The cassette file, written as interactions are recorded.
+    /// The cassette file, written as interactions are recorded: a moment after the last one
+    /// (`writeDelay`), so that a burst of them is one write, and at the latest at `flush()`.
     public let path: String
     public let mode: RecordMode
     public let matching: CassetteMatching
@@ -47,24 +48,34 @@ public final class CassettePlayer: Sendable {
         var cassette: Cassette
         var played: [Bool]
         /// Each interaction's request as the matching rules read it, made once, with its patterns.
-        var recorded: [CapturedRequest] = []
+        var recorded: [CassetteMatching.Prepared] = []
         var patterns: [RequestPatterns] = []
         /// The interactions by method and path (those of the two the rules compare): the only
         /// ones a request can match, so that a large cassette answers in constant time.
         var candidates: [String: [Int]] = [:]
         var misses: [ReplayMiss] = []
         var failures: [InputError] = []
+        /// Recorded interactions not yet written, and whether a write is on its way.
+        var unwritten = false
+        var writeScheduled = false
+        /// How many times the cassette was written, for tests.
+        var writes = 0
 
-        mutating func add(_ request: Interaction.Request, key: (CapturedRequest) -> String) {
+        mutating func add(_ request: Interaction.Request, as matching: CassetteMatching) {
             let captured = request.captured
-            candidates[key(captured), default: []].append(recorded.count)
-            recorded.append(captured)
+            candidates[matching.candidateKey(captured), default: []].append(recorded.count)
+            recorded.append(matching.prepare(captured))
             patterns.append(request.patterns)
         }
     }
     private let state: Mutex<State>
+    /// Held while the cassette is written, so that writes happen one at a time and in order.
+    private let writing = Mutex(())
     /// Whether requests the cassette lacks are recorded.
     private let records: Bool
+    /// How long a recorded interaction waits for others before the cassette is written.
+    private let writeDelay: Duration
+    private let writeFailed: (@Sendable (InputError) -> Void)?
 
     /// Reads the cassette at `path` (none yet is an empty one, which `missing` then records).
     ///
@@ -73,10 +84,15 @@ public final class CassettePlayer: Sendable {
     ///   - mode: what may be recorded.
     ///   - matching: the rules; by default those of the tool whose format the file is in.
     ///   - recordHint: how a miss says to record what was missed.
+    ///   - writeDelay: how long a recorded interaction waits for others before the cassette is
+    ///     written (each write is of the whole cassette).
+    ///   - writeFailed: told when the cassette cannot be written (the failure is among
+    ///     `problems` too).
     /// - Throws: `InputError` for a cassette that cannot be read.
     public init(
         path: String, mode: RecordMode, matching: CassetteMatching? = nil,
-        recordHint: String = "run again with TRACKSNAP_RECORD=failed (records what the cassette lacks)"
+        recordHint: String = "run again with TRACKSNAP_RECORD=failed (records what the cassette lacks)",
+        writeDelay: Duration = .milliseconds(200), writeFailed: (@Sendable (InputError) -> Void)? = nil
     ) throws(InputError) {
         let exists = FileManager.default.fileExists(atPath: path)
         let cassette =
@@ -89,10 +105,12 @@ public final class CassettePlayer: Sendable {
         self.mode = mode
         self.matching = matching ?? cassette.format.matching
         self.recordHint = recordHint
+        self.writeDelay = writeDelay
+        self.writeFailed = writeFailed
         records = mode == .all || mode == .failed || (mode == .missing && !exists)
         var state = State(cassette: cassette, played: Array(repeating: false, count: cassette.interactions.count))
         for interaction in cassette.interactions {
-            state.add(interaction.request, key: self.matching.candidateKey)
+            state.add(interaction.request, as: self.matching)
         }
         self.state = Mutex(state)
     }
@@ -109,10 +127,11 @@ public final class CassettePlayer: Sendable {
         let request = Redactor(requests: [request]).redact(request)
         var matching = matching
         if ignoringOrigin { matching.fields.removeAll { [.scheme, .host, .port].contains($0) } }
+        let asked = matching.prepare(request)
         return state.withLock { state in
             let (recorded, patterns) = (state.recorded, state.patterns)
             let matches = (state.candidates[matching.candidateKey(request)] ?? []).filter {
-                matching.matches(request, recorded[$0], patterns: patterns[$0])
+                matching.matches(asked, recorded[$0], patterns: patterns[$0])
             }
             if let next = matches.first(where: { !state.played[$0] }) ?? (matching.repeats ? matches.last : nil) {
                 state.played[next] = true
@@ -120,19 +139,19 @@ public final class CassettePlayer: Sendable {
             }
             if records { return .forward }
             let miss = ReplayMiss(
-                request: request, nearest: nearest(request, recorded, patterns, matching), cassette: path, mode: mode,
+                request: request, nearest: nearest(asked, recorded, patterns, matching), cassette: path, mode: mode,
                 recordHint: recordHint)
             state.misses.append(miss)
             return .miss(miss)
         }
     }
 
-    /// Adds what the network answered to the cassette and writes it, whole or not at all, with
-    /// the secrets of both hidden: credentials in headers (`Authorization`, `Cookie`,
-    /// `Set-Cookie`…), values under secret keys at any depth of any encoding, and every copy of
-    /// either in the other (a token the login answered, sent back by the next request).
-    /// - Throws: `InputError` when the cassette cannot be written.
-    public func record(_ request: CapturedRequest, response: Interaction.Response) throws(InputError) {
+    /// Adds what the network answered to the cassette, with the secrets of both hidden:
+    /// credentials in headers (`Authorization`, `Cookie`, `Set-Cookie`…), values under secret
+    /// keys at any depth of any encoding, and every copy of either in the other (a token the
+    /// login answered, sent back by the next request). The cassette is written, whole or not at
+    /// all, `writeDelay` later with whatever else was recorded meanwhile, or at `flush()`.
+    public func record(_ request: CapturedRequest, response: Interaction.Response) {
         // The response as a request, so that the one Redactor reads and rewrites it the same way.
         let answer = CapturedRequest(
             id: "", method: "", url: "", headers: response.headers, body: response.body?.captured)
@@ -140,15 +159,48 @@ public final class CassettePlayer: Sendable {
         let hidden = redactor.redact(answer)
         let safe = Interaction.Response(status: response.status, headers: hidden.headers, bytes: hidden.bodyBytes ?? [])
         let asked = Interaction.Request(redactor.redact(request))
-        let cassette = state.withLock { state in
+        let schedule = state.withLock { state in
             state.cassette.interactions.append(
                 Interaction(request: asked, response: safe, recordedAt: Date().timeIntervalSince1970))
             state.played.append(true)
-            state.add(asked, key: matching.candidateKey)
-            return state.cassette
+            state.add(asked, as: matching)
+            state.unwritten = true
+            defer { state.writeScheduled = true }
+            return !state.writeScheduled
         }
-        try cassette.write(to: path)
+        guard schedule else { return }
+        Task { [self] in
+            try? await Task.sleep(for: writeDelay)
+            flush()
+        }
     }
+
+    /// Writes what was recorded and is not written yet, now: when the server stops, a session
+    /// ends or a test's capture is done. A failure is among `problems`, and told `writeFailed`.
+    public func flush() {
+        writing.withLock { _ in
+            let cassette = state.withLock { state -> Cassette? in
+                state.writeScheduled = false
+                guard state.unwritten else { return nil }
+                state.unwritten = false
+                state.writes += 1
+                return state.cassette
+            }
+            do throws(InputError) {
+                try cassette?.write(to: path)
+            } catch {
+                // Still unwritten: the next write tries again.
+                state.withLock {
+                    $0.unwritten = true
+                    $0.failures.append(error)
+                }
+                writeFailed?(error)
+            }
+        }
+    }
+
+    /// How many times the cassette was written.
+    package var writes: Int { state.withLock { $0.writes } }
 
     /// The requests the cassette had no answer for, in order.
     public var misses: [ReplayMiss] { state.withLock { $0.misses } }
@@ -159,20 +211,15 @@ public final class CassettePlayer: Sendable {
         state.withLock { $0.misses.map(\.description) + $0.failures.map(\.description) }
     }
 
-    /// Notes a failure to write the cassette, for `problems`, where the caller cannot throw.
-    public func note(_ failure: InputError) {
-        state.withLock { $0.failures.append(failure) }
-    }
-
     /// The recorded interactions closest to a request: fewest differences first, at most three.
     private func nearest(
-        _ request: CapturedRequest, _ recorded: [CapturedRequest], _ patterns: [RequestPatterns],
+        _ request: CassetteMatching.Prepared, _ recorded: [CassetteMatching.Prepared], _ patterns: [RequestPatterns],
         _ matching: CassetteMatching
     ) -> [ReplayMiss.Near] {
         recorded.enumerated()
             .map {
                 ReplayMiss.Near(
-                    index: $0, request: "\($1.method) \($1.url)",
+                    index: $0, request: "\($1.request.method) \($1.request.url)",
                     differences: matching.differences(request, $1, patterns: patterns[$0]))
             }
             .sorted { $0.differences.count < $1.differences.count }

@@ -2,6 +2,7 @@ public import Foundation
 package import NIOCore
 import NIOPosix
 import Synchronization
+import TracksnapReplay
 
 /// The capture server: a collector, reverse proxy and forward proxy for analytics traffic,
 /// with the control API tests drive. `tracksnap serve` is a thin layer over it.
@@ -105,7 +106,8 @@ public final class CaptureServer: Sendable {
     }
 
     /// Stops listening, closes open connections, answers every waiting control request,
-    /// and finishes the journal: promptly, whatever the clients hold open.
+    /// writes what the cassettes recorded, and finishes the journal: promptly, whatever the
+    /// clients hold open.
     ///
     /// Connections are closed all at once, and waited for at most `closingGrace`: an idle
     /// kept-alive connection or a relayed tunnel closes at once, but an intercepted tunnel's TLS
@@ -127,6 +129,7 @@ public final class CaptureServer: Sendable {
         try? await listener.close()
         await Self.close(connections, within: Self.closingGrace)
         store.close()
+        configuration.replay?.flush()
     }
 
     /// How long `shutdown()` waits for its connections to finish closing.

@@ -66,15 +66,15 @@ extension CassettePlayer {
                 case .replay(let response): return .respond(CaptureResponse(response))
                 case .miss(let miss): return .respond(CaptureResponse(miss.response))
                 case .forward:
-                    return .forward { response in
-                        do throws(InputError) {
-                            try self.record(request, response: Interaction.Response(response))
-                        } catch {
-                            self.note(error)
-                        }
-                    }
+                    return .forward { response in self.record(request, response: Interaction.Response(response)) }
                 }
-            }, problems: { self.problems })
+            },
+            problems: {
+                // Asked when the test checks its capture: what was recorded is written first, so
+                // that a cassette that cannot be written is among the problems.
+                self.flush()
+                return self.problems
+            })
     }
 }
 

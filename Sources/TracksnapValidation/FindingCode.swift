@@ -20,4 +20,7 @@ public enum FindingCode: String, Sendable, Hashable, CaseIterable {
     case countMismatch = "count_mismatch"
     /// Analytics traffic a decoder recognised but could not decode (the message says why).
     case decodeError = "decode_error"
+    /// A request a cassette had no answer for while replaying (the message says which
+    /// recorded requests were nearest, and how to record it).
+    case replayMiss = "replay_miss"
 }

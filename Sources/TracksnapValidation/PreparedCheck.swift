@@ -1,4 +1,5 @@
 public import TracksnapCore
+import TracksnapJSON
 public import TracksnapModel
 
 /// A snapshot with its profile and validator, read and resolved once: checking traffic is then
@@ -73,9 +74,20 @@ public struct PreparedCheck: Sendable {
         self.validator = validator
     }
 
-    /// Checks everything captured, in order.
+    /// Checks everything captured, in order. A request a cassette had no answer for is a
+    /// `replay_miss` whatever the profile selects: the app got a 599 instead of its backend's
+    /// answer, so what it sent afterwards is not what the flow sends.
     public func validate(_ requests: [CapturedRequest]) -> SnapshotResult {
-        validator.validate(snapshot, requests: requests, profile: profile)
+        var result = validator.validate(snapshot, requests: requests, profile: profile)
+        for (index, request) in requests.enumerated() {
+            guard let miss = request.replayMiss else { continue }
+            result.findings.append(
+                Finding(
+                    code: .replayMiss, severity: profile.severities[.replayMiss] ?? .error, path: "", message: miss,
+                    request: RequestReference(
+                        id: request.id, index: index, method: request.method, url: request.urlWithoutQuery)))
+        }
+        return result
     }
 
     /// Whether a wait for traffic is over: every expected entry is paired with a request.

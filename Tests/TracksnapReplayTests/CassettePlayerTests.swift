@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TracksnapCore
 import TracksnapJSON
@@ -126,7 +127,8 @@ struct CassettePlayerTests {
 
             let first = try CassettePlayer(path: path, mode: .missing)
             guard case .forward = first.answer(for: products) else { throw Unexpected.decision }
-            try first.record(products, response: .init(status: 200, body: .text("[]")))
+            first.record(products, response: .init(status: 200, body: .text("[]")))
+            first.flush()
             #expect(try Cassette.read(path: path).cassette.interactions.count == 1)
 
             let second = try CassettePlayer(path: path, mode: .missing)
@@ -138,14 +140,16 @@ struct CassettePlayerTests {
             guard case .replay = third.answer(for: products), case .forward = third.answer(for: cart) else {
                 throw Unexpected.decision
             }
-            try third.record(cart, response: .init(status: 201, body: .json(["cart": "c-1"])))
+            third.record(cart, response: .init(status: 201, body: .json(["cart": "c-1"])))
+            third.flush()
             let written = try Cassette.read(path: path).cassette
             #expect(written.interactions.map(\.request.method) == ["GET", "POST"])
             #expect(written.interactions[1].request.body == .json(["sku": "A-1"]))
 
             let fourth = try CassettePlayer(path: path, mode: .all)
             guard case .forward = fourth.answer(for: products) else { throw Unexpected.decision }
-            try fourth.record(products, response: .init(status: 200, body: .text("[1]")))
+            fourth.record(products, response: .init(status: 200, body: .text("[1]")))
+            fourth.flush()
             guard case .forward = fourth.answer(for: products) else { throw Unexpected.decision }
             #expect(try Cassette.read(path: path).cassette.interactions.count == 1, "all starts the cassette over")
         }
@@ -197,7 +201,7 @@ struct CassettePlayerTests {
             login.headers.append(.init(name: "Authorization", value: "Bearer t0ken"))
             let player = try CassettePlayer(path: path, mode: .missing)
             guard case .forward = player.answer(for: login) else { throw Unexpected.decision }
-            try player.record(
+            player.record(
                 login,
                 response: .init(
                     status: 200,
@@ -206,6 +210,7 @@ struct CassettePlayerTests {
                         .init(name: "Set-Cookie", value: "session=s3cr3t"),
                     ],
                     body: .text(#"{"access_token": "tok-123", "user": "u1", "echo": "Bearer t0ken"}"#)))
+            player.flush()
             let text = try String(contentsOfFile: path, encoding: .utf8)
             for secret in ["hunter2", "t0ken", "s3cr3t", "tok-123", "k-999"] {
                 #expect(!text.contains(secret), "\(secret) reached the cassette:\n\(text)")
@@ -219,6 +224,58 @@ struct CassettePlayerTests {
                 throw Unexpected.decision
             }
             #expect(answer.status == 200)
+        }
+    }
+
+    @Test("a burst of recorded interactions is one write, at flush; without one, a moment after the last")
+    func debouncedWrites() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appending(path: "burst.json").path
+            let held = try CassettePlayer(path: path, mode: .missing, writeDelay: .seconds(600))
+            for page in 1...300 {
+                let asked = request("GET", "https://a.example/v1/products?page=\(page)")
+                guard case .forward = held.answer(for: asked) else { throw Unexpected.decision }
+                held.record(asked, response: .init(status: 200, body: .text("page \(page)")))
+            }
+            #expect(!FileManager.default.fileExists(atPath: path), "written before the delay or a flush")
+            held.flush()
+            held.flush()
+            #expect(held.writes == 1)
+            #expect(try Cassette.read(path: path).cassette.interactions.count == 300)
+
+            let later = directory.appending(path: "later.json").path
+            let soon = try CassettePlayer(path: later, mode: .missing, writeDelay: .milliseconds(20))
+            let clock = ContinuousClock()
+            let start = clock.now
+            soon.record(request("GET", "https://a.example/v1/cart"), response: .init(status: 200, body: .text("{}")))
+            while !FileManager.default.fileExists(atPath: later), clock.now - start < .seconds(10) {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(clock.now - start < .seconds(10), "not written without a flush")
+            #expect(soon.writes == 1)
+        }
+    }
+
+    @Test("a cassette that cannot be written is a problem, and is written by the next flush that can")
+    func failedWrite() throws {
+        try withTemporaryDirectory { directory in
+            let blocked = directory.appending(path: "blocked")
+            // A file where the cassette's folder should be: the write fails.
+            try Data("not a folder".utf8).write(to: blocked)
+            let path = blocked.appending(path: "c.json").path
+            let failures = Mutex<[String]>([])
+            let player = try CassettePlayer(
+                path: path, mode: .missing, writeDelay: .seconds(600),
+                writeFailed: { failure in failures.withLock { $0.append(failure.description) } })
+            player.record(request("GET", "https://a.example/v1/cart"), response: .init(status: 200, body: .text("{}")))
+            player.flush()
+            #expect(player.problems.count == 1)
+            #expect(player.problems.first?.contains("c.json") == true, "\(player.problems)")
+            #expect(failures.withLock { $0 } == player.problems)
+
+            try FileManager.default.removeItem(at: blocked)
+            player.flush()
+            #expect(try Cassette.read(path: path).cassette.interactions.count == 1, "the failed write is tried again")
         }
     }
 

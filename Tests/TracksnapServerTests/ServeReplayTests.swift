@@ -32,13 +32,18 @@ struct ServeReplayTests {
             ])
             let first = try await get("\(recording.base)/v1/products?page=1")
             #expect(first.status == "200" && first.body.contains("\"path\": \"/v1/products?page=1\""), "\(first)")
+            // Written a moment after the last interaction, and at the latest when the server stops.
             recording.stop()
+            #expect(try await recording.waitForExit() == 0)
+            #expect(try Cassette.read(path: cassette).cassette.interactions.count == 1)
             backend.stop()
             _ = try await backend.waitForExit()
 
             // Nothing listens on port 9: only the cassette can answer, and the token may differ.
+            let journal = directory.appending(path: "replayed.ndjson").path
             let replaying = try await ServeChild.launch([
                 "--upstream", "http://127.0.0.1:9", "--cassette", cassette, "--record-mode", "none", "--quiet",
+                "--journal", journal,
             ])
             defer { replaying.stop() }
             for _ in 1...2 {
@@ -57,6 +62,23 @@ struct ServeReplayTests {
             #expect((answer?["record"] as? String)?.contains("--record-mode failed") == true)
             let stderr = try String(contentsOf: replaying.stderrURL, encoding: .utf8)
             #expect(stderr.contains("no recorded answer for GET http://127.0.0.1:9/v1/products?page=2"), "\(stderr)")
+
+            // The miss is journaled with its request, and validating the run reports it, whatever
+            // the snapshot expects: the app was answered 599, not by its backend.
+            let snapshot = directory.appending(path: "products.json")
+            try Data(#"{"requests": [{"method": "GET", "url": {"$regex": ".*/v1/products"}}]}"#.utf8).write(
+                to: snapshot)
+            let validated = try await runProcess(
+                try PackagePaths.executable.get(),
+                ["validate", snapshot.path, "--capture", journal, "--format", "json"])
+            #expect(validated.status == 1, "\(validated.stdout)\(validated.stderr)")
+            let report = try JSONSerialization.jsonObject(with: Data(validated.stdout.utf8)) as? [String: Any]
+            let findings = ((report?["snapshots"] as? [[String: Any]])?.first?["findings"] as? [[String: Any]]) ?? []
+            let misses = findings.filter { $0["code"] as? String == "replay_miss" }
+            #expect(misses.count == 1, "\(validated.stdout)")
+            #expect((misses.first?["message"] as? String)?.contains("nearest: interaction 1") == true)
+            // A run the cassette did not answer is no result to accept.
+            #expect((report?["snapshots"] as? [[String: Any]])?.first?["acceptCommand"] == nil, "\(validated.stdout)")
         }
     }
 
@@ -70,6 +92,7 @@ struct ServeReplayTests {
             let first = try await get(url, proxy: recording.base)
             #expect(first.status == "200")
             recording.stop()
+            #expect(try await recording.waitForExit() == 0)
             backend.stop()
             _ = try await backend.waitForExit()
 
@@ -153,6 +176,7 @@ struct ServeReplayTests {
                 let answer = try await search(server.base)
                 if run == 1 { first = answer.body }
                 server.stop()
+                #expect(try await server.waitForExit() == 0)
                 runs.append(cassette)
             }
             let learnt = directory.appending(path: "Cassettes/search.json").path

@@ -162,7 +162,7 @@ extension CaptureFile {
             id: record.id?.value ?? String(lineNumber), time: record.time, method: record.method, url: record.url,
             headers: (record.headers ?? []).map { CapturedRequest.Header(name: $0.name, value: $0.value) },
             body: body, session: record.session, serverOrigin: record.serverOrigin, refused: record.refused,
-            ingested: record.ingested ?? false)
+            replayMiss: record.replayMiss, ingested: record.ingested ?? false)
     }
 }
 
@@ -173,6 +173,7 @@ extension NDJSONRecord {
         session = request.session
         serverOrigin = request.serverOrigin
         refused = request.refused
+        replayMiss = request.replayMiss
         ingested = request.ingested ? true : nil
         method = request.method
         url = request.url

@@ -38,6 +38,7 @@ import TracksnapJSON
 /// | `session` | no | the capture session |
 /// | `serverOrigin` | no | the capture server's own origin (`http://127.0.0.1:41589`) when it received the request as a collector or reverse proxy |
 /// | `refused` | no | why the capture refused the request (its body inflates beyond the limit); such a request has no body |
+/// | `replayMiss` | no | why a cassette had no answer for the request (replayed in record mode `never`): it was answered 599 and not sent on |
 /// | `ingested` | no | `true` when the capture server got the request through its control API (an app's own capture reporting it); default false |
 ///
 /// Other members are ignored. `ndjsonLine(_:)` writes the members in this sorted order.

@@ -39,6 +39,10 @@ public struct CapturedRequest: Sendable, Hashable {
     /// Why the capture refused the request, when it did (`the body inflates beyond the limit
     /// of 16777216 bytes`): it was answered 413 and recorded without its body.
     public var refused: String?
+    /// Why a cassette had no answer for it, when it had none (replaying with record mode
+    /// `never`): the miss in words, the nearest recorded requests and how to record it. It was
+    /// answered 599 and never sent on; validation reports it as a `replay_miss`.
+    public var replayMiss: String?
     /// Whether the capture server got it through its control API (`POST sessions/{id}/requests`:
     /// an app's own capture reporting what it sent) rather than from the app itself.
     public var ingested: Bool
@@ -46,7 +50,7 @@ public struct CapturedRequest: Sendable, Hashable {
     public init(
         id: String, time: String? = nil, method: String, url: String, headers: [Header] = [],
         body: Body? = nil, session: String? = nil, serverOrigin: String? = nil, refused: String? = nil,
-        ingested: Bool = false
+        replayMiss: String? = nil, ingested: Bool = false
     ) {
         self.id = id
         self.time = time
@@ -57,6 +61,7 @@ public struct CapturedRequest: Sendable, Hashable {
         self.session = session
         self.serverOrigin = serverOrigin
         self.refused = refused
+        self.replayMiss = replayMiss
         self.ingested = ingested
     }
 

@@ -33,6 +33,7 @@ struct NDJSONRecord: Codable {
     var body: String?
     var bodyEncoding: String?
     var refused: String?
+    var replayMiss: String?
     /// Written only when true: absent reads as false.
     var ingested: Bool?
 }

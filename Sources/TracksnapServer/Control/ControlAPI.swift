@@ -52,6 +52,8 @@ struct ControlAPI: Sendable {
     let workspace: Workspace
     /// Where requests recorded through the API (`ingest`) are logged, as received ones are.
     var requestLog: (@Sendable (RequestLogLine) -> Void)? = nil
+    /// Told what goes wrong outside any request's answer (a session's cassette not written).
+    var notices: (@Sendable (String) -> Void)? = nil
 
     func reply(to request: IncomingRequest) -> Reply {
         let reply = route(request)
@@ -176,7 +178,8 @@ struct ControlAPI: Sendable {
                                 explicit: nil, configured: nil, environment: ProcessInfo.processInfo.environment))
                                 ?? .never,
                         recordHint:
-                            "start the session again with \"recordMode\": \"failed\" (records what the cassette lacks)")
+                            "start the session again with \"recordMode\": \"failed\" (records what the cassette lacks)",
+                        writeFailed: { [notices] in notices?("cassette: \($0.description)") })
                 } catch {
                     return .error(.badRequest, error.description)
                 }

@@ -34,7 +34,7 @@ final class RequestRouter: Sendable {
             workspace: Workspace(
                 validators: configuration.validatorsDirectory,
                 root: configuration.root ?? FileManager.default.currentDirectoryPath),
-            requestLog: configuration.requestLog)
+            requestLog: configuration.requestLog, notices: configuration.notices)
         controlGuard = ControlGuard(configuration: configuration)
         proxyGuard = ProxyGuard(configuration: configuration)
         let answer = configuration.collectorResponse
@@ -111,18 +111,12 @@ final class RequestRouter: Sendable {
             let target = URL(string: uri)
             let targetHost = target?.host ?? ""
             let targetPort = target?.port ?? (target?.scheme?.lowercased() == "https" ? 443 : 80)
-            let recorded =
-                request.isPreflight
-                ? nil
-                : record(
-                    request, url: uri, body: decoded.body, refused: refused,
-                    sessionHint: request.headers.first(name: SessionRouting.headerName))
-            if let refused { return logged(recorded, refusal(refused, request)) }
-            return logged(
-                recorded,
-                replaying(recorded, url: uri) { [self] in
-                    await forwardAsProxy(request, to: uri, host: targetHost, port: targetPort, with: forwarder)
-                })
+            return forwarding(
+                request, url: uri, body: decoded.body, refused: refused,
+                sessionHint: request.headers.first(name: SessionRouting.headerName)
+            ) { [self] in
+                await forwardAsProxy(request, to: uri, host: targetHost, port: targetPort, with: forwarder)
+            }
         }
 
         var target = uri
@@ -131,27 +125,29 @@ final class RequestRouter: Sendable {
             sessionHint = session
             target = rest
         }
-        var recorded: Recorded?
-        if !request.isPreflight {
-            let host = request.headers.first(name: "Host") ?? configuration.host
-            // The URL's origin is this server's, as the client addressed it: recording writes it
-            // as a pattern, so that a snapshot passes against the next server on another port.
-            recorded = record(
-                request, url: "http://\(host)\(target)", body: decoded.body, refused: refused, sessionHint: sessionHint,
-                serverOrigin: "http://\(host)")
-        }
-        if let refused { return logged(recorded, refusal(refused, request)) }
+        // The URL's origin is this server's, as the client addressed it: recording writes it as a
+        // pattern, so that a snapshot passes against the next server on another port.
+        let host = request.headers.first(name: "Host") ?? configuration.host
+        let own = (url: "http://\(host)\(target)", origin: "http://\(host)")
         if let upstream = configuration.upstream {
             var base = upstream.absoluteString
             while base.hasSuffix("/") { base.removeLast() }
             let url = base + target
             // Matched without its origin: a cassette recorded in front of one backend replays in front of another.
-            return logged(
-                recorded,
-                replaying(recorded, url: url, ignoringOrigin: true) { [forwarder] in
-                    await forwarder.forward(request, to: url, responseLimit: limit)
-                })
+            return forwarding(
+                request, url: url, recordedAs: own.url, serverOrigin: own.origin, ignoringOrigin: true,
+                body: decoded.body, refused: refused, sessionHint: sessionHint
+            ) { [forwarder] in
+                await forwarder.forward(request, to: url, responseLimit: limit)
+            }
         }
+        let recorded =
+            request.isPreflight
+            ? nil
+            : record(
+                request, url: own.url, body: decoded.body, refused: refused, sessionHint: sessionHint,
+                serverOrigin: own.origin)
+        if let refused { return logged(recorded, refusal(refused, request)) }
         if request.isPreflight { return .now(CORS.preflight(for: request.headers)) }
         var response = collectorResponse
         response.headers.add(contentsOf: CORS.headers(for: request.headers))
@@ -179,21 +175,20 @@ final class RequestRouter: Sendable {
         let url = tunnel.origin + uri
         let sessionHint = request.headers.first(name: SessionRouting.headerName) ?? tunnel.sessionHint
         let refused = decoded.refused?.description
-        let recorded =
-            request.isPreflight
-            ? nil : record(request, url: url, body: decoded.body, refused: refused, sessionHint: sessionHint)
-        if let refused { return logged(recorded, refusal(refused, request)) }
         switch tunnel.action {
         case .forward:
             guard let forwarder = interceptor?.forwarder else {
                 return .now(.error(.internalServerError, "no interceptor"))
             }
-            return logged(
-                recorded,
-                replaying(recorded, url: url) { [self] in
-                    await forwardAsProxy(request, to: url, host: tunnel.host, port: tunnel.port, with: forwarder)
-                })
+            return forwarding(request, url: url, body: decoded.body, refused: refused, sessionHint: sessionHint) {
+                [self] in
+                await forwardAsProxy(request, to: url, host: tunnel.host, port: tunnel.port, with: forwarder)
+            }
         case .answer:
+            let recorded =
+                request.isPreflight
+                ? nil : record(request, url: url, body: decoded.body, refused: refused, sessionHint: sessionHint)
+            if let refused { return logged(recorded, refusal(refused, request)) }
             if request.isPreflight { return .now(CORS.preflight(for: request.headers)) }
             var response = collectorResponse
             response.headers.add(contentsOf: CORS.headers(for: request.headers))
@@ -201,44 +196,53 @@ final class RequestRouter: Sendable {
         }
     }
 
-    /// What would be forwarded, through the cassette when there is one (the session's, else the
-    /// server's): its recorded answer, or
-    /// a miss (599, the miss as JSON, and a notice), or forwarded with what the upstream
-    /// answered recorded into it. A CORS preflight (not recorded) is always forwarded.
+    /// A request that would be forwarded (reverse proxy, forward proxy, intercepted tunnel):
+    /// recorded, and answered through the cassette when there is one (the session's, else the
+    /// server's) with its recorded answer, or a miss (599, the miss as JSON, a notice, and the
+    /// miss recorded with the request), or forwarded with what the upstream answered recorded
+    /// into the cassette. A CORS preflight is forwarded, not recorded.
     /// - Parameters:
-    ///   - recorded: the request as captured.
     ///   - url: where it goes: what the cassette matches and records.
+    ///   - recordedAs: the URL captured, when not `url` (the reverse proxy records its own).
+    ///   - serverOrigin: this server's origin in `recordedAs`.
     ///   - ignoringOrigin: match no scheme, host or port (the reverse proxy's backend).
     ///   - forward: sends it.
-    private func replaying(
-        _ recorded: Recorded?, url: String, ignoringOrigin: Bool = false,
+    private func forwarding(
+        _ request: IncomingRequest, url: String, recordedAs: String? = nil, serverOrigin: String? = nil,
+        ignoringOrigin: Bool = false, body: CapturedRequest.Body?, refused: String?, sessionHint: String?,
         forward: @escaping @Sendable () async -> Response
     ) -> Reply {
-        guard let recorded else { return .later(forward) }
-        var own: CassettePlayer?
-        if case .session(let id) = recorded.attribution { own = store.cassette(ofSession: id) }
-        guard let replay = own ?? configuration.replay else { return .later(forward) }
-        var outgoing = recorded.request
-        outgoing.url = url
-        let request = outgoing
-        switch replay.answer(for: request, ignoringOrigin: ignoringOrigin) {
+        if request.isPreflight { return .later(forward) }
+        // The cassette decides before the request is recorded, so that a miss is recorded with it
+        // (and journaled): the session's cassette, else the server's.
+        let replay =
+            refused == nil ? store.session(receiving: sessionHint).flatMap(store.cassette) ?? configuration.replay : nil
+        let asked = CapturedRequest(
+            id: "", method: request.method.rawValue, url: url, headers: Self.headers(request.headers), body: body)
+        let decision = replay?.answer(for: asked, ignoringOrigin: ignoringOrigin)
+        var miss: ReplayMiss?
+        if case .miss(let missed) = decision { miss = missed }
+        let recorded = store.recordAttributed(
+            method: asked.method, url: recordedAs ?? url, headers: asked.headers, body: body, sessionHint: sessionHint,
+            serverOrigin: serverOrigin, refused: refused, replayMiss: miss?.description)
+        if let refused { return logged(recorded, refusal(refused, request)) }
+        switch decision {
         case .replay(let recordedAnswer):
-            return .now(Response(replayed: recordedAnswer))
+            return logged(recorded, .now(Response(replayed: recordedAnswer)))
         case .miss(let miss):
             configuration.notices?(miss.description)
-            return .now(.json(HTTPResponseStatus(statusCode: 599, reasonPhrase: "Not In Cassette"), miss.json))
+            return logged(
+                recorded, .now(.json(HTTPResponseStatus(statusCode: 599, reasonPhrase: "Not In Cassette"), miss.json)))
         case .forward:
-            return .later { [configuration] in
-                let response = await forward()
-                guard response.isUpstreamAnswer else { return response }
-                do throws(InputError) {
-                    try replay.record(request, response: Interaction.Response(response))
-                } catch {
-                    replay.note(error)
-                    configuration.notices?("cassette: \(error.description)")
-                }
-                return response
-            }
+            return logged(
+                recorded,
+                .later {
+                    let response = await forward()
+                    if response.isUpstreamAnswer { replay?.record(asked, response: Interaction.Response(response)) }
+                    return response
+                })
+        case nil:
+            return logged(recorded, .later(forward))
         }
     }
 

@@ -26,6 +26,12 @@ public final class CaptureStore: Sendable {
         var cassette: CassettePlayer?
     }
 
+    /// The open session a request with this hint goes to now: the one it names, else the only
+    /// one open; nil for none.
+    package func session(receiving hint: String?) -> String? {
+        state.withLock { $0.session(receiving: hint) }
+    }
+
     private struct State {
         var nextRequest: UInt64 = 1
         var nextSession = 1
@@ -35,6 +41,11 @@ public final class CaptureStore: Sendable {
         var sessionOrder: [String] = []
         var statistics = HealthAnswer()
         var closed = false
+
+        func session(receiving hint: String?) -> String? {
+            guard let hint else { return sessionOrder.count == 1 ? sessionOrder[0] : nil }
+            return sessions[hint] == nil ? nil : hint
+        }
     }
 
     private let state: Mutex<State>
@@ -99,26 +110,24 @@ public final class CaptureStore: Sendable {
 
     /// Records a request as `record` does, and tells which session got it. A request `refused`
     /// (its body inflates beyond the limit) is recorded without a body, and counted as rejected;
-    /// one `ingested` came through the control API.
+    /// one with a `replayMiss` was one a cassette had no answer for; one `ingested` came through
+    /// the control API.
     package func recordAttributed(
         method: String, url: String, headers: [CapturedRequest.Header] = [], body: CapturedRequest.Body? = nil,
-        sessionHint: String?, serverOrigin: String? = nil, refused: String? = nil, ingested: Bool = false
+        sessionHint: String?, serverOrigin: String? = nil, refused: String? = nil, replayMiss: String? = nil,
+        ingested: Bool = false
     ) -> (request: CapturedRequest, attribution: Attribution) {
         let time = Timestamp.now()
         let headers = AccessToken.ownCredentialsRemoved(from: headers, token: token)
         let recorded = state.withLock { state -> (CapturedRequest, Attribution) in
             let id = state.nextRequest
             state.nextRequest += 1
-            let session: String?
-            if let sessionHint {
-                session = state.sessions[sessionHint] == nil ? nil : sessionHint
-            } else {
-                session = state.sessionOrder.count == 1 ? state.sessionOrder[0] : nil
-            }
+            let session = state.session(receiving: sessionHint)
             let request = CapturedRequest(
                 id: String(id), time: time, method: method, url: url, headers: headers,
                 body: refused == nil ? body : nil,
-                session: session, serverOrigin: serverOrigin, refused: refused, ingested: ingested)
+                session: session, serverOrigin: serverOrigin, refused: refused, replayMiss: replayMiss,
+                ingested: ingested)
             state.statistics.captured += 1
             if refused != nil { state.statistics.rejected += 1 }
             if state.global.append(request) { state.statistics.dropped += 1 }
@@ -213,14 +222,15 @@ public final class CaptureStore: Sendable {
     /// Ends a session and returns its requests, or nil when no such session is open. Tasks
     /// waiting on it get what it holds.
     public func endSession(_ id: String) -> [CapturedRequest]? {
-        let list = state.withLock { state -> RequestWaitList? in
+        let session = state.withLock { state -> SessionState? in
             guard let session = state.sessions.removeValue(forKey: id) else { return nil }
             state.sessionOrder.removeAll { $0 == id }
-            return session.list
+            return session
         }
-        guard let list else { return nil }
-        list.endWaiting()
-        return list.requests
+        guard let session else { return nil }
+        session.list.endWaiting()
+        session.cassette?.flush()
+        return session.list.requests
     }
 
     /// Waits until a session holds at least `count` requests, or until `timeout` has passed.
@@ -270,11 +280,14 @@ public final class CaptureStore: Sendable {
     /// Answers every waiting task and closes the journal; requests recorded afterwards stay in
     /// memory only.
     package func close() {
-        let lists = state.withLock { state -> [RequestWaitList] in
+        let sessions = state.withLock { state -> [SessionState] in
             state.closed = true
-            return state.sessions.values.map(\.list)
+            return Array(state.sessions.values)
         }
-        for list in lists { list.endWaiting() }
+        for session in sessions {
+            session.list.endWaiting()
+            session.cassette?.flush()
+        }
         journal?.close()
     }
 }
