@@ -38,9 +38,11 @@ struct InProcessReplayTests {
             let backend = try await ChildProcess.launch(PackagePaths.python, [script.path])
             let base = "http://127.0.0.1:\(backend.firstLine)"
 
-            let recording = try CassettePlayer(path: path, mode: .missing)
+            let recording = try CassettePlayer(path: path, mode: .missing, writeDelay: .seconds(600))
             let first = try await run(recording, base: base)
             #expect(first.status == 200)
+            // Released at the end of the run, the capture has its cassette write what it recorded.
+            #expect(FileManager.default.fileExists(atPath: path), "not written when the capture was released")
             #expect(recording.problems.isEmpty, "\(recording.problems)")
             backend.stop()
             _ = try await backend.waitForExit()
