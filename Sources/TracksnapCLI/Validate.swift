@@ -12,12 +12,14 @@ struct Validate: ParsableCommand {
         discussion: """
             Each snapshot is checked under its profile: --validator if given, else the snapshot's \
             "validator", else "default", looked up as Validators/NAME.json. A directory stands for \
-            every snapshot below it. Exit 0 when all pass, 1 on mismatches, 2 on bad input.
+            every snapshot below it. With no snapshot, --validator's profile is checked alone: \
+            its vendor rules (the built-in vendor profiles check their vendor's documented \
+            limits). Exit 0 when all pass, 1 on mismatches, 2 on bad input.
             """
     )
 
-    @Argument(help: "Snapshot files or directories of them.")
-    var snapshots: [String]
+    @Argument(help: "Snapshot files or directories of them; none checks --validator's profile alone.")
+    var snapshots: [String] = []
 
     @OptionGroup var traffic: TrafficOptions
 
@@ -39,10 +41,24 @@ struct Validate: ParsableCommand {
             let meant = NearestNames.didYouMean(format, among: names).map { "\($0) " } ?? ""
             throw ValidationError("unknown format \"\(format)\"; \(meant)use \(names.joined(separator: ", "))")
         }
+        if snapshots.isEmpty, traffic.validator == nil {
+            throw ValidationError(
+                "give snapshot files or folders, or --validator PROFILE alone to check its vendor rules")
+        }
     }
 
     func run() throws {
         let requests = try traffic.requests()
+        if snapshots.isEmpty, let profile = traffic.validator {
+            do {
+                let check = try PreparedCheck(profileAlone: profile, workspace: traffic.workspace)
+                if try !report([check.validate(requests)], accepting: false) { throw Exit.mismatches }
+            } catch let error as InputError {
+                Terminal.error(error.description)
+                throw Exit.badInput
+            }
+            return
+        }
         let files: [String]
         do {
             files = try traffic.workspace.files(snapshots, field: "snapshot")
@@ -71,11 +87,19 @@ struct Validate: ParsableCommand {
 
         // With every snapshot unreadable, an empty report would read as a pass ("passed": true).
         guard !results.isEmpty else { throw Exit.badInput }
+        let passed = try report(results, accepting: true)
+        if badInput { throw Exit.badInput }
+        if !passed { throw Exit.mismatches }
+    }
 
+    /// Prints the report (and writes `--output`); returns whether all passed.
+    /// - Parameter accepting: each failed snapshot's report says how to accept its new result.
+    private func report(_ results: [SnapshotResult], accepting: Bool) throws -> Bool {
         let format = ReportFormat.named(format) ?? .text
-        let acceptOptions = ReportOptions(acceptCommand: { [traffic] result in
-            traffic.acceptCommand(for: result.file)
-        })
+        var acceptOptions = ReportOptions()
+        if accepting {
+            acceptOptions.acceptCommand = { [traffic] result in traffic.acceptCommand(for: result.file) }
+        }
         var terminalOptions = acceptOptions
         terminalOptions.color = Terminal.useColor(color)
         if let output {
@@ -100,7 +124,6 @@ struct Validate: ParsableCommand {
             handle.write(Data(ReportFormat.markdown.render(results, options: acceptOptions).utf8))
             try? handle.close()
         }
-        if badInput { throw Exit.badInput }
-        if !results.allSatisfy(\.passed) { throw Exit.mismatches }
+        return results.allSatisfy(\.passed)
     }
 }

@@ -169,10 +169,12 @@ public final class CassettePlayer: Sendable {
             return !state.writeScheduled
         }
         guard schedule else { return }
-        Task { [self] in
-            try? await Task.sleep(for: writeDelay)
-            flush()
-        }
+        // On a Dispatch queue, not a task: the write blocks on the file, and a busy cooperative
+        // pool would hold it back.
+        let (seconds, attoseconds) = writeDelay.components
+        DispatchQueue.global(qos: .utility).asyncAfter(
+            deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        ) { [self] in flush() }
     }
 
     /// Writes what was recorded and is not written yet, now: when the server stops, a session

@@ -23,4 +23,7 @@ public enum FindingCode: String, Sendable, Hashable, CaseIterable {
     /// A request a cassette had no answer for while replaying (the message says which
     /// recorded requests were nearest, and how to record it).
     case replayMiss = "replay_miss"
+    /// An event or request that breaks a rule its vendor documents (`ga4.event_name_length`:
+    /// the message names the rule), checked where the profile turns the vendor's rules on.
+    case vendorRule = "vendor_rule"
 }

@@ -74,16 +74,36 @@ public struct PreparedCheck: Sendable {
         self.validator = validator
     }
 
-    /// Checks everything captured, in order. A request a cassette had no answer for is a
-    /// `replay_miss` whatever the profile selects: the app got a 599 instead of its backend's
-    /// answer, so what it sent afterwards is not what the flow sends.
+    /// A check of a profile alone, with no snapshot: nothing is expected and any traffic is
+    /// allowed, so what it finds is what the profile checks on its own: its vendor rules.
+    ///
+    /// ```swift
+    /// let rules = try PreparedCheck(profileAlone: "ga4")
+    /// rules.validate(requests).findings  // a vendor_rule for each broken GA4 limit
+    /// ```
+    /// - Throws: `InputError` for a profile that cannot be loaded.
+    public init(profileAlone reference: String, workspace: Workspace = Workspace()) throws(InputError) {
+        let label = "--validator \(reference)"
+        var snapshot = try Snapshot.parse(Array(#"{"requests": [], "unexpected": "allow"}"#.utf8), file: label)
+        snapshot.name = reference
+        try self.init(snapshot, file: label, profile: reference, workspace: workspace)
+    }
+
+    /// Checks everything captured, in order: the snapshot, then the vendor rules the profile
+    /// turns on (`vendor_rule`). A request a cassette had no answer for is a `replay_miss`
+    /// whatever the profile selects: the app got a 599 instead of its backend's answer, so what
+    /// it sent afterwards is not what the flow sends.
     public func validate(_ requests: [CapturedRequest]) -> SnapshotResult {
         var result = validator.validate(snapshot, requests: requests, profile: profile)
+        result.findings += profile.ruleFindings(requests)
         for (index, request) in requests.enumerated() {
             guard let miss = request.replayMiss else { continue }
             result.findings.append(
                 Finding(
-                    code: .replayMiss, severity: profile.severities[.replayMiss] ?? .error, path: "", message: miss,
+                    code: .replayMiss, severity: profile.severities[.replayMiss] ?? .error, path: "",
+                    // One line: the miss's first, and the nearest recorded request's.
+                    message: miss.split(separator: "\n").prefix(3).map { $0.drop { $0 == " " } }
+                        .joined(separator: "; "),
                     request: RequestReference(
                         id: request.id, index: index, method: request.method, url: request.urlWithoutQuery)))
         }
@@ -92,6 +112,7 @@ public struct PreparedCheck: Sendable {
 
     /// Whether a wait for traffic is over: every expected entry is paired with a request.
     package func hasEverythingExpected(_ requests: [CapturedRequest]) -> Bool {
-        !validate(requests).entries.contains { $0.status == .missing }
+        // The snapshot alone: rules and replay misses decide nothing about what is still to come.
+        !validator.validate(snapshot, requests: requests, profile: profile).entries.contains { $0.status == .missing }
     }
 }

@@ -15,6 +15,10 @@ struct FindingGroups {
     private(set) var entries: [EntryBlock] = []
     private(set) var missing: [Finding] = []
     private(set) var unexpected: [Finding] = []
+    /// Broken vendor rules, and requests a cassette had no answer for: about a captured
+    /// request, not an expected entry.
+    private(set) var rules: [Finding] = []
+    private(set) var replayMisses: [Finding] = []
     private let entryByPath: [String: EntryResult]
 
     init(_ result: SnapshotResult) {
@@ -25,6 +29,8 @@ struct FindingGroups {
             switch finding.code {
             case .missingEvent: missing.append(finding)
             case .unexpectedEvent: unexpected.append(finding)
+            case .vendorRule: rules.append(finding)
+            case .replayMiss: replayMisses.append(finding)
             default:
                 // A finding outside any entry (a snapshot-wide count, say) is grouped under the root.
                 let key = finding.entry ?? ""

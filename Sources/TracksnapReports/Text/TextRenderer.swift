@@ -51,6 +51,15 @@ struct TextRenderer {
                 lines.append("    " + unexpectedLine(finding))
             }
         }
+        for (findings, title, note) in [
+            (groups.rules, "vendor rules", " — what the vendor drops or refuses:"),
+            (groups.replayMisses, "replay", " — requests the cassette had no answer for:"),
+        ] where !findings.isEmpty {
+            lines.append("  " + painter(.yellow, title) + painter(.dim, note))
+            for finding in findings {
+                lines.append("    " + unexpectedLine(finding))
+            }
+        }
         return lines
     }
 

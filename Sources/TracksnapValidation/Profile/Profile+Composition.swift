@@ -11,8 +11,8 @@ extension Profile {
     /// The rule: traffic any of them selects is selected (their filters joined by `any`); the
     /// lists — `ignore`, `environment`, `redact`, `decoders`, `record.headers`, `record.context`,
     /// `record.literal` — are unions (`decoders` is every decoder when one of them says `"all"`);
-    /// every other setting — `order`, `delivery`, `unexpected`, `strict`, `validator`, `record.generalize`, and each
-    /// code's `severity` — comes from the first profile in the list whose file sets it, else
+    /// every other setting — `order`, `delivery`, `unexpected`, `strict`, `validator`, `record.generalize`, each
+    /// code's `severity` and each of the `rules` — comes from the first profile in the list whose file sets it, else
     /// takes its default. A list of one is that profile.
     package static func combining(_ profiles: [Profile]) -> Profile {
         guard var combined = profiles.first else { return builtInDefault }
@@ -55,6 +55,7 @@ extension Profile {
         fill("validator", \.validator)
         fill("record.generalize", \.generalizes)
         merged.severities = severities.merging(other.severities) { mine, _ in mine }
+        merged.rules = rules.merging(other.rules) { mine, _ in mine }
         merged.ignore = ignore.union(other.ignore)
         merged.redact = redact.union(other.redact)
         merged.literal = literal.union(other.literal)

@@ -56,6 +56,10 @@ public struct Profile: Sendable {
     /// writes: events in one request keep their order; separate requests keep theirs only when
     /// the SDK sends them one after another (`"delivery": "serial"`).
     public var delivery = Delivery.concurrent
+    /// The vendor rules checked, by vendor (`ga4`: all of GA4's) or by rule
+    /// (`ga4.purchase_items`), a rule's own setting winning (`"rules": {"ga4": "on"}`, as the
+    /// built-in vendor profiles set it; see `VendorRule`).
+    public var rules: [String: RuleSetting] = [:]
     /// The profiles it extends, as its file names them (`"extends": "segment"`); already applied.
     public var extends: [String] = []
     /// The keys its file sets (`order`, `strict`, `record.generalize`…): when profiles compose,

@@ -83,6 +83,36 @@ struct ProfileKey {
                 }
                 return true
             },
+            ProfileKey("rules") { value, pointer, profile, parser in
+                guard let object = value.objectValue else {
+                    parser.error(
+                        pointer,
+                        "\"rules\" maps a vendor (\"ga4\") or one of its rules (\"ga4.purchase_items\") to \"on\", \"off\", \"warning\" or \"error\""
+                    )
+                    return false
+                }
+                for (key, level) in object {
+                    let place = JSONPointer.appending(pointer, key)
+                    guard VendorRule.vendors.contains(key) || VendorRule.named(key) != nil else {
+                        let names = VendorRule.vendors + VendorRule.all.map(\.id)
+                        let meant = NearestNames.didYouMean(key, among: names).map { "; \($0)" } ?? ""
+                        parser.error(
+                            place,
+                            "\"\(key)\" is no vendor with rules (\(VendorRule.vendors.joined(separator: ", "))) nor one of their rules\(meant)"
+                        )
+                        continue
+                    }
+                    guard let setting = level.stringValue.flatMap(RuleSetting.init) else {
+                        parser.error(place, "\"\(key)\": expected \"on\", \"off\", \"warning\" or \"error\"")
+                        continue
+                    }
+                    if setting == .error, VendorRule.named(key)?.kind == .recommendation {
+                        parser.warning(place, "\"\(key)\" is a recommendation: it is at most a warning")
+                    }
+                    profile.rules[key] = setting
+                }
+                return true
+            },
             ProfileKey("validator") { value, pointer, profile, parser in
                 guard let name = value.stringValue else {
                     parser.error(pointer, "\"validator\" names a registered validator")

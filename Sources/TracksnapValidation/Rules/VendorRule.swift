@@ -1,0 +1,133 @@
+public import TracksnapDecoders
+import TracksnapJSON
+public import TracksnapModel
+
+/// A rule a vendor documents for what it collects: a limit beyond which it drops or refuses
+/// data (GA4's 40-character event names, Segment's 32 KB per call), or a recommendation (GA4's
+/// `items` on a purchase). Checked offline on the decoded events of every run whose profile
+/// turns the vendor's rules on (`"rules": {"ga4": "on"}`, as the built-in vendor profiles do).
+///
+/// ```swift
+/// let rule = VendorRule.named("ga4.event_name_length")!
+/// rule.check(request, events)  // [Violation(event: 0, path: "/name", message: "41 characters; …")]
+/// ```
+public struct VendorRule: Sendable {
+    /// A limit the vendor enforces (an error by default), or a recommendation (never more than
+    /// a warning).
+    public enum Kind: String, Sendable { case limit, recommendation }
+
+    /// What one request breaks: in one of its events (`event`, the index among the request's
+    /// events) or in the request as a whole (`event` nil); `path` is a JSON Pointer into the
+    /// event (`/name`, `/properties/value`) or, for the request, empty.
+    public struct Violation: Sendable, Hashable {
+        public var event: Int?
+        public var path: String
+        public var message: String
+
+        public init(event: Int?, path: String = "", message: String) {
+            self.event = event
+            self.path = path
+            self.message = message
+        }
+    }
+
+    /// `vendor.rule` (`ga4.event_name_length`).
+    public var id: String
+    public var vendor: String
+    public var kind: Kind
+    /// The rule in a sentence, and where the vendor states it.
+    public var summary: String
+    /// The rule's check of one request and the events decoded from it.
+    public var check: @Sendable (_ request: CapturedRequest, _ events: [AnalyticsEvent]) -> [Violation]
+
+    public init(
+        id: String, kind: Kind = .limit, summary: String,
+        check: @escaping @Sendable (_ request: CapturedRequest, _ events: [AnalyticsEvent]) -> [Violation]
+    ) {
+        self.id = id
+        self.vendor = String(id.prefix { $0 != "." })
+        self.kind = kind
+        self.summary = summary
+        self.check = check
+    }
+
+    /// Every built-in rule, vendor by vendor.
+    public static let all: [VendorRule] = ga4 + segment + amplitude + mixpanel + posthog
+
+    /// The built-in rule with this id.
+    public static func named(_ id: String) -> VendorRule? { all.first { $0.id == id } }
+
+    /// The vendors that have rules.
+    public static let vendors: [String] = all.reduce(into: []) { if !$0.contains($1.vendor) { $0.append($1.vendor) } }
+}
+
+/// How a profile sets a rule, or all of a vendor's (`"rules": {"ga4": "on", "ga4.purchase_items": "off"}`).
+public enum RuleSetting: String, Sendable, Hashable, CaseIterable {
+    /// Checked, at the rule's own severity: a limit is an error, a recommendation a warning.
+    case on
+    case off
+    case warning
+    /// Checked as an error; a recommendation stays a warning.
+    case error
+}
+
+extension VendorRule {
+    /// The severity a profile's settings give this rule; nil when it is not checked. A rule's
+    /// own setting wins over its vendor's.
+    func severity(in settings: [String: RuleSetting]) -> Severity? {
+        switch settings[id] ?? settings[vendor] {
+        case nil, .off: nil
+        case .warning: .warning
+        case .on: kind == .limit ? .error : .warning
+        case .error: kind == .limit ? .error : .warning
+        }
+    }
+}
+
+extension Profile {
+    /// The findings of the vendor rules this profile turns on, over the events it selects and
+    /// decodes: a `vendor_rule` each, naming the rule, the request and the event.
+    package func ruleFindings(_ requests: [CapturedRequest]) -> [Finding] {
+        // `"severity": {"vendor_rule": "warning"}` makes every rule a warning.
+        let ceiling = severities[.vendorRule] ?? .error
+        let checked = VendorRule.all.compactMap { rule in
+            rule.severity(in: rules).map { (rule, ceiling == .warning ? .warning : $0) }
+        }
+        guard !checked.isEmpty else { return [] }
+        let selection = select(requests, decodingEvents: true)
+        var findings: [Finding] = []
+        for (index, decoded) in zip(selection.selected, selection.decoded) {
+            guard case .events(let events) = decoded else { continue }
+            let request = requests[index]
+            let vendors = Set(events.map(\.vendor))
+            for (rule, severity) in checked where vendors.contains(rule.vendor) {
+                let own = events.filter { $0.vendor == rule.vendor }
+                for violation in rule.check(request, own) {
+                    let subject = violation.event.map { own[$0] }.map { event in
+                        "\(event.type)\(event.name.map { " \"\($0)\"" } ?? "") (event \(event.index + 1))"
+                    }
+                    findings.append(
+                        Finding(
+                            code: .vendorRule, severity: severity, path: violation.path,
+                            message:
+                                "\(rule.id): \(subject.map { "\($0)\(violation.path.isEmpty ? "" : " at \(violation.path)"): " } ?? "")\(violation.message)",
+                            request: RequestReference(
+                                id: request.id, index: index, method: request.method, url: request.urlWithoutQuery)))
+                }
+            }
+        }
+        return findings
+    }
+}
+
+/// Helpers the rule sets share.
+enum RuleText {
+    /// A value as a finding quotes it: at most 40 characters of it.
+    static func quoted(_ text: String) -> String {
+        let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+        return "\"\(shown)\""
+    }
+
+    /// The size of a JSON value as compact JSON, in bytes.
+    static func size(_ value: JSONValue) -> Int { value.serialized().utf8.count }
+}
