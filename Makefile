@@ -7,7 +7,7 @@ SWIFT ?= swift
 TRACKSNAP := .build/debug/tracksnap
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test docs docs-check front-page-check install-files install-check format bench bench-server bench-intercept deps build sdk-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run python-client control-api-check python-test
+.PHONY: demo test json-schema-suite docs docs-check front-page-check install-files install-check format bench bench-server bench-intercept deps build sdk-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run python-client control-api-check python-test
 
 # PCRE2 and zlib are the system libraries tracksnap links; pkg-config finds them for SwiftPM.
 deps:
@@ -85,6 +85,23 @@ sdk-venv:
 	  $(SDK_VENV)/bin/python -m pip install -q --disable-pip-version-check $(SDK_PACKAGES) \
 	    || { echo "error: pip could not install the SDKs into $(SDK_VENV) (is PyPI reachable?)" >&2; exit 2; }; }
 
+# The official JSON-Schema-Test-Suite (json-schema-org/JSON-Schema-Test-Suite), which
+# JSONSchemaValidationTests run every required case of: it ships inside Python jsonschema's source
+# distribution (`json/tests`, `json/remotes`), fetched at a pinned version with the test venv's pip
+# and unpacked into .build/json-schema-suite; nothing of it is committed. Fetched once per version.
+JSON_SCHEMA_SUITE_VERSION := 4.26.0
+JSON_SCHEMA_SUITE := .build/json-schema-suite
+JSON_SCHEMA_SUITE_STAMP := $(JSON_SCHEMA_SUITE)/.jsonschema-$(JSON_SCHEMA_SUITE_VERSION)
+json-schema-suite: $(JSON_SCHEMA_SUITE_STAMP)
+$(JSON_SCHEMA_SUITE_STAMP): | sdk-venv
+	@rm -rf $(JSON_SCHEMA_SUITE) && mkdir -p $(JSON_SCHEMA_SUITE)/download
+	@$(SDK_VENV)/bin/python -m pip download -q --disable-pip-version-check --no-binary :all: --no-deps \
+	  -d $(JSON_SCHEMA_SUITE)/download jsonschema==$(JSON_SCHEMA_SUITE_VERSION) \
+	  || { echo "error: pip could not download jsonschema $(JSON_SCHEMA_SUITE_VERSION)'s sources (is PyPI reachable?)" >&2; exit 2; }
+	@tar -xzf $(JSON_SCHEMA_SUITE)/download/jsonschema-$(JSON_SCHEMA_SUITE_VERSION).tar.gz -C $(JSON_SCHEMA_SUITE) \
+	  --strip-components=2 jsonschema-$(JSON_SCHEMA_SUITE_VERSION)/json/tests jsonschema-$(JSON_SCHEMA_SUITE_VERSION)/json/remotes
+	@rm -rf $(JSON_SCHEMA_SUITE)/download && touch $@
+
 # The Python client (clients/python), installed into the venv as a user installs it, again only
 # when one of its files changed.
 PYTHON_CLIENT_STAMP := $(SDK_VENV)/.tracksnap-client-installed
@@ -124,7 +141,7 @@ format:
 # description, the Python client's tests, then every Swift test (the SDK end-to-end tests need
 # `sdk-venv`), whose closing line ends the output.
 OWN_WARNINGS := ^$(CURDIR)/(Sources|Tools|Tests)/.*warning:|warning: 'tracksnap'
-test: deps sdk-venv test-tools
+test: deps sdk-venv test-tools json-schema-suite
 	@$(SDK_VENV)/bin/python Schemas/check.py
 	@$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED) || { echo "error: run make format" >&2; exit 1; }
 	@$(SWIFT) build --build-tests 2>&1 | tee .build-warnings.log | grep -E "error:|$(OWN_WARNINGS)" || true

@@ -1,0 +1,144 @@
+/// A JSON number's exact value: sign, significant digits and a power of ten, compared and
+/// divided without going through a `Double` (so `9007199254740993` differs from
+/// `9007199254740992`, and `1e308` is a multiple of `1e-8`).
+struct ExactNumber: Sendable, Hashable, Comparable {
+    var negative: Bool
+    /// The significant decimal digits (ASCII), without leading or trailing zeros; empty for zero.
+    var digits: [UInt8]
+    var exponent: Int
+
+    static let zero = ExactNumber(negative: false, digits: [], exponent: 0)
+
+    /// The number `text` writes, or nil when it is not a JSON number.
+    init?(_ text: String) {
+        let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        var bytes = Substring(text).utf8[...]
+        negative = bytes.first == UInt8(ascii: "-")
+        if negative { bytes = bytes.dropFirst() }
+        let integer = bytes.prefix(while: isDigit)
+        guard !integer.isEmpty else { return nil }
+        bytes = bytes.dropFirst(integer.count)
+        var fraction = bytes.prefix(0)
+        if bytes.first == UInt8(ascii: ".") {
+            fraction = bytes.dropFirst().prefix(while: isDigit)
+            guard !fraction.isEmpty else { return nil }
+            bytes = bytes.dropFirst(1 + fraction.count)
+        }
+        var power = 0
+        if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            let exponentNegative = bytes.first == UInt8(ascii: "-")
+            if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+            let exponentDigits = bytes.prefix(while: isDigit)
+            guard !exponentDigits.isEmpty, let value = Int(String(decoding: exponentDigits, as: UTF8.self)),
+                value < Int.max / 4
+            else { return nil }
+            power = exponentNegative ? -value : value
+            bytes = bytes.dropFirst(exponentDigits.count)
+        }
+        guard bytes.isEmpty else { return nil }
+        var all = Array(integer) + Array(fraction)
+        let leading = all.prefix { $0 == UInt8(ascii: "0") }.count
+        all.removeFirst(leading)
+        let trailing = all.reversed().prefix { $0 == UInt8(ascii: "0") }.count
+        all.removeLast(trailing)
+        digits = all
+        exponent = all.isEmpty ? 0 : power - fraction.count + trailing
+        if all.isEmpty { negative = false }
+    }
+
+    init(negative: Bool, digits: [UInt8], exponent: Int) {
+        self.negative = negative
+        self.digits = digits
+        self.exponent = exponent
+    }
+
+    var isZero: Bool { digits.isEmpty }
+    /// Whether the value has no fractional part (`1.0` and `1e2` do).
+    var isInteger: Bool { exponent >= 0 }
+
+    static func < (a: ExactNumber, b: ExactNumber) -> Bool {
+        if a.negative != b.negative { return a.negative }
+        return a.negative ? magnitudeLess(b, a) : magnitudeLess(a, b)
+    }
+
+    private static func magnitudeLess(_ a: ExactNumber, _ b: ExactNumber) -> Bool {
+        if a.isZero || b.isZero { return a.isZero && !b.isZero }
+        // The position of the leading digit decides, then the digits from the left.
+        let aLead = a.digits.count + a.exponent
+        let bLead = b.digits.count + b.exponent
+        if aLead != bLead { return aLead < bLead }
+        return a.digits.lexicographicallyPrecedes(b.digits)
+    }
+
+    /// Whether `self` is an integer multiple of `divisor` (which is positive).
+    ///
+    /// With `self = a·10^p` and `divisor = b·10^q` (`a`, `b` without trailing zeros): when
+    /// `p < q`, the quotient `a / (b·10^(q−p))` is never an integer, as `a` is not a multiple of
+    /// 10; otherwise it is when `a·10^(p−q)` is a multiple of `b`, computed digit by digit modulo `b`.
+    func isMultiple(of divisor: ExactNumber) -> Bool {
+        if isZero { return true }
+        guard !divisor.isZero else { return false }
+        guard exponent >= divisor.exponent else { return false }
+        guard let modulus = divisor.integerDigitsValue else {
+            // A divisor of more than 18 significant digits: long division by digits.
+            return Self.isMultipleByLongDivision(digits, exponent - divisor.exponent, divisor.digits)
+        }
+        var remainder: UInt64 = 0
+        for digit in digits { remainder = (remainder * 10 + UInt64(digit - UInt8(ascii: "0"))) % modulus }
+        var shift = exponent - divisor.exponent
+        while shift > 0, remainder != 0 {
+            remainder = (remainder * 10) % modulus
+            shift -= 1
+        }
+        return remainder == 0
+    }
+
+    /// The significant digits as an integer, when they fit with room for one more digit.
+    private var integerDigitsValue: UInt64? {
+        guard digits.count <= 18 else { return nil }
+        return digits.reduce(0) { $0 * 10 + UInt64($1 - UInt8(ascii: "0")) }
+    }
+
+    /// Whether `digits·10^shift` is a multiple of `divisor` (all ASCII digits), by schoolbook
+    /// long division keeping the remainder as digits.
+    private static func isMultipleByLongDivision(_ digits: [UInt8], _ shift: Int, _ divisor: [UInt8]) -> Bool {
+        let divisorValue = divisor.map { Int($0 - UInt8(ascii: "0")) }
+        var remainder: [Int] = []
+        func step(_ digit: Int) {
+            remainder.append(digit)
+            while let first = remainder.first, first == 0, remainder.count > 1 { remainder.removeFirst() }
+            // Subtract the divisor while the remainder is at least the divisor (at most 9 times).
+            while compare(remainder, divisorValue) >= 0 { remainder = subtract(remainder, divisorValue) }
+        }
+        for digit in digits { step(Int(digit - UInt8(ascii: "0"))) }
+        var left = shift
+        while left > 0, !(remainder.allSatisfy { $0 == 0 }) {
+            step(0)
+            left -= 1
+        }
+        return remainder.allSatisfy { $0 == 0 }
+    }
+
+    private static func compare(_ a: [Int], _ b: [Int]) -> Int {
+        let a = Array(a.drop { $0 == 0 })
+        let b = Array(b.drop { $0 == 0 })
+        if a.count != b.count { return a.count < b.count ? -1 : 1 }
+        for (x, y) in zip(a, b) where x != y { return x < y ? -1 : 1 }
+        return 0
+    }
+
+    private static func subtract(_ a: [Int], _ b: [Int]) -> [Int] {
+        var result = a
+        var borrow = 0
+        for offset in 0..<result.count {
+            let index = result.count - 1 - offset
+            let bDigit = offset < b.count ? b[b.count - 1 - offset] : 0
+            var value = result[index] - bDigit - borrow
+            borrow = value < 0 ? 1 : 0
+            if value < 0 { value += 10 }
+            result[index] = value
+        }
+        return Array(result.drop { $0 == 0 })
+    }
+}
