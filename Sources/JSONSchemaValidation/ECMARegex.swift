@@ -7,7 +7,11 @@
 ///   newline): it becomes `\z`;
 /// - `\cX`, `\uXXXX` and `\u{X…}` escapes become PCRE2's `\x{…}`.
 ///
-/// `\s` and `\p{…}` are Unicode in both. Lookbehind, named groups and classes read alike.
+/// - `\s` and `\S` also take U+FEFF (a white space in ECMA-262, not in PCRE2);
+/// - `\p{…}` with a long general category name (`\p{Letter}`, `\p{digit}`) becomes its short
+///   name (`\p{L}`, `\p{Nd}`), which every PCRE2 version reads.
+///
+/// Lookbehind, named groups and classes read alike.
 enum ECMARegex {
     static func pcre2(_ source: String) -> String {
         var output = ""
@@ -55,6 +59,13 @@ enum ECMARegex {
         case "W": return inClass ? "\\x00-/:-@\\[-^`{-\\x{10FFFF}" : "[^A-Za-z0-9_]"
         case "b" where !inClass: return "(?:(?<=[A-Za-z0-9_])(?![A-Za-z0-9_])|(?<![A-Za-z0-9_])(?=[A-Za-z0-9_]))"
         case "B" where !inClass: return "(?:(?<=[A-Za-z0-9_])(?=[A-Za-z0-9_])|(?<![A-Za-z0-9_])(?![A-Za-z0-9_]))"
+        case "s": return inClass ? "\\s\\x{FEFF}" : "[\\s\\x{FEFF}]"
+        case "S" where !inClass: return "[^\\s\\x{FEFF}]"
+        case "p", "P":
+            guard rest.first == "{", let close = rest.firstIndex(of: "}") else { return "\\" + String(letter) }
+            let name = String(String.UnicodeScalarView(rest[rest.index(after: rest.startIndex)..<close]))
+            rest = rest[rest.index(after: close)...]
+            return "\\" + String(letter) + "{" + (categories[name] ?? name) + "}"
         case "c":
             guard let control = rest.first, ("A"..."Z").contains(control) || ("a"..."z").contains(control) else {
                 return "\\\\c"
@@ -74,4 +85,17 @@ enum ECMARegex {
         default: return "\\" + String(letter)
         }
     }
+
+    /// ECMA-262's long general category names and their PCRE2 short names.
+    private static let categories: [String: String] = [
+        "Letter": "L", "Cased_Letter": "L&", "Uppercase_Letter": "Lu", "Lowercase_Letter": "Ll",
+        "Titlecase_Letter": "Lt", "Modifier_Letter": "Lm", "Other_Letter": "Lo", "Mark": "M", "Nonspacing_Mark": "Mn",
+        "Spacing_Mark": "Mc", "Enclosing_Mark": "Me", "Number": "N", "Decimal_Number": "Nd", "digit": "Nd",
+        "Letter_Number": "Nl", "Other_Number": "No", "Punctuation": "P", "punct": "P", "Connector_Punctuation": "Pc",
+        "Dash_Punctuation": "Pd", "Open_Punctuation": "Ps", "Close_Punctuation": "Pe", "Initial_Punctuation": "Pi",
+        "Final_Punctuation": "Pf", "Other_Punctuation": "Po", "Symbol": "S", "Math_Symbol": "Sm",
+        "Currency_Symbol": "Sc", "Modifier_Symbol": "Sk", "Other_Symbol": "So", "Separator": "Z",
+        "Space_Separator": "Zs", "Line_Separator": "Zl", "Paragraph_Separator": "Zp", "Other": "C", "Control": "Cc",
+        "cntrl": "Cc", "Format": "Cf", "Surrogate": "Cs", "Private_Use": "Co", "Unassigned": "Cn",
+    ]
 }
