@@ -27,9 +27,13 @@ struct Evaluator {
         case index(Int)
     }
 
-    /// How deep schemas may nest while evaluating (a `$ref` cycle that never consumes the
-    /// instance fails here rather than exhausting the stack).
-    static let depthLimit = 200
+    /// How deep schemas may nest on one instance value (a `$ref` cycle that never moves into
+    /// the instance fails here rather than exhausting the stack); entering a member or an item
+    /// starts again, so a recursive schema follows a deep instance.
+    static let depthLimit = 100
+    /// How deep evaluation may go in all: an instance nested hundreds deep fails with a message
+    /// rather than overflowing the stack of the thread validating it (a task's is small).
+    static let totalDepthLimit = 500
 
     let program: Program
     /// nil while only validity is wanted: then the first failure ends the evaluation.
@@ -37,6 +41,7 @@ struct Evaluator {
     private var path: [PathToken] = []
     private var dynamicScope: [Int] = []
     private var depth = 0
+    private var totalDepth = 0
 
     init(program: Program, collectsViolations: Bool) {
         self.program = program
@@ -46,12 +51,18 @@ struct Evaluator {
     mutating func evaluate(_ index: Int, _ instance: JSONValue, _ annotations: inout Annotations?) -> Bool {
         let node = program.nodes[index]
         depth += 1
-        defer { depth -= 1 }
-        guard depth <= Self.depthLimit else {
-            if let site = node.sites.first {
-                return fail(site, instance, "schemas nest more than \(Self.depthLimit) deep here (a $ref cycle?)")
-            }
-            return false
+        totalDepth += 1
+        defer {
+            depth -= 1
+            totalDepth -= 1
+        }
+        guard depth <= Self.depthLimit, totalDepth <= Self.totalDepthLimit else {
+            guard let site = node.sites.first else { return false }
+            let message =
+                depth > Self.depthLimit
+                ? "schemas nest more than \(Self.depthLimit) deep on one value (a $ref cycle?)"
+                : "the instance nests too deep to validate (more than \(Self.totalDepthLimit) schemas deep)"
+            return fail(site, instance, message)
         }
         let entersResource = dynamicScope.last != node.resource
         if entersResource { dynamicScope.append(node.resource) }
@@ -88,6 +99,9 @@ struct Evaluator {
         let tracking = violations != nil
         if tracking { path.append(token) }
         defer { if tracking { path.removeLast() } }
+        let outer = depth
+        depth = 0
+        defer { depth = outer }
         var none: Annotations?
         return evaluate(index, instance, &none)
     }

@@ -117,3 +117,33 @@ struct SchemaViolationTests {
         #expect(!schema.isValid(.number("19.999")))
     }
 }
+
+@Suite("recursion")
+struct RecursionTests {
+    @Test("a $ref cycle that never moves into the instance fails, it does not crash")
+    func cycle() throws {
+        let schema = try JSONSchema([
+            "$defs": ["a": ["$ref": "#/$defs/b"], "b": ["$ref": "#/$defs/a"]], "$ref": "#/$defs/a",
+        ])
+        #expect(!schema.isValid(1))
+        #expect(schema.validate(1).first?.message.contains("nest more than 100 deep") == true)
+    }
+
+    @Test("a recursive schema follows a deep instance; one too deep to validate fails with a message, never a crash")
+    func deepInstance() throws {
+        let schema = try JSONSchema(["type": "array", "items": ["$ref": "#"]])
+        var deep: JSONValue = []
+        for _ in 0..<150 { deep = [deep] }
+        #expect(schema.isValid(deep))
+        var wrong: JSONValue = [1]
+        for _ in 0..<150 { wrong = [wrong] }
+        #expect(schema.validate(wrong).map(\.instancePath) == [String(repeating: "/0", count: 151)])
+        var tooDeep: JSONValue = []
+        for _ in 0..<511 { tooDeep = [tooDeep] }
+        #expect(!schema.isValid(tooDeep))
+        #expect(
+            schema.validate(tooDeep).map(\.message) == [
+                "the instance nests too deep to validate (more than 500 schemas deep)"
+            ])
+    }
+}
