@@ -62,14 +62,16 @@ demo: build
 	@$(TRACKSNAP) validate Snapshots/examples/segment.json --capture Snapshots/examples/captures/segment.ndjson
 
 # The analytics SDKs the end-to-end tests run against `tracksnap serve`, at the versions the decoder
-# fixtures were recorded with, jsonschema for Schemas/check.py, schemathesis for the control API's
-# OpenAPI check, pytest for the Python client's tests, h2 for the intercepted HTTP/2 timeout
-# tests' client and vcrpy for the replay tests' cassettes, in their own venv (current
-# Debian and Ubuntu refuse pip into the system Python). Installed only when one is missing or at
-# another version; when PyPI cannot be reached this fails, it does not skip the tests.
+# fixtures were recorded with, jsonschema for Schemas/check.py and as the JSON Schema validator's
+# differential peer (its sources also hold the official test suite: `json-schema-suite` below),
+# schemathesis for the control API's OpenAPI check, pytest for the Python client's tests, h2 for
+# the intercepted HTTP/2 timeout tests' client and vcrpy for the replay tests' cassettes, in their
+# own venv (current Debian and Ubuntu refuse pip into the system Python). Installed only when one is
+# missing or at another version; when PyPI cannot be reached this fails, it does not skip the tests.
 SDK_VENV := .build/sdk-venv
+JSONSCHEMA_VERSION := 4.26.0
 SDK_PACKAGES := segment-analytics-python==2.4.0 rudder-sdk-python==2.1.9 mixpanel==5.4.1 \
-                amplitude-analytics==1.3.0 snowplow-tracker==1.1.0 posthog==7.91.1 jsonschema==4.26.0 \
+                amplitude-analytics==1.3.0 snowplow-tracker==1.1.0 posthog==7.91.1 jsonschema==$(JSONSCHEMA_VERSION) \
                 schemathesis==4.32.5 pytest==9.2.0 h2==4.4.1 vcrpy==9.4.2
 SDK_CHECK := import sys, importlib.metadata as m; \
   have = {d.metadata["Name"].lower(): d.version for d in m.distributions()}; \
@@ -87,9 +89,9 @@ sdk-venv:
 
 # The official JSON-Schema-Test-Suite (json-schema-org/JSON-Schema-Test-Suite), which
 # JSONSchemaValidationTests run every required case of: it ships inside Python jsonschema's source
-# distribution (`json/tests`, `json/remotes`), fetched at a pinned version with the test venv's pip
-# and unpacked into .build/json-schema-suite; nothing of it is committed. Fetched once per version.
-JSON_SCHEMA_SUITE_VERSION := 4.26.0
+# distribution (`json/tests`, `json/remotes`), fetched at the version the venv pins with its pip and
+# unpacked into .build/json-schema-suite; nothing of it is committed. Fetched once per version.
+JSON_SCHEMA_SUITE_VERSION := $(JSONSCHEMA_VERSION)
 JSON_SCHEMA_SUITE := .build/json-schema-suite
 JSON_SCHEMA_SUITE_STAMP := $(JSON_SCHEMA_SUITE)/.jsonschema-$(JSON_SCHEMA_SUITE_VERSION)
 json-schema-suite: $(JSON_SCHEMA_SUITE_STAMP)

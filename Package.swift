@@ -165,7 +165,7 @@ let package = Package(
         // The official JSON-Schema-Test-Suite, which `make json-schema-suite` fetches into .build.
         .testTarget(
             name: "JSONSchemaValidationTests",
-            dependencies: ["TracksnapTestSupport", "JSONSchemaValidation", "TracksnapJSON"]),
+            dependencies: ["TracksnapTestSupport", "JSONSchemaValidation", "TracksnapJSON"], exclude: ["Scripts"]),
         .testTarget(
             name: "TracksnapJSONTests", dependencies: ["TracksnapTestSupport", "TracksnapJSON"], exclude: ["Fixtures"]),
         .testTarget(

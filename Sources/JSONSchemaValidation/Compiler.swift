@@ -376,7 +376,7 @@ struct Compiler {
         let pointer = keyword.map { JSONPointer.appending(location.pointer, $0) } ?? location.pointer
         diagnostics.append(
             Diagnostic(
-                .error, file: document.file ?? document.uri, path: pointer,
+                .error, file: document.name, path: pointer,
                 location: document.locations[pointer] ?? document.locations[location.pointer], message: message))
     }
 }

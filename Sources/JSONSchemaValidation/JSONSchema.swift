@@ -75,7 +75,7 @@ public struct JSONSchema: Sendable {
                     diagnostics: violations.map { violation in
                         let pointer = location.pointer + violation.instancePath
                         return Diagnostic(
-                            .error, file: document.file ?? document.uri, path: pointer,
+                            .error, file: document.name, path: pointer,
                             location: document.locations[pointer],
                             message: "not a valid \(draft.rawValue) schema: \(violation.keyword): \(violation.message)")
                     })

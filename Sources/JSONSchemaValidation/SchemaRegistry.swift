@@ -22,6 +22,9 @@ public struct SchemaRegistry: Sendable {
         let file: String?
         let locations: [String: SourceLocation]
         let keyLocations: [String: SourceLocation]
+
+        /// What messages call it: its file, else its URI, else `schema`.
+        var name: String { file ?? (uri.isEmpty ? "schema" : uri) }
     }
 
     /// A place in a document: which document, and the JSON Pointer inside it.
