@@ -149,16 +149,17 @@ struct Compiler {
             let kind: Bound =
                 keyword == "minimum"
                 ? (exclusive ? .exclusiveMinimum : .minimum) : (exclusive ? .exclusiveMaximum : .maximum)
-            node.append(.bound(bound, kind), site)
+            node.append(.bound(bound, kind, integer: bound.smallInteger), site)
         case "exclusiveMinimum", "exclusiveMaximum":
             guard draft != .draft4, let bound = number() else { return }
-            node.append(.bound(bound, keyword == "exclusiveMinimum" ? .exclusiveMinimum : .exclusiveMaximum), site)
+            let kind: Bound = keyword == "exclusiveMinimum" ? .exclusiveMinimum : .exclusiveMaximum
+            node.append(.bound(bound, kind, integer: bound.smallInteger), site)
         case "multipleOf":
             guard let divisor = number() else { return }
             guard !divisor.negative, !divisor.isZero else {
                 return report("multipleOf must be greater than 0", at: location, keyword: keyword)
             }
-            node.append(.multipleOf(divisor), site)
+            node.append(.multipleOf(divisor, integer: divisor.smallInteger), site)
         case "minLength": if let n = count() { node.append(.minLength(n), site) }
         case "maxLength": if let n = count() { node.append(.maxLength(n), site) }
         case "minItems": if let n = count() { node.append(.minItems(n), site) }
@@ -319,6 +320,7 @@ struct Compiler {
         guard keyword == "$dynamicRef" else { return node.append(.ref(targetNode), site) }
         let fragment = URIReference.split(URIReference.resolve(reference, against: base)).fragment
         let isDynamic = !fragment.isEmpty && registry.dynamicAnchors[uri + "#" + fragment] == target
+        if isDynamic { program.usesDynamicScope = true }
         node.append(.dynamicRef(targetNode, anchor: isDynamic ? fragment : nil), site)
     }
 

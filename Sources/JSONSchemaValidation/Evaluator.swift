@@ -64,7 +64,7 @@ struct Evaluator {
                 : "the instance nests too deep to validate (more than \(Self.totalDepthLimit) schemas deep)"
             return fail(site, instance, message)
         }
-        let entersResource = dynamicScope.last != node.resource
+        let entersResource = program.usesDynamicScope && dynamicScope.last != node.resource
         if entersResource { dynamicScope.append(node.resource) }
         defer { if entersResource { dynamicScope.removeLast() } }
         var local: Annotations? = annotations != nil || node.tracksEvaluation ? Annotations() : nil
@@ -121,14 +121,22 @@ struct Evaluator {
         case .constant(let value):
             return JSONEquality.equal(value, instance)
                 ? true : fail(site, instance, "\(Self.brief(instance)) is not \(Self.brief(value))")
-        case .bound(let bound, let kind):
-            guard case .number(let text) = instance, let number = ExactNumber(text) else { return true }
+        case .bound(let bound, let kind, let integer):
+            guard case .number(let text) = instance else { return true }
+            let order: Int
+            if let integer, let value = Int(text) {
+                order = value < integer ? -1 : value == integer ? 0 : 1
+            } else if let number = ExactNumber(text) {
+                order = number < bound ? -1 : number == bound ? 0 : 1
+            } else {
+                return true
+            }
             let valid =
                 switch kind {
-                case .minimum: !(number < bound)
-                case .exclusiveMinimum: bound < number
-                case .maximum: !(bound < number)
-                case .exclusiveMaximum: number < bound
+                case .minimum: order >= 0
+                case .exclusiveMinimum: order > 0
+                case .maximum: order <= 0
+                case .exclusiveMaximum: order < 0
                 }
             if valid { return true }
             let relation =
@@ -139,10 +147,13 @@ struct Evaluator {
                 case .exclusiveMaximum: "greater than or equal to"
                 }
             return fail(site, instance, "\(text) is \(relation) the \(site.keyword)")
-        case .multipleOf(let divisor):
-            guard case .number(let text) = instance, let number = ExactNumber(text) else { return true }
-            return number.isMultiple(of: divisor)
-                ? true : fail(site, instance, "\(text) is not a multiple of the divisor")
+        case .multipleOf(let divisor, let integer):
+            guard case .number(let text) = instance else { return true }
+            if let integer, let value = Int(text) {
+                return value % integer == 0 ? true : fail(site, instance, "\(text) is not a multiple of \(integer)")
+            }
+            guard let number = ExactNumber(text), !number.isMultiple(of: divisor) else { return true }
+            return fail(site, instance, "\(text) is not a multiple of the divisor")
         case .minLength(let minimum):
             guard case .string(let text) = instance, text.unicodeScalars.count < minimum
             else { return true }

@@ -54,6 +54,15 @@ struct ExactNumber: Sendable, Hashable, Comparable {
     }
 
     var isZero: Bool { digits.isEmpty }
+
+    /// The value as an `Int`, when it is an integer of at most 18 digits.
+    var smallInteger: Int? {
+        guard isInteger, digits.count + exponent <= 18 else { return nil }
+        let magnitude = (0..<exponent).reduce(digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }) { value, _ in
+            value * 10
+        }
+        return negative ? -magnitude : magnitude
+    }
     /// Whether the value has no fractional part (`1.0` and `1e2` do).
     var isInteger: Bool { exponent >= 0 }
 
@@ -86,12 +95,20 @@ struct ExactNumber: Sendable, Hashable, Comparable {
         }
         var remainder: UInt64 = 0
         for digit in digits { remainder = (remainder * 10 + UInt64(digit - UInt8(ascii: "0"))) % modulus }
+        // remainder · 10^shift mod modulus, by squaring: an exponent of 1e9 takes 30 steps.
         var shift = exponent - divisor.exponent
+        var power: UInt64 = 10 % modulus
         while shift > 0, remainder != 0 {
-            remainder = (remainder * 10) % modulus
-            shift -= 1
+            if shift & 1 == 1 { remainder = Self.multiply(remainder, power, modulo: modulus) }
+            power = Self.multiply(power, power, modulo: modulus)
+            shift >>= 1
         }
         return remainder == 0
+    }
+
+    private static func multiply(_ a: UInt64, _ b: UInt64, modulo modulus: UInt64) -> UInt64 {
+        let product = a.multipliedFullWidth(by: b)
+        return modulus.dividingFullWidth((product.high, product.low)).remainder
     }
 
     /// The significant digits as an integer, when they fit with room for one more digit.
@@ -112,7 +129,9 @@ struct ExactNumber: Sendable, Hashable, Comparable {
             while compare(remainder, divisorValue) >= 0 { remainder = subtract(remainder, divisorValue) }
         }
         for digit in digits { step(Int(digit - UInt8(ascii: "0"))) }
-        var left = shift
+        // r·10^k is a multiple of b = 2^x·5^y·c (c prime to 10) only once k ≥ max(x, y), less than
+        // 4 digits of shift per digit of b: if a million zeros leave a remainder, more never clear it.
+        var left = min(shift, 1_000_000)
         while left > 0, !(remainder.allSatisfy { $0 == 0 }) {
             step(0)
             left -= 1

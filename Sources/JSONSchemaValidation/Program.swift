@@ -7,6 +7,9 @@ struct Program: Sendable {
     var nodes: [Node]
     /// Each schema resource's `$dynamicAnchor`s: name to node.
     var dynamicAnchors: [[String: Int]]
+    /// Whether a `$dynamicRef` looks through the dynamic scope; if none does, evaluation does not
+    /// keep the scope at all.
+    var usesDynamicScope = false
 }
 
 /// One (sub)schema: its checks in order, and what its errors point at.
@@ -78,8 +81,10 @@ enum Check: Sendable {
     case type(JSONTypes)
     case enumeration([JSONValue])
     case constant(JSONValue)
-    case bound(ExactNumber, Bound)
-    case multipleOf(ExactNumber)
+    /// A bound, with its value as an `Int` when it is one (the common case, compared without
+    /// reading the instance's digits into an `ExactNumber`).
+    case bound(ExactNumber, Bound, integer: Int?)
+    case multipleOf(ExactNumber, integer: Int?)
     case minLength(Int)
     case maxLength(Int)
     case pattern(Pattern)

@@ -116,6 +116,15 @@ struct SchemaViolationTests {
         #expect(schema.isValid(.number("19.99")))
         #expect(!schema.isValid(.number("19.999")))
     }
+
+    @Test("multipleOf with an exponent of a billion is decided at once, exactly")
+    func hugeExponents() throws {
+        let start = ContinuousClock.now
+        #expect(try JSONSchema(["multipleOf": .number("0.3")]).isValid(.number("3e1000000000")))
+        #expect(try !JSONSchema(["multipleOf": 3]).isValid(.number("1e1000000000")))
+        #expect(try JSONSchema(["multipleOf": .number("1e-8")]).isValid(.number("1e308")))
+        #expect(ContinuousClock.now - start < .seconds(1))
+    }
 }
 
 @Suite("recursion")
