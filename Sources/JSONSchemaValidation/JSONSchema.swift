@@ -6,7 +6,7 @@ public import TracksnapJSON
 /// let schema = try JSONSchema(try JSONDocument.parse(bytes, file: "plan/order.json"))
 /// schema.isValid(["revenue": "12"])           // false
 /// for violation in schema.validate(["revenue": "12"]) { print(violation) }
-/// // plan/order.json:6:21: /revenue: type: "12" is not of type number
+/// // plan/order.json:5:17: /revenue: type: "12" is not of type number
 /// ```
 /// The draft is the schema's `$schema` (draft-04, draft-06, draft-07 or 2020-12), else the
 /// registry's default (draft-07). Compiling checks the schema against its draft's meta-schema,

@@ -5,7 +5,7 @@ public import TracksnapJSON
 ///
 /// ```swift
 /// for violation in schema.validate(event) { print(violation) }
-/// // plan/order.json:7:20: /revenue: type: "12" is a string, expected number
+/// // plan/order.json:5:17: /revenue: type: "12" is not of type number
 /// ```
 public struct SchemaViolation: Sendable, Hashable, CustomStringConvertible {
     /// The keyword that failed (`type`, `required`, `additionalProperties`…).
