@@ -128,6 +128,9 @@ struct Evaluator {
                 order = value < integer ? -1 : value == integer ? 0 : 1
             } else if let number = ExactNumber(text) {
                 order = number < bound ? -1 : number == bound ? 0 : 1
+            } else if let value = Double(text) {
+                // An exponent past a quarter of Int's range: as a Double, it is infinite or zero.
+                order = value < bound.doubleValue ? -1 : value == bound.doubleValue ? 0 : 1
             } else {
                 return true
             }

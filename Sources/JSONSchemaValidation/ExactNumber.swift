@@ -1,3 +1,5 @@
+import TracksnapJSON
+
 /// A JSON number's exact value: sign, significant digits and a power of ten, compared and
 /// divided without going through a `Double` (so `9007199254740993` differs from
 /// `9007199254740992`, and `1e308` is a multiple of `1e-8`).
@@ -7,44 +9,25 @@ struct ExactNumber: Sendable, Hashable, Comparable {
     var digits: [UInt8]
     var exponent: Int
 
-    static let zero = ExactNumber(negative: false, digits: [], exponent: 0)
-
-    /// The number `text` writes, or nil when it is not a JSON number.
+    /// The number `text` writes, or nil when it is not a JSON number (or its exponent is beyond
+    /// a quarter of `Int`'s range, where digit counts and exponents could no longer be added).
+    ///
+    /// Read from `JSONValue.decimalKey`, the one reader of a number's exact value: `-125e-1` for `-12.50`.
     init?(_ text: String) {
-        let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-        var bytes = Substring(text).utf8[...]
+        guard let key = JSONValue.decimalKey(text) else { return nil }
+        var bytes = Substring(key).utf8[...]
         negative = bytes.first == UInt8(ascii: "-")
         if negative { bytes = bytes.dropFirst() }
-        let integer = bytes.prefix(while: isDigit)
-        guard !integer.isEmpty else { return nil }
-        bytes = bytes.dropFirst(integer.count)
-        var fraction = bytes.prefix(0)
-        if bytes.first == UInt8(ascii: ".") {
-            fraction = bytes.dropFirst().prefix(while: isDigit)
-            guard !fraction.isEmpty else { return nil }
-            bytes = bytes.dropFirst(1 + fraction.count)
+        guard let e = bytes.firstIndex(of: UInt8(ascii: "e")) else {
+            // Zero, the one key without an exponent.
+            (negative, digits, exponent) = (false, [], 0)
+            return
         }
-        var power = 0
-        if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
-            bytes = bytes.dropFirst()
-            let exponentNegative = bytes.first == UInt8(ascii: "-")
-            if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
-            let exponentDigits = bytes.prefix(while: isDigit)
-            guard !exponentDigits.isEmpty, let value = Int(String(decoding: exponentDigits, as: UTF8.self)),
-                value < Int.max / 4
-            else { return nil }
-            power = exponentNegative ? -value : value
-            bytes = bytes.dropFirst(exponentDigits.count)
-        }
-        guard bytes.isEmpty else { return nil }
-        var all = Array(integer) + Array(fraction)
-        let leading = all.prefix { $0 == UInt8(ascii: "0") }.count
-        all.removeFirst(leading)
-        let trailing = all.reversed().prefix { $0 == UInt8(ascii: "0") }.count
-        all.removeLast(trailing)
-        digits = all
-        exponent = all.isEmpty ? 0 : power - fraction.count + trailing
-        if all.isEmpty { negative = false }
+        guard let power = Int(String(decoding: bytes[bytes.index(after: e)...], as: UTF8.self)),
+            power.magnitude < UInt(Int.max / 4)
+        else { return nil }
+        digits = Array(bytes[..<e])
+        exponent = power
     }
 
     init(negative: Bool, digits: [UInt8], exponent: Int) {
@@ -54,6 +37,12 @@ struct ExactNumber: Sendable, Hashable, Comparable {
     }
 
     var isZero: Bool { digits.isEmpty }
+
+    /// The nearest `Double`: what a number too large for an `ExactNumber` is compared with.
+    var doubleValue: Double {
+        guard !isZero else { return 0 }
+        return Double((negative ? "-" : "") + String(decoding: digits, as: UTF8.self) + "e" + String(exponent)) ?? .nan
+    }
 
     /// The value as an `Int`, when it is an integer of at most 18 digits.
     var smallInteger: Int? {

@@ -6,7 +6,7 @@ enum JSONEquality {
     static func equal(_ a: JSONValue, _ b: JSONValue) -> Bool {
         switch (a, b) {
         case (.number(let x), .number(let y)):
-            return x == y || ExactNumber(x).map { ExactNumber(y) == $0 } ?? false
+            return x == y || JSONValue.decimalKey(x).map { $0 == JSONValue.decimalKey(y) } ?? false
         case (.array(let x), .array(let y)):
             return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1) }
         case (.object(let x), .object(let y)):

@@ -123,6 +123,8 @@ struct SchemaViolationTests {
         #expect(try JSONSchema(["multipleOf": .number("0.3")]).isValid(.number("3e1000000000")))
         #expect(try !JSONSchema(["multipleOf": 3]).isValid(.number("1e1000000000")))
         #expect(try JSONSchema(["multipleOf": .number("1e-8")]).isValid(.number("1e308")))
+        #expect(try !JSONSchema(["maximum": 1]).isValid(.number("1e9223372036854775000")))
+        #expect(try JSONSchema(["minimum": -1]).isValid(.number("1e-9223372036854775000")))
         #expect(ContinuousClock.now - start < .seconds(1))
     }
 }
