@@ -42,6 +42,8 @@ struct Evaluator {
     private var dynamicScope: [Int] = []
     private var depth = 0
     private var totalDepth = 0
+    /// Whether the branches of an `anyOf` or `oneOf` are being evaluated again for a message.
+    private var explaining = false
 
     init(program: Program, collectsViolations: Bool) {
         self.program = program
@@ -284,8 +286,9 @@ struct Evaluator {
                 valid = true
                 if annotations == nil { break }
             }
-            return valid
-                ? true : fail(site, instance, "\(Self.brief(instance)) matches none of the \(nodes.count) schemas")
+            guard !valid, violations != nil else { return valid }
+            let message = noneMatched(nodes, instance)
+            return fail(site, instance, message)
         case .oneOf(let nodes):
             var matched: [Int] = []
             for (offset, node) in nodes.enumerated() where quietly(node, instance, &annotations) {
@@ -294,7 +297,9 @@ struct Evaluator {
             }
             if matched.count == 1 { return true }
             if matched.isEmpty {
-                return fail(site, instance, "\(Self.brief(instance)) matches none of the \(nodes.count) schemas")
+                guard violations != nil else { return false }
+                let message = noneMatched(nodes, instance)
+                return fail(site, instance, message)
             }
             return fail(
                 site, instance, "\(Self.brief(instance)) matches schemas \(matched[0]) and \(matched[1]), not one only")
@@ -371,10 +376,30 @@ struct Evaluator {
         return valid
     }
 
-    /// Records a failure when failures are collected; always false.
-    private mutating func fail(_ site: KeywordSite, _ instance: JSONValue, _ message: @autoclosure () -> String) -> Bool
-    {
-        guard violations != nil else { return false }
+    /// Why no branch of an `anyOf` or `oneOf` matched: the first failure of the branch that came
+    /// nearest (fewest failures), the branches evaluated again only when messages are wanted.
+    private mutating func noneMatched(_ nodes: [Int], _ instance: JSONValue) -> String {
+        let summary = "\(Self.brief(instance)) matches none of the \(nodes.count) schemas"
+        // Inside a branch being explained, a nested anyOf is not explained again: each level
+        // would otherwise evaluate its branches once more, exponentially in the nesting.
+        guard let outer = violations, !explaining else { return summary }
+        explaining = true
+        defer { explaining = false }
+        var nearest: [SchemaViolation]?
+        for node in nodes {
+            violations = []
+            var none: Annotations?
+            _ = evaluate(node, instance, &none)
+            if let found = violations, !found.isEmpty, found.count < nearest?.count ?? .max { nearest = found }
+        }
+        violations = outer
+        guard let first = nearest?.first else { return summary }
+        let place = first.instancePath == pointer ? "" : " at \(first.instancePath)"
+        return summary + " (nearest: \(first.keyword)\(place): \(first.message))"
+    }
+
+    /// The instance's JSON Pointer where evaluation stands.
+    private var pointer: String {
         var pointer = ""
         for token in path {
             switch token {
@@ -382,6 +407,14 @@ struct Evaluator {
             case .index(let index): pointer = JSONPointer.appending(pointer, index)
             }
         }
+        return pointer
+    }
+
+    /// Records a failure when failures are collected; always false.
+    private mutating func fail(_ site: KeywordSite, _ instance: JSONValue, _ message: @autoclosure () -> String) -> Bool
+    {
+        guard violations != nil else { return false }
+        let pointer = pointer
         violations?.append(
             SchemaViolation(
                 keyword: site.keyword, instancePath: pointer, schemaPath: site.schemaPath, file: site.file,
@@ -422,7 +455,7 @@ struct Evaluator {
     /// A value as a message shows it: its JSON, cut short.
     static func brief(_ value: JSONValue) -> String {
         let text = value.serialized()
-        guard text.count > 60 else { return text }
-        return String(text.prefix(57)) + "…"
+        guard text.count > 100 else { return text }
+        return String(text.prefix(97)) + "…"
     }
 }

@@ -52,7 +52,10 @@ struct SchemaErrorTests {
             """)
         #expect(found.count == 1)
         #expect(found.first?.place == "plan/order.json:3:38")
-        #expect(found.first?.message.hasPrefix("not a valid draft-07 schema: ") == true)
+        #expect(
+            found.first?.message
+                == #"not a valid draft-07 schema: anyOf: "money" matches none of the 2 schemas (nearest: enum: "money" is not one of ["array","boolean","integer","null","number","object","string"])"#
+        )
     }
 
     @Test("a $ref to another file of the registry resolves by its $id; unknown, it is an error")
