@@ -7,7 +7,7 @@ SWIFT ?= swift
 TRACKSNAP := .build/debug/tracksnap
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test docs docs-check front-page-check install-files install-check format bench bench-server bench-intercept deps build sdk-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run python-client control-api-check python-test
+.PHONY: demo test json-schema-suite docs docs-check front-page-check install-files install-check format bench bench-server bench-intercept deps build sdk-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run python-client control-api-check python-test
 
 # PCRE2 and zlib are the system libraries tracksnap links; pkg-config finds them for SwiftPM.
 deps:
@@ -66,14 +66,16 @@ demo: build
 	@Snapshots/demo/shop/demo.sh $(TRACKSNAP) .build/demo/shop
 
 # The analytics SDKs the end-to-end tests run against `tracksnap serve`, at the versions the decoder
-# fixtures were recorded with, jsonschema for Schemas/check.py, schemathesis for the control API's
-# OpenAPI check, pytest for the Python client's tests, h2 for the intercepted HTTP/2 timeout
-# tests' client and vcrpy for the replay tests' cassettes, in their own venv (current
-# Debian and Ubuntu refuse pip into the system Python). Installed only when one is missing or at
-# another version; when PyPI cannot be reached this fails, it does not skip the tests.
+# fixtures were recorded with, jsonschema for Schemas/check.py and as the JSON Schema validator's
+# differential peer (its sources also hold the official test suite: `json-schema-suite` below),
+# schemathesis for the control API's OpenAPI check, pytest for the Python client's tests, h2 for
+# the intercepted HTTP/2 timeout tests' client and vcrpy for the replay tests' cassettes, in their
+# own venv (current Debian and Ubuntu refuse pip into the system Python). Installed only when one is
+# missing or at another version; when PyPI cannot be reached this fails, it does not skip the tests.
 SDK_VENV := .build/sdk-venv
+JSONSCHEMA_VERSION := 4.26.0
 SDK_PACKAGES := segment-analytics-python==2.4.0 rudder-sdk-python==2.1.9 mixpanel==5.4.1 \
-                amplitude-analytics==1.3.0 snowplow-tracker==1.1.0 posthog==7.91.1 jsonschema==4.26.0 \
+                amplitude-analytics==1.3.0 snowplow-tracker==1.1.0 posthog==7.91.1 jsonschema==$(JSONSCHEMA_VERSION) \
                 schemathesis==4.32.5 pytest==9.2.0 h2==4.4.1 vcrpy==9.4.2
 SDK_CHECK := import sys, importlib.metadata as m; \
   have = {d.metadata["Name"].lower(): d.version for d in m.distributions()}; \
@@ -88,6 +90,23 @@ sdk-venv:
 	  echo "Installing the analytics SDKs the end-to-end tests run: $(SDK_PACKAGES)"; \
 	  $(SDK_VENV)/bin/python -m pip install -q --disable-pip-version-check $(SDK_PACKAGES) \
 	    || { echo "error: pip could not install the SDKs into $(SDK_VENV) (is PyPI reachable?)" >&2; exit 2; }; }
+
+# The official JSON-Schema-Test-Suite (json-schema-org/JSON-Schema-Test-Suite), which
+# JSONSchemaValidationTests run every required case of: it ships inside Python jsonschema's source
+# distribution (`json/tests`, `json/remotes`), fetched at the version the venv pins with its pip and
+# unpacked into .build/json-schema-suite; nothing of it is committed. Fetched once per version.
+JSON_SCHEMA_SUITE_VERSION := $(JSONSCHEMA_VERSION)
+JSON_SCHEMA_SUITE := .build/json-schema-suite
+JSON_SCHEMA_SUITE_STAMP := $(JSON_SCHEMA_SUITE)/.jsonschema-$(JSON_SCHEMA_SUITE_VERSION)
+json-schema-suite: $(JSON_SCHEMA_SUITE_STAMP)
+$(JSON_SCHEMA_SUITE_STAMP): | sdk-venv
+	@rm -rf $(JSON_SCHEMA_SUITE) && mkdir -p $(JSON_SCHEMA_SUITE)/download
+	@$(SDK_VENV)/bin/python -m pip download -q --disable-pip-version-check --no-binary :all: --no-deps \
+	  -d $(JSON_SCHEMA_SUITE)/download jsonschema==$(JSON_SCHEMA_SUITE_VERSION) \
+	  || { echo "error: pip could not download jsonschema $(JSON_SCHEMA_SUITE_VERSION)'s sources (is PyPI reachable?)" >&2; exit 2; }
+	@tar -xzf $(JSON_SCHEMA_SUITE)/download/jsonschema-$(JSON_SCHEMA_SUITE_VERSION).tar.gz -C $(JSON_SCHEMA_SUITE) \
+	  --strip-components=2 jsonschema-$(JSON_SCHEMA_SUITE_VERSION)/json/tests jsonschema-$(JSON_SCHEMA_SUITE_VERSION)/json/remotes
+	@rm -rf $(JSON_SCHEMA_SUITE)/download && touch $@
 
 # The Python client (clients/python), installed into the venv as a user installs it, again only
 # when one of its files changed.
@@ -128,7 +147,7 @@ format:
 # description, the Python client's tests, then every Swift test (the SDK end-to-end tests need
 # `sdk-venv`), whose closing line ends the output.
 OWN_WARNINGS := ^$(CURDIR)/(Sources|Tools|Tests)/.*warning:|warning: 'tracksnap'
-test: deps sdk-venv test-tools
+test: deps sdk-venv test-tools json-schema-suite
 	@$(SDK_VENV)/bin/python Schemas/check.py
 	@$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED) || { echo "error: run make format" >&2; exit 1; }
 	@$(SWIFT) build --build-tests 2>&1 | tee .build-warnings.log | grep -E "error:|$(OWN_WARNINGS)" || true

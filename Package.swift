@@ -45,6 +45,11 @@ let package = Package(
         // JSON with every value's line and column, numbers as written, JSON Pointers, Codable through JSONValue;
         // and the located errors' one shape (`Diagnostic`, `LocatedError`). It depends on nothing.
         .target(name: "TracksnapJSON"),
+        // JSON Schema (draft-04, -06, -07, 2020-12) compiled once into checks; patterns through PCRE2, the
+        // drafts' meta-schemas compiled into the module.
+        .target(
+            name: "JSONSchemaValidation", dependencies: ["TracksnapJSON", "Patterns"],
+            resources: [.embedInCode("MetaSchemas")]),
         // What an app links, so no PCRE2: captured requests and their files, the body decoder,
         // the wait list, the report's Codable types. Snapshots, matchers and filters (patterns) are Core's.
         .target(name: "TracksnapModel", dependencies: ["TracksnapJSON", "Inflation"]),
@@ -157,6 +162,10 @@ let package = Package(
         .target(name: "TracksnapTestSupport", path: "Tests/Support"),
         .testTarget(name: "PatternsTests", dependencies: ["Patterns"]),
         .testTarget(name: "InflationTests", dependencies: ["TracksnapTestSupport", "Inflation"]),
+        // The official JSON-Schema-Test-Suite, which `make json-schema-suite` fetches into .build.
+        .testTarget(
+            name: "JSONSchemaValidationTests",
+            dependencies: ["TracksnapTestSupport", "JSONSchemaValidation", "TracksnapJSON"], exclude: ["Scripts"]),
         .testTarget(
             name: "TracksnapJSONTests", dependencies: ["TracksnapTestSupport", "TracksnapJSON"], exclude: ["Fixtures"]),
         .testTarget(

@@ -11,6 +11,7 @@ private let allowedDependencies: [String: Set<String>] = [
     "Patterns": ["CPCRE2"],
     "Inflation": ["CZlib"],
     "TracksnapJSON": [],
+    "JSONSchemaValidation": ["TracksnapJSON", "Patterns"],
     "TracksnapModel": ["TracksnapJSON", "Inflation"],
     "TracksnapCore": ["TracksnapJSON", "TracksnapModel", "Patterns"],
     "TracksnapDecoders": ["TracksnapJSON", "TracksnapModel", "TracksnapCore"],

@@ -1,0 +1,461 @@
+import Patterns
+import TracksnapJSON
+
+/// What in-place subschemas evaluated, for `unevaluatedProperties` and `unevaluatedItems`; only
+/// kept below a schema that has one of them.
+struct Annotations {
+    var properties: Set<String> = []
+    /// How many leading items were evaluated (`prefixItems`, `items` as an array).
+    var items = 0
+    var allItems = false
+    /// The items `contains` matched.
+    var containedItems: Set<Int> = []
+
+    mutating func merge(_ other: Annotations) {
+        properties.formUnion(other.properties)
+        items = max(items, other.items)
+        allItems = allItems || other.allItems
+        containedItems.formUnion(other.containedItems)
+    }
+}
+
+/// One validation of one instance: walks the compiled nodes, keeping the instance path and
+/// the failures only when they are asked for.
+struct Evaluator {
+    private enum PathToken {
+        case key(String)
+        case index(Int)
+    }
+
+    /// How deep schemas may nest on one instance value (a `$ref` cycle that never moves into
+    /// the instance fails here rather than exhausting the stack); entering a member or an item
+    /// starts again, so a recursive schema follows a deep instance.
+    static let depthLimit = 100
+    /// How deep evaluation may go in all: an instance nested hundreds deep fails with a message
+    /// rather than overflowing the stack of the thread validating it (a task's is small).
+    static let totalDepthLimit = 500
+
+    let program: Program
+    /// nil while only validity is wanted: then the first failure ends the evaluation.
+    var violations: [SchemaViolation]?
+    private var path: [PathToken] = []
+    private var dynamicScope: [Int] = []
+    private var depth = 0
+    private var totalDepth = 0
+    /// Whether the branches of an `anyOf` or `oneOf` are being evaluated again for a message.
+    private var explaining = false
+
+    init(program: Program, collectsViolations: Bool) {
+        self.program = program
+        violations = collectsViolations ? [] : nil
+    }
+
+    mutating func evaluate(_ index: Int, _ instance: JSONValue, _ annotations: inout Annotations?) -> Bool {
+        let node = program.nodes[index]
+        depth += 1
+        totalDepth += 1
+        defer {
+            depth -= 1
+            totalDepth -= 1
+        }
+        guard depth <= Self.depthLimit, totalDepth <= Self.totalDepthLimit else {
+            guard let site = node.sites.first else { return false }
+            let message =
+                depth > Self.depthLimit
+                ? "schemas nest more than \(Self.depthLimit) deep on one value (a $ref cycle?)"
+                : "the instance nests too deep to validate (more than \(Self.totalDepthLimit) schemas deep)"
+            return fail(site, instance, message)
+        }
+        let entersResource = program.usesDynamicScope && dynamicScope.last != node.resource
+        if entersResource { dynamicScope.append(node.resource) }
+        defer { if entersResource { dynamicScope.removeLast() } }
+        var local: Annotations? = annotations != nil || node.tracksEvaluation ? Annotations() : nil
+        var valid = true
+        for offset in node.checks.indices where !apply(node.checks[offset], node.sites[offset], instance, &local) {
+            valid = false
+            if violations == nil { break }
+        }
+        if valid, var merged = annotations, let local {
+            merged.merge(local)
+            annotations = merged
+        }
+        return valid
+    }
+
+    /// Evaluates without recording failures: a branch of `anyOf`, `not`, `if`, `contains`.
+    private mutating func quietly(_ index: Int, _ instance: JSONValue, _ annotations: inout Annotations?) -> Bool {
+        guard violations != nil else { return evaluate(index, instance, &annotations) }
+        let saved = violations
+        violations = nil
+        defer { violations = saved }
+        return evaluate(index, instance, &annotations)
+    }
+
+    private mutating func quietly(_ index: Int, _ instance: JSONValue) -> Bool {
+        var none: Annotations?
+        return quietly(index, instance, &none)
+    }
+
+    /// Evaluates a subschema on a member or item, whose annotations stay its own.
+    private mutating func evaluate(_ index: Int, _ instance: JSONValue, at token: PathToken) -> Bool {
+        let tracking = violations != nil
+        if tracking { path.append(token) }
+        defer { if tracking { path.removeLast() } }
+        let outer = depth
+        depth = 0
+        defer { depth = outer }
+        var none: Annotations?
+        return evaluate(index, instance, &none)
+    }
+
+    private mutating func apply(
+        _ check: Check, _ site: KeywordSite, _ instance: JSONValue, _ annotations: inout Annotations?
+    ) -> Bool {
+        switch check {
+        case .never:
+            return fail(site, instance, "\(Self.brief(instance)) is not allowed here")
+        case .type(let types):
+            return Self.matches(instance, types)
+                ? true : fail(site, instance, "\(Self.brief(instance)) is not of type \(Self.names(types))")
+        case .enumeration(let values):
+            return values.contains { JSONEquality.equal($0, instance) }
+                ? true : fail(site, instance, "\(Self.brief(instance)) is not one of \(Self.brief(.array(values)))")
+        case .constant(let value):
+            return JSONEquality.equal(value, instance)
+                ? true : fail(site, instance, "\(Self.brief(instance)) is not \(Self.brief(value))")
+        case .bound(let bound, let kind, let integer):
+            guard case .number(let text) = instance else { return true }
+            let order: Int
+            if let integer, let value = Int(text) {
+                order = value < integer ? -1 : value == integer ? 0 : 1
+            } else if let number = ExactNumber(text) {
+                order = number < bound ? -1 : number == bound ? 0 : 1
+            } else if let value = Double(text) {
+                // An exponent past a quarter of Int's range: as a Double, it is infinite or zero.
+                order = value < bound.doubleValue ? -1 : value == bound.doubleValue ? 0 : 1
+            } else {
+                return true
+            }
+            let valid =
+                switch kind {
+                case .minimum: order >= 0
+                case .exclusiveMinimum: order > 0
+                case .maximum: order <= 0
+                case .exclusiveMaximum: order < 0
+                }
+            if valid { return true }
+            let relation =
+                switch kind {
+                case .minimum: "less than"
+                case .exclusiveMinimum: "less than or equal to"
+                case .maximum: "greater than"
+                case .exclusiveMaximum: "greater than or equal to"
+                }
+            return fail(site, instance, "\(text) is \(relation) the \(site.keyword)")
+        case .multipleOf(let divisor, let integer):
+            guard case .number(let text) = instance else { return true }
+            if let integer, let value = Int(text) {
+                return value % integer == 0 ? true : fail(site, instance, "\(text) is not a multiple of \(integer)")
+            }
+            guard let number = ExactNumber(text), !number.isMultiple(of: divisor) else { return true }
+            return fail(site, instance, "\(text) is not a multiple of the divisor")
+        case .minLength(let minimum):
+            guard case .string(let text) = instance, text.unicodeScalars.count < minimum
+            else { return true }
+            return fail(site, instance, "\(Self.brief(instance)) is shorter than \(minimum) characters")
+        case .maxLength(let maximum):
+            guard case .string(let text) = instance, text.utf8.count > maximum, text.unicodeScalars.count > maximum
+            else { return true }
+            return fail(site, instance, "\(Self.brief(instance)) is longer than \(maximum) characters")
+        case .pattern(let pattern):
+            guard case .string(let text) = instance else { return true }
+            do {
+                return try pattern.matches(text)
+                    ? true : fail(site, instance, "\(Self.brief(instance)) does not match \(pattern.source)")
+            } catch {
+                return fail(site, instance, "\(Self.brief(instance)) could not be matched: \(error)")
+            }
+        case .format(let format):
+            guard case .string(let text) = instance, !format.accepts(text) else { return true }
+            return fail(site, instance, "\(Self.brief(instance)) is not a valid \(format.rawValue)")
+        case .minItems(let minimum):
+            guard case .array(let items) = instance, items.count < minimum else { return true }
+            return fail(site, instance, "the array has \(items.count) items, fewer than \(minimum)")
+        case .maxItems(let maximum):
+            guard case .array(let items) = instance, items.count > maximum else { return true }
+            return fail(site, instance, "the array has \(items.count) items, more than \(maximum)")
+        case .uniqueItems:
+            guard case .array(let items) = instance else { return true }
+            for i in items.indices {
+                for j in items.indices where j > i && JSONEquality.equal(items[i], items[j]) {
+                    return fail(site, instance, "items \(i) and \(j) are equal")
+                }
+            }
+            return true
+        case .minProperties(let minimum):
+            guard case .object(let members) = instance, members.count < minimum else { return true }
+            return fail(site, instance, "the object has \(members.count) properties, fewer than \(minimum)")
+        case .maxProperties(let maximum):
+            guard case .object(let members) = instance, members.count > maximum else { return true }
+            return fail(site, instance, "the object has \(members.count) properties, more than \(maximum)")
+        case .required(let names):
+            guard case .object(let members) = instance else { return true }
+            var valid = true
+            for name in names where members[name] == nil {
+                valid = fail(site, instance, "\"\(name)\" is a required property")
+                if violations == nil { return false }
+            }
+            return valid
+        case .dependentRequired(let dependencies):
+            guard case .object(let members) = instance else { return true }
+            var valid = true
+            for (property, required) in dependencies where members[property] != nil {
+                for name in required where members[name] == nil {
+                    valid = fail(site, instance, "\"\(name)\" is required when \"\(property)\" is present")
+                    if violations == nil { return false }
+                }
+            }
+            return valid
+        case .dependentSchemas(let dependencies):
+            guard case .object(let members) = instance else { return true }
+            var valid = true
+            for (property, node) in dependencies
+            where members[property] != nil && !evaluate(node, instance, &annotations) {
+                valid = false
+                if violations == nil { return false }
+            }
+            return valid
+        case .properties(let applicator):
+            return applyProperties(applicator, instance, &annotations)
+        case .propertyNames(let node):
+            guard case .object(let members) = instance else { return true }
+            var valid = true
+            for name in members.keys where !quietly(node, .string(name)) {
+                valid = fail(site, instance, "the property name \"\(name)\" is not valid")
+                if violations == nil { return false }
+            }
+            return valid
+        case .items(let prefix, let rest):
+            guard case .array(let items) = instance else { return true }
+            var valid = true
+            for (offset, item) in items.enumerated() {
+                let node: Int
+                if offset < prefix.count {
+                    node = prefix[offset]
+                } else if let rest {
+                    node = rest
+                } else {
+                    break
+                }
+                if !evaluate(node, item, at: .index(offset)) {
+                    valid = false
+                    if violations == nil { return false }
+                }
+            }
+            if valid, var evaluated = annotations {
+                evaluated.items = max(evaluated.items, min(prefix.count, items.count))
+                evaluated.allItems = evaluated.allItems || rest != nil
+                annotations = evaluated
+            }
+            return valid
+        case .contains(let node, let minimum, let maximum):
+            guard case .array(let items) = instance else { return true }
+            var count = 0
+            for (offset, item) in items.enumerated() where quietly(node, item) {
+                count += 1
+                annotations?.containedItems.insert(offset)
+                if annotations == nil, maximum == nil, count >= minimum { break }
+            }
+            if count < minimum {
+                return fail(site, instance, "the array contains \(count) matching items, fewer than \(minimum)")
+            }
+            if let maximum, count > maximum {
+                return fail(site, instance, "the array contains \(count) matching items, more than \(maximum)")
+            }
+            return true
+        case .allOf(let nodes):
+            var valid = true
+            for node in nodes where !evaluate(node, instance, &annotations) {
+                valid = false
+                if violations == nil { return false }
+            }
+            return valid
+        case .anyOf(let nodes):
+            var valid = false
+            for node in nodes where quietly(node, instance, &annotations) {
+                valid = true
+                if annotations == nil { break }
+            }
+            guard !valid, violations != nil else { return valid }
+            let message = noneMatched(nodes, instance)
+            return fail(site, instance, message)
+        case .oneOf(let nodes):
+            var matched: [Int] = []
+            for (offset, node) in nodes.enumerated() where quietly(node, instance, &annotations) {
+                matched.append(offset)
+                if matched.count > 1 { break }
+            }
+            if matched.count == 1 { return true }
+            if matched.isEmpty {
+                guard violations != nil else { return false }
+                let message = noneMatched(nodes, instance)
+                return fail(site, instance, message)
+            }
+            return fail(
+                site, instance, "\(Self.brief(instance)) matches schemas \(matched[0]) and \(matched[1]), not one only")
+        case .not(let node):
+            var none: Annotations?
+            return quietly(node, instance, &none)
+                ? fail(site, instance, "\(Self.brief(instance)) must not match the schema") : true
+        case .conditional(let condition, let then, let otherwise):
+            if then == nil, otherwise == nil, annotations == nil { return true }
+            if quietly(condition, instance, &annotations) {
+                return then.map { evaluate($0, instance, &annotations) } ?? true
+            }
+            return otherwise.map { evaluate($0, instance, &annotations) } ?? true
+        case .ref(let node):
+            return evaluate(node, instance, &annotations)
+        case .dynamicRef(let node, let anchor):
+            var target = node
+            if let anchor {
+                for resource in dynamicScope {
+                    if let dynamic = program.dynamicAnchors[resource][anchor] {
+                        target = dynamic
+                        break
+                    }
+                }
+            }
+            return evaluate(target, instance, &annotations)
+        case .unevaluatedProperties(let node):
+            guard case .object(let members) = instance else { return true }
+            var valid = true
+            for (name, value) in members where annotations?.properties.contains(name) != true {
+                if !evaluate(node, value, at: .key(name)) {
+                    valid = false
+                    if violations == nil { return false }
+                }
+            }
+            if valid { annotations?.properties.formUnion(members.keys) }
+            return valid
+        case .unevaluatedItems(let node):
+            guard case .array(let items) = instance, annotations?.allItems != true else { return true }
+            var valid = true
+            let first = annotations?.items ?? 0
+            for (offset, item) in items.enumerated().dropFirst(first)
+            where annotations?.containedItems.contains(offset) != true && !evaluate(node, item, at: .index(offset)) {
+                valid = false
+                if violations == nil { return false }
+            }
+            if valid { annotations?.allItems = true }
+            return valid
+        }
+    }
+
+    private mutating func applyProperties(
+        _ applicator: PropertyApplicator, _ instance: JSONValue, _ annotations: inout Annotations?
+    ) -> Bool {
+        guard case .object(let members) = instance else { return true }
+        var valid = true
+        for (name, value) in members {
+            var matched = false
+            if let node = applicator.properties[name] {
+                matched = true
+                valid = evaluate(node, value, at: .key(name)) && valid
+            }
+            for (pattern, node) in applicator.patterns where (try? pattern.matches(name)) == true {
+                matched = true
+                valid = evaluate(node, value, at: .key(name)) && valid
+            }
+            if !matched, let node = applicator.additional {
+                matched = true
+                valid = evaluate(node, value, at: .key(name)) && valid
+            }
+            if !valid, violations == nil { return false }
+            if matched { annotations?.properties.insert(name) }
+        }
+        return valid
+    }
+
+    /// Why no branch of an `anyOf` or `oneOf` matched: the first failure of the branch that came
+    /// nearest (fewest failures), the branches evaluated again only when messages are wanted.
+    private mutating func noneMatched(_ nodes: [Int], _ instance: JSONValue) -> String {
+        let summary = "\(Self.brief(instance)) matches none of the \(nodes.count) schemas"
+        // Inside a branch being explained, a nested anyOf is not explained again: each level
+        // would otherwise evaluate its branches once more, exponentially in the nesting.
+        guard let outer = violations, !explaining else { return summary }
+        explaining = true
+        defer { explaining = false }
+        var nearest: [SchemaViolation]?
+        for node in nodes {
+            violations = []
+            var none: Annotations?
+            _ = evaluate(node, instance, &none)
+            if let found = violations, !found.isEmpty, found.count < nearest?.count ?? .max { nearest = found }
+        }
+        violations = outer
+        guard let first = nearest?.first else { return summary }
+        let place = first.instancePath == pointer ? "" : " at \(first.instancePath)"
+        return summary + " (nearest: \(first.keyword)\(place): \(first.message))"
+    }
+
+    /// The instance's JSON Pointer where evaluation stands.
+    private var pointer: String {
+        var pointer = ""
+        for token in path {
+            switch token {
+            case .key(let key): pointer = JSONPointer.appending(pointer, key)
+            case .index(let index): pointer = JSONPointer.appending(pointer, index)
+            }
+        }
+        return pointer
+    }
+
+    /// Records a failure when failures are collected; always false.
+    private mutating func fail(_ site: KeywordSite, _ instance: JSONValue, _ message: @autoclosure () -> String) -> Bool
+    {
+        guard violations != nil else { return false }
+        let pointer = pointer
+        violations?.append(
+            SchemaViolation(
+                keyword: site.keyword, instancePath: pointer, schemaPath: site.schemaPath, file: site.file,
+                location: site.location, message: message()))
+        return false
+    }
+
+    static func matches(_ instance: JSONValue, _ types: JSONTypes) -> Bool {
+        switch instance {
+        case .null: types.contains(.null)
+        case .bool: types.contains(.boolean)
+        case .string: types.contains(.string)
+        case .array: types.contains(.array)
+        case .object: types.contains(.object)
+        case .number(let text):
+            types.contains(.number)
+                || (types.contains(.integer) && Self.isInteger(text, byValue: !types.contains(.draft4Integers)))
+        }
+    }
+
+    /// Whether a number is an integer: by value from draft-06 (`1.0` is), by its text in draft-04.
+    private static func isInteger(_ text: String, byValue: Bool) -> Bool {
+        let plain = text.utf8.allSatisfy {
+            ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "-")
+        }
+        if plain || !byValue { return plain }
+        return ExactNumber(text)?.isInteger ?? false
+    }
+
+    private static func names(_ types: JSONTypes) -> String {
+        let all: [(JSONTypes, String)] = [
+            (.null, "null"), (.boolean, "boolean"), (.object, "object"), (.array, "array"), (.number, "number"),
+            (.string, "string"), (.integer, "integer"),
+        ]
+        return all.filter { types.contains($0.0) }.map(\.1).joined(separator: " or ")
+    }
+
+    /// A value as a message shows it: its JSON, cut short.
+    static func brief(_ value: JSONValue) -> String {
+        let text = value.serialized()
+        guard text.count > 100 else { return text }
+        return String(text.prefix(97)) + "…"
+    }
+}

@@ -1,0 +1,116 @@
+import Patterns
+import TracksnapJSON
+
+/// A compiled schema: a flat table of nodes whose checks refer to other nodes by index, so that
+/// recursive schemas (`$ref` to an ancestor) need no cycles of references.
+struct Program: Sendable {
+    var nodes: [Node]
+    /// Each schema resource's `$dynamicAnchor`s: name to node.
+    var dynamicAnchors: [[String: Int]]
+    /// Whether a `$dynamicRef` looks through the dynamic scope; if none does, evaluation does not
+    /// keep the scope at all.
+    var usesDynamicScope = false
+}
+
+/// One (sub)schema: its checks in order, and what its errors point at.
+struct Node: Sendable {
+    var checks: [Check] = []
+    /// Where each check's keyword is, parallel to `checks`.
+    var sites: [KeywordSite] = []
+    /// The schema resource it belongs to (an index into `Program.dynamicAnchors`).
+    var resource: Int = 0
+    /// Whether it has `unevaluatedProperties` or `unevaluatedItems`, and so tracks what its
+    /// other keywords evaluated.
+    var tracksEvaluation = false
+}
+
+/// Where a keyword is: for a failure's schema path, file, line and column.
+struct KeywordSite: Sendable {
+    let keyword: String
+    let schemaPath: String
+    let file: String?
+    let location: SourceLocation?
+}
+
+/// The JSON types a `type` keyword allows, as bits.
+struct JSONTypes: OptionSet, Sendable {
+    let rawValue: UInt8
+    static let null = JSONTypes(rawValue: 1 << 0)
+    static let boolean = JSONTypes(rawValue: 1 << 1)
+    static let object = JSONTypes(rawValue: 1 << 2)
+    static let array = JSONTypes(rawValue: 1 << 3)
+    static let number = JSONTypes(rawValue: 1 << 4)
+    static let string = JSONTypes(rawValue: 1 << 5)
+    static let integer = JSONTypes(rawValue: 1 << 6)
+    /// Set with `integer` in draft-04, where an integer is a number written without a fraction
+    /// or exponent (`1.0` is not one), as Python's `jsonschema` reads it.
+    static let draft4Integers = JSONTypes(rawValue: 1 << 7)
+
+    init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    init?(name: String) {
+        switch name {
+        case "null": self = .null
+        case "boolean": self = .boolean
+        case "object": self = .object
+        case "array": self = .array
+        case "number": self = .number
+        case "string": self = .string
+        case "integer": self = .integer
+        default: return nil
+        }
+    }
+}
+
+/// A number bound's kind.
+enum Bound: Sendable {
+    case minimum, exclusiveMinimum, maximum, exclusiveMaximum
+}
+
+/// What `properties`, `patternProperties` and `additionalProperties` apply together.
+struct PropertyApplicator: Sendable {
+    var properties: [String: Int] = [:]
+    var patterns: [(pattern: Pattern, node: Int)] = []
+    var additional: Int?
+}
+
+/// One check of a node; subschemas are node indices.
+enum Check: Sendable {
+    /// The `false` schema.
+    case never
+    case type(JSONTypes)
+    case enumeration([JSONValue])
+    case constant(JSONValue)
+    /// A bound, with its value as an `Int` when it is one (the common case, compared without
+    /// reading the instance's digits into an `ExactNumber`).
+    case bound(ExactNumber, Bound, integer: Int?)
+    case multipleOf(ExactNumber, integer: Int?)
+    case minLength(Int)
+    case maxLength(Int)
+    case pattern(Pattern)
+    case format(Format)
+    case minItems(Int)
+    case maxItems(Int)
+    case uniqueItems
+    case minProperties(Int)
+    case maxProperties(Int)
+    case required([String])
+    case dependentRequired([(property: String, required: [String])])
+    case dependentSchemas([(property: String, node: Int)])
+    case properties(PropertyApplicator)
+    case propertyNames(Int)
+    /// `prefixItems` and `items` (2020-12), or `items` and `additionalItems` (up to draft-07).
+    case items(prefix: [Int], rest: Int?)
+    case contains(Int, minimum: Int, maximum: Int?)
+    case allOf([Int])
+    case anyOf([Int])
+    case oneOf([Int])
+    case not(Int)
+    case conditional(if: Int, then: Int?, else: Int?)
+    case ref(Int)
+    /// `$dynamicRef`: the statically resolved node, and the anchor name looked for in the
+    /// dynamic scope when that node has a `$dynamicAnchor` of that name.
+    case dynamicRef(Int, anchor: String?)
+    case unevaluatedProperties(Int)
+    case unevaluatedItems(Int)
+}
