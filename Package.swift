@@ -53,13 +53,16 @@ let package = Package(
         // What an app links, so no PCRE2: captured requests and their files, the body decoder,
         // the wait list, the report's Codable types. Snapshots, matchers and filters (patterns) are Core's.
         .target(name: "TracksnapModel", dependencies: ["TracksnapJSON", "Inflation"]),
-        .target(name: "TracksnapCore", dependencies: ["TracksnapJSON", "TracksnapModel", "Patterns"]),
+        .target(
+            name: "TracksnapCore",
+            dependencies: ["TracksnapJSON", "TracksnapModel", "Patterns", "JSONSchemaValidation"]),
         .target(name: "TracksnapDecoders", dependencies: ["TracksnapJSON", "TracksnapModel", "TracksnapCore"]),
         // The built-in profiles' JSON is compiled into the module (`PackageResources`): no bundle at run time.
         .target(
             name: "TracksnapValidation",
             dependencies: [
                 "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "Patterns", "Inflation",
+                "JSONSchemaValidation",
             ],
             resources: [.embedInCode("Profile/BuiltIn")]
         ),

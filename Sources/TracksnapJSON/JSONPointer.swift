@@ -40,6 +40,19 @@ public enum JSONPointer {
         pointer + "/" + String(index)
     }
 
+    /// The value a pointer names in a value; nil when nothing stands there.
+    ///
+    /// ```swift
+    /// JSONPointer.value(at: "/items/0/sku", in: order)  // .string("A-1")
+    /// ```
+    public static func value(at pointer: String, in root: JSONValue) -> JSONValue? {
+        tokens(pointer).reduce(Optional(root)) { value, token in
+            guard let value else { return nil }
+            if let index = Int(token), let items = value.arrayValue { return index < items.count ? items[index] : nil }
+            return value[token]
+        }
+    }
+
     /// The unescaped reference tokens of a pointer.
     ///
     /// ```swift

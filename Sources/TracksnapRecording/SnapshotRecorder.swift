@@ -372,10 +372,6 @@ package struct SnapshotRecorder: Sendable {
 
     /// The entry as the file writes it, for what matchers do not keep (its `description`).
     private static func rawEntry(_ pointer: String, in document: JSONDocument) -> JSONValue? {
-        JSONPointer.tokens(pointer).reduce(Optional(document.value)) { value, token in
-            guard let value else { return nil }
-            if let index = Int(token), let items = value.arrayValue { return index < items.count ? items[index] : nil }
-            return value[token]
-        }
+        JSONPointer.value(at: pointer, in: document.value)
     }
 }

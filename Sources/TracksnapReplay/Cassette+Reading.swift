@@ -407,7 +407,7 @@ extension Matcher {
     fileprivate var hasOperators: Bool {
         switch self {
         case .literal, .exact: false
-        case .regex, .type, .any, .absent, .szimpla: true
+        case .regex, .type, .any, .absent, .szimpla, .jsonSchema: true
         case .object(let members, _): members.contains { $0.matcher.hasOperators }
         case .array(let items): items.contains(where: \.hasOperators)
         }

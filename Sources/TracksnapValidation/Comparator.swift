@@ -1,3 +1,5 @@
+import Foundation
+import JSONSchemaValidation
 import Patterns
 import TracksnapCore
 import TracksnapJSON
@@ -94,6 +96,22 @@ struct Comparator {
                 fail(
                     .patternMismatch, pointer, matcher.json, actual,
                     { "\($0) neither equals nor matches the expected value" })
+            }
+        case .jsonSchema(let matcher):
+            guard !matcher.schema.isValid(actual) else { return }
+            failures += 1
+            guard explain else { return }
+            for violation in matcher.schema.validate(actual) {
+                // The finding stands at the failing keyword in the snapshot, whose line reports show.
+                let fragment = violation.schemaPath.split(separator: "#", maxSplits: 1).last.map(String.init) ?? ""
+                let keyword = fragment.removingPercentEncoding ?? fragment
+                let instance = violation.instancePath
+                findings.append(
+                    Finding(
+                        code: .schemaMismatch, path: matcher.pointer + keyword, entry: entry,
+                        expected: JSONPointer.value(at: keyword, in: matcher.json),
+                        actual: JSONPointer.value(at: instance, in: actual),
+                        message: "\(here)\(instance): \(violation.keyword): \(violation.message)"))
             }
         case .type(let type):
             if !type.accepts(actual) {

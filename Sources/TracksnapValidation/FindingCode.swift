@@ -8,6 +8,9 @@ public enum FindingCode: String, Sendable, Hashable, CaseIterable {
     case valueMismatch = "value_mismatch"
     /// A `$regex` the captured value does not match.
     case patternMismatch = "pattern_mismatch"
+    /// A value a `$jsonSchema` matcher's schema refuses (the message names the keyword and the
+    /// value's JSON Pointer; the finding stands at the keyword in the snapshot).
+    case schemaMismatch = "schema_mismatch"
     /// A value of another JSON type than expected (or than `$type` asks for).
     case typeMismatch = "type_mismatch"
     /// An expected key that the captured value lacks.

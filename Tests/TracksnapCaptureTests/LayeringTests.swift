@@ -13,10 +13,11 @@ private let allowedDependencies: [String: Set<String>] = [
     "TracksnapJSON": [],
     "JSONSchemaValidation": ["TracksnapJSON", "Patterns"],
     "TracksnapModel": ["TracksnapJSON", "Inflation"],
-    "TracksnapCore": ["TracksnapJSON", "TracksnapModel", "Patterns"],
+    "TracksnapCore": ["TracksnapJSON", "TracksnapModel", "Patterns", "JSONSchemaValidation"],
     "TracksnapDecoders": ["TracksnapJSON", "TracksnapModel", "TracksnapCore"],
     "TracksnapValidation": [
         "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "Patterns", "Inflation",
+        "JSONSchemaValidation",
     ],
     "TracksnapRecording": [
         "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "Patterns",

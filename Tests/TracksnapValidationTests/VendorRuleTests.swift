@@ -231,5 +231,12 @@ struct VendorRuleTests {
             \.stringValue)
         #expect(Set(names ?? []) == Set(VendorRule.vendors + VendorRule.all.map(\.id)))
         #expect(names?.count == VendorRule.vendors.count + VendorRule.all.count)
+        // And every finding code, which a profile's "severity" names and a report prints.
+        let codes = schema.value["$defs"]?["findingCode"]?["enum"]?.arrayValue?.compactMap(\.stringValue)
+        #expect(codes == FindingCode.allCases.map(\.rawValue))
+        let report = try JSONDocument.load(path: PackagePaths.root.appending(path: "Schemas/report.schema.json").path)
+        let reported = report.value["$defs"]?["finding"]?["properties"]?["code"]?["enum"]?.arrayValue?.compactMap(
+            \.stringValue)
+        #expect(Set(reported ?? []) == Set(FindingCode.allCases.map(\.rawValue)))
     }
 }

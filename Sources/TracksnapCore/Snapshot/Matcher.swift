@@ -1,3 +1,4 @@
+public import JSONSchemaValidation
 public import Patterns
 public import TracksnapJSON
 
@@ -6,7 +7,8 @@ public import TracksnapJSON
 /// A plain JSON value is a literal; objects match as a subset, arrays element by element.
 /// Patterns are written explicitly:
 /// ```json
-/// { "order_id": { "$regex": "o-[0-9]+" }, "ts": { "$type": "string" }, "debug": { "$absent": true } }
+/// { "order_id": { "$regex": "o-[0-9]+" }, "ts": { "$type": "string" }, "debug": { "$absent": true },
+///   "items": { "$jsonSchema": { "type": "array", "minItems": 1 } } }
 /// ```
 public indirect enum Matcher: Sendable, Hashable {
     /// A scalar that must be equal (numbers compare by value; in parameters and headers, whose
@@ -28,6 +30,33 @@ public indirect enum Matcher: Sendable, Hashable {
     case array([Matcher])
     /// A Szimpla string: the literal value, or an anchored pattern that matches it.
     case szimpla(String, Pattern?)
+    /// `{"$jsonSchema": {…}}`: a value the JSON Schema accepts (draft-07 unless its `$schema`
+    /// says otherwise).
+    case jsonSchema(SchemaMatcher)
+
+    /// A compiled JSON Schema with the JSON it was written as, which is what two of them
+    /// compare by.
+    public struct SchemaMatcher: Sendable, Hashable {
+        public let schema: JSONSchema
+        /// The schema as the snapshot writes it.
+        public let json: JSONValue
+        /// Where the `$jsonSchema` object stands in its snapshot: a failure's keyword is there.
+        public let pointer: String
+
+        public init(schema: JSONSchema, json: JSONValue, pointer: String) {
+            self.schema = schema
+            self.json = json
+            self.pointer = pointer
+        }
+
+        public static func == (a: SchemaMatcher, b: SchemaMatcher) -> Bool {
+            a.json == b.json && a.pointer == b.pointer
+        }
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(json)
+            hasher.combine(pointer)
+        }
+    }
 
     /// One member of an object matcher.
     public struct Member: Sendable, Hashable {
@@ -84,6 +113,7 @@ public indirect enum Matcher: Sendable, Hashable {
             .object(Dictionary(members.map { ($0.token, $0.matcher.json) }, uniquingKeysWith: { _, last in last }))
         case .array(let items): .array(items.map(\.json))
         case .szimpla(let string, _): .string(string)
+        case .jsonSchema(let matcher): ["$jsonSchema": matcher.json]
         }
     }
 
@@ -116,6 +146,7 @@ public indirect enum Matcher: Sendable, Hashable {
         case .szimpla(let string, let pattern):
             guard let text = value.scalarText else { return false }
             return text == string || ((try? pattern?.matches(text)) ?? false) == true
+        case .jsonSchema(let matcher): return matcher.schema.isValid(value)
         case .absent, .any: return true
         }
     }

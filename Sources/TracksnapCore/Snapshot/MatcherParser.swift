@@ -1,3 +1,4 @@
+import JSONSchemaValidation
 import Patterns
 package import TracksnapJSON
 import TracksnapModel
@@ -14,7 +15,7 @@ package struct MatcherParser {
         self.szimpla = szimpla
     }
 
-    static let matcherKeys = ["$regex", "$type", "$any", "$absent", "$literal"]
+    static let matcherKeys = ["$regex", "$type", "$any", "$absent", "$literal", "$jsonSchema"]
 
     package mutating func error(_ pointer: String, _ message: String) {
         diagnostics.append(
@@ -125,6 +126,31 @@ package struct MatcherParser {
             return special == "$any" ? .any : .absent
         case "$literal":
             return .exact(argument)
+        case "$jsonSchema":
+            guard argument.objectValue != nil || argument.boolValue != nil else {
+                error(
+                    keyPointer,
+                    "$jsonSchema takes a JSON Schema (an object, or true or false), not \(argument.typeName)")
+                return .any
+            }
+            // The schema as a document of its own, its values where they stand in this file, so
+            // that a bad keyword, and later a failing one, is reported at its line.
+            var locations: [String: SourceLocation] = [:]
+            for (pointer, location) in document.locations where pointer.hasPrefix(keyPointer) {
+                let rest = pointer.dropFirst(keyPointer.count)
+                if rest.isEmpty || rest.hasPrefix("/") { locations[String(rest)] = location }
+            }
+            do {
+                let schema = try JSONSchema(JSONDocument(file: document.file, value: argument, locations: locations))
+                return .jsonSchema(Matcher.SchemaMatcher(schema: schema, json: argument, pointer: keyPointer))
+            } catch {
+                for diagnostic in error.diagnostics {
+                    var placed = diagnostic
+                    placed.path = diagnostic.path.map { keyPointer + $0 }
+                    diagnostics.append(placed)
+                }
+                return .any
+            }
         default:
             keyError(
                 keyPointer,
