@@ -152,7 +152,7 @@ let package = Package(
             dependencies: [
                 "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
                 "TracksnapRecording",
-                "Patterns", "TracksnapServer", "TracksnapReplay",
+                "Patterns", "TracksnapServer", "TracksnapReplay", "JSONSchemaValidation",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],

@@ -58,7 +58,7 @@ private let allowedDependencies: [String: Set<String>] = [
     "TracksnapFuzzing": [
         "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
         "TracksnapRecording",
-        "TracksnapServer", "TracksnapReplay", "Patterns", "NIOCore", "NIOEmbedded",
+        "TracksnapServer", "TracksnapReplay", "Patterns", "NIOCore", "NIOEmbedded", "JSONSchemaValidation",
     ],
     "CLibFuzzer": [],
     "TracksnapFuzz": ["TracksnapFuzzing", "CLibFuzzer"],
