@@ -33,6 +33,7 @@ load() {
 # $port, $serve_pid and $ready (seconds from start to that line).
 serve() {
   local start; start=$(date +%s.%N)
+  : > "$work/serve.out"  # before the start: a line left from the last run would be read
   "$TRACKSNAP" serve --port 0 --quiet "$@" > "$work/serve.out" &
   serve_pid=$!; pids+=("$serve_pid")
   for _ in $(seq 6000); do

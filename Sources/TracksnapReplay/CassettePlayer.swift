@@ -49,15 +49,16 @@ public final class CassettePlayer: Sendable {
         /// Each interaction's request as the matching rules read it, made once, with its patterns.
         var recorded: [CapturedRequest] = []
         var patterns: [RequestPatterns] = []
-        /// The interactions by method and path (those of the two the rules compare): the only
-        /// ones a request can match, so that a large cassette answers in constant time.
+        /// The interactions by method, path and query (those the rules compare; a query with
+        /// matchers is left out of its key): the only ones a request can match, so that a large
+        /// cassette answers in constant time.
         var candidates: [String: [Int]] = [:]
         var misses: [ReplayMiss] = []
         var failures: [InputError] = []
 
-        mutating func add(_ request: Interaction.Request, key: (CapturedRequest) -> String) {
+        mutating func add(_ request: Interaction.Request, key: (CapturedRequest, RequestPatterns) -> String) {
             let captured = request.captured
-            candidates[key(captured), default: []].append(recorded.count)
+            candidates[key(captured, request.patterns), default: []].append(recorded.count)
             recorded.append(captured)
             patterns.append(request.patterns)
         }
@@ -111,7 +112,7 @@ public final class CassettePlayer: Sendable {
         if ignoringOrigin { matching.fields.removeAll { [.scheme, .host, .port].contains($0) } }
         return state.withLock { state in
             let (recorded, patterns) = (state.recorded, state.patterns)
-            let matches = (state.candidates[matching.candidateKey(request)] ?? []).filter {
+            let matches = matching.candidateKeys(request).flatMap { state.candidates[$0] ?? [] }.sorted().filter {
                 matching.matches(request, recorded[$0], patterns: patterns[$0])
             }
             if let next = matches.first(where: { !state.played[$0] }) ?? (matching.repeats ? matches.last : nil) {

@@ -222,5 +222,58 @@ struct CassettePlayerTests {
         }
     }
 
+    /// The answer's body as text, or what else the player decided.
+    func answered(_ player: CassettePlayer, _ url: String) -> String {
+        switch player.answer(for: request("GET", url)) {
+        case .replay(let response): String(decoding: response.body?.bytes ?? [], as: UTF8.self)
+        case .miss(let miss): "miss \(miss.response.status)"
+        case .forward: "forward"
+        }
+    }
+
+    @Test(
+        "a request is looked up by method, path and query: 1,000 pages of one search answer their 1,000 requests in well under 5 s"
+    )
+    func lookup() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appending(path: "search.json").path
+            try write(
+                (1...1000).map {
+                    interaction("GET", "https://a.example/search?q=mug&page=\($0)", status: 200, answer: "page \($0)")
+                },
+                to: path)
+            let player = try CassettePlayer(path: path, mode: .never)
+            let started = ContinuousClock.now
+            let wrong = (1...1000).reversed().filter {
+                answered(player, "https://a.example/search?page=\($0)&q=mug") != "page \($0)"
+            }
+            let took = ContinuousClock.now - started
+            #expect(wrong.isEmpty)
+            #expect(took < .seconds(5), "\(took)")
+        }
+    }
+
+    @Test("a query written with matchers and one written as values both answer a request, in the cassette's order")
+    func lookupWithMatchers() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appending(path: "search.json")
+            try TracksnapTestSupport.write(
+                #"""
+                {"cassette": 1, "interactions": [
+                  {"request": {"method": "GET", "url": "https://a.example/search", "query": {"page": {"$regex": "[0-9]+"}}},
+                   "response": {"status": 200, "text": "any page"}},
+                  {"request": {"method": "GET", "url": "https://a.example/search?page=1"},
+                   "response": {"status": 200, "text": "page 1"}}]}
+                """#, to: path)
+            let player = try CassettePlayer(path: path.path, mode: .never)
+            #expect(
+                (1...3).map { _ in answered(player, "https://a.example/search?page=1") } == [
+                    "any page", "page 1", "page 1",
+                ])
+            #expect(answered(player, "https://a.example/search?page=2") == "any page")
+            #expect(answered(player, "https://a.example/search?page=x") == "miss 599")
+        }
+    }
+
     enum Unexpected: Error { case decision }
 }
