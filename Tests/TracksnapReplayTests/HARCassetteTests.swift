@@ -56,7 +56,12 @@ struct HARCassetteTests {
         try await withTemporaryDirectory { directory in
             let har = directory.appending(path: "flow.har").path
             let script = PackagePaths.root.appending(path: "Tests/TracksnapReplayTests/Scripts/mitmdump_har.py")
-            let recording = try await runProcess(PackagePaths.mitmproxyPython, [script.path, har, directory.path])
+            try #require(
+                FileManager.default.isExecutableFile(atPath: PackagePaths.mitmproxyPython.path),
+                "no \(PackagePaths.mitmproxyPython.path): run make mitmproxy-venv")
+            // mitmdump makes its CA before it listens: seconds on two busy cores.
+            let recording = try await runProcess(
+                PackagePaths.mitmproxyPython, [script.path, har, directory.path], timeout: 180)
             try #require(recording.status == 0, "\(recording.stderr)")
             let (cassette, warnings) = try Cassette.read(path: har)
             #expect(cassette.format == .har && warnings.isEmpty, "\(warnings)")

@@ -72,7 +72,7 @@ mitmdump = subprocess.Popen([
     "--listen-host", "127.0.0.1", "--listen-port", str(port), "--set", f"confdir={folder / 'mitmproxy'}",
     "--set", f"hardump={har}", "-q",
 ])
-for _ in range(400):
+for _ in range(2400):  # two minutes
     try:
         socket.create_connection(("127.0.0.1", port), timeout=1).close()
         break
