@@ -87,7 +87,7 @@ sdk-venv:
 
 # mitmproxy, the peer the benchmarks measure beside and whose HAR files the replay tests read, in a
 # venv of its own: it pins h2, h11 and cryptography below the versions in the SDK venv. Installed
-# only when missing or at another version (about 40 s from PyPI on this project's machine).
+# only when missing or at another version (30 to 40 s from PyPI on this project's machine).
 MITMPROXY_VENV := .build/mitmproxy-venv
 MITMPROXY_PACKAGES := mitmproxy==11.0.2
 mitmproxy-venv:

@@ -1,8 +1,7 @@
 # What the benchmark scripts share; sourced from the repository's root by each of them.
 # Installs mitmproxy (`make mitmproxy-venv`: pip, in .build/mitmproxy-venv) and builds a release
-# tracksnap; gives a scratch
-# folder ($work) and a list of processes ($pids) that are removed and stopped on exit, whatever
-# fails; and the helpers below.
+# tracksnap; gives a scratch folder ($work) and a list of processes ($pids) that are removed and
+# stopped on exit, whatever fails; and the helpers below.
 SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
 
 # need COMMAND PACKAGE: installs the Debian package when the command is missing.
