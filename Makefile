@@ -7,7 +7,7 @@ SWIFT ?= swift
 TRACKSNAP := .build/debug/tracksnap
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test json-schema-suite docs docs-check front-page-check install-files install-check format bench bench-server bench-intercept deps build sdk-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run python-client control-api-check python-test
+.PHONY: demo test json-schema-suite docs docs-check front-page-check install-files install-check format bench bench-server bench-intercept bench-replay deps build sdk-venv mitmproxy-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run python-client control-api-check python-test
 
 # PCRE2 and zlib are the system libraries tracksnap links; pkg-config finds them for SwiftPM.
 deps:
@@ -77,16 +77,16 @@ JSONSCHEMA_VERSION := 4.26.0
 SDK_PACKAGES := segment-analytics-python==2.4.0 rudder-sdk-python==2.1.9 mixpanel==5.4.1 \
                 amplitude-analytics==1.3.0 snowplow-tracker==1.1.0 posthog==7.91.1 jsonschema==$(JSONSCHEMA_VERSION) \
                 schemathesis==4.32.5 pytest==9.2.0 h2==4.4.1 vcrpy==9.4.2
-SDK_CHECK := import sys, importlib.metadata as m; \
+VENV_CHECK := import sys, importlib.metadata as m; \
   have = {d.metadata["Name"].lower(): d.version for d in m.distributions()}; \
   sys.exit(any(have.get(n.lower()) != v for n, v in (p.split("==") for p in sys.argv[1:])))
+# $(call venv,FOLDER): a venv there unless there is one, installing python3-venv if need be.
+venv = [ -x $(1)/bin/python ] || python3 -m venv $(1) 2>/dev/null || { \
+	  echo "Installing python3-venv (for $(1))..."; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-venv >/dev/null && python3 -m venv $(1); }
 sdk-venv:
-	@if ! [ -x $(SDK_VENV)/bin/python ]; then \
-	  python3 -m venv $(SDK_VENV) 2>/dev/null || { \
-	    echo "Installing python3-venv (the SDK tests' venv)..."; \
-	    $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-venv >/dev/null && python3 -m venv $(SDK_VENV); }; \
-	fi
-	@$(SDK_VENV)/bin/python -c '$(SDK_CHECK)' $(SDK_PACKAGES) || { \
+	@$(call venv,$(SDK_VENV))
+	@$(SDK_VENV)/bin/python -c '$(VENV_CHECK)' $(SDK_PACKAGES) || { \
 	  echo "Installing the analytics SDKs the end-to-end tests run: $(SDK_PACKAGES)"; \
 	  $(SDK_VENV)/bin/python -m pip install -q --disable-pip-version-check $(SDK_PACKAGES) \
 	    || { echo "error: pip could not install the SDKs into $(SDK_VENV) (is PyPI reachable?)" >&2; exit 2; }; }
@@ -107,6 +107,18 @@ $(JSON_SCHEMA_SUITE_STAMP): | sdk-venv
 	@tar -xzf $(JSON_SCHEMA_SUITE)/download/jsonschema-$(JSON_SCHEMA_SUITE_VERSION).tar.gz -C $(JSON_SCHEMA_SUITE) \
 	  --strip-components=2 jsonschema-$(JSON_SCHEMA_SUITE_VERSION)/json/tests jsonschema-$(JSON_SCHEMA_SUITE_VERSION)/json/remotes
 	@rm -rf $(JSON_SCHEMA_SUITE)/download && touch $@
+
+# mitmproxy, the peer the benchmarks measure beside and whose HAR files the replay tests read, in a
+# venv of its own: it pins h2, h11 and cryptography below the versions in the SDK venv. Installed
+# only when missing or at another version (30 to 40 s from PyPI on this project's machine).
+MITMPROXY_VENV := .build/mitmproxy-venv
+MITMPROXY_PACKAGES := mitmproxy==11.0.2
+mitmproxy-venv:
+	@$(call venv,$(MITMPROXY_VENV))
+	@$(MITMPROXY_VENV)/bin/python -c '$(VENV_CHECK)' $(MITMPROXY_PACKAGES) || { \
+	  echo "Installing $(MITMPROXY_PACKAGES) into $(MITMPROXY_VENV)"; \
+	  $(MITMPROXY_VENV)/bin/python -m pip install -q --disable-pip-version-check $(MITMPROXY_PACKAGES) \
+	    || { echo "error: pip could not install mitmproxy into $(MITMPROXY_VENV) (is PyPI reachable?)" >&2; exit 2; }; }
 
 # The Python client (clients/python), installed into the venv as a user installs it, again only
 # when one of its files changed.
@@ -147,7 +159,7 @@ format:
 # description, the Python client's tests, then every Swift test (the SDK end-to-end tests need
 # `sdk-venv`), whose closing line ends the output.
 OWN_WARNINGS := ^$(CURDIR)/(Sources|Tools|Tests)/.*warning:|warning: 'tracksnap'
-test: deps sdk-venv test-tools json-schema-suite
+test: deps sdk-venv mitmproxy-venv test-tools json-schema-suite
 	@$(SDK_VENV)/bin/python Schemas/check.py
 	@$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED) || { echo "error: run make format" >&2; exit 1; }
 	@$(SWIFT) build --build-tests 2>&1 | tee .build-warnings.log | grep -E "error:|$(OWN_WARNINGS)" || true
@@ -284,3 +296,7 @@ bench-server: deps
 # HTTPS interception (serve --intercept --answer) beside mitmdump, through curl --parallel.
 bench-intercept: deps
 	@Benchmarks/intercept.sh
+
+# Replaying a 10,000-interaction cassette under wrk beside mitmdump --server-replay; loading it.
+bench-replay: deps
+	@Benchmarks/replay.sh

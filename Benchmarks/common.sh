@@ -1,16 +1,15 @@
 # What the benchmark scripts share; sourced from the repository's root by each of them.
-# Installs mitmproxy (pip, in .build/bench-venv) and builds a release tracksnap; gives a scratch
-# folder ($work) and a list of processes ($pids) that are removed and stopped on exit, whatever
-# fails; and the helpers below.
+# Installs mitmproxy (`make mitmproxy-venv`: pip, in .build/mitmproxy-venv) and builds a release
+# tracksnap; gives a scratch folder ($work) and a list of processes ($pids) that are removed and
+# stopped on exit, whatever fails; and the helpers below.
 SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
 
 # need COMMAND PACKAGE: installs the Debian package when the command is missing.
 need() { command -v "$1" >/dev/null || { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq "$2" >/dev/null; }; }
 
-if [ ! -x .build/bench-venv/bin/mitmdump ]; then
-  python3 -m venv .build/bench-venv
-  .build/bench-venv/bin/pip install -q "mitmproxy==11.0.2"
-fi
+make --no-print-directory -s mitmproxy-venv
+MITMPROXY_PYTHON=.build/mitmproxy-venv/bin/python
+MITMDUMP=.build/mitmproxy-venv/bin/mitmdump
 swift build -c release --product tracksnap -q
 TRACKSNAP=.build/release/tracksnap
 
@@ -20,6 +19,7 @@ cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; w
 trap cleanup EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-wait_port() { for _ in $(seq 400); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.05; done; echo "nothing listens on $1" >&2; return 1; }
+# wait_port PORT [TRIES]: waits for a listener, 50 ms a try (20 s by default).
+wait_port() { for _ in $(seq "${2:-400}"); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.05; done; echo "nothing listens on $1" >&2; return 1; }
 # The most memory process PID has held at once, in KiB.
 peak_kib() { awk '/VmHWM/ {print $2}' "/proc/$1/status"; }

@@ -9,7 +9,7 @@
 # `tracksnap serve --intercept api.segment.io --answer` beside mitmproxy's `mitmdump` with an
 # addon that answers the same way; each beside the CPU time the proxy spent on a request. Then
 # tracksnap's peak memory after $MANY intercepted requests with --max-requests. Installs what it
-# needs: curl (apt), mitmproxy (pip, in .build/bench-venv).
+# needs: curl (apt), mitmproxy (pip, in .build/mitmproxy-venv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -87,7 +87,7 @@ def request(flow: http.HTTPFlow) -> None:
     flow.response = http.Response.make(200, b'{"code":200,"status":1}', {"Content-Type": "application/json"})
 PY
 mitm_port=$(free_port)
-.build/bench-venv/bin/mitmdump --listen-host 127.0.0.1 --listen-port "$mitm_port" --set confdir="$work/mitm" \
+"$MITMDUMP" --listen-host 127.0.0.1 --listen-port "$mitm_port" --set confdir="$work/mitm" \
   --allow-hosts 'api\.segment\.io' --set connection_strategy=lazy --set upstream_cert=false \
   -s "$work/answer.py" -q & mitm_pid=$!; pids+=($mitm_pid)
 wait_port "$mitm_port"

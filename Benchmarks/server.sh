@@ -7,7 +7,7 @@
 # beside nginx answering 204 itself; of tracksnap's reverse proxy beside mitmproxy's
 # `mitmdump --mode reverse:` writing its flows, both forwarding to the same nginx; and the peak
 # memory of tracksnap after 1,000,000 captured requests, with and without --max-requests.
-# Installs what it needs: wrk and nginx (apt), mitmproxy (pip, in .build/bench-venv).
+# Installs what it needs: wrk and nginx (apt), mitmproxy (pip, in .build/mitmproxy-venv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -67,7 +67,7 @@ proxy_rps=$(rps "http://127.0.0.1:$port$path")
 stop "$serve_pid"
 
 mitm_port=$(free_port)
-.build/bench-venv/bin/mitmdump --mode "reverse:http://127.0.0.1:$nginx_port" --listen-host 127.0.0.1 \
+"$MITMDUMP" --mode "reverse:http://127.0.0.1:$nginx_port" --listen-host 127.0.0.1 \
   --listen-port "$mitm_port" -w "$work/flows.mitm" -q & mitm_pid=$!; pids+=($mitm_pid)
 wait_port "$mitm_port"
 mitm_rps=$(rps "http://127.0.0.1:$mitm_port$path")

@@ -57,17 +57,14 @@ extension Interaction {
 
     /// RFC 3339 in UTC with milliseconds: `2026-11-24T19:00:00.500Z`.
     static func time(_ seconds: Double) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date(timeIntervalSince1970: seconds))
+        Date(timeIntervalSince1970: seconds).formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
-    /// Seconds since 1970 from an RFC 3339 time, with or without fractional seconds.
+    /// Seconds since 1970 from an RFC 3339 time, with or without fractional seconds. Parsed by
+    /// `Date.ISO8601FormatStyle`, not by an `ISO8601DateFormatter` made for each time: making
+    /// those (ICU formatters) took two thirds of the time to load a cassette of 10,000
+    /// interactions.
     static func seconds(_ time: String) -> Double? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: time) { return date.timeIntervalSince1970 }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: time)?.timeIntervalSince1970
+        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(time))?.timeIntervalSince1970
     }
 }

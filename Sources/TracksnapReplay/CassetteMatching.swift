@@ -44,10 +44,25 @@ public struct CassetteMatching: Sendable, Hashable {
     /// tracksnap's: method, URL and body.
     public static let tracksnap = dvr
 
-    /// What two requests that match always share: the method and the path, each when compared.
-    func candidateKey(_ request: CapturedRequest) -> String {
-        (fields.contains(.method) ? request.method.uppercased() : "") + " "
+    /// What a recorded request shares with every request that can match it: the method and the
+    /// path, each when compared, and the query when compared by value (not one written with
+    /// matchers, `patterns.query`).
+    func candidateKey(_ recorded: CapturedRequest, patterns: RequestPatterns) -> String {
+        key(recorded, byQuery: patterns.query == nil)
+    }
+
+    /// The keys of the recorded requests a request can match: by its query, and without it for
+    /// those whose query is written with matchers.
+    func candidateKeys(_ request: CapturedRequest) -> Set<String> {
+        [key(request, byQuery: true), key(request, byQuery: false)]
+    }
+
+    private func key(_ request: CapturedRequest, byQuery: Bool) -> String {
+        let key =
+            (fields.contains(.method) ? request.method.uppercased() : "") + " "
             + (fields.contains(.path) ? request.path : "")
+        guard byQuery, fields.contains(.query) else { return key }
+        return key + "?" + Field.query.value(of: request).key
     }
 
     /// Whether a request matches a recorded one.

@@ -15,6 +15,9 @@ public enum PackagePaths {
     /// The Python of the venv `make sdk-venv` makes: the vendors' SDKs, vcrpy, pytest.
     public static let python = root.appending(path: ".build/sdk-venv/bin/python")
 
+    /// The Python of the venv `make mitmproxy-venv` makes: mitmproxy 11.0.2 and its `mitmdump`.
+    public static let mitmproxyPython = root.appending(path: ".build/mitmproxy-venv/bin/python")
+
     /// The `tracksnap` executable `swift test` builds beside the test bundle, or why it is not there.
     public static let executable: Result<URL, ExecutableNotFound> = builtExecutable("tracksnap")
 

@@ -227,6 +227,25 @@ struct CassettePlayerTests {
         }
     }
 
+    @Test(
+        "another tool's cassette with a key in its URL answers the same request: both are compared with the key hidden")
+    func foreignSecrets() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appending(path: "dvr.json").path
+            try Data(
+                #"""
+                {"name": "me", "interactions": [{"recorded_at": 1700000000,
+                  "request": {"method": "GET", "url": "https://a.example/v1/me?api_key=k-123",
+                              "headers": {"Authorization": "Bearer t-1"}},
+                  "response": {"status": 200, "headers": {"Content-Type": "text/plain"}, "body": "me"}}]}
+                """#.utf8
+            ).write(to: URL(fileURLWithPath: path))
+            let player = try CassettePlayer(path: path, mode: .never)
+            #expect(answered(player, "https://a.example/v1/me?api_key=k-123") == "me")
+            #expect(answered(player, "https://a.example/v1/you?api_key=k-123") == "miss 599")
+        }
+    }
+
     @Test("a burst of recorded interactions is one write, at flush; without one, a moment after the last")
     func debouncedWrites() throws {
         try withTemporaryDirectory { directory in
@@ -277,6 +296,58 @@ struct CassettePlayerTests {
             try FileManager.default.removeItem(at: blocked)
             player.flush()
             #expect(try Cassette.read(path: path).cassette.interactions.count == 1, "the failed write is tried again")
+        }
+    }
+
+    /// The answer's body as text, or what else the player decided.
+    func answered(_ player: CassettePlayer, _ url: String) -> String {
+        switch player.answer(for: request("GET", url)) {
+        case .replay(let response): String(decoding: response.body?.bytes ?? [], as: UTF8.self)
+        case .miss(let miss): "miss \(miss.response.status)"
+        case .forward: "forward"
+        }
+    }
+
+    @Test(
+        "a request is looked up by method, path and query: each of 1,000 pages of one search is compared with its own interaction only"
+    )
+    func lookup() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appending(path: "search.json").path
+            try write(
+                (1...1000).map {
+                    interaction("GET", "https://a.example/search?q=mug&page=\($0)", status: 200, answer: "page \($0)")
+                },
+                to: path)
+            let player = try CassettePlayer(path: path, mode: .never)
+            let wrong = (1...1000).reversed().filter {
+                answered(player, "https://a.example/search?page=\($0)&q=mug") != "page \($0)"
+            }
+            #expect(wrong.isEmpty)
+            // Not timed (figures are the benchmark's, make bench-replay): counted.
+            #expect(player.comparisons == 1000)
+        }
+    }
+
+    @Test("a query written with matchers and one written as values both answer a request, in the cassette's order")
+    func lookupWithMatchers() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appending(path: "search.json")
+            try TracksnapTestSupport.write(
+                #"""
+                {"cassette": 1, "interactions": [
+                  {"request": {"method": "GET", "url": "https://a.example/search", "query": {"page": {"$regex": "[0-9]+"}}},
+                   "response": {"status": 200, "text": "any page"}},
+                  {"request": {"method": "GET", "url": "https://a.example/search?page=1"},
+                   "response": {"status": 200, "text": "page 1"}}]}
+                """#, to: path)
+            let player = try CassettePlayer(path: path.path, mode: .never)
+            #expect(
+                (1...3).map { _ in answered(player, "https://a.example/search?page=1") } == [
+                    "any page", "page 1", "page 1",
+                ])
+            #expect(answered(player, "https://a.example/search?page=2") == "any page")
+            #expect(answered(player, "https://a.example/search?page=x") == "miss 599")
         }
     }
 

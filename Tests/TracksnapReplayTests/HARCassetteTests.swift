@@ -4,6 +4,7 @@ import TracksnapCore
 import TracksnapJSON
 import TracksnapModel
 import TracksnapReplay
+import TracksnapTestSupport
 
 @Suite("HAR files as cassettes")
 struct HARCassetteTests {
@@ -46,5 +47,46 @@ struct HARCassetteTests {
         #expect(cart.response.headers.filter { $0.name == "set-cookie" }.map(\.value) == ["a=1", "b=2"])
         #expect(cart.recordedAt == 1_795_546_800.25)
         #expect(cassette.interactions[1].response.body == .binary([0, 1, 2]))
+    }
+
+    @Test(
+        "a HAR mitmdump itself wrote in front of a backend on loopback replays through serve byte for byte: JSON, UTF-8 text, bytes, a gzipped answer as decoded, a POST"
+    )
+    func mitmdump() async throws {
+        try await withTemporaryDirectory { directory in
+            let har = directory.appending(path: "flow.har").path
+            let script = PackagePaths.root.appending(path: "Tests/TracksnapReplayTests/Scripts/mitmdump_har.py")
+            try #require(
+                FileManager.default.isExecutableFile(atPath: PackagePaths.mitmproxyPython.path),
+                "no \(PackagePaths.mitmproxyPython.path): run make mitmproxy-venv")
+            // mitmdump makes its CA before it listens: seconds on two busy cores.
+            let recording = try await runProcess(
+                PackagePaths.mitmproxyPython, [script.path, har, directory.path], timeout: 180)
+            try #require(recording.status == 0, "\(recording.stderr)")
+            let (cassette, warnings) = try Cassette.read(path: har)
+            #expect(cassette.format == .har && warnings.isEmpty, "\(warnings)")
+            #expect(cassette.interactions.map(\.response.status) == [200, 200, 200, 200, 201])
+
+            // Nothing listens on port 9: only the HAR can answer.
+            let server = try await ServeChild.launch([
+                "--upstream", "http://127.0.0.1:9", "--cassette", har, "--record-mode", "never", "--quiet",
+            ])
+            defer { server.stop() }
+            // Each line: the name of the body mitmdump's client got, method, path, status, the request's body.
+            for line in recording.stdout.split(separator: "\n") {
+                let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                try #require(fields.count == 5, "\(line)")
+                let replayed = directory.appending(path: "\(fields[0]).replayed").path
+                var curl = [
+                    "curl", "--silent", "--show-error", "--max-time", "30", "-o", replayed, "-w", "%{http_code}",
+                    "-X", fields[1], server.base + fields[2],
+                ]
+                if !fields[4].isEmpty { curl += ["-H", "Content-Type: application/json", "--data-binary", fields[4]] }
+                let replay = try await runProcess(URL(fileURLWithPath: "/usr/bin/env"), curl)
+                #expect(replay.stdout == fields[3], "\(fields[0]): \(replay.stdout) \(replay.stderr)")
+                let original = try Data(contentsOf: directory.appending(path: "\(fields[0]).body"))
+                #expect(try Data(contentsOf: URL(fileURLWithPath: replayed)) == original, "\(fields[0])")
+            }
+        }
     }
 }
