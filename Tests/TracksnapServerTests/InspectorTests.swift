@@ -134,6 +134,22 @@ struct InspectorTests {
     }
 }
 
+extension InspectorTests {
+    @Test("a stream open when the server stops ends at once: shutdown does not wait for its reader")
+    func streamEndsAtShutdown() async throws {
+        let server = try CaptureServer(configuration: .init())
+        let port = try #require(try await server.start().port)
+        let reader = try StreamReader(port: port, token: nil)
+        defer { reader.close() }
+        _ = try await reader.read(until: "retry: 1000")
+        let started = ContinuousClock.now
+        try await server.shutdown()
+        #expect(ContinuousClock.now - started < .seconds(1))
+        _ = try await reader.readToEnd()  // the server closed it: otherwise this times out and throws
+        #expect(ContinuousClock.now - started < .seconds(2))
+    }
+}
+
 /// A client of the stream over a raw socket: sends the request, then reads what comes as it comes.
 private final class StreamReader: Sendable {
     private let socket: Socket
