@@ -80,7 +80,8 @@ struct InspectorTests {
         try await withServer(.init(token: "s3cret")) { server, port in
             let batch = #"{"writeKey": "wk_live_98765", "batch": [{"type": "track", "event": "Order Completed"}]}"#
             _ = try await RawHTTP.send(
-                port: port, method: "POST", target: "/v1/batch", headers: [("Content-Type", "application/json")],
+                port: port, method: "POST", target: "/v1/batch",
+                headers: [("Content-Type", "application/json"), ("Authorization", "Bearer tok_5f4e3d2c1b0a")],
                 body: Array(batch.utf8))
             let reader = try StreamReader(port: port, token: "s3cret")
             defer { reader.close() }
@@ -96,6 +97,9 @@ struct InspectorTests {
                 port: port, method: "POST", target: "/v1/page", headers: [("Content-Type", "application/json")],
                 body: Array(page.utf8))
             let live = try await reader.read(until: "Pricing")
+            // A secret an earlier request carried is hidden where a later one copies it.
+            _ = try await RawHTTP.send(port: port, target: "/p/tok_5f4e3d2c1b0a/view")
+            #expect(!(try await reader.read(until: "/view")).contains("tok_5f4e3d2c1b0a"))
             #expect(ContinuousClock.now - started < .seconds(2))
             let line = try #require(
                 live.split(separator: "\n").first { $0.hasPrefix("data: ") && $0.contains("Pricing") })

@@ -1,5 +1,6 @@
 import NIOHTTP1
 import TracksnapModel
+import TracksnapValidation
 
 extension ControlAPI {
     /// The most captured requests that may wait for one reader of the stream; a reader that
@@ -36,15 +37,21 @@ extension ControlAPI {
             let follower = store.follow(buffering: Self.streamBuffer)
             defer { follower.finish() }
             guard await stream.send("retry: 1000\n\n") else { return }
+            // Every secret this reader's requests carried so far, as an answer's redactor knows
+            // those of every request it holds.
+            var secrets = Redactor(requests: follower.backlog).secrets
             for request in follower.backlog {
-                guard await stream.send(Self.event(request)) else { return }
+                guard await stream.send(Self.event(request, secrets: secrets)) else { return }
             }
             for await item in follower.items {
                 if follower.overflowed { break }
                 let sent: Bool
                 switch item {
-                case .request(let request): sent = await stream.send(Self.event(request))
-                case .reset: sent = await stream.send("event: reset\ndata: {}\n\n")
+                case .request(let request):
+                    secrets.formUnion(request.carriedSecrets)
+                    sent = await stream.send(Self.event(request, secrets: secrets))
+                case .reset:
+                    sent = await stream.send("event: reset\ndata: {}\n\n")
                 }
                 guard sent else { return }
             }
@@ -57,8 +64,8 @@ extension ControlAPI {
         return response
     }
 
-    /// One captured request as a Server-Sent Event.
-    private static func event(_ request: CapturedRequest) -> String {
-        "id: \(request.id)\nevent: request\ndata: \(InspectedRequest.json(request))\n\n"
+    /// One captured request as a Server-Sent Event, hiding `secrets` wherever they appear.
+    private static func event(_ request: CapturedRequest, secrets: Set<String>) -> String {
+        "id: \(request.id)\nevent: request\ndata: \(InspectedRequest.json(request, redactor: Redactor(secrets: secrets)))\n\n"
     }
 }

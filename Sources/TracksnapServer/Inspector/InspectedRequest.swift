@@ -5,7 +5,9 @@ import TracksnapValidation
 
 /// A captured request as the inspector gets it: its secrets hidden as every control API answer
 /// hides them (`Redactor`), and the events the built-in decoders read from the hidden request,
-/// so that no secret reaches an event either.
+/// so that no secret reaches an event either. The redactor knows the secrets of every request
+/// the reader was sent before, as an answer's knows those of every request it holds: a token
+/// one request sent in its `Authorization` is hidden where a later one puts it in a URL.
 ///
 /// ```json
 /// {"request": {"id": "3", "method": "POST", "url": "http://127.0.0.1:8181/v1/batch", …},
@@ -18,8 +20,10 @@ import TracksnapValidation
 /// the request and could not read it.
 enum InspectedRequest {
     /// The JSON text of one request, on one line.
-    static func json(_ request: CapturedRequest) -> String {
-        let safe = Redactor(requests: [request]).redact(request)
+    ///
+    /// - Parameter redactor: knows the request's own secrets, and those of the requests before it.
+    static func json(_ request: CapturedRequest, redactor: Redactor) -> String {
+        let safe = redactor.redact(request)
         let decoded = Decoders.decode(safe)
         let events = decoded.events.map { event -> JSONValue in
             guard case .object(var fields) = event.validationView else { return event.validationView }
