@@ -69,14 +69,15 @@ demo: build
 # fixtures were recorded with, jsonschema for Schemas/check.py and as the JSON Schema validator's
 # differential peer (its sources also hold the official test suite: `json-schema-suite` below),
 # schemathesis for the control API's OpenAPI check, pytest for the Python client's tests, h2 for
-# the intercepted HTTP/2 timeout tests' client and vcrpy for the replay tests' cassettes, in their
+# the intercepted HTTP/2 timeout tests' client, vcrpy for the replay tests' cassettes and selenium
+# for the inspector's browser tests (it drives Debian's chromedriver, never one it downloads), in their
 # own venv (current Debian and Ubuntu refuse pip into the system Python). Installed only when one is
 # missing or at another version; when PyPI cannot be reached this fails, it does not skip the tests.
 SDK_VENV := .build/sdk-venv
 JSONSCHEMA_VERSION := 4.26.0
 SDK_PACKAGES := segment-analytics-python==2.4.0 rudder-sdk-python==2.1.9 mixpanel==5.4.1 \
                 amplitude-analytics==1.3.0 snowplow-tracker==1.1.0 posthog==7.91.1 jsonschema==$(JSONSCHEMA_VERSION) \
-                schemathesis==4.32.5 pytest==9.2.0 h2==4.4.1 vcrpy==9.4.2
+                schemathesis==4.32.5 pytest==9.2.0 h2==4.4.1 vcrpy==9.4.2 selenium==4.38.0
 VENV_CHECK := import sys, importlib.metadata as m; \
   have = {d.metadata["Name"].lower(): d.version for d in m.distributions()}; \
   sys.exit(any(have.get(n.lower()) != v for n, v in (p.split("==") for p in sys.argv[1:])))
@@ -138,13 +139,14 @@ python-test: python-client
 	@cd clients/python && TRACKSNAP_BIN=$(CURDIR)/$(TRACKSNAP) $(CURDIR)/$(SDK_VENV)/bin/python -m pytest -q -p no:cacheprovider
 
 # curl, openssl, Debian's chromium, NSS's certutil and ca-certificates are the HTTPS interception tests' clients,
-# certificate checker and trust store, as a user's; strace shows the mode the CA's folder is made with (COMMAND:PACKAGE).
+# certificate checker and trust store, as a user's; strace shows the mode the CA's folder is made with; Debian's
+# chromedriver lets the inspector's tests drive that chromium (COMMAND:PACKAGE).
 TEST_TOOLS := curl:curl openssl:openssl chromium:chromium certutil:libnss3-tools update-ca-certificates:ca-certificates \
-	strace:strace
+	strace:strace chromedriver:chromium-driver
 test-tools:
 	@missing=""; for pair in $(TEST_TOOLS); do command -v $${pair%%:*} >/dev/null || missing="$$missing $${pair#*:}"; done; \
 	if [ -n "$$missing" ]; then \
-	  echo "Installing$$missing (the HTTPS interception tests' clients)..."; \
+	  echo "Installing$$missing (the HTTPS interception and inspector tests' clients)..."; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	fi
 

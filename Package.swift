@@ -93,7 +93,9 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
-            ]
+            ],
+            // The inspector's page, script and style, compiled into the module as the built-in profiles are.
+            resources: [.embedInCode("Inspector/Assets")]
         ),
         .target(name: "TracksnapCapture", dependencies: ["TracksnapJSON", "TracksnapModel"]),
         .target(

@@ -70,16 +70,19 @@ struct ControlAPI: Sendable {
     }
 
     private func route(_ request: IncomingRequest) -> Reply {
-        if let token, !token.authorizesControl(request.headers.first(name: "Authorization")) {
+        let parts = request.path.dropFirst(Self.prefix.count).split(separator: "/", omittingEmptySubsequences: false)
+            .map(String.init)
+        let method = request.method
+        let resolution = ControlRoute.resolve(method, parts, in: Self.routes)
+        var needsToken = true
+        if case .route(let route, _) = resolution { needsToken = route.needsToken }
+        if needsToken, let token, !token.authorizesControl(request.headers.first(name: "Authorization")) {
             var response = Response.error(
                 .unauthorized, "the control API needs the header Authorization: Bearer <token>")
             response.headers.add(name: "WWW-Authenticate", value: "Bearer realm=\"tracksnap\"")
             return .now(response)
         }
-        let parts = request.path.dropFirst(Self.prefix.count).split(separator: "/", omittingEmptySubsequences: false)
-            .map(String.init)
-        let method = request.method
-        switch ControlRoute.resolve(method, parts, in: Self.routes) {
+        switch resolution {
         case .route(let route, let captures):
             return route.handle(self, request, captures)
         case .methodNotAllowed(let allowed):
@@ -98,6 +101,7 @@ struct ControlAPI: Sendable {
         ControlRoute(.GET, "health") { api, _, _ in .now(api.health()) },
         ControlRoute(.HEAD, "health") { api, _, _ in .now(api.health()) },
         ControlRoute(.GET, "requests") { api, request, _ in api.allRequests(request) },
+        ControlRoute(.GET, "requests/stream") { api, request, _ in .now(api.requestStream(request)) },
         ControlRoute(.POST, "reset") { api, _, _ in .now(api.reset()) },
         ControlRoute(.GET, "sessions") { api, _, _ in .now(api.listSessions()) },
         ControlRoute(.POST, "sessions") { api, request, _ in .now(api.startSession(request)) },
@@ -110,6 +114,9 @@ struct ControlAPI: Sendable {
         ControlRoute(.POST, "sessions/{id}/record") { api, request, id in
             api.openSession(id[0]) { await api.record(id[0], request) }
         },
+        ControlRoute(.GET, "ui", needsToken: false) { _, _, _ in .now(Inspector.redirectToPage) },
+        ControlRoute(.GET, "ui/", needsToken: false) { _, _, _ in .now(Inspector.page) },
+        ControlRoute(.GET, "ui/{asset}", needsToken: false) { _, _, asset in .now(Inspector.asset(named: asset[0])) },
     ]
 
     /// `work` off the event loop when the session is open; 404 at once when it is not.

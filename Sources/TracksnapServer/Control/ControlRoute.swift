@@ -15,12 +15,17 @@ struct ControlRoute: Sendable {
     /// The pattern as written: `sessions/{id}/record`.
     let pattern: String
     let handle: Handler
+    /// False for what holds nothing captured and no way to change anything — the inspector's
+    /// page and its assets (`Inspector`) — which a browser's navigation fetches without the
+    /// `--token` (it cannot send an `Authorization` header). The `ControlGuard` checks still apply.
+    let needsToken: Bool
     /// Each segment's text, or nil for a `{name}`.
     private let segments: [String?]
 
-    init(_ method: HTTPMethod, _ pattern: String, handle: @escaping Handler) {
+    init(_ method: HTTPMethod, _ pattern: String, needsToken: Bool = true, handle: @escaping Handler) {
         self.method = method
         self.pattern = pattern
+        self.needsToken = needsToken
         self.handle = handle
         segments = pattern.split(separator: "/", omittingEmptySubsequences: false).map {
             $0.hasPrefix("{") && $0.hasSuffix("}") ? nil : String($0)

@@ -225,6 +225,10 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         context: ChannelHandlerContext
     ) {
         guard context.channel.isActive else { return }
+        if let stream = response.stream, head.method != .HEAD {
+            writeStream(response, stream, for: head, context: context)
+            return
+        }
         var headers = response.headers
         if !response.keepsContentLength {
             headers.replaceOrAdd(name: "Content-Length", value: String(response.body.readableBytes))
@@ -246,6 +250,29 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             // An HTTP/2 stream carries one request: no next one to wait for.
             timer.responseFinished()
         }
+    }
+
+    /// Writes the head of a streamed answer, then runs its stream off the event loop; the
+    /// connection closes when the stream returns, and the stream is cancelled when the client
+    /// closes the connection first.
+    private func writeStream(
+        _ response: Response, _ stream: @escaping @Sendable (ResponseStream) async -> Void, for head: HTTPRequestHead,
+        context: ChannelHandlerContext
+    ) {
+        var headers = response.headers
+        headers.remove(name: "Content-Length")
+        headers.replaceOrAdd(name: "Connection", value: "close")
+        let version = head.version.major == 1 && head.version.minor == 0 ? HTTPVersion.http1_0 : .http1_1
+        context.writeAndFlush(
+            wrapOutboundOut(.head(HTTPResponseHead(version: version, status: response.status, headers: headers))),
+            promise: nil)
+        let channel = context.channel
+        let task = Task {
+            await stream(ResponseStream(channel: channel))
+            try? await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
+            try? await channel.close()
+        }
+        channel.closeFuture.whenComplete { _ in task.cancel() }
     }
 
     // MARK: CONNECT tunnels

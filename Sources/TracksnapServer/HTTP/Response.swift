@@ -19,6 +19,10 @@ struct Response: Sendable {
     /// Set on what an upstream answered (not on tracksnap's own 502 when it could not): what a
     /// cassette may record.
     var isUpstreamAnswer = false
+    /// Set on an answer whose body is written as it is made (`text/event-stream`) instead of
+    /// `body`: run off the event loop once the head is sent; the connection closes when it
+    /// returns, and it is cancelled when the client goes away.
+    var stream: (@Sendable (ResponseStream) async -> Void)? = nil
 
     init(status: HTTPResponseStatus, headers: HTTPHeaders = HTTPHeaders(), body: ByteBuffer = ByteBuffer()) {
         self.status = status

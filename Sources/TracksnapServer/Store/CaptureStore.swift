@@ -41,6 +41,15 @@ public final class CaptureStore: Sendable {
         var sessionOrder: [String] = []
         var statistics = HealthAnswer()
         var closed = false
+        /// The readers of what is recorded from now on (`follow`), told under the lock so that
+        /// each gets the requests in the ids' order.
+        var followers: [RequestFollower] = []
+
+        /// Tells every follower still reading, and forgets the others.
+        mutating func tell(_ item: RequestFollower.Item) {
+            followers.removeAll { $0.hasEnded }
+            for follower in followers { follower.offer(item) }
+        }
 
         func session(receiving hint: String?) -> String? {
             guard let hint else { return sessionOrder.count == 1 ? sessionOrder[0] : nil }
@@ -128,6 +137,7 @@ public final class CaptureStore: Sendable {
                 body: refused == nil ? body : nil,
                 session: session, serverOrigin: serverOrigin, refused: refused, replayMiss: replayMiss,
                 ingested: ingested)
+            state.tell(.request(request))
             state.statistics.captured += 1
             if refused != nil { state.statistics.rejected += 1 }
             if state.global.append(request) { state.statistics.dropped += 1 }
@@ -262,6 +272,23 @@ public final class CaptureStore: Sendable {
         return await list.wait(settle: settle, timeout: timeout, until: isComplete)
     }
 
+    /// A reader of everything captured: what the store holds now, then each request as it is
+    /// recorded, with no request missed or given twice in between (`RequestFollower`).
+    ///
+    /// - Parameter limit: the most items that may wait for the reader; one further ends it.
+    package func follow(buffering limit: Int) -> RequestFollower {
+        state.withLock { state in
+            let follower = RequestFollower(backlog: state.global.all, limit: limit)
+            if state.closed {
+                follower.finish()
+            } else {
+                state.followers.removeAll { $0.hasEnded }
+                state.followers.append(follower)
+            }
+            return follower
+        }
+    }
+
     private func list(of id: String) -> RequestWaitList? {
         state.withLock { $0.sessions[id]?.list }
     }
@@ -274,6 +301,7 @@ public final class CaptureStore: Sendable {
         state.withLock { state in
             state.global.removeAll()
             for id in state.sessionOrder { state.sessions[id]?.list.removeAll() }
+            state.tell(.reset)
         }
     }
 
@@ -282,6 +310,8 @@ public final class CaptureStore: Sendable {
     package func close() {
         let sessions = state.withLock { state -> [SessionState] in
             state.closed = true
+            for follower in state.followers { follower.finish() }
+            state.followers = []
             return Array(state.sessions.values)
         }
         for session in sessions {

@@ -1,0 +1,71 @@
+import NIOHTTP1
+import TracksnapModel
+import TracksnapValidation
+
+extension ControlAPI {
+    /// The most captured requests that may wait for one reader of the stream; a reader that
+    /// falls further behind is cut off (`RequestFollower`).
+    static let streamBuffer = 1_000
+
+    /// `GET /__tracksnap/requests/stream`: every captured request as a Server-Sent Event, what
+    /// the server holds first, then each one as it is recorded (`InspectedRequest`: redacted,
+    /// with its decoded events). The inspector reads it.
+    ///
+    /// ```text
+    /// retry: 1000
+    ///
+    /// id: 1
+    /// event: request
+    /// data: {"request": {…}, "events": […]}
+    ///
+    /// event: reset            (POST /__tracksnap/reset: what was shown is gone)
+    /// event: overflow         (the reader fell more than `streamBuffer` requests behind; the stream ends)
+    /// ```
+    ///
+    /// Redacting and decoding run off the event loop, one request at a time, each written once
+    /// the previous one reached the socket. A reader that falls behind is cut off rather than
+    /// buffered for: its stream ends with `overflow`, and a reader that connects again starts
+    /// over from what the server holds.
+    func requestStream(_ request: IncomingRequest) -> Response {
+        if let name = request.queryItems.keys.sorted().first {
+            return .error(.badRequest, "unknown query parameter \"\(name)\"; this call takes none")
+        }
+        var response = Response(
+            status: .ok,
+            headers: ["Content-Type": "text/event-stream; charset=utf-8", "X-Content-Type-Options": "nosniff"])
+        response.stream = { [store] stream in
+            let follower = store.follow(buffering: Self.streamBuffer)
+            defer { follower.finish() }
+            guard await stream.send("retry: 1000\n\n") else { return }
+            // Every secret this reader's requests carried so far, as an answer's redactor knows
+            // those of every request it holds.
+            var secrets = Redactor(requests: follower.backlog).secrets
+            for request in follower.backlog {
+                guard await stream.send(Self.event(request, secrets: secrets)) else { return }
+            }
+            for await item in follower.items {
+                if follower.overflowed { break }
+                let sent: Bool
+                switch item {
+                case .request(let request):
+                    secrets.formUnion(request.carriedSecrets)
+                    sent = await stream.send(Self.event(request, secrets: secrets))
+                case .reset:
+                    sent = await stream.send("event: reset\ndata: {}\n\n")
+                }
+                guard sent else { return }
+            }
+            if follower.overflowed {
+                _ = await stream.send(
+                    "event: overflow\ndata: {\"error\": \"this reader fell more than \(Self.streamBuffer) requests behind\"}\n\n"
+                )
+            }
+        }
+        return response
+    }
+
+    /// One captured request as a Server-Sent Event, hiding `secrets` wherever they appear.
+    private static func event(_ request: CapturedRequest, secrets: Set<String>) -> String {
+        "id: \(request.id)\nevent: request\ndata: \(InspectedRequest.json(request, redactor: Redactor(secrets: secrets)))\n\n"
+    }
+}

@@ -1,0 +1,40 @@
+import TracksnapDecoders
+import TracksnapJSON
+import TracksnapModel
+import TracksnapValidation
+
+/// A captured request as the inspector gets it: its secrets hidden as every control API answer
+/// hides them (`Redactor`), and the events the built-in decoders read from the hidden request,
+/// so that no secret reaches an event either. The redactor knows the secrets of every request
+/// the reader was sent before, as an answer's knows those of every request it holds: a token
+/// one request sent in its `Authorization` is hidden where a later one puts it in a URL.
+///
+/// ```json
+/// {"request": {"id": "3", "method": "POST", "url": "http://127.0.0.1:8181/v1/batch", …},
+///  "events": [{"vendor": "segment", "type": "track", "name": "Order Completed", "index": 0, …}],
+///  "problems": ["segment: body is not JSON: …"]}
+/// ```
+///
+/// `problems` lists what a decoder could not read, a body refused for its size, and a
+/// cassette's miss; it is absent when there is none. `vendor` names the decoder that claimed
+/// the request and could not read it.
+enum InspectedRequest {
+    /// The JSON text of one request, on one line.
+    ///
+    /// - Parameter redactor: knows the request's own secrets, and those of the requests before it.
+    static func json(_ request: CapturedRequest, redactor: Redactor) -> String {
+        let safe = redactor.redact(request)
+        let decoded = Decoders.decode(safe)
+        let events = decoded.events.map { event -> JSONValue in
+            guard case .object(var fields) = event.validationView else { return event.validationView }
+            fields["index"] = .number(String(event.index))
+            return .object(fields)
+        }
+        let problems = [decoded.error?.description, safe.refused, safe.replayMiss].compactMap { $0 }
+        var text =
+            #"{"request":"# + CaptureFile.ndjsonLine(safe) + #","events":"# + JSONValue.array(events).serialized()
+        if !problems.isEmpty { text += #","problems":"# + JSONValue.array(problems.map(JSONValue.string)).serialized() }
+        if let error = decoded.error { text += #","vendor":"# + JSONValue.string(error.vendor).serialized() }
+        return text + "}"
+    }
+}

@@ -1,0 +1,60 @@
+import Synchronization
+package import TracksnapModel
+
+/// One reader of what the store records from now on (`CaptureStore.follow`): the requests it
+/// held when the reader arrived, then each request as it is recorded, in order, and a `reset`
+/// when the store forgets what it holds.
+///
+/// ```swift
+/// let follower = store.follow(buffering: 1_000)
+/// for request in follower.backlog { send(request) }
+/// for await item in follower.items { … }   // ends when the reader falls behind, or the store closes
+/// ```
+///
+/// What the store hands over while the reader is busy waits in a buffer of at most `limit`
+/// items. A reader that falls further behind (a page that reads slowly) is not waited for: its
+/// items end at once, `overflowed` is set, and the reader closes, so that no reader grows the
+/// server's memory beyond its buffer. Recording never waits for a reader.
+package final class RequestFollower: Sendable {
+    /// What a follower gets.
+    package enum Item: Sendable {
+        case request(CapturedRequest)
+        /// The store forgot every request it held (`POST /__tracksnap/reset`).
+        case reset
+    }
+
+    /// What the store held when the follower started, oldest first.
+    package let backlog: [CapturedRequest]
+    /// What it recorded since, until the follower stops, falls behind or the store closes.
+    package let items: AsyncStream<Item>
+    private let continuation: AsyncStream<Item>.Continuation
+    private let fellBehind = Atomic(false)
+    private let stopped = Atomic(false)
+
+    init(backlog: [CapturedRequest], limit: Int) {
+        self.backlog = backlog
+        (items, continuation) = AsyncStream.makeStream(of: Item.self, bufferingPolicy: .bufferingOldest(limit))
+        // Only a flag: termination runs inside `offer`, under the store's lock, which the
+        // store takes again to forget followers that ended (`hasEnded`).
+        continuation.onTermination = { [weak self] _ in self?.stopped.store(true, ordering: .releasing) }
+    }
+
+    /// Whether the items ended: the reader stopped or fell behind, or the store closed.
+    var hasEnded: Bool { stopped.load(ordering: .acquiring) }
+
+    /// Whether the items ended because the follower fell more than its buffer behind.
+    package var overflowed: Bool { fellBehind.load(ordering: .acquiring) }
+
+    /// Hands an item over without waiting; a full buffer ends the items.
+    func offer(_ item: Item) {
+        if case .dropped = continuation.yield(item) {
+            fellBehind.store(true, ordering: .releasing)
+            continuation.finish()
+        }
+    }
+
+    /// Ends the items (the store closes).
+    func finish() {
+        continuation.finish()
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import Synchronization
+import Testing
+import TracksnapJSON
+import TracksnapModel
+import TracksnapTestSupport
+
+@testable import TracksnapServer
+
+@Suite("The inspector: its page under the control API's rules, and the live stream it reads")
+struct InspectorTests {
+    static let policy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
+        + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+    @Test(
+        "the page and its assets come without the token, under a strict policy, with no inline script or style and nothing from elsewhere",
+        arguments: [
+            ("ui/", "text/html; charset=utf-8"), ("ui/inspector.js", "text/javascript; charset=utf-8"),
+            ("ui/inspector.css", "text/css; charset=utf-8"),
+        ])
+    func assets(path: String, type: String) async throws {
+        try await withServer(.init(token: "s3cret")) { _, port in
+            let response = try await control(port, "GET", path)
+            #expect(response.status == 200)
+            #expect(response.header("Content-Type") == type)
+            #expect(response.header("Content-Security-Policy") == Self.policy)
+            #expect(response.header("X-Content-Type-Options") == "nosniff")
+            #expect(response.header("Cache-Control") == "no-store")
+            #expect(response.header("X-Frame-Options") == "DENY")
+            let text = response.text
+            #expect(!text.contains("http://") && !text.contains("https://") && !text.contains("//cdn"))
+            #expect(!text.contains("innerHTML") && !text.contains("insertAdjacentHTML") && !text.contains("eval("))
+            if path == "ui/" {
+                #expect(text.contains(#"<script src="inspector.js" defer></script>"#))
+                #expect(text.components(separatedBy: "<script").count == 2, "one script element, no inline one")
+                #expect(!text.contains("<style") && !text.contains(" style=") && !text.contains(/\son[a-z]+=/))
+            }
+        }
+    }
+
+    @Test("the page is refused to another Host (421) and to a page on another origin (403); /ui leads to /ui/")
+    func pageGuarded() async throws {
+        try await withServer { _, port in
+            let rebound = try await RawHTTP.send(port: port, target: "/__tracksnap/ui/", host: "evil.example:\(port)")
+            #expect(rebound.status == 421)
+            #expect(!rebound.text.contains("<script"))
+            let framed = try await control(port, "GET", "ui/", headers: [("Origin", "https://evil.example")])
+            #expect(framed.status == 403)
+            #expect(!framed.text.contains("<script"))
+            let bare = try await control(port, "GET", "ui")
+            #expect(bare.status == 308)
+            #expect(bare.header("Location") == "/__tracksnap/ui/")
+            let missing = try await control(port, "GET", "ui/app.js")
+            #expect(missing.status == 404)
+            #expect(try json(missing.text)["error"]?.stringValue?.contains("inspector.css, inspector.js") == true)
+        }
+    }
+
+    @Test("the stream needs the token and refuses a page on another origin, as every control call does")
+    func streamGuarded() async throws {
+        try await withServer(.init(token: "s3cret")) { _, port in
+            #expect(try await control(port, "GET", "requests/stream").status == 401)
+            let foreign = try await control(
+                port, "GET", "requests/stream",
+                headers: [("Authorization", "Bearer s3cret"), ("Origin", "https://evil.example")])
+            #expect(foreign.status == 403)
+            #expect(foreign.header("Access-Control-Allow-Origin") == nil)
+            #expect(foreign.header("Content-Type") == "application/json")
+            let unknown = try await control(
+                port, "GET", "requests/stream?session=s1", headers: [("Authorization", "Bearer s3cret")])
+            #expect(unknown.status == 400)
+        }
+    }
+
+    @Test(
+        "the stream sends what the server holds, then each request as it is recorded, redacted, with its decoded events; a reset is told"
+    )
+    func streamsLive() async throws {
+        try await withServer(.init(token: "s3cret")) { server, port in
+            let batch = #"{"writeKey": "wk_live_98765", "batch": [{"type": "track", "event": "Order Completed"}]}"#
+            _ = try await RawHTTP.send(
+                port: port, method: "POST", target: "/v1/batch",
+                headers: [("Content-Type", "application/json"), ("Authorization", "Bearer tok_5f4e3d2c1b0a")],
+                body: Array(batch.utf8))
+            let reader = try StreamReader(port: port, token: "s3cret")
+            defer { reader.close() }
+            let head = try await reader.read(until: "Order Completed")
+            #expect(head.contains("HTTP/1.1 200 OK"))
+            #expect(head.lowercased().contains("content-type: text/event-stream"))
+            #expect(head.contains("id: 1\nevent: request\ndata: {"))
+            #expect(!head.contains("wk_live_98765"))
+
+            let started = ContinuousClock.now
+            let page = #"{"writeKey": "wk_live_98765", "type": "page", "name": "Pricing"}"#
+            _ = try await RawHTTP.send(
+                port: port, method: "POST", target: "/v1/page", headers: [("Content-Type", "application/json")],
+                body: Array(page.utf8))
+            let live = try await reader.read(until: "Pricing")
+            // A secret an earlier request carried is hidden where a later one copies it.
+            _ = try await RawHTTP.send(port: port, target: "/p/tok_5f4e3d2c1b0a/view")
+            #expect(!(try await reader.read(until: "/view")).contains("tok_5f4e3d2c1b0a"))
+            #expect(ContinuousClock.now - started < .seconds(2))
+            let line = try #require(
+                live.split(separator: "\n").first { $0.hasPrefix("data: ") && $0.contains("Pricing") })
+            let message = try json(String(line.dropFirst("data: ".count)))
+            #expect(message["request"]?["id"]?.stringValue == "2")
+            let event = try #require(message["events"]?.arrayValue?.first)
+            #expect(event["vendor"]?.stringValue == "segment")
+            #expect(event["name"]?.stringValue == "Pricing")
+            #expect(!live.contains("wk_live_98765"))
+            #expect(live.contains("[redacted]"))
+
+            server.store.reset()
+            #expect(try await reader.read(until: "event: reset").contains("event: reset"))
+        }
+    }
+
+    @Test("a reader that does not read is cut off once it is more than the buffer behind; recording never waits")
+    func slowReaderCutOff() async throws {
+        try await withServer { server, port in
+            let reader = try StreamReader(port: port, token: nil)
+            defer { reader.close() }
+            _ = try await reader.read(until: "retry: 1000")
+            // Far more than the socket buffers and the stream's buffer hold together.
+            let body = String(repeating: "x", count: 20_000)
+            let started = ContinuousClock.now
+            for index in 0..<(ControlAPI.streamBuffer * 4) {
+                server.store.record(
+                    method: "POST", url: "http://t.example/e/\(index)", body: .text(body), sessionHint: nil)
+            }
+            #expect(ContinuousClock.now - started < .seconds(10), "recording waited for the reader")
+            let rest = try await reader.readToEnd()
+            #expect(rest.contains("event: overflow"))
+            let delivered = rest.components(separatedBy: "event: request").count - 1
+            #expect(delivered < ControlAPI.streamBuffer * 4)
+        }
+    }
+}
+
+extension InspectorTests {
+    @Test("a stream open when the server stops ends at once: shutdown does not wait for its reader")
+    func streamEndsAtShutdown() async throws {
+        let server = try CaptureServer(configuration: .init())
+        let port = try #require(try await server.start().port)
+        let reader = try StreamReader(port: port, token: nil)
+        defer { reader.close() }
+        _ = try await reader.read(until: "retry: 1000")
+        // Bounds well under the reader's 10 s timeout, which a shutdown waiting for it would reach,
+        // and loose enough for a machine busy with every other suite.
+        let started = ContinuousClock.now
+        try await server.shutdown()
+        #expect(ContinuousClock.now - started < .seconds(5))
+        _ = try await reader.readToEnd()  // the server closed it: otherwise this times out and throws
+        #expect(ContinuousClock.now - started < .seconds(6))
+    }
+}
+
+/// A client of the stream over a raw socket: sends the request, then reads what comes as it comes.
+private final class StreamReader: Sendable {
+    private let socket: Socket
+    private let received = Mutex<String>("")
+
+    init(port: Int, token: String?) throws {
+        socket = try Socket(port: port, timeout: 10)
+        var text = "GET /__tracksnap/requests/stream HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+        if let token { text += "Authorization: Bearer \(token)\r\n" }
+        try socket.write(Array((text + "\r\n").utf8))
+    }
+
+    /// Everything read so far once it contains `marker`; fails after the socket's timeout.
+    func read(until marker: String) async throws -> String {
+        try await offloaded { [self] in
+            while !received.withLock({ $0.contains(marker) }) {
+                guard let chunk = try socket.readSome() else { break }
+                received.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+            }
+            return received.withLock { $0 }
+        }
+    }
+
+    /// Everything read once the server closes.
+    func readToEnd() async throws -> String {
+        try await offloaded { [self] in
+            let rest = try socket.readToEnd()
+            return received.withLock {
+                $0 += String(decoding: rest, as: UTF8.self)
+                return $0
+            }
+        }
+    }
+
+    func close() {
+        socket.close()
+    }
+}

@@ -1,0 +1,217 @@
+"""The inspector (`/__tracksnap/ui/`) in a real browser, as a person sees it: Debian's chromium,
+headless, driven by selenium through Debian's chromedriver (never one selenium downloads), while
+Segment's Python SDK sends to the server. Rows appear without a reload, the filter and pickers
+narrow them and the address keeps the view, an event opens with its properties and raw request,
+captured text stays text, pause holds rows back; the page logs no error and asks nothing of any
+host but the server; and a page on another origin can read neither the stream nor the API."""
+
+import json
+import os
+import secrets
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from tracksnap import Tracksnap
+
+CHROMEDRIVER = "/usr/bin/chromedriver"
+SEND_SEGMENT = Path(__file__).resolve().parents[3] / "Tests" / "TracksnapCLITests" / "Fixtures" / "sdk" / "send_segment.py"
+WRITE_KEY = "wk_test_e2e_segment"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    token = secrets.token_hex(16)
+    with Tracksnap.start(root=tmp_path_factory.mktemp("inspector"), token=token) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def browser():
+    chromium = shutil.which("chromium")
+    if chromium is None or not os.path.exists(CHROMEDRIVER):
+        pytest.fail("the inspector's tests need Debian's chromium and chromium-driver: make test-tools installs them")
+    # Selenium Manager must find nothing to fetch: the driver and the browser are named.
+    os.environ["SE_OFFLINE"] = "true"
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    options.add_argument("--headless=new")
+    options.add_argument("--no-proxy-server")
+    options.add_argument("--window-size=1400,900")
+    if os.geteuid() == 0:
+        options.add_argument("--no-sandbox")  # Chromium does not start its sandbox as root
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def post(url, body, headers=None):
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method="POST",
+                                     headers={"Content-Type": "application/json", **(headers or {})})
+    with urllib.request.build_opener(urllib.request.ProxyHandler({})).open(request, timeout=10) as answer:
+        assert answer.status == 200
+
+
+def rows(driver):
+    """The rows a person sees: each one's cells' text."""
+    return [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+            for row in driver.find_elements(By.CSS_SELECTOR, "#rows tr") if row.is_displayed()]
+
+
+def type_filter(driver, text):
+    box = driver.find_element(By.ID, "filter")
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys(Keys.BACKSPACE)
+    if text:
+        box.send_keys(text)
+
+
+def wait_for(driver, condition, seconds=10.0):
+    return WebDriverWait(driver, seconds, poll_frequency=0.05).until(lambda _: condition())
+
+
+def test_a_person_follows_filters_and_opens_events(server, browser):
+    browser.get(f"{server.url}/__tracksnap/ui/#token={server.token}")
+    wait_for(browser, lambda: browser.find_element(By.ID, "status").text.startswith("live"))
+    assert server.token not in browser.current_url, "the token stays in the address"
+
+    session = server.session("checkout")
+    started = time.monotonic()
+    subprocess.run([sys.executable, str(SEND_SEGMENT), session.base_url], check=True, timeout=120)
+    session.wait(1, timeout=10)
+    wait_for(browser, lambda: len(rows(browser)) == 4)
+    assert time.monotonic() - started < 10
+    seen = rows(browser)
+    # Newest first: the batch's events, last one on top; each with its session, vendor and request.
+    assert [row[3] for row in seen] == ["screen Welcome", "page Getting Started", "track Order Completed",
+                                        "identify"], seen
+    assert all(row[1] == session.id and row[2] == "segment" for row in seen), seen
+    assert all(row[4].startswith("POST 127.0.0.1:") and row[4].endswith("/v1/batch") for row in seen), seen
+
+    # Live: a request sent while the page is open is shown within a second, on top; captured
+    # text is shown as text, never made into markup.
+    hostile = '<img src=x onerror="document.title=1">'
+    sent = time.monotonic()
+    post(session.base_url + "/v1/track", {"type": "track", "event": hostile, "userId": "u",
+                                          "properties": {"note": "<b>bold</b>"}, "writeKey": WRITE_KEY})
+    wait_for(browser, lambda: len(rows(browser)) == 5, seconds=5)
+    assert time.monotonic() - sent < 1.0
+    assert rows(browser)[0][3] == "track " + hostile
+    assert not browser.find_elements(By.CSS_SELECTOR, "#rows img, #rows b")
+    assert browser.title == "tracksnap inspector"
+
+    # A request no decoder claims stays a row; one a decoder cannot read has a badge.
+    post(session.base_url + "/v1/batch", b'{"batch": [{"type": "track", "event": "Cut Off"',
+         headers={"Host": "api.segment.io"})
+    post(session.base_url + "/health-check", {"up": True})
+    wait_for(browser, lambda: len(rows(browser)) == 7)
+    top = rows(browser)[:2]
+    assert top[0][2:4] == ["—", "request"] and top[0][5] == "", top
+    assert top[1][2:4] == ["segment", "request"] and top[1][5] == "problem", top
+
+    # Filter: by text in the properties, by event name, by vendor; the pickers narrow too, and
+    # the address holds the view, so that opening it again shows the same rows.
+    type_filter(browser, "sku-1")
+    wait_for(browser, lambda: [row[3] for row in rows(browser)] == ["track Order Completed"])
+    assert "q=sku-1" in browser.current_url
+    type_filter(browser, "getting started")
+    wait_for(browser, lambda: [row[3] for row in rows(browser)] == ["page Getting Started"])
+    type_filter(browser, "")
+    Select(browser.find_element(By.ID, "vendor")).select_by_value("segment")
+    wait_for(browser, lambda: len(rows(browser)) == 6)
+    assert all(row[2] == "segment" for row in rows(browser))
+    browser.get(browser.current_url)
+    wait_for(browser, lambda: len(rows(browser)) == 6)
+    assert Select(browser.find_element(By.ID, "vendor")).first_selected_option.text == "segment"
+    assert Select(browser.find_element(By.ID, "session")).options[1].text == session.id
+
+    # Open an event: its properties as a tree, its request raw (secrets hidden), its siblings.
+    row = next(r for r in browser.find_elements(By.CSS_SELECTOR, "#rows tr") if "Order Completed" in r.text)
+    row.click()
+    wait_for(browser, lambda: browser.find_element(By.ID, "detail").is_displayed())
+    assert browser.find_element(By.ID, "detail-title").text == "segment · track · Order Completed"
+    properties = browser.find_element(By.ID, "detail-properties").text
+    for text in ("order_id", '"o-1001"', "revenue", "12.5", "products", '"sku-1"'):
+        assert text in properties, properties
+    assert browser.find_element(By.ID, "detail-line").text == f"POST {server.url}/v1/batch"
+    headers = browser.find_element(By.ID, "detail-headers").text
+    assert "Authorization [redacted]" in headers, headers
+    body = browser.find_element(By.ID, "detail-body").text
+    assert '\n  "batch": [' in body and '"event": "Order Completed"' in body, body
+    events = [item.text for item in browser.find_elements(By.CSS_SELECTOR, "#detail-events li")]
+    assert events == ["identify", "track Order Completed", "page Getting Started", "screen Welcome"], events
+    assert "open=" in browser.current_url
+    assert WRITE_KEY not in browser.page_source
+
+    # Pause holds new rows back; resume shows them.
+    browser.find_element(By.ID, "pause").click()
+    post(session.base_url + "/v1/track", {"type": "track", "event": "While Paused", "userId": "u",
+                                          "writeKey": WRITE_KEY})
+    wait_for(browser, lambda: "1 new" in browser.find_element(By.ID, "status").text)
+    assert not any("While Paused" in row[3] for row in rows(browser))
+    browser.find_element(By.ID, "pause").click()
+    wait_for(browser, lambda: rows(browser)[0][3] == "track While Paused")
+
+    # Nothing logged as an error, and nothing asked of any host but the server.
+    errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert errors == [], errors
+    asked = {message["params"]["request"]["url"]
+             for message in (json.loads(entry["message"])["message"] for entry in browser.get_log("performance"))
+             if message["method"] == "Network.requestWillBeSent"}
+    assert asked and all(url.startswith(server.url + "/__tracksnap/") or url.startswith("data:") for url in asked), asked
+
+
+class _ForeignPage(BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = b"<!doctype html><title>elsewhere</title>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_a_page_on_another_origin_reads_neither_the_stream_nor_the_api(server, browser):
+    post(server.url + "/v1/track", {"type": "track", "event": "Secret Plan", "writeKey": WRITE_KEY})
+    foreign = ThreadingHTTPServer(("127.0.0.1", 0), _ForeignPage)
+    threading.Thread(target=foreign.serve_forever, daemon=True).start()
+    try:
+        browser.get(f"http://127.0.0.1:{foreign.server_address[1]}/")
+        outcomes = browser.execute_async_script("""
+            const [base, token, done] = arguments;
+            const attempt = (path, init) => fetch(base + path, init)
+                .then((answer) => answer.text().then((text) => "read " + answer.status + " " + text))
+                .catch((error) => "failed");
+            Promise.all([
+                attempt("/__tracksnap/requests/stream", {headers: {Authorization: "Bearer " + token}}),
+                attempt("/__tracksnap/requests", {headers: {Authorization: "Bearer " + token}}),
+                attempt("/__tracksnap/requests/stream", {}),
+                attempt("/__tracksnap/requests", {mode: "no-cors"}),
+            ]).then(done);
+        """, server.url, server.token)
+        # Refused by the server (403, no CORS headers) or by the browser; a no-cors answer is opaque.
+        assert outcomes[:3] == ["failed", "failed", "failed"], outcomes
+        assert outcomes[3] == "read 0 ", outcomes
+        assert all("Secret Plan" not in outcome for outcome in outcomes)
+    finally:
+        foreign.shutdown()
+        browser.get_log("browser")  # the refused fetches are logged as errors, as they should be
