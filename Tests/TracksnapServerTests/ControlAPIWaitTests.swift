@@ -135,8 +135,11 @@ struct ControlAPIWaitTests {
                     while client.lastStarted == nil { try await Task.sleep(for: .milliseconds(20)) }
                     try write("{ not json", to: snapshot)
                 }
+                // A long settle time: the wait ends when the traffic is complete, however slowly a
+                // loaded machine delivers it, which is not what this test is about.
                 let response = try await control(
-                    port, "POST", "sessions/\(id)/validate", body: #"{"snapshot": "\#(snapshot.path)", "timeout": 60}"#)
+                    port, "POST", "sessions/\(id)/validate",
+                    body: #"{"snapshot": "\#(snapshot.path)", "timeout": 60, "settle": 30}"#)
                 try await sending.value
                 try await rewriting.value
                 #expect(response.status == 200, "\(response.text)")
