@@ -5,6 +5,7 @@ import TracksnapCore
 import TracksnapJSON
 import TracksnapModel
 import TracksnapTestSupport
+import TracksnapValidation
 
 @testable import TracksnapServer
 
@@ -63,7 +64,8 @@ struct RequestLogEscapingTests {
             id: "1", time: "2026-11-24T10:00:00.000Z", method: "GET",
             url: "https://api.segment.io\u{1B}]0;title\u{07}\n::add-mask::x/v1/p?access_token=tok_4417")
         let line = RequestLogLine(
-            request: request, attribution: .unattributed(openSessions: 2, hint: "s9\n::error::y\u{1B}[2J"), status: 200)
+            request: request, attribution: .unattributed(openSessions: 2, hint: "s9\n::error::y\u{1B}[2J"), status: 200,
+            redactor: Redactor(requests: [request]))
         Self.expectUnforged(line.description)
         #expect(!line.description.contains("tok_4417"))
         #expect(line.description.contains(#"no open session "s9\n::error::y⟨U+001B⟩[2J""#), "\(line.description)")

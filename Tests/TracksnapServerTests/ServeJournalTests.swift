@@ -126,6 +126,28 @@ struct ServeJournalTests {
         #expect(result.stderr.contains("--journal-raw applies to a journal: add --journal FILE"))
     }
 
+    @Test(
+        "a secret one request sent and a later one copies (a token in a URL's path) is hidden in the journal and the log"
+    )
+    func copiedSecrets() async throws {
+        try await withTemporaryDirectory { directory in
+            let journal = directory.appending(path: "journal.ndjson").path
+            let server = try await ServeChild.launch(["--journal", journal])
+            defer { server.stop() }
+            try await Self.send(server.port, "GET", "/v1/login?access_token=tok_copied_99172", [], nil)
+            try await Self.send(server.port, "GET", "/v1/profile/tok_copied_99172/view", [], nil)
+            server.signal(SIGTERM)
+            #expect(try await server.waitForExit() == 0)
+            let written = try String(contentsOfFile: journal, encoding: .utf8)
+            #expect(written.split(separator: "\n").count == 2)
+            #expect(written.contains("/v1/profile/"), "\(written)")
+            #expect(!written.contains("tok_copied_99172"), "\(written)")
+            let log = try String(contentsOf: server.stderrURL, encoding: .utf8)
+            #expect(log.contains("/v1/profile/"), "\(log)")
+            #expect(!log.contains("tok_copied_99172"), "\(log)")
+        }
+    }
+
     private static func send(
         _ port: Int, _ method: String, _ target: String, _ headers: [(String, String)], _ body: String?
     ) async throws {

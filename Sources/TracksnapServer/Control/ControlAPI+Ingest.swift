@@ -65,7 +65,10 @@ extension ControlAPI {
                 sessionHint: id,
                 serverOrigin: captured.serverOrigin, ingested: true)
             // The app's own capture answered it (or its network did): no status is known here.
-            requestLog?(RequestLogLine(request: recorded.request, attribution: recorded.attribution, status: nil))
+            requestLog?(
+                RequestLogLine(
+                    request: recorded.request, attribution: recorded.attribution, status: nil,
+                    redactor: store.recentRedactor))
         }
         return .answer(.ok, IngestAnswer(recorded: requests.count, session: id))
     }

@@ -47,7 +47,8 @@ public struct RequestLogLine: Sendable, Hashable, CustomStringConvertible {
         self.refused = refused
     }
 
-    init(request: CapturedRequest, attribution: CaptureStore.Attribution, status: Int?) {
+    /// - Parameter redactor: hides the URL's secrets, and those of the latest requests.
+    init(request: CapturedRequest, attribution: CaptureStore.Attribution, status: Int?, redactor: Redactor) {
         var note: String?
         if case .unattributed(let open, let hint) = attribution {
             if let hint {
@@ -59,7 +60,7 @@ public struct RequestLogLine: Sendable, Hashable, CustomStringConvertible {
         }
         self.init(
             time: request.time ?? "", session: request.session, method: request.method,
-            url: Redactor(requests: [request]).redact(url: request.url),
+            url: redactor.redact(url: request.url),
             status: status,
             notAttributed: note, refused: request.refused)
     }

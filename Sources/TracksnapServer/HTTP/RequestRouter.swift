@@ -293,7 +293,9 @@ final class RequestRouter: Sendable {
     /// Hands the log line of a recorded request to the configuration's `requestLog`.
     func log(_ recorded: Recorded, status: Int?) {
         configuration.requestLog?(
-            RequestLogLine(request: recorded.request, attribution: recorded.attribution, status: status))
+            RequestLogLine(
+                request: recorded.request, attribution: recorded.attribution, status: status,
+                redactor: store.recentRedactor))
     }
 
     /// The reply, logging the recorded request with its status once the answer is known.

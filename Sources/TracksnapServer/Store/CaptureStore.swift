@@ -2,6 +2,7 @@ import Synchronization
 import TracksnapCore
 public import TracksnapModel
 public import TracksnapReplay
+package import TracksnapValidation
 
 /// Every request the server captured: a global list, one list per open session, the counters,
 /// and the journal.
@@ -41,6 +42,8 @@ public final class CaptureStore: Sendable {
         var sessionOrder: [String] = []
         var statistics = HealthAnswer()
         var closed = false
+        /// The distinct secrets the latest requests carried, oldest first (`secretsRemembered`).
+        var recentSecrets: [String] = []
         /// The readers of what is recorded from now on (`follow`), told under the lock so that
         /// each gets the requests in the ids' order.
         var followers: [RequestFollower] = []
@@ -150,9 +153,31 @@ public final class CaptureStore: Sendable {
             state.statistics.unattributed += 1
             return (request, .unattributed(openSessions: state.sessionOrder.count, hint: sessionHint))
         }
-        journal?.append(recorded.0)
+        journal?.append(recorded.0, redactedBy: redactor(remembering: recorded.0))
         return recorded
     }
+
+    /// How many distinct secrets the store remembers from the latest requests, so that the
+    /// journal and the log hide a secret one request sent when a later one copies it (a token
+    /// the login answered, sent back in a URL's path), as the control API's answers do.
+    static let secretsRemembered = 256
+
+    /// A redactor for what one request's record writes (the journal, the log): its own
+    /// secrets, and those the latest requests carried, which it now remembers too.
+    package func redactor(remembering request: CapturedRequest) -> Redactor {
+        let own = request.carriedSecrets
+        let known = state.withLock { state -> Set<String> in
+            for secret in own.sorted() where !state.recentSecrets.contains(secret) {
+                state.recentSecrets.append(secret)
+            }
+            state.recentSecrets.removeFirst(max(0, state.recentSecrets.count - Self.secretsRemembered))
+            return Set(state.recentSecrets)
+        }
+        return Redactor(secrets: known.union(own))
+    }
+
+    /// A redactor with the secrets the latest requests carried.
+    package var recentRedactor: Redactor { Redactor(secrets: Set(state.withLock { $0.recentSecrets })) }
 
     /// Counts a request refused, unrecorded, because its body as sent is over the limit.
     package func countRejected() {

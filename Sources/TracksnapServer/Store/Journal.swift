@@ -91,12 +91,12 @@ final class Journal: Sendable {
         close()
     }
 
-    /// Appends one request as a line; a write error is reported once on stderr, and capturing
-    /// in memory goes on.
-    func append(_ request: CapturedRequest) {
-        // Redacted as one request of the control API's answers: what the journal holds is what
+    /// Appends one request as a line, its secrets hidden by `redactor` unless the journal keeps
+    /// them; a write error is reported once on stderr, and capturing in memory goes on.
+    func append(_ request: CapturedRequest, redactedBy redactor: Redactor) {
+        // Redacted as the control API's answers are: what the journal holds is what
         // `GET sessions/{id}/requests?format=ndjson` would answer, and reads back the same way.
-        let line = keepsSecrets ? request : Redactor(requests: [request]).redact(request)
+        let line = keepsSecrets ? request : redactor.redact(request)
         var bytes = Array(CaptureFile.ndjsonLine(line).utf8)
         bytes.append(UInt8(ascii: "\n"))
         let failure = state.withLock { state -> String? in
