@@ -60,6 +60,7 @@ let package = Package(
             name: "TracksnapValidation",
             dependencies: [
                 "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "Patterns", "Inflation",
+                "JSONSchemaValidation",
             ],
             resources: [.embedInCode("Profile/BuiltIn")]
         ),

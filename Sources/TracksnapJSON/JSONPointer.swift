@@ -80,3 +80,26 @@ public enum JSONPointer {
         return tokens
     }
 }
+
+extension JSONValue {
+    /// The value a JSON Pointer leads to, or nil when it leads nowhere.
+    ///
+    /// ```swift
+    /// (["items": [["sku": "a"]]] as JSONValue).value(atPointer: "/items/0/sku")  // "a"
+    /// ```
+    public func value(atPointer pointer: String) -> JSONValue? {
+        var value = self
+        for token in JSONPointer.tokens(pointer) {
+            switch value {
+            case .object(let members):
+                guard let member = members[token] else { return nil }
+                value = member
+            case .array(let items):
+                guard let index = Int(token), items.indices.contains(index) else { return nil }
+                value = items[index]
+            default: return nil
+            }
+        }
+        return value
+    }
+}

@@ -17,6 +17,7 @@ private let allowedDependencies: [String: Set<String>] = [
     "TracksnapDecoders": ["TracksnapJSON", "TracksnapModel", "TracksnapCore"],
     "TracksnapValidation": [
         "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "Patterns", "Inflation",
+        "JSONSchemaValidation",
     ],
     "TracksnapRecording": [
         "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "Patterns",
