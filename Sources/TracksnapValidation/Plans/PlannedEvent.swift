@@ -18,7 +18,8 @@ public struct PlannedEvent: Sendable, Hashable, CustomStringConvertible {
         self.location = location
     }
 
-    public var description: String {
-        "\(file)\(location.map { ":\($0.line):\($0.column)" } ?? ""): \(title)"
-    }
+    /// `Validators/shop.plan.json:14:5`.
+    public var place: String { "\(file)\(location.map { ":\($0.line):\($0.column)" } ?? "")" }
+
+    public var description: String { "\(place): \(title)" }
 }
