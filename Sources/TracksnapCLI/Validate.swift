@@ -14,8 +14,9 @@ struct Validate: ParsableCommand {
             "validator", else "default", looked up as Validators/NAME.json. A directory stands for \
             every snapshot below it. With no snapshot, --validator's profile is checked alone: \
             its vendor rules (the built-in vendor profiles check their vendor's documented \
-            limits). --plan checks every decoded event against a tracking plan (native, or \
-            Segment's Public or Config API export), and lists the planned events never sent; \
+            limits). --plan checks every decoded event against a tracking plan (native, Segment's \
+            Public or Config API export, or an Iglu registry folder for Snowplow), and lists the \
+            planned events never sent; \
             with no snapshot, the plan alone is checked. Exit 0 when all pass, 1 on mismatches, \
             2 on bad input.
             """
@@ -25,7 +26,9 @@ struct Validate: ParsableCommand {
     var snapshots: [String] = []
 
     @Option(
-        help: ArgumentHelp("A tracking plan every decoded event is checked against (repeatable).", valueName: "file"))
+        help: ArgumentHelp(
+            "A tracking plan (file, or Iglu registry folder) every decoded event is checked against (repeatable).",
+            valueName: "plan"))
     var plan: [String] = []
 
     @OptionGroup var traffic: TrafficOptions

@@ -128,6 +128,86 @@ struct PlanEndToEndTests {
     }
 }
 
+/// One defect `send_snowplow_plan_events.py` can make, and the one finding it must give.
+struct IgluDefect: CustomTestStringConvertible, Sendable {
+    var name: String
+    var code: String
+    var path: String
+    var keyword: String?
+
+    var testDescription: String { name }
+
+    static let all = [
+        IgluDefect(name: "wrong_type", code: "plan_violation", path: "/properties/step", keyword: "type"),
+        IgluDefect(name: "missing_required", code: "plan_violation", path: "/properties", keyword: "required"),
+        IgluDefect(name: "outside_range", code: "plan_violation", path: "/properties/step", keyword: "minimum"),
+        IgluDefect(
+            name: "pattern", code: "plan_violation", path: "/context/contexts/0/data/order_id", keyword: "pattern"),
+        IgluDefect(
+            name: "forbidden", code: "plan_violation", path: "/properties/coupon", keyword: "additionalProperties"),
+        IgluDefect(name: "unknown_schema", code: "unplanned_event", path: "/properties", keyword: nil),
+    ]
+}
+
+/// Snowplow's own Python tracker sends a self-describing event with a context; an Iglu registry
+/// folder checks both by their `iglu:` URIs.
+@Suite("An Iglu registry against Snowplow's Python tracker")
+struct IgluEndToEndTests {
+    static let registry = PackagePaths.fixtures.appending(path: "plans/iglu").path
+
+    private func report(defect: String?) async throws -> [String: Any] {
+        let server = try await ServeChild.launch()
+        defer { server.stop() }
+        let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
+        let script = PackagePaths.fixtures.appending(path: "plans/send_snowplow_plan_events.py").path
+        let sent = try await runProcess(
+            PackagePaths.python, [script, server.base] + (defect.map { [$0] } ?? []), timeout: 120)
+        #expect(sent.status == 0, "the Snowplow tracker failed: \(sent.stderr)")
+        _ = try await server.call("GET", "sessions/\(session)/requests?count=1&timeout=30")
+        let body = try JSONSerialization.data(withJSONObject: ["plan": Self.registry, "settle": 0.5])
+        let answer = try await server.call("POST", "sessions/\(session)/validate", body: body)
+        let json = try JSONSerialization.jsonObject(with: answer) as? [String: Any]
+        let snapshots = json?["snapshots"] as? [[String: Any]]
+        return try #require(snapshots?.first)
+    }
+
+    @Test("a conforming event and context pass; coverage lists the schema never used")
+    func conforming() async throws {
+        guard FileManager.default.isExecutableFile(atPath: PackagePaths.python.path) else {
+            Issue.record("\(PackagePaths.python.path) is missing: run `make test`, which installs the SDKs")
+            return
+        }
+        let snapshot = try await report(defect: nil)
+        #expect((snapshot["findings"] as? [Any])?.isEmpty == true, "\(snapshot)")
+        let unsent = (snapshot["plannedNotSent"] as? [[String: Any]])?.compactMap { $0["event"] as? String }
+        #expect(unsent == ["iglu:com.acme/refund/jsonschema/1-0-0"])
+        let file = (snapshot["plannedNotSent"] as? [[String: Any]])?.first?["plan"] as? String
+        #expect(file?.hasSuffix("schemas/com.acme/refund/jsonschema/1-0-0") == true, "\(file ?? "")")
+    }
+
+    @Test("each single defect gives exactly one finding naming it", arguments: IgluDefect.all)
+    func defect(_ defect: IgluDefect) async throws {
+        guard FileManager.default.isExecutableFile(atPath: PackagePaths.python.path) else {
+            Issue.record("\(PackagePaths.python.path) is missing: run `make test`, which installs the SDKs")
+            return
+        }
+        let findings = try await report(defect: defect.name)["findings"] as? [[String: Any]] ?? []
+        #expect(findings.count == 1, "\(findings)")
+        guard let finding = findings.first else { return }
+        let message = finding["message"] as? String ?? ""
+        #expect(finding["code"] as? String == defect.code, "\(message)")
+        #expect(finding["path"] as? String == defect.path, "\(message)")
+        if let keyword = defect.keyword {
+            #expect(message.contains(": \(keyword): "), "\(message)")
+            #expect((finding["file"] as? String)?.contains("schemas/com.acme/") == true)
+            #expect(finding["line"] as? Int != nil)
+        } else {
+            #expect(
+                message.contains("iglu:com.acme/wishlist/jsonschema/1-0-0 is not in the Iglu registry"), "\(message)")
+        }
+    }
+}
+
 /// A plan is input like any other: a bad one stops `validate` with exit 2 and its place, and
 /// `lint` reports it.
 @Suite("Bad tracking plans on the command line")

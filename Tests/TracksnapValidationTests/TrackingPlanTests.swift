@@ -150,4 +150,26 @@ struct TrackingPlanTests {
             }
         }
     }
+
+    @Test("an Iglu registry folder: a bad schema is refused at its file and line, an empty folder named")
+    func igluRegistry() throws {
+        try withTemporaryDirectory { directory in
+            let folder = directory.appending(path: "schemas/com.acme/checkout/jsonschema")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let schema = folder.appending(path: "1-0-0")
+            try """
+            {"$schema": "http://iglucentral.com/schemas/com.snowplowanalytics.self-desc/schema/jsonschema/1-0-0#",
+             "self": {"vendor": "com.acme", "name": "checkout", "format": "jsonschema", "version": "1-0-0"},
+             "type": "object", "properties": {"step": {"type": "integer", "minimum": "one"}}}
+            """.write(to: schema, atomically: true, encoding: .utf8)
+            do {
+                _ = try TrackingPlan.load(path: directory.path)
+                Issue.record("a bad Iglu schema was accepted")
+            } catch {
+                #expect("\(error)".hasPrefix("\(schema.path):3:"), "\(error)")
+            }
+            try FileManager.default.removeItem(at: schema)
+            #expect(throws: InputError.self) { try TrackingPlan.load(path: directory.path) }
+        }
+    }
 }

@@ -51,6 +51,7 @@ extension TrackingPlan {
     package func check(
         _ event: AnalyticsEvent, severity: (FindingCode) -> Severity, request: RequestReference
     ) -> (findings: [Finding], matched: [Int]) {
+        if format == .iglu { return checkIglu(event, severity: severity, request: request) }
         guard let type = Self.plannedType(of: event) else { return ([], []) }
         let subject = "\(type)\(event.name.map { " \"\($0)\"" } ?? "") (event \(event.index + 1))"
         let own = definitions.indices.filter {
@@ -69,20 +70,32 @@ extension TrackingPlan {
         for index in own + common {
             let definition = definitions[index]
             let (instance, prefix) = Self.instance(of: event, type: type, subject: definition.subject)
-            for violation in definition.schema.validate(instance) {
-                let path = prefix + violation.instancePath
-                let place = violation.location.map { "\(file):\($0.line):\($0.column)" } ?? file
-                findings.append(
-                    Finding(
-                        code: .planViolation, severity: severity(.planViolation), path: path,
-                        location: violation.location, expected: fragment(of: violation, in: definition),
-                        actual: instance.value(atPointer: violation.instancePath),
-                        message:
-                            "\(subject) at \(path.isEmpty ? "/" : path): \(violation.keyword): \(violation.message) (\(definition.title) in \(place))",
-                        request: request, file: file))
+            findings += violations(of: definition, instance, prefix: prefix, subject: subject, severity: severity).map {
+                var finding = $0
+                finding.request = request
+                return finding
             }
         }
         return (findings, own)
+    }
+
+    /// A `plan_violation` per schema failure of `instance` (which stands at `prefix` in the event).
+    func violations(
+        of definition: Definition, _ instance: JSONValue, prefix: String, subject: String,
+        severity: (FindingCode) -> Severity
+    ) -> [Finding] {
+        definition.schema.validate(instance).map { violation in
+            let path = prefix + violation.instancePath
+            let file = violation.file ?? definition.file
+            let place = violation.location.map { "\(file):\($0.line):\($0.column)" } ?? file
+            return Finding(
+                code: .planViolation, severity: severity(.planViolation), path: path,
+                location: violation.location, expected: fragment(of: violation, in: definition),
+                actual: instance.value(atPointer: violation.instancePath),
+                message:
+                    "\(subject) at \(path.isEmpty ? "/" : path): \(violation.keyword): \(violation.message) (\(definition.title) in \(place))",
+                file: file)
+        }
     }
 
     /// The keyword that failed with its value, as the plan writes it: `{"type": "number"}`,
@@ -131,7 +144,7 @@ extension Profile {
             for (index, definition) in plan.definitions.enumerated()
             where definition.type != nil && !matched[planIndex][index] {
                 check.unsent.append(
-                    PlannedEvent(title: definition.title, file: plan.file, location: definition.location))
+                    PlannedEvent(title: definition.title, file: definition.file, location: definition.location))
             }
         }
         return check

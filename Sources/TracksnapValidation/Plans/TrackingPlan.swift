@@ -27,6 +27,9 @@ public struct TrackingPlan: Sendable {
         /// Segment's Config API: `{"rules": {"events": [{"name", "rules"}], "identify_traits",
         /// "group_traits", "global"}}`; a schema describes the whole call.
         case segmentConfigAPI = "segment-config-api"
+        /// A folder laid out as an Iglu registry (`schemas/VENDOR/NAME/jsonschema/1-0-0`),
+        /// applied to Snowplow's self-describing events and contexts by their `iglu:` URI.
+        case iglu
     }
 
     /// What a definition's schema is checked against: the event's properties (or traits)
@@ -56,6 +59,7 @@ public struct TrackingPlan: Sendable {
         /// How findings and coverage name it: `track "Order Completed"`, `identify`, `every call`.
         public var title: String {
             guard let type else { return "every call" }
+            if type == "iglu", let name { return name }
             return name.map { "\(type) \"\($0)\"" } ?? type
         }
 
@@ -70,13 +74,17 @@ public struct TrackingPlan: Sendable {
     public var format: Format
     public var definitions: [Definition]
 
-    /// Reads and compiles a plan file.
+    /// Reads and compiles a plan file, or an Iglu registry folder (`loadIglu(directory:)`).
     ///
     /// - Throws: `InputError` for a file that cannot be read or parsed, a plan of no known
     ///   format, a definition without its type or name, or an invalid schema or unresolvable
     ///   `$ref`: each at the plan file's line and column.
     public static func load(path: String) throws(InputError) -> TrackingPlan {
-        try parse(document: JSONDocument.load(path: path))
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return try loadIglu(directory: path)
+        }
+        return try parse(document: JSONDocument.load(path: path))
     }
 
     /// Compiles a plan already parsed.
@@ -88,7 +96,7 @@ public struct TrackingPlan: Sendable {
         case .native: reader.readNative()
         case .segmentPublicAPI: reader.readSegmentPublicAPI()
         case .segmentConfigAPI: reader.readSegmentConfigAPI()
-        case nil:
+        case .iglu, nil:
             reader.error(
                 "",
                 "not a tracking plan: expected a native plan ({\"plan\": 1, \"events\": […]}), or a Segment tracking plan as its Public API ({\"rules\": [{\"key\", \"type\", \"jsonSchema\"}]}) or Config API ({\"rules\": {\"events\": […]}}) exports it"
