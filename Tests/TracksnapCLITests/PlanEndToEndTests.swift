@@ -7,7 +7,10 @@ struct PlanCase: CustomTestStringConvertible, Sendable {
     var file: String
     var testDescription: String { file }
 
-    static let all = ["shop.plan.json", "segment-public-api.json", "segment-config-api.json"].map(PlanCase.init)
+    static let all = [
+        "shop.plan.json", "segment-public-api.json", "segment-config-api.json", "mparticle-data-plan.json",
+    ]
+    .map(PlanCase.init)
 }
 
 /// One defect `send_plan_events.py` can make, and the one finding it must give.

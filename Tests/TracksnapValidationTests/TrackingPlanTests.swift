@@ -59,6 +59,16 @@ struct TrackingPlanTests {
             """#)
         #expect(configAPI.format == .segmentConfigAPI)
         #expect(configAPI.definitions.map(\.title) == [#"track "Signed Up""#, "identify"])
+        let mParticle = try plan(
+            #"""
+            {"version_document": {"data_points": [
+              {"match": {"type": "custom_event", "criteria": {"event_name": "Signed Up"}}, "validator": {"type": "json_schema", "definition": {}}},
+              {"match": {"type": "user_attributes", "criteria": {}}, "validator": {"type": "json_schema", "definition": {}}},
+              {"match": {"type": "commerce_event", "criteria": {}}, "validator": {"type": "json_schema", "definition": {}}}
+            ]}}
+            """#)
+        #expect(mParticle.format == .mParticle)
+        #expect(mParticle.definitions.map(\.title) == [#"track "Signed Up""#, "identify"])
         // A profile's own "plan" (a path) and "rules" (vendor rules) are not plans.
         #expect(TrackingPlan.Format.detect(["plan": "shop.plan.json", "rules": ["ga4": "on"]]) == nil)
     }

@@ -101,6 +101,41 @@ extension PlanReader {
         }
     }
 
+    /// mParticle's match types and the call type each stands for.
+    static let mParticleTypes = [
+        "custom_event": "track", "screen_view": "screen", "user_attributes": "identify",
+    ]
+
+    /// `{"version_document": {"data_points": [{"match": {"type": "custom_event", "criteria":
+    /// {"event_name": "Order Completed"}}, "validator": {"type": "json_schema", "definition": {…}}}]}}`,
+    /// as mParticle's Data Planning API answers a plan version (or its `version_document` alone).
+    /// A custom event's or screen view's schema describes the mParticle event (its
+    /// `data.custom_attributes` are the properties); user attributes' describe the attributes.
+    /// Other match types (commerce events, identities…) are left out: no decoder makes them.
+    mutating func readMParticle() {
+        let base = document.value["version_document"] != nil ? "/version_document" : ""
+        let points = document.value.value(atPointer: base + "/data_points")?.arrayValue ?? []
+        for (index, point) in points.enumerated() {
+            let pointer = JSONPointer.appending(base + "/data_points", index)
+            guard let matchType = point["match"]?["type"]?.stringValue else {
+                error(pointer, "a data point has a \"match\" with a \"type\"")
+                continue
+            }
+            guard let type = Self.mParticleTypes[matchType] else { continue }
+            guard point["validator"]?["definition"] != nil else { continue }
+            let criteria = point["match"]?["criteria"]
+            let name = (criteria?["event_name"] ?? criteria?["screen_name"])?.stringValue
+            if type == "track", name?.isEmpty != false {
+                error(JSONPointer.appending(pointer, "match"), "a custom_event's criteria has an \"event_name\"")
+                continue
+            }
+            define(
+                type: type, name: type == "identify" ? nil : name,
+                schemaAt: JSONPointer.appending(JSONPointer.appending(pointer, "validator"), "definition"),
+                subject: type == "identify" ? .properties : .mParticleEvent)
+        }
+    }
+
     /// `{"rules": {"events": [{"name": "Order Completed", "rules": {…}}], "identify_traits": {…},
     /// "group_traits": {…}, "global": {…}}}`, as the Config API's tracking plan has it.
     /// An event's and `global`'s schema describes the whole call; `identify_traits` and

@@ -42,6 +42,15 @@ extension TrackingPlan {
         switch subject {
         case .call: (callView(of: event, type: type), "")
         case .properties: (event.properties, type == "identify" || type == "group" ? "/traits" : "/properties")
+        case .mParticleEvent:
+            (
+                .object([
+                    "data": .object([
+                        type == "track" ? "event_name" : "screen_name": event.name.map(JSONValue.string) ?? .null,
+                        "custom_attributes": event.properties,
+                    ])
+                ]), ""
+            )
         }
     }
 
@@ -85,7 +94,15 @@ extension TrackingPlan {
         severity: (FindingCode) -> Severity
     ) -> [Finding] {
         definition.schema.validate(instance).map { violation in
-            let path = prefix + violation.instancePath
+            var path = prefix + violation.instancePath
+            // mParticle's custom attributes are the event's properties.
+            if definition.subject == .mParticleEvent {
+                for (from, to) in [("/data/custom_attributes", "/properties"), ("/data", "")]
+                where path == from || path.hasPrefix(from + "/") {
+                    path = to + path.dropFirst(from.count)
+                    break
+                }
+            }
             let file = violation.file ?? definition.file
             let place = violation.location.map { "\(file):\($0.line):\($0.column)" } ?? file
             return Finding(

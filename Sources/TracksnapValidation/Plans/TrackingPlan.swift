@@ -30,6 +30,10 @@ public struct TrackingPlan: Sendable {
         /// A folder laid out as an Iglu registry (`schemas/VENDOR/NAME/jsonschema/1-0-0`),
         /// applied to Snowplow's self-describing events and contexts by their `iglu:` URI.
         case iglu
+        /// An mParticle data plan version (`{"version_document": {"data_points": [{"match",
+        /// "validator"}]}}`, or the version document alone): custom events, screen views and user
+        /// attributes, each with a JSON Schema of the mParticle event.
+        case mParticle = "mparticle"
     }
 
     /// What a definition's schema is checked against: the event's properties (or traits)
@@ -37,6 +41,9 @@ public struct TrackingPlan: Sendable {
     public enum Subject: Sendable, Hashable {
         case properties
         case call
+        /// The event as mParticle's data plans describe it: `{"data": {"event_name" or
+        /// "screen_name", "custom_attributes"}}`, the properties as custom attributes.
+        case mParticleEvent
     }
 
     /// One planned event.
@@ -96,10 +103,11 @@ public struct TrackingPlan: Sendable {
         case .native: reader.readNative()
         case .segmentPublicAPI: reader.readSegmentPublicAPI()
         case .segmentConfigAPI: reader.readSegmentConfigAPI()
+        case .mParticle: reader.readMParticle()
         case .iglu, nil:
             reader.error(
                 "",
-                "not a tracking plan: expected a native plan ({\"plan\": 1, \"events\": […]}), or a Segment tracking plan as its Public API ({\"rules\": [{\"key\", \"type\", \"jsonSchema\"}]}) or Config API ({\"rules\": {\"events\": […]}}) exports it"
+                "not a tracking plan: expected a native plan ({\"plan\": 1, \"events\": […]}), a Segment tracking plan as its Public API ({\"rules\": [{\"key\", \"type\", \"jsonSchema\"}]}) or Config API ({\"rules\": {\"events\": […]}}) exports it, or an mParticle data plan version ({\"version_document\": {\"data_points\": […]}})"
             )
         }
         return try reader.finish()
@@ -123,6 +131,7 @@ extension TrackingPlan.Format {
     public static func detect(_ value: JSONValue) -> Self? {
         // A profile has `"plan"` too (a path), and `"rules"` (vendor rules by vendor name).
         if value["plan"]?.doubleValue != nil { return .native }
+        if (value["version_document"] ?? value)["data_points"]?.arrayValue != nil { return .mParticle }
         let rules = value["rules"] ?? value["data"]?["rules"]
         if rules?.arrayValue != nil { return .segmentPublicAPI }
         let configKeys = ["events", "identify_traits", "group_traits", "global"]
