@@ -49,7 +49,8 @@ extension PlanReader {
                 continue
             }
             define(
-                type: type, name: name, schemaAt: JSONPointer.appending(pointer, "schema"), subject: .properties)
+                type: type, name: name, schemaAt: JSONPointer.appending(pointer, "schema"), in: pointer,
+                subject: .properties)
         }
     }
 
@@ -97,7 +98,7 @@ extension PlanReader {
             define(
                 type: type, name: name,
                 schemaAt: JSONPointer.appending(JSONPointer.appending(rulesPointer, index), "jsonSchema"),
-                subject: .call)
+                in: JSONPointer.appending(rulesPointer, index), subject: .call)
         }
     }
 
@@ -131,7 +132,7 @@ extension PlanReader {
             }
             define(
                 type: type, name: type == "identify" ? nil : name,
-                schemaAt: JSONPointer.appending(JSONPointer.appending(pointer, "validator"), "definition"),
+                schemaAt: JSONPointer.appending(JSONPointer.appending(pointer, "validator"), "definition"), in: pointer,
                 subject: type == "identify" ? .properties : .mParticleEvent)
         }
     }
@@ -148,7 +149,9 @@ extension PlanReader {
                 error(pointer, "an event rule has a \"name\": the event's name")
                 continue
             }
-            define(type: "track", name: name, schemaAt: JSONPointer.appending(pointer, "rules"), subject: .call)
+            define(
+                type: "track", name: name, schemaAt: JSONPointer.appending(pointer, "rules"), in: pointer,
+                subject: .call)
         }
         if rules["events"] != nil, rules["events"]?.arrayValue == nil {
             error("/rules/events", "\"events\" is an array of {\"name\", \"rules\"}")

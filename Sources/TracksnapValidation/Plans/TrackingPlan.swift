@@ -151,7 +151,8 @@ struct PlanReader {
     let document: JSONDocument
     private(set) var diagnostics: [Diagnostic] = []
     /// Each definition's schema pointer in the document, with what it is.
-    private var pending: [(pointer: String, type: String?, name: String?, subject: TrackingPlan.Subject)] = []
+    private var pending:
+        [(pointer: String, definition: String, type: String?, name: String?, subject: TrackingPlan.Subject)] = []
 
     init(document: JSONDocument) { self.document = document }
 
@@ -161,8 +162,12 @@ struct PlanReader {
                 .error, file: document.file, path: pointer, location: document.locations[pointer], message: message))
     }
 
-    /// A definition whose schema is at `pointer`.
-    mutating func define(type: String?, name: String?, schemaAt pointer: String, subject: TrackingPlan.Subject) {
+    /// A definition whose schema is at `pointer`, written at `definition` (the event's object;
+    /// by default the schema's place), where coverage points.
+    mutating func define(
+        type: String?, name: String?, schemaAt pointer: String, in definition: String? = nil,
+        subject: TrackingPlan.Subject
+    ) {
         let value = document.value.value(atPointer: pointer)
         guard value?.objectValue != nil || value?.boolValue != nil else {
             error(pointer, "a schema is a JSON object (or true or false), not \(value?.typeName ?? "nothing")")
@@ -170,11 +175,11 @@ struct PlanReader {
         }
         if let duplicate = pending.first(where: { $0.type == type && $0.name == name && type != nil }) {
             let title = name.map { "\(type ?? "") \"\($0)\"" } ?? (type ?? "")
-            let line = document.locations[duplicate.pointer].map { " (line \($0.line))" } ?? ""
-            error(pointer, "\(title) is defined twice; the first definition is at \(duplicate.pointer)\(line)")
+            let line = document.locations[duplicate.definition].map { " (line \($0.line))" } ?? ""
+            error(pointer, "\(title) is defined twice; the first definition is at \(duplicate.definition)\(line)")
             return
         }
-        pending.append((pointer, type, name, subject))
+        pending.append((pointer, definition ?? pointer, type, name, subject))
     }
 
     /// Compiles every definition's schema; throws every problem found.
@@ -197,7 +202,7 @@ struct PlanReader {
                         type: item.type, name: item.name, subject: item.subject, schema: schema,
                         schemaValue: document.value.value(atPointer: item.pointer) ?? .bool(true), uri: uri,
                         file: document.file,
-                        location: document.locations[item.pointer]))
+                        location: document.locations[item.definition]))
             } catch {
                 // Diagnostics of a subdocument: their pointers are relative to the schema.
                 diagnostics += error.diagnostics.map { diagnostic in
