@@ -41,8 +41,11 @@ extension ControlAPI {
                 fields: ["snapshot", "snapshotContent", "plan", "validator", "format", "timeout", "settle"],
                 example: example)
             // One path, or a list of them.
-            var named = body.value("plan")?.stringValue.map { [$0] }
-            if named == nil { named = try body.strings("plan") }
+            let plan = body.value("plan")
+            let named = plan?.stringValue.map { [$0] } ?? plan?.arrayValue?.compactMap(\.stringValue)
+            if let plan, named?.count != (plan.arrayValue?.count ?? 1) {
+                throw ControlBody.Problem(message: "plan must be a path under the root, or an array of them")
+            }
             var resolved: [String] = []
             for path in named ?? [] { resolved.append(try resolve(path, field: "plan")) }
             plans = resolved
