@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks the snapshot, profile, report and cassette JSON Schemas against examples and the repository's own files.
+"""Checks the snapshot, profile, plan, report and cassette JSON Schemas against examples and the repository's own files.
 
     python3 Schemas/check.py [-v] [--report FILE...] [--cassette FILE...]
 
@@ -12,8 +12,9 @@
   report schema, and with `--cassette`, each FILE (a cassette tracksnap wrote) by the cassette
   schema: the Swift tests pass the writers' own output here.
 
-A file under a `Reports` directory is a JSON report, one under a `Cassettes` directory a cassette; one under a `Validators` directory, or naming
-the profile schema in `$schema`, is a profile; any other a snapshot (as `tracksnap lint` decides).
+A file under a `Reports` directory is a JSON report, one under a `Cassettes` directory a cassette; one whose `plan` is a number is a
+tracking plan; one under a `Validators` directory, or naming the profile schema in `$schema`, is a profile; any other a snapshot (as
+`tracksnap lint` decides).
 The last line is `N passed, M failed`; the exit status is 1 when anything failed. Needs `jsonschema`.
 """
 
@@ -61,7 +62,7 @@ def main():
             print(f"{'ok  ' if ok else 'FAIL'} {what}{': ' + detail if detail else ''}")
 
     schemas = {}
-    for kind in ("snapshot", "profile", "report", "cassette"):
+    for kind in ("snapshot", "profile", "plan", "report", "cassette"):
         schema = load(SCHEMAS / f"{kind}.schema.json")
         try:
             Draft202012Validator.check_schema(schema)
@@ -71,7 +72,7 @@ def main():
             continue
         schemas[kind] = Draft202012Validator(schema)
 
-    if len(schemas) < 4:
+    if len(schemas) < 5:
         print(f"{passed} passed, {failed} failed")
         return 1
 
@@ -86,6 +87,8 @@ def main():
             return schemas["report"]
         if "Cassettes" in path.parts[:-1]:
             return schemas["cassette"]
+        if isinstance(document, dict) and isinstance(document.get("plan"), (int, float)) and not isinstance(document.get("plan"), bool):
+            return schemas["plan"]
         names_profile_schema = isinstance(document, dict) and str(document.get("$schema", "")).endswith("profile.schema.json")
         return schemas["profile"] if "Validators" in path.parts[:-1] or names_profile_schema else schemas["snapshot"]
 

@@ -186,19 +186,7 @@ public struct SchemaRegistry: Sendable {
 
     /// The value at `location`, if the pointer leads anywhere.
     func value(at location: Location) -> JSONValue? {
-        var value = documents[location.document].value
-        for token in JSONPointer.tokens(location.pointer) {
-            switch value {
-            case .object(let members):
-                guard let member = members[token] else { return nil }
-                value = member
-            case .array(let items):
-                guard let index = Int(token), items.indices.contains(index) else { return nil }
-                value = items[index]
-            default: return nil
-            }
-        }
-        return value
+        documents[location.document].value.value(atPointer: location.pointer)
     }
 
     /// What indexing recorded for the schema at `location`, or for a location it did not index

@@ -14,12 +14,23 @@ struct Validate: ParsableCommand {
             "validator", else "default", looked up as Validators/NAME.json. A directory stands for \
             every snapshot below it. With no snapshot, --validator's profile is checked alone: \
             its vendor rules (the built-in vendor profiles check their vendor's documented \
-            limits). Exit 0 when all pass, 1 on mismatches, 2 on bad input.
+            limits). --plan checks every decoded event against a tracking plan (native, Segment's \
+            Public or Config API export, an mParticle data plan, or an Iglu registry folder for \
+            Snowplow), and lists the \
+            planned events never sent; \
+            with no snapshot, the plan alone is checked. Exit 0 when all pass, 1 on mismatches, \
+            2 on bad input.
             """
     )
 
-    @Argument(help: "Snapshot files or directories of them; none checks --validator's profile alone.")
+    @Argument(help: "Snapshot files or directories of them; none checks --validator's profile (or --plan) alone.")
     var snapshots: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "A tracking plan (file, or Iglu registry folder) every decoded event is checked against (repeatable).",
+            valueName: "plan"))
+    var plan: [String] = []
 
     @OptionGroup var traffic: TrafficOptions
 
@@ -41,17 +52,19 @@ struct Validate: ParsableCommand {
             let meant = NearestNames.didYouMean(format, among: names).map { "\($0) " } ?? ""
             throw ValidationError("unknown format \"\(format)\"; \(meant)use \(names.joined(separator: ", "))")
         }
-        if snapshots.isEmpty, traffic.validator == nil {
+        if snapshots.isEmpty, traffic.validator == nil, plan.isEmpty {
             throw ValidationError(
-                "give snapshot files or folders, or --validator PROFILE alone to check its vendor rules")
+                "give snapshot files or folders, or --validator PROFILE alone to check its vendor rules, or --plan PLAN"
+            )
         }
     }
 
     func run() throws {
         let requests = try traffic.requests()
-        if snapshots.isEmpty, let profile = traffic.validator {
+        if snapshots.isEmpty {
             do {
-                let check = try PreparedCheck(profileAlone: profile, workspace: traffic.workspace)
+                let check = try PreparedCheck(
+                    profileAlone: traffic.validator ?? "default", plans: plan, workspace: traffic.workspace)
                 if try !report([check.validate(requests)], accepting: false) { throw Exit.mismatches }
             } catch let error as InputError {
                 Terminal.error(error.description)
@@ -76,9 +89,9 @@ struct Validate: ParsableCommand {
         for file in files {
             do {
                 results.append(
-                    try Validation.validate(
-                        snapshotAt: file, requests: requests, profile: traffic.validator,
-                        workspace: traffic.workspace))
+                    try PreparedCheck(
+                        snapshotAt: file, profile: traffic.validator, plans: plan, workspace: traffic.workspace
+                    ).validate(requests))
             } catch {
                 Terminal.error(error.description)
                 badInput = true

@@ -40,19 +40,6 @@ public enum JSONPointer {
         pointer + "/" + String(index)
     }
 
-    /// The value a pointer names in a value; nil when nothing stands there.
-    ///
-    /// ```swift
-    /// JSONPointer.value(at: "/items/0/sku", in: order)  // .string("A-1")
-    /// ```
-    public static func value(at pointer: String, in root: JSONValue) -> JSONValue? {
-        tokens(pointer).reduce(Optional(root)) { value, token in
-            guard let value else { return nil }
-            if let index = Int(token), let items = value.arrayValue { return index < items.count ? items[index] : nil }
-            return value[token]
-        }
-    }
-
     /// The unescaped reference tokens of a pointer.
     ///
     /// ```swift
@@ -91,5 +78,33 @@ public enum JSONPointer {
         }
         tokens.append(String(current))
         return tokens
+    }
+}
+
+extension JSONValue {
+    /// The value a JSON Pointer leads to, or nil when it leads nowhere.
+    ///
+    /// ```swift
+    /// (["items": [["sku": "a"]]] as JSONValue).value(atPointer: "/items/0/sku")  // "a"
+    /// ```
+    public func value(atPointer pointer: String) -> JSONValue? {
+        value(atTokens: JSONPointer.tokens(pointer))
+    }
+
+    /// The value a pointer's unescaped tokens lead to, or nil when they lead nowhere.
+    public func value(atTokens tokens: some Sequence<String>) -> JSONValue? {
+        var value = self
+        for token in tokens {
+            switch value {
+            case .object(let members):
+                guard let member = members[token] else { return nil }
+                value = member
+            case .array(let items):
+                guard let index = Int(token), items.indices.contains(index) else { return nil }
+                value = items[index]
+            default: return nil
+            }
+        }
+        return value
     }
 }

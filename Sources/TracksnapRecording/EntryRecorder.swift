@@ -76,7 +76,7 @@ struct EntryRecorder {
                 let tokens = path.split(separator: ".", omittingEmptySubsequences: false).map {
                     Matcher.Member.token(for: String($0))
                 }
-                if let value = value(at: tokens, in: context) { kept = inserting(value, at: tokens[...], into: kept) }
+                if let value = context.value(atTokens: tokens) { kept = inserting(value, at: tokens[...], into: kept) }
             }
         }
         if kept == .object([:]) {
@@ -86,10 +86,6 @@ struct EntryRecorder {
         }
         if object["properties"] == .object([:]) { object["properties"] = nil }
         return .object(object)
-    }
-
-    private static func value(at tokens: [String], in value: JSONValue) -> JSONValue? {
-        tokens.reduce(Optional(value)) { current, token in current?.objectValue?[token] }
     }
 
     private static func inserting(_ value: JSONValue, at tokens: ArraySlice<String>, into target: JSONValue)

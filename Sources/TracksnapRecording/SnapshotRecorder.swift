@@ -297,11 +297,11 @@ package struct SnapshotRecorder: Sendable {
             // Only what is written: trimmed headers and context, and patterns a person kept, are not news;
             // an environment field left out is, where its object is written.
             let written = found[index].filter { item in
-                Self.value(at: item.tokens, in: entry).map { $0 == Self.value(at: item.tokens, in: full[index]) }
+                entry.value(atTokens: item.tokens).map { $0 == full[index].value(atTokens: item.tokens) }
                     ?? false
             }
             let leftOut = first[index].environment.filter { tokens in
-                Self.value(at: Array(tokens.dropLast()), in: entry)?.objectValue != nil
+                entry.value(atTokens: tokens.dropLast())?.objectValue != nil
             }.map { Generalizer.Found(tokens: $0, reason: Generalizer.environment) }
             for item in Set(written + leftOut).sorted(by: { $0.tokens.lexicographicallyPrecedes($1.tokens) }) {
                 let path = item.tokens.reduce("/\(section)/\(index)") { JSONPointer.appending($0, $1) }
@@ -320,16 +320,6 @@ package struct SnapshotRecorder: Sendable {
         let headers = object["headers"]?.objectValue?.filter { recordedHeaders.contains($0.key) } ?? [:]
         object["headers"] = headers.isEmpty ? nil : .object(headers)
         return .object(object)
-    }
-
-    private static func value(at tokens: [String], in value: JSONValue) -> JSONValue? {
-        tokens.reduce(Optional(value)) { current, token in
-            guard let current else { return nil }
-            if let index = Int(token), let items = current.arrayValue {
-                return index < items.count ? items[index] : nil
-            }
-            return current.objectValue?[token]
-        }
     }
 
     /// Pairs the existing entries with the captured values by the alignment validation uses,
@@ -372,6 +362,6 @@ package struct SnapshotRecorder: Sendable {
 
     /// The entry as the file writes it, for what matchers do not keep (its `description`).
     private static func rawEntry(_ pointer: String, in document: JSONDocument) -> JSONValue? {
-        JSONPointer.value(at: pointer, in: document.value)
+        document.value.value(atPointer: pointer)
     }
 }

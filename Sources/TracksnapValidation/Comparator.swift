@@ -109,8 +109,8 @@ struct Comparator {
                 findings.append(
                     Finding(
                         code: .schemaMismatch, path: matcher.pointer + keyword, entry: entry,
-                        expected: JSONPointer.value(at: keyword, in: matcher.json),
-                        actual: JSONPointer.value(at: instance, in: actual),
+                        expected: matcher.json.value(atPointer: keyword),
+                        actual: actual.value(atPointer: instance),
                         message: "\(here)\(instance): \(violation.keyword): \(violation.message)"))
             }
         case .type(let type):

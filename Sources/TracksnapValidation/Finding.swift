@@ -14,8 +14,10 @@ public struct Finding: Sendable, Hashable {
     /// The JSON Pointer of the expected entry this finding belongs to (`/requests/0`); nil for
     /// unexpected traffic.
     public var entry: String?
-    /// Where `path` stands in the snapshot file.
+    /// Where `path` stands in the snapshot file, or in `file`.
     public var location: SourceLocation?
+    /// The file `location` is in when it is not the snapshot: a tracking plan's.
+    public var file: String?
     /// The expected literal, or the matcher as it is written (`{"$regex": "o-[0-9]+"}`).
     public var expected: JSONValue?
     /// The captured value, if there was one.
@@ -27,8 +29,9 @@ public struct Finding: Sendable, Hashable {
     public init(
         code: Code, severity: Severity = .error, path: String, entry: String? = nil,
         location: SourceLocation? = nil, expected: JSONValue? = nil, actual: JSONValue? = nil,
-        message: String, request: RequestReference? = nil
+        message: String, request: RequestReference? = nil, file: String? = nil
     ) {
+        self.file = file
         self.code = code
         self.severity = severity
         self.path = path

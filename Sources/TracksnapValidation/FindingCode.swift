@@ -29,4 +29,9 @@ public enum FindingCode: String, Sendable, Hashable, CaseIterable {
     /// An event or request that breaks a rule its vendor documents (`ga4.event_name_length`:
     /// the message names the rule), checked where the profile turns the vendor's rules on.
     case vendorRule = "vendor_rule"
+    /// An event a tracking plan has no definition of (`--plan`, a profile's `"plan"`).
+    case unplannedEvent = "unplanned_event"
+    /// An event that fails its definition in a tracking plan: the message names the event and
+    /// the schema keyword, the path is the property's JSON Pointer in the call.
+    case planViolation = "plan_violation"
 }

@@ -14,6 +14,9 @@ public struct PreparedCheck: Sendable {
     /// How reports and errors name the snapshot.
     public let file: String
     public let profile: Profile
+    /// The tracking plans every decoded event is checked against: the profile's `"plan"` and
+    /// those given to the check.
+    public let plans: [TrackingPlan]
     private let validator: any Validator
 
     /// Reads a snapshot file and the profile it is checked under.
@@ -21,15 +24,17 @@ public struct PreparedCheck: Sendable {
     /// - Parameters:
     ///   - path: the snapshot file.
     ///   - profileReference: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
+    ///   - plans: tracking plan files, on top of the profile's `"plan"`.
     ///   - workspace: where profile names are looked up, and the root files must stay under.
-    /// - Throws: `InputError` for a bad snapshot, a missing or bad profile, an unknown validator,
-    ///   or a file outside the workspace's root.
-    public init(snapshotAt path: String, profile profileReference: String? = nil, workspace: Workspace = Workspace())
-        throws(InputError)
-    {
+    /// - Throws: `InputError` for a bad snapshot, a missing or bad profile or plan, an unknown
+    ///   validator, or a file outside the workspace's root.
+    public init(
+        snapshotAt path: String, profile profileReference: String? = nil, plans: [String] = [],
+        workspace: Workspace = Workspace()
+    ) throws(InputError) {
         try self.init(
             try Snapshot.load(path: workspace.path(path, field: "snapshot")), file: path, profile: profileReference,
-            workspace: workspace)
+            plans: plans, workspace: workspace)
     }
 
     /// Resolves the profile of a snapshot already read (from a request's body, say).
@@ -38,18 +43,21 @@ public struct PreparedCheck: Sendable {
     ///   - snapshot: the snapshot.
     ///   - file: how errors and reports name the snapshot.
     ///   - profileReference: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
+    ///   - plans: tracking plan files, on top of the profile's `"plan"`.
     ///   - workspace: where profile names are looked up, and the root files must stay under.
-    /// - Throws: `InputError` for a missing or bad profile, an unknown validator, or a profile
+    /// - Throws: `InputError` for a missing or bad profile or plan, an unknown validator, or a
     ///   file outside the workspace's root.
     public init(
-        _ snapshot: Snapshot, file: String, profile profileReference: String? = nil, workspace: Workspace = Workspace()
+        _ snapshot: Snapshot, file: String, profile profileReference: String? = nil, plans: [String] = [],
+        workspace: Workspace = Workspace()
     ) throws(InputError) {
         if profileReference == nil {
             let unknown = Profile.unknownNames(in: snapshot, workspace: workspace)
             if !unknown.isEmpty { throw InputError(unknown) }
         }
-        let profile = try Profile.load(profileReference ?? snapshot.validator ?? "default", workspace: workspace)
-        try self.init(snapshot, file: file, profile: profile, extensions: workspace.extensions)
+        var profile = try Profile.load(profileReference ?? snapshot.validator ?? "default", workspace: workspace)
+        profile.plans += plans.filter { !profile.plans.contains($0) }
+        try self.init(snapshot, file: file, profile: profile, workspace: workspace)
     }
 
     /// Checks a snapshot under a profile already loaded (a recorder's).
@@ -59,8 +67,15 @@ public struct PreparedCheck: Sendable {
     ///   - file: how errors and reports name the snapshot.
     ///   - profile: the profile.
     ///   - extensions: where the profile's validator is found.
-    /// - Throws: `InputError` for a decoder or validator the profile names that does not exist.
+    /// - Throws: `InputError` for a decoder or validator the profile names that does not exist,
+    ///   or a bad plan.
     public init(_ snapshot: Snapshot, file: String, profile: Profile, extensions: Extensions) throws(InputError) {
+        try self.init(snapshot, file: file, profile: profile, workspace: Workspace(extensions: extensions))
+    }
+
+    /// The profile's plans are read through the workspace, which confines them to its root.
+    private init(_ snapshot: Snapshot, file: String, profile: Profile, workspace: Workspace) throws(InputError) {
+        let extensions = workspace.extensions
         if let unknown = profile.decoders.unknownNames.first {
             throw InputError(file: profile.file ?? file, message: DecoderChoice.unknownMessage(unknown))
         }
@@ -72,6 +87,11 @@ public struct PreparedCheck: Sendable {
         self.file = file
         self.profile = profile
         self.validator = validator
+        var plans: [TrackingPlan] = []
+        for path in profile.plans {
+            plans.append(try TrackingPlan.load(path: workspace.path(path, field: "plan")))
+        }
+        self.plans = plans
     }
 
     /// A check of a profile alone, with no snapshot: nothing is expected and any traffic is
@@ -81,21 +101,30 @@ public struct PreparedCheck: Sendable {
     /// let rules = try PreparedCheck(profileAlone: "ga4")
     /// rules.validate(requests).findings  // a vendor_rule for each broken GA4 limit
     /// ```
-    /// - Throws: `InputError` for a profile that cannot be loaded.
-    public init(profileAlone reference: String, workspace: Workspace = Workspace()) throws(InputError) {
-        let label = "--validator \(reference)"
+    /// With plans, it checks them too (`tracksnap validate --plan shop.plan.json`, the
+    /// `default` profile's traffic when none is named).
+    /// - Throws: `InputError` for a profile or plan that cannot be loaded.
+    public init(profileAlone reference: String, plans: [String] = [], workspace: Workspace = Workspace())
+        throws(InputError)
+    {
+        let label = reference == "default" && !plans.isEmpty ? "--plan" : "--validator \(reference)"
         var snapshot = try Snapshot.parse(Array(#"{"requests": [], "unexpected": "allow"}"#.utf8), file: label)
-        snapshot.name = reference
-        try self.init(snapshot, file: label, profile: reference, workspace: workspace)
+        snapshot.name = label == "--plan" ? plans.joined(separator: ", ") : reference
+        try self.init(snapshot, file: label, profile: reference, plans: plans, workspace: workspace)
     }
 
     /// Checks everything captured, in order: the snapshot, then the vendor rules the profile
-    /// turns on (`vendor_rule`). A request a cassette had no answer for is a `replay_miss`
+    /// turns on (`vendor_rule`), then the plans (`unplanned_event`, `plan_violation`, and the
+    /// planned events never sent in `unsentPlanned`). A request a cassette had no answer for is a `replay_miss`
     /// whatever the profile selects: the app got a 599 instead of its backend's answer, so what
     /// it sent afterwards is not what the flow sends.
     public func validate(_ requests: [CapturedRequest]) -> SnapshotResult {
         var result = validator.validate(snapshot, requests: requests, profile: profile)
         result.findings += profile.ruleFindings(requests)
+        let planCheck = profile.planCheck(plans, requests)
+        result.findings += planCheck.findings
+        result.unsentPlanned = planCheck.unsent
+        result.checkedPlans = !plans.isEmpty
         for (index, request) in requests.enumerated() {
             guard let miss = request.replayMiss else { continue }
             result.findings.append(

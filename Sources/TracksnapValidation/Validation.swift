@@ -20,9 +20,10 @@ public enum Validation {
         try PreparedCheck(snapshotAt: path, profile: profileReference, workspace: workspace).validate(requests)
     }
 
-    /// Every error and warning in a snapshot or profile file, for `tracksnap lint`: the file's
-    /// own problems (each at its line and column, duplicate keys as warnings), and for a snapshot
-    /// the profiles its `validator` names that do not exist.
+    /// Every error and warning in a snapshot, profile or tracking plan file, for `tracksnap lint`:
+    /// the file's own problems (each at its line and column, duplicate keys as warnings; for a
+    /// plan, each invalid schema and unresolvable `$ref`), and for a snapshot the profiles its
+    /// `validator` names that do not exist.
     ///
     /// ```swift
     /// let document = try JSONDocument.load(path: "Validators/shop.json")
@@ -33,6 +34,14 @@ public enum Validation {
     ///   - workspace: where a snapshot's profile names are looked up, before the built-in ones,
     ///     and the validators and filters a profile may name.
     public static func lint(document: JSONDocument, workspace: Workspace = Workspace()) -> [Diagnostic] {
+        if TrackingPlan.Format.isPlan(document.value) {
+            do throws(InputError) {
+                _ = try TrackingPlan.parse(document: document)
+                return document.duplicateKeyWarnings
+            } catch {
+                return error.diagnostics + document.duplicateKeyWarnings
+            }
+        }
         if isProfile(document) { return Profile.lint(document: document, extensions: workspace.extensions) }
         let diagnostics = Snapshot.lint(document: document)
         guard let snapshot = try? Snapshot.parse(document: document) else { return diagnostics }

@@ -21,6 +21,10 @@ public struct SnapshotResult: Sendable, Hashable {
     /// How many events the selected requests were decoded into; nil when the snapshot lists no
     /// events (and nothing was decoded).
     public var events: Int?
+    /// The tracking plans' events this run never sent (coverage), in plan order.
+    public var unsentPlanned: [PlannedEvent] = []
+    /// Whether tracking plans were checked (and `unsentPlanned` means something).
+    public var checkedPlans = false
 
     public init(
         file: String, name: String, profile: String, entries: [EntryResult], findings: [Finding],

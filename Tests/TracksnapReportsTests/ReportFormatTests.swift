@@ -1,4 +1,5 @@
 import Testing
+import TracksnapJSON
 import TracksnapValidation
 
 @testable import TracksnapReports
@@ -38,5 +39,55 @@ struct ReportFormatTests {
         #expect(options.acceptCommand(for: Fixtures.passing) == nil)
         #expect(options.acceptCommand(for: Fixtures.checkout) == "tracksnap accept 'Snapshots/checkout.json'")
         #expect(ReportOptions(acceptCommand: { _ in "" }).acceptCommand(for: Fixtures.checkout) == nil)
+    }
+}
+
+@Suite("tracking plans in every report")
+struct PlanReportTests {
+    /// A run checked against a plan: one event it refuses, and one planned event never sent.
+    static let planned: SnapshotResult = {
+        var result = SnapshotResult(
+            file: "--plan", name: "Validators/shop.plan.json", profile: "default", entries: [],
+            findings: [
+                Finding(
+                    code: .planViolation, path: "/properties/revenue", location: SourceLocation(line: 12, column: 23),
+                    expected: ["type": "number"], actual: "12.5",
+                    message:
+                        #"track "Order Completed" (event 2) at /properties/revenue: type: "12.5" is not of type number"#,
+                    request: RequestReference(
+                        id: "1", index: 0, method: "POST", url: "https://api.segment.io/v1/batch"),
+                    file: "Validators/shop.plan.json")
+            ], selected: 1, captured: 1)
+        result.unsentPlanned = [
+            PlannedEvent(
+                title: #"track "Refund Issued""#, file: "Validators/shop.plan.json",
+                location: SourceLocation(line: 27, column: 17))
+        ]
+        result.checkedPlans = true
+        return result
+    }()
+
+    @Test("every format lists the planned event never sent", arguments: ReportFormat.all.map(\.name))
+    func coverage(name: String) throws {
+        let format = try #require(ReportFormat.named(name))
+        let output = format.render([Self.planned])
+        let title = name == "html" || name == "junit" ? "track &quot;Refund Issued&quot;" : #"track "Refund Issued""#
+        #expect(output.contains(title) || output.contains(#"track \"Refund Issued\""#), "\(output)")
+        #expect(output.contains("27"), "\(output)")
+        // Coverage alone still reaches a report that would otherwise say nothing.
+        var passing = Self.planned
+        passing.findings = []
+        #expect(format.render([passing]).contains("Refund Issued"), "\(format.render([passing]))")
+    }
+
+    @Test("a plan's finding stands in the text report's plan section and on the plan's line in GitHub's")
+    func placement() {
+        let text = ReportFormat.text.render([Self.planned])
+        #expect(text.contains("tracking plan — events the plan lacks or refuses:"), "\(text)")
+        #expect(text.contains("planned, never sent"))
+        #expect(!text.contains("(snapshot)"))
+        let github = ReportFormat.github.render([Self.planned])
+        #expect(github.contains("::error file=Validators/shop.plan.json,line=12,col=23,title=tracksnap plan_violation"))
+        #expect(github.contains("::notice file=Validators/shop.plan.json,line=27,col=17,title=tracksnap plan coverage"))
     }
 }

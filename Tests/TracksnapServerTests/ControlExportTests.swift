@@ -190,7 +190,9 @@ struct ControlExportTests {
     @Test(
         "bad snapshot fields are refused with 400 naming the field",
         arguments: [
-            ("validate", #"{}"#, "snapshot (a path under the root) or snapshotContent"),
+            ("validate", #"{}"#, "snapshot (a path under the root), snapshotContent (the snapshot's JSON) or plan"),
+            ("validate", #"{"plan": 7}"#, "plan must be a path under the root, or an array of them"),
+            ("validate", #"{"plan": ["a.json", 7]}"#, "plan must be a path under the root, or an array of them"),
             ("validate", #"{"snapshot": "a.json", "snapshotContent": {}}"#, "give one"),
             ("validate", #"{"snapshotContent": "text"}"#, "snapshotContent must be a snapshot's JSON"),
             ("validate", #"{"snapshotContent": {"requests": 3}}"#, "snapshotContent:"),

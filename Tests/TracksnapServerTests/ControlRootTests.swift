@@ -68,6 +68,26 @@ struct ControlRootTests {
         }
     }
 
+    @Test("a tracking plan path outside the root is refused with 400, naming the root, without reading the file")
+    func planOutside() async throws {
+        try await withTemporaryDirectory { directory in
+            let layout = try Layout(directory)
+            try await withServer(.init(root: layout.root.path)) { _, port in
+                let id = try await startSession(port)
+                for escape in layout.escapes {
+                    for plan: JSONValue in [.string(escape), .array([.string(escape)])] {
+                        let body = JSONValue.object(["plan": plan, "settle": 0]).serialized()
+                        let response = try await control(port, "POST", "sessions/\(id)/validate", body: body)
+                        #expect(response.status == 400, "\(escape): \(response.text)")
+                        let message = try json(response.text)["error"]?.stringValue ?? ""
+                        #expect(message.contains("is outside the root"), "\(escape): \(message)")
+                        #expect(!response.text.contains(Layout.secret), "\(escape) was read: \(message)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("a validator path outside the root is refused with 400 without reading the file")
     func validatorOutside() async throws {
         try await withTemporaryDirectory { directory in

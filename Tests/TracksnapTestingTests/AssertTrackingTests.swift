@@ -238,3 +238,29 @@ struct AssertRecordingTests {
         }
     }
 }
+
+@Suite("assertTracking checks the tracking plan its profile names")
+struct AssertTrackingPlanTests {
+    func order(revenue: String) -> CapturedRequest {
+        CapturedRequest(
+            id: "1", method: "POST", url: "https://api.segment.io/v1/track",
+            headers: [.init(name: "Content-Type", value: "application/json")],
+            body: .text(
+                #"{"type": "track", "event": "Order Completed", "userId": "u1", "properties": {"revenue": \#(revenue)}}"#
+            ))
+    }
+
+    @Test("an event the plan refuses fails the assertion, naming the keyword and the plan's line")
+    func planViolation() {
+        #expect(
+            assertTracking([order(revenue: "12.5")], matches: "Fixtures/Snapshots/planned.json", record: .never)?.passed
+                == true)
+        withKnownIssue {
+            assertTracking([order(revenue: #""12.5""#)], matches: "Fixtures/Snapshots/planned.json", record: .never)
+        } matching: { issue in
+            let message = text(of: issue)
+            return message.contains("tracking plan") && message.contains("at /properties/revenue: type:")
+                && message.contains("shop.plan.json:7:")
+        }
+    }
+}

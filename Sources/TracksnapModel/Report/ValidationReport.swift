@@ -39,11 +39,14 @@ public struct ValidationReport: Sendable, Hashable, Codable {
         public var findings: [Finding]
         /// The exact command that accepts the new result; only on a failed snapshot, when there is one.
         public var acceptCommand: String?
+        /// The tracking plans' events this run never sent (coverage); only when plans were checked.
+        public var plannedNotSent: [PlannedEvent]?
 
         package init(
             file: String, name: String, profile: String, passed: Bool, selected: Int, captured: Int, events: Int?,
-            entries: [Entry], findings: [Finding], acceptCommand: String?
+            entries: [Entry], findings: [Finding], acceptCommand: String?, plannedNotSent: [PlannedEvent]? = nil
         ) {
+            self.plannedNotSent = plannedNotSent
             self.file = file
             self.name = name
             self.profile = profile
@@ -54,6 +57,23 @@ public struct ValidationReport: Sendable, Hashable, Codable {
             self.entries = entries
             self.findings = findings
             self.acceptCommand = acceptCommand
+        }
+    }
+
+    /// A tracking plan's event: `track "Refund Issued"` in `Validators/shop.plan.json`, line 14.
+    public struct PlannedEvent: Sendable, Hashable, Codable {
+        /// `track "Order Completed"`, `identify`, `page "Home"`.
+        public var event: String
+        /// The plan file.
+        public var plan: String
+        public var line: Int?
+        public var column: Int?
+
+        package init(event: String, plan: String, line: Int?, column: Int?) {
+            self.event = event
+            self.plan = plan
+            self.line = line
+            self.column = column
         }
     }
 
@@ -115,11 +135,15 @@ public struct ValidationReport: Sendable, Hashable, Codable {
         /// The snapshot file, in the run-wide `findings` list.
         public var snapshot: String?
         public var request: RequestReference?
+        /// The file `line` and `column` are in, when it is not the snapshot: a tracking plan's.
+        public var file: String?
 
         package init(
             code: String, severity: Severity, path: String, entry: String?, line: Int?, column: Int?,
-            expected: JSONValue?, actual: JSONValue?, message: String, snapshot: String?, request: RequestReference?
+            expected: JSONValue?, actual: JSONValue?, message: String, snapshot: String?, request: RequestReference?,
+            file: String? = nil
         ) {
+            self.file = file
             self.code = code
             self.severity = severity
             self.path = path
@@ -134,7 +158,7 @@ public struct ValidationReport: Sendable, Hashable, Codable {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case code, severity, path, entry, line, column, expected, actual, message, snapshot, request
+            case code, severity, path, entry, line, column, expected, actual, message, snapshot, request, file
         }
 
         public init(from decoder: any Decoder) throws {
@@ -152,6 +176,7 @@ public struct ValidationReport: Sendable, Hashable, Codable {
             message = try container.decode(String.self, forKey: .message)
             snapshot = try container.decodeIfPresent(String.self, forKey: .snapshot)
             request = try container.decodeIfPresent(RequestReference.self, forKey: .request)
+            file = try container.decodeIfPresent(String.self, forKey: .file)
         }
 
         /// A member that may be absent (nil) or a JSON null (`.null`).
@@ -177,6 +202,7 @@ public struct ValidationReport: Sendable, Hashable, Codable {
             try container.encode(message, forKey: .message)
             try container.encodeIfPresent(snapshot, forKey: .snapshot)
             try container.encodeIfPresent(request, forKey: .request)
+            try container.encodeIfPresent(file, forKey: .file)
         }
     }
 

@@ -24,11 +24,27 @@ struct GitHubAnnotations {
                     message: "… and \(plural(rest, "more finding")) (see the step summary or the full report)"
                 ).line)
         }
+        // Coverage as notices, on the plan's lines: they fail nothing and count against no cap of errors.
+        for result in results {
+            for planned in result.unsentPlanned {
+                var properties: [(key: String, value: String)] = [("file", planned.file)]
+                if let location = planned.location {
+                    properties += [("line", String(location.line)), ("col", String(location.column))]
+                }
+                properties.append(("title", "tracksnap plan coverage"))
+                lines.append(
+                    WorkflowCommand(
+                        name: "notice", properties: properties,
+                        message: VisibleText.inline(planned.title) + " was planned but never sent"
+                    ).line)
+            }
+        }
         return lines.map { $0 + "\n" }.joined()
     }
 
     func annotation(_ finding: Finding, in result: SnapshotResult) -> WorkflowCommand {
-        var properties: [(key: String, value: String)] = [("file", result.file)]
+        // A plan's finding stands on the plan's line.
+        var properties: [(key: String, value: String)] = [("file", finding.file ?? result.file)]
         let entryLocation = result.entries.first { $0.path == finding.entry }?.location
         if let location = finding.location ?? entryLocation {
             properties += [("line", String(location.line)), ("col", String(location.column))]

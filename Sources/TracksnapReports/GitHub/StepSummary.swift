@@ -37,6 +37,10 @@ struct StepSummary {
                 lines += ["", "To accept the new result: " + Markdown.code(command)]
             }
         }
+        for result in results where !result.unsentPlanned.isEmpty {
+            lines += ["", "### Planned, never sent: \(Markdown.text(result.name))", ""]
+            lines += result.unsentPlanned.map { "- \(Markdown.text($0.title)) (\(Markdown.code($0.place)))" }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

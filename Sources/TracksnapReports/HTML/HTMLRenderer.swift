@@ -62,6 +62,16 @@ struct HTMLRenderer {
             return escape(request)
                 + (finding.actual.map { " <code>\(escape(VisibleText.value($0, limit: 200)))</code>" } ?? "")
         }
+        html += list("Tracking plan", groups.plan) { finding in
+            let request = finding.request.map { "#\($0.index + 1) \($0.method) \($0.url) " } ?? ""
+            return escape(request + finding.message)
+        }
+        if !result.unsentPlanned.isEmpty {
+            html += "<h3>Planned, never sent</h3>\n<ul>\n"
+            html += result.unsentPlanned.map { "<li>\(escape($0.title)) <code>\(escape($0.place))</code></li>\n" }
+                .joined()
+            html += "</ul>\n"
+        }
         if let command = options.acceptCommand(for: result) {
             html += "<p class=\"accept\">To accept the new result: <code>\(escape(command))</code></p>\n"
         }

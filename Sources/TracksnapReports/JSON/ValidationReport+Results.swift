@@ -27,7 +27,12 @@ extension ValidationReport.SnapshotReport {
             selected: result.selected, captured: result.captured, events: result.events,
             entries: result.entries.map(ValidationReport.Entry.init),
             findings: result.findings.map { ValidationReport.Finding($0, snapshot: nil) },
-            acceptCommand: options.acceptCommand(for: result))
+            acceptCommand: options.acceptCommand(for: result),
+            plannedNotSent: result.checkedPlans
+                ? result.unsentPlanned.map {
+                    ValidationReport.PlannedEvent(
+                        event: $0.title, plan: $0.file, line: $0.location?.line, column: $0.location?.column)
+                } : nil)
     }
 }
 
@@ -48,7 +53,7 @@ extension ValidationReport.Finding {
             line: finding.location?.line, column: finding.location?.column, expected: finding.expected,
             actual: finding.actual,
             message: finding.message, snapshot: snapshot,
-            request: finding.request.map(ValidationReport.RequestReference.init))
+            request: finding.request.map(ValidationReport.RequestReference.init), file: finding.file)
     }
 }
 

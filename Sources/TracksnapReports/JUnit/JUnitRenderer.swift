@@ -15,14 +15,14 @@ struct JUnitRenderer {
         for result in results {
             xml +=
                 "    <testcase classname=\"tracksnap\" name=\"\(XMLEscaping.attribute(result.name))\" file=\"\(XMLEscaping.attribute(result.file))\""
-            if result.passed, result.findings.isEmpty {
+            if result.passed, result.findings.isEmpty, result.unsentPlanned.isEmpty {
                 xml += "/>\n"
                 continue
             }
             xml += ">\n"
             let body = XMLEscaping.text(diff(result))
             if result.passed {
-                // Warnings only: the case passes, and the diff is kept as its output.
+                // Warnings or coverage only: the case passes, and the report is kept as its output.
                 xml += "      <system-out>\(body)</system-out>\n"
             } else {
                 xml +=

@@ -19,6 +19,8 @@ struct FindingGroups {
     /// request, not an expected entry.
     private(set) var rules: [Finding] = []
     private(set) var replayMisses: [Finding] = []
+    /// Events a tracking plan lacks or refuses: about a captured event, not an expected entry.
+    private(set) var plan: [Finding] = []
     private let entryByPath: [String: EntryResult]
 
     init(_ result: SnapshotResult) {
@@ -31,6 +33,7 @@ struct FindingGroups {
             case .unexpectedEvent: unexpected.append(finding)
             case .vendorRule: rules.append(finding)
             case .replayMiss: replayMisses.append(finding)
+            case .unplannedEvent, .planViolation: plan.append(finding)
             default:
                 // A finding outside any entry (a snapshot-wide count, say) is grouped under the root.
                 let key = finding.entry ?? ""

@@ -54,10 +54,21 @@ struct TextRenderer {
         for (findings, title, note) in [
             (groups.rules, "vendor rules", " — what the vendor drops or refuses:"),
             (groups.replayMisses, "replay", " — requests the cassette had no answer for:"),
+            (groups.plan, "tracking plan", " — events the plan lacks or refuses:"),
         ] where !findings.isEmpty {
             lines.append("  " + painter(.yellow, title) + painter(.dim, note))
             for finding in findings {
                 lines.append("    " + unexpectedLine(finding))
+            }
+        }
+        if !result.unsentPlanned.isEmpty {
+            lines.append(
+                "  " + painter(.yellow, "planned, never sent")
+                    + painter(.dim, " — the plan's events this run did not reach:"))
+            for planned in result.unsentPlanned {
+                lines.append(
+                    "    " + VisibleText.inline(planned.title) + "  "
+                        + painter(.dim, "(\(VisibleText.inline(planned.place)))"))
             }
         }
         return lines

@@ -23,12 +23,14 @@ extension ControlAPI {
 
     /// `POST sessions/{id}/validate`: waits until every expected entry is matched or the
     /// session's traffic settles (`trafficWait`: unless `"settle": 0`), then validates it against
-    /// a snapshot (a file under the root, or `snapshotContent` in the body) and answers with the
-    /// report in the format asked for.
+    /// a snapshot (a file under the root, or `snapshotContent` in the body) and the tracking
+    /// plans `plan` names (files under the root; with no snapshot, the plans alone), and answers
+    /// with the report in the format asked for.
     func validate(_ id: String, _ request: IncomingRequest) async -> Response {
         let example =
             #"{"snapshot": "Snapshots/checkout.json", "validator": "default", "format": "json", "timeout": 10, "settle": 0.5}"#
-        let snapshot: SnapshotSource
+        let snapshot: SnapshotSource?
+        let plans: [String]
         let profile: String?
         let format: ReportFormat
         let timeout: Double?
@@ -36,15 +38,24 @@ extension ControlAPI {
         do throws(ControlBody.Problem) {
             let body = try ControlBody(
                 request.body.readableBytesView,
-                fields: ["snapshot", "snapshotContent", "validator", "format", "timeout", "settle"],
+                fields: ["snapshot", "snapshotContent", "plan", "validator", "format", "timeout", "settle"],
                 example: example)
-            guard let source = try snapshotSource(body) else {
+            // One path, or a list of them.
+            let plan = body.value("plan")
+            let named = plan?.stringValue.map { [$0] } ?? plan?.arrayValue?.compactMap(\.stringValue)
+            if let plan, named?.count != (plan.arrayValue?.count ?? 1) {
+                throw ControlBody.Problem(message: "plan must be a path under the root, or an array of them")
+            }
+            var resolved: [String] = []
+            for path in named ?? [] { resolved.append(try resolve(path, field: "plan")) }
+            plans = resolved
+            snapshot = try snapshotSource(body)
+            if snapshot == nil, plans.isEmpty {
                 throw ControlBody.Problem(
                     message:
-                        "snapshot (a path under the root) or snapshotContent (the snapshot's JSON) is required: \(example)"
+                        "snapshot (a path under the root), snapshotContent (the snapshot's JSON) or plan (tracking plan files under the root) is required: \(example)"
                 )
             }
-            snapshot = source
             profile = try body.string("validator")
             let name = try body.word("format", of: ReportFormat.all.map(\.name)) ?? "json"
             format = ReportFormat.named(name) ?? .json
@@ -57,9 +68,12 @@ extension ControlAPI {
         let prepared = Result { () throws(InputError) -> PreparedCheck in
             switch snapshot {
             case .file(let path):
-                try PreparedCheck(snapshotAt: path, profile: profile, workspace: workspace)
+                try PreparedCheck(snapshotAt: path, profile: profile, plans: plans, workspace: workspace)
             case .content(let content, _):
-                try PreparedCheck(content, file: SnapshotSource.contentName, profile: profile, workspace: workspace)
+                try PreparedCheck(
+                    content, file: SnapshotSource.contentName, profile: profile, plans: plans, workspace: workspace)
+            case nil:
+                try PreparedCheck(profileAlone: profile ?? "default", plans: plans, workspace: workspace)
             }
         }
         let requests: [CapturedRequest]

@@ -60,6 +60,9 @@ public struct Profile: Sendable {
     /// (`ga4.purchase_items`), a rule's own setting winning (`"rules": {"ga4": "on"}`, as the
     /// built-in vendor profiles set it; see `VendorRule`).
     public var rules: [String: RuleSetting] = [:]
+    /// The tracking plans every event is checked against (`"plan": "shop.plan.json"` or a list),
+    /// as paths: relative ones are relative to the profile file's directory.
+    public var plans: [String] = []
     /// The profiles it extends, as its file names them (`"extends": "segment"`); already applied.
     public var extends: [String] = []
     /// The keys its file sets (`order`, `strict`, `record.generalize`…): when profiles compose,

@@ -1,3 +1,4 @@
+import Foundation
 import TracksnapCore
 import TracksnapDecoders
 import TracksnapJSON
@@ -110,6 +111,22 @@ struct ProfileKey {
                         parser.warning(place, "\"\(key)\" is a recommendation: it is at most a warning")
                     }
                     profile.rules[key] = setting
+                }
+                return true
+            },
+            ProfileKey("plan") { value, pointer, profile, parser in
+                let paths = value.stringValue.map { [$0] } ?? value.arrayValue?.compactMap(\.stringValue)
+                guard let paths, paths.count == (value.arrayValue?.count ?? 1), !paths.contains(where: \.isEmpty) else {
+                    parser.error(
+                        pointer,
+                        "\"plan\" is a tracking plan's path (\"shop.plan.json\", relative to the profile) or a list of them"
+                    )
+                    return false
+                }
+                let directory = (profile.file.map { ($0 as NSString).deletingLastPathComponent }) ?? ""
+                profile.plans = paths.map { path in
+                    path.hasPrefix("/") || directory.isEmpty
+                        ? path : (directory as NSString).appendingPathComponent(path)
                 }
                 return true
             },

@@ -181,3 +181,14 @@ def test_a_failed_start_does_not_repeat_the_token(tmp_path):
     with pytest.raises(TracksnapError, match="did not start.*--max-requests") as error:
         Tracksnap.start(root=tmp_path, token=token, args=["--max-requests", "0"])
     assert token not in str(error.value)
+
+
+def test_validate_against_a_tracking_plan(tracksnap_session):
+    plan = Path(__file__).parent / "shop.plan.json"
+    call = {"type": "track", "event": "Order Completed", "userId": "u1", "properties": {"revenue": "12.5"}}
+    send(tracksnap_session, call)
+    report = tracksnap_session.validate(plan=plan, settle=0.2)
+    assert not report.passed
+    snapshot = report.json["snapshots"][0]
+    assert [(f["code"], f["path"]) for f in snapshot["findings"]] == [("plan_violation", "/properties/revenue")]
+    assert [p["event"] for p in snapshot["plannedNotSent"]] == ['track "Refund Issued"']

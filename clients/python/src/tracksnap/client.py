@@ -312,12 +312,18 @@ class Session:
 
     def validate(self, snapshot: Optional[PathLike] = None, *, content: Any = None, format: str = "json",
                  validator: Optional[str] = None, timeout: Optional[float] = None,
-                 settle: Optional[float] = None) -> Report:
+                 settle: Optional[float] = None,
+                 plan: Union[PathLike, Iterable[PathLike], None] = None) -> Report:
         """Validates the session against a snapshot: a path under the server's root, or its
-        JSON as `content`. The server first waits until every expected entry is matched or
-        traffic settles (quiet for `settle` seconds, default 0.5, within `timeout`, default 10,
-        as `assert_tracking` does); `settle=0` without `timeout` validates what is there at once."""
-        body = _body(snapshot, content, validator=validator, format=format, timeout=timeout, settle=settle)
+        JSON as `content`, and against the tracking plans `plan` names (paths under the root;
+        with no snapshot, the plans alone). The server first waits until every expected entry is
+        matched or traffic settles (quiet for `settle` seconds, default 0.5, within `timeout`,
+        default 10, as `assert_tracking` does); `settle=0` without `timeout` validates what is
+        there at once."""
+        plans = None if plan is None else (
+            [os.fspath(plan)] if isinstance(plan, (str, os.PathLike)) else [os.fspath(p) for p in plan])
+        body = _body(snapshot, content, validator=validator, format=format, timeout=timeout, settle=settle,
+                     plan=plans)
         answer = self._call("POST", "validate", body=body)
         text = answer.body.decode("utf-8", "replace")
         return Report(passed=answer.headers.get("X-Tracksnap-Passed") == "true", text=text, format=format,

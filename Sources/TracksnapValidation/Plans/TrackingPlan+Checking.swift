@@ -1,0 +1,169 @@
+import Foundation
+import JSONSchemaValidation
+public import TracksnapDecoders
+public import TracksnapJSON
+package import TracksnapModel
+
+extension TrackingPlan {
+    /// The call types a plan defines events of.
+    static let plannedTypes: Set<String> = ["track", "page", "screen", "identify", "group"]
+
+    /// The call type an event counts as in a plan: Segment's and RudderStack's own, and a
+    /// named event of any other vendor (GA4's `event`, Mixpanel's `track`, PostHog's `capture`)
+    /// as a `track`; nil for a call no plan defines (an alias, an unnamed event).
+    static func plannedType(of event: AnalyticsEvent) -> String? {
+        if plannedTypes.contains(event.type) { return event.type }
+        return event.name == nil || event.type == "alias" ? nil : "track"
+    }
+
+    /// The whole call a Segment rule describes, rebuilt from the decoded event: the rest of
+    /// the call (`context`, `userId`, `messageId`…, as the decoder keeps it in `context`), the
+    /// `type`, the `event` (a track's name) or `name` (a page's or screen's), and `properties`,
+    /// or `traits` for an identify or a group.
+    ///
+    /// ```swift
+    /// TrackingPlan.callView(of: event, type: "track")  // {"type": "track", "event": "Order Completed", "properties": {…}, "context": {…}, "userId": …}
+    /// ```
+    public static func callView(of event: AnalyticsEvent, type: String) -> JSONValue {
+        var call = event.context.objectValue ?? [:]
+        call["type"] = .string(type)
+        switch type {
+        case "track": call["event"] = event.name.map(JSONValue.string)
+        case "page", "screen": call["name"] = event.name.map(JSONValue.string)
+        default: break
+        }
+        call[type == "identify" || type == "group" ? "traits" : "properties"] = event.properties
+        return .object(call)
+    }
+
+    /// What a definition's schema is checked against, and the JSON Pointer that value has in
+    /// the call (`/properties`, `/traits`, or the call itself).
+    static func instance(of event: AnalyticsEvent, type: String, subject: Subject) -> (JSONValue, prefix: String) {
+        switch subject {
+        case .call: (callView(of: event, type: type), "")
+        case .properties: (event.properties, type == "identify" || type == "group" ? "/traits" : "/properties")
+        case .mParticleEvent:
+            (
+                .object([
+                    "data": .object([
+                        type == "track" ? "event_name" : "screen_name": event.name.map(JSONValue.string) ?? .null,
+                        "custom_attributes": event.properties,
+                    ])
+                ]), ""
+            )
+        }
+    }
+
+    /// One plan's findings on one event: an `unplanned_event` when the plan has no definition
+    /// of it, else a `plan_violation` per schema failure of its definition and of the plan's
+    /// rules for every call. Also the indices of the definitions the event matched, for coverage.
+    package func check(
+        _ event: AnalyticsEvent, severity: (FindingCode) -> Severity, request: RequestReference
+    ) -> (findings: [Finding], matched: [Int]) {
+        if format == .iglu { return checkIglu(event, severity: severity, request: request) }
+        guard let type = Self.plannedType(of: event) else { return ([], []) }
+        let subject = "\(type)\(event.name.map { " \"\($0)\"" } ?? "") (event \(event.index + 1))"
+        let own = definitions.indices.filter {
+            definitions[$0].type != nil && definitions[$0].names(type: type, name: event.name)
+        }
+        var findings: [Finding] = []
+        // Only a named event can be unplanned: a page the plan lists none like, a track it lacks.
+        let definesType = definitions.contains { $0.type == type }
+        if own.isEmpty, type == "track" || ((type == "page" || type == "screen") && definesType) {
+            findings.append(
+                Finding(
+                    code: .unplannedEvent, severity: severity(.unplannedEvent), path: "",
+                    message: "\(subject) is not in the plan \(file)", request: request, file: file))
+        }
+        let common = definitions.indices.filter { definitions[$0].type == nil }
+        for index in own + common {
+            let definition = definitions[index]
+            let (instance, prefix) = Self.instance(of: event, type: type, subject: definition.subject)
+            findings += violations(of: definition, instance, prefix: prefix, subject: subject, severity: severity).map {
+                var finding = $0
+                finding.request = request
+                return finding
+            }
+        }
+        return (findings, own)
+    }
+
+    /// A `plan_violation` per schema failure of `instance` (which stands at `prefix` in the event).
+    func violations(
+        of definition: Definition, _ instance: JSONValue, prefix: String, subject: String,
+        severity: (FindingCode) -> Severity
+    ) -> [Finding] {
+        definition.schema.validate(instance).map { violation in
+            var path = prefix + violation.instancePath
+            // mParticle's custom attributes are the event's properties.
+            if definition.subject == .mParticleEvent {
+                for (from, to) in [("/data/custom_attributes", "/properties"), ("/data", "")]
+                where path == from || path.hasPrefix(from + "/") {
+                    path = to + path.dropFirst(from.count)
+                    break
+                }
+            }
+            let file = violation.file ?? definition.file
+            let place = violation.location.map { "\(file):\($0.line):\($0.column)" } ?? file
+            return Finding(
+                code: .planViolation, severity: severity(.planViolation), path: path,
+                location: violation.location, expected: fragment(of: violation, in: definition),
+                actual: instance.value(atPointer: violation.instancePath),
+                message:
+                    "\(subject) at \(path.isEmpty ? "/" : path): \(violation.keyword): \(violation.message) (\(definition.title) in \(place))",
+                file: file)
+        }
+    }
+
+    /// The keyword that failed with its value, as the plan writes it: `{"type": "number"}`,
+    /// `{"required": ["revenue"]}`. Nil when the keyword is in another document.
+    private func fragment(of violation: SchemaViolation, in definition: Definition) -> JSONValue? {
+        let parts = violation.schemaPath.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, String(parts[0]) == definition.uri else { return nil }
+        let pointer = String(parts[1]).removingPercentEncoding ?? String(parts[1])
+        guard let keyword = JSONPointer.tokens(pointer).last,
+            let value = definition.schemaValue.value(atPointer: pointer)
+        else { return nil }
+        return .object([keyword: value])
+    }
+}
+
+/// Several plans' check of a run: findings, and the planned events nothing sent.
+package struct PlanCheck {
+    package var findings: [Finding] = []
+    /// `Validators/shop.plan.json: track "Order Completed"`, in plan order.
+    package var unsent: [PlannedEvent] = []
+}
+
+extension Profile {
+    /// The plans' findings on every event the profile's decoders make of the selected traffic
+    /// (every decoder when the profile names none), and the planned events none of them matched.
+    package func planCheck(_ plans: [TrackingPlan], _ requests: [CapturedRequest]) -> PlanCheck {
+        var check = PlanCheck()
+        guard !plans.isEmpty else { return check }
+        var matched = plans.map { Array(repeating: false, count: $0.definitions.count) }
+        let selection = select(requests, decodingEvents: true)
+        for (index, decoded) in zip(selection.selected, selection.decoded) {
+            guard case .events(let events) = decoded else { continue }
+            let request = requests[index]
+            let reference = RequestReference(
+                id: request.id, index: index, method: request.method, url: request.urlWithoutQuery)
+            for event in events {
+                for (planIndex, plan) in plans.enumerated() {
+                    let (findings, own) = plan.check(
+                        event, severity: { severities[$0] ?? .error }, request: reference)
+                    check.findings += findings
+                    for definition in own { matched[planIndex][definition] = true }
+                }
+            }
+        }
+        for (planIndex, plan) in plans.enumerated() {
+            for (index, definition) in plan.definitions.enumerated()
+            where definition.type != nil && !matched[planIndex][index] {
+                check.unsent.append(
+                    PlannedEvent(title: definition.title, file: definition.file, location: definition.location))
+            }
+        }
+        return check
+    }
+}

@@ -1,0 +1,245 @@
+import Foundation
+import Testing
+import TracksnapTestSupport
+
+/// A plan file beside `Fixtures/plans/send_plan_events.py`, in one of the formats tracksnap reads.
+struct PlanCase: CustomTestStringConvertible, Sendable {
+    var file: String
+    var testDescription: String { file }
+
+    static let all = [
+        "shop.plan.json", "segment-public-api.json", "segment-config-api.json", "mparticle-data-plan.json",
+    ]
+    .map(PlanCase.init)
+}
+
+/// One defect `send_plan_events.py` can make, and the one finding it must give.
+struct PlanDefect: CustomTestStringConvertible, Sendable {
+    var name: String
+    var code: String
+    var path: String
+    /// The schema keyword the message names.
+    var keyword: String?
+
+    var testDescription: String { name }
+
+    static let all = [
+        PlanDefect(name: "wrong_type", code: "plan_violation", path: "/properties/revenue", keyword: "type"),
+        PlanDefect(name: "missing_required", code: "plan_violation", path: "/properties", keyword: "required"),
+        PlanDefect(name: "outside_enum", code: "plan_violation", path: "/properties/currency", keyword: "enum"),
+        PlanDefect(name: "pattern", code: "plan_violation", path: "/properties/order_id", keyword: "pattern"),
+        PlanDefect(
+            name: "forbidden", code: "plan_violation", path: "/properties/coupon", keyword: "additionalProperties"),
+        PlanDefect(name: "traits", code: "plan_violation", path: "/traits/email", keyword: "type"),
+        PlanDefect(name: "unplanned", code: "unplanned_event", path: "", keyword: nil),
+    ]
+}
+
+/// Segment's and RudderStack's own Python SDKs send a shop's calls to `tracksnap serve`; the
+/// control API's validate checks them against the same plan written natively and in Segment's
+/// two export formats (a Segment plan checks what RudderStack's SDK sent, too).
+@Suite("Tracking plans against the vendors' Python SDKs")
+struct PlanEndToEndTests {
+    static let plans = PackagePaths.fixtures.appending(path: "plans")
+
+    /// What the SDK sends with `defect`, validated against each plan: the findings and the
+    /// planned events never sent, per plan.
+    private func run(_ vendor: String, defect: String?) async throws -> [String: Report.Snapshot] {
+        let server = try await ServeChild.launch()
+        defer { server.stop() }
+        let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
+        let script = Self.plans.appending(path: "send_plan_events.py").path
+        let sent = try await runProcess(
+            PackagePaths.python, [script, vendor, server.base] + (defect.map { [$0] } ?? []), timeout: 120)
+        #expect(sent.status == 0, "the \(vendor) SDK failed: \(sent.stderr)")
+        _ = try await server.call("GET", "sessions/\(session)/requests?count=1&timeout=30")
+        var reports: [String: Report.Snapshot] = [:]
+        for plan in PlanCase.all {
+            let body = try JSONSerialization.data(withJSONObject: [
+                "plan": Self.plans.appending(path: plan.file).path, "settle": 0.5,
+            ])
+            let report = try await server.call("POST", "sessions/\(session)/validate", body: body, as: Report.self)
+            #expect(report.snapshots.count == 1)
+            if let snapshot = report.snapshots.first { reports[plan.file] = snapshot }
+        }
+        return reports
+    }
+
+    @Test(
+        "conforming calls pass every plan, and coverage lists the planned event never sent",
+        arguments: ["segment", "rudderstack"])
+    func conforming(_ vendor: String) async throws {
+        guard FileManager.default.isExecutableFile(atPath: PackagePaths.python.path) else {
+            Issue.record("\(PackagePaths.python.path) is missing: run `make test`, which installs the SDKs")
+            return
+        }
+        for (plan, report) in try await run(vendor, defect: nil) {
+            #expect(report.findings.isEmpty, "\(plan): \(report.findings.map(\.message))")
+            #expect(report.plannedNotSent?.map(\.event) == [#"track "Refund Issued""#], "\(plan)")
+            #expect(report.plannedNotSent?.first?.line != nil)
+        }
+    }
+
+    @Test("each single defect gives exactly one finding naming it", arguments: PlanDefect.all)
+    func defect(_ defect: PlanDefect) async throws {
+        guard FileManager.default.isExecutableFile(atPath: PackagePaths.python.path) else {
+            Issue.record("\(PackagePaths.python.path) is missing: run `make test`, which installs the SDKs")
+            return
+        }
+        for vendor in ["segment", "rudderstack"] {
+            for (plan, report) in try await run(vendor, defect: defect.name) {
+                let findings = report.findings
+                #expect(findings.count == 1, "\(vendor), \(plan): \(findings.map(\.message))")
+                guard let finding = findings.first else { continue }
+                #expect(finding.code == defect.code, "\(vendor), \(plan): \(finding.message)")
+                #expect(finding.path == defect.path, "\(vendor), \(plan): \(finding.message)")
+                if let keyword = defect.keyword {
+                    #expect(finding.message.contains(": \(keyword): "), "\(finding.message)")
+                    #expect(finding.file?.hasSuffix(plan) == true)
+                    #expect(finding.line != nil)
+                    #expect(finding.expected != nil)
+                } else {
+                    #expect(finding.message.contains(#"track "Cart Abandoned""#), "\(finding.message)")
+                }
+            }
+        }
+    }
+
+    private struct Report: Decodable {
+        struct Finding: Decodable {
+            var code: String
+            var path: String
+            var message: String
+            var file: String?
+            var line: Int?
+            var expected: AnyDecodable?
+        }
+        struct Planned: Decodable {
+            var event: String
+            var line: Int?
+        }
+        struct Snapshot: Decodable {
+            var findings: [Finding]
+            var plannedNotSent: [Planned]?
+        }
+        var snapshots: [Snapshot]
+    }
+
+    /// Any JSON value, only to tell whether it was there.
+    private struct AnyDecodable: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
+}
+
+/// One defect `send_snowplow_plan_events.py` can make, and the one finding it must give.
+struct IgluDefect: CustomTestStringConvertible, Sendable {
+    var name: String
+    var code: String
+    var path: String
+    var keyword: String?
+
+    var testDescription: String { name }
+
+    static let all = [
+        IgluDefect(name: "wrong_type", code: "plan_violation", path: "/properties/step", keyword: "type"),
+        IgluDefect(name: "missing_required", code: "plan_violation", path: "/properties", keyword: "required"),
+        IgluDefect(name: "outside_range", code: "plan_violation", path: "/properties/step", keyword: "minimum"),
+        IgluDefect(
+            name: "pattern", code: "plan_violation", path: "/context/contexts/0/data/order_id", keyword: "pattern"),
+        IgluDefect(
+            name: "forbidden", code: "plan_violation", path: "/properties/coupon", keyword: "additionalProperties"),
+        IgluDefect(name: "unknown_schema", code: "unplanned_event", path: "/properties", keyword: nil),
+    ]
+}
+
+/// Snowplow's own Python tracker sends a self-describing event with a context; an Iglu registry
+/// folder checks both by their `iglu:` URIs.
+@Suite("An Iglu registry against Snowplow's Python tracker")
+struct IgluEndToEndTests {
+    static let registry = PackagePaths.fixtures.appending(path: "plans/iglu").path
+
+    private func report(defect: String?) async throws -> [String: Any] {
+        let server = try await ServeChild.launch()
+        defer { server.stop() }
+        let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
+        let script = PackagePaths.fixtures.appending(path: "plans/send_snowplow_plan_events.py").path
+        let sent = try await runProcess(
+            PackagePaths.python, [script, server.base] + (defect.map { [$0] } ?? []), timeout: 120)
+        #expect(sent.status == 0, "the Snowplow tracker failed: \(sent.stderr)")
+        _ = try await server.call("GET", "sessions/\(session)/requests?count=1&timeout=30")
+        let body = try JSONSerialization.data(withJSONObject: ["plan": Self.registry, "settle": 0.5])
+        let answer = try await server.call("POST", "sessions/\(session)/validate", body: body)
+        let json = try JSONSerialization.jsonObject(with: answer) as? [String: Any]
+        let snapshots = json?["snapshots"] as? [[String: Any]]
+        return try #require(snapshots?.first)
+    }
+
+    @Test("a conforming event and context pass; coverage lists the schema never used")
+    func conforming() async throws {
+        guard FileManager.default.isExecutableFile(atPath: PackagePaths.python.path) else {
+            Issue.record("\(PackagePaths.python.path) is missing: run `make test`, which installs the SDKs")
+            return
+        }
+        let snapshot = try await report(defect: nil)
+        #expect((snapshot["findings"] as? [Any])?.isEmpty == true, "\(snapshot)")
+        let unsent = (snapshot["plannedNotSent"] as? [[String: Any]])?.compactMap { $0["event"] as? String }
+        #expect(unsent == ["iglu:com.acme/refund/jsonschema/1-0-0"])
+        let file = (snapshot["plannedNotSent"] as? [[String: Any]])?.first?["plan"] as? String
+        #expect(file?.hasSuffix("schemas/com.acme/refund/jsonschema/1-0-0") == true, "\(file ?? "")")
+    }
+
+    @Test("each single defect gives exactly one finding naming it", arguments: IgluDefect.all)
+    func defect(_ defect: IgluDefect) async throws {
+        guard FileManager.default.isExecutableFile(atPath: PackagePaths.python.path) else {
+            Issue.record("\(PackagePaths.python.path) is missing: run `make test`, which installs the SDKs")
+            return
+        }
+        let findings = try await report(defect: defect.name)["findings"] as? [[String: Any]] ?? []
+        #expect(findings.count == 1, "\(findings)")
+        guard let finding = findings.first else { return }
+        let message = finding["message"] as? String ?? ""
+        #expect(finding["code"] as? String == defect.code, "\(message)")
+        #expect(finding["path"] as? String == defect.path, "\(message)")
+        if let keyword = defect.keyword {
+            #expect(message.contains(": \(keyword): "), "\(message)")
+            #expect((finding["file"] as? String)?.contains("schemas/com.acme/") == true)
+            #expect(finding["line"] as? Int != nil)
+        } else {
+            #expect(
+                message.contains("iglu:com.acme/wishlist/jsonschema/1-0-0 is not in the Iglu registry"), "\(message)")
+        }
+    }
+}
+
+/// A plan is input like any other: a bad one stops `validate` with exit 2 and its place, and
+/// `lint` reports it.
+@Suite("Bad tracking plans on the command line")
+struct BadPlanCommandTests {
+    @Test(
+        "validate --plan with an invalid schema or an unresolvable $ref exits 2 naming file:line:col; lint lists both")
+    func badPlan() async throws {
+        try await withTemporaryDirectory { directory in
+            let validators = directory.appending(path: "Validators")
+            try FileManager.default.createDirectory(at: validators, withIntermediateDirectories: true)
+            let plan = validators.appending(path: "bad.plan.json")
+            try """
+            {"plan": 1, "events": [
+              {"type": "track", "name": "A", "schema": {"type": "money"}},
+              {"type": "track", "name": "B", "schema": {"$ref": "#/definitions/adress"}}
+            ]}
+            """.write(to: plan, atomically: true, encoding: .utf8)
+            let capture = PackagePaths.root.appending(path: "Snapshots/examples/captures/segment.ndjson").path
+            let run = try await tracksnap("validate", "--capture", capture, "--plan", plan.path)
+            #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
+            #expect(run.stderr.contains("\(plan.path):2:53: error: not a valid draft-07 schema"), "\(run.stderr)")
+            #expect(
+                run.stderr.contains(##"\##(plan.path):3:53: error: $ref "#/definitions/adress" resolves to no schema"##)
+            )
+
+            let lint = try await tracksnap("lint", validators.path)
+            #expect(lint.status == 1)
+            #expect(lint.stdout.contains("bad.plan.json:2:53: error: not a valid draft-07 schema"), "\(lint.stdout)")
+            #expect(lint.stdout.contains("1 file checked: 2 errors"), "\(lint.stdout)")
+        }
+    }
+}
