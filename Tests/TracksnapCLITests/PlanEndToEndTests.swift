@@ -13,7 +13,7 @@ struct PlanCase: CustomTestStringConvertible, Sendable {
     .map(PlanCase.init)
 }
 
-/// One defect `send_plan_events.py` can make, and the one finding it must give.
+/// One defect a plan test's script can make, and the one finding it must give.
 struct PlanDefect: CustomTestStringConvertible, Sendable {
     var name: String
     var code: String
@@ -131,24 +131,17 @@ struct PlanEndToEndTests {
     }
 }
 
-/// One defect `send_snowplow_plan_events.py` can make, and the one finding it must give.
-struct IgluDefect: CustomTestStringConvertible, Sendable {
-    var name: String
-    var code: String
-    var path: String
-    var keyword: String?
-
-    var testDescription: String { name }
-
-    static let all = [
-        IgluDefect(name: "wrong_type", code: "plan_violation", path: "/properties/step", keyword: "type"),
-        IgluDefect(name: "missing_required", code: "plan_violation", path: "/properties", keyword: "required"),
-        IgluDefect(name: "outside_range", code: "plan_violation", path: "/properties/step", keyword: "minimum"),
-        IgluDefect(
+/// The defects `send_snowplow_plan_events.py` can make, and the one finding each must give.
+extension PlanDefect {
+    static let iglu = [
+        PlanDefect(name: "wrong_type", code: "plan_violation", path: "/properties/step", keyword: "type"),
+        PlanDefect(name: "missing_required", code: "plan_violation", path: "/properties", keyword: "required"),
+        PlanDefect(name: "outside_range", code: "plan_violation", path: "/properties/step", keyword: "minimum"),
+        PlanDefect(
             name: "pattern", code: "plan_violation", path: "/context/contexts/0/data/order_id", keyword: "pattern"),
-        IgluDefect(
+        PlanDefect(
             name: "forbidden", code: "plan_violation", path: "/properties/coupon", keyword: "additionalProperties"),
-        IgluDefect(name: "unknown_schema", code: "unplanned_event", path: "/properties", keyword: nil),
+        PlanDefect(name: "unknown_schema", code: "unplanned_event", path: "/properties", keyword: nil),
     ]
 }
 
@@ -188,8 +181,8 @@ struct IgluEndToEndTests {
         #expect(file?.hasSuffix("schemas/com.acme/refund/jsonschema/1-0-0") == true, "\(file ?? "")")
     }
 
-    @Test("each single defect gives exactly one finding naming it", arguments: IgluDefect.all)
-    func defect(_ defect: IgluDefect) async throws {
+    @Test("each single defect gives exactly one finding naming it", arguments: PlanDefect.iglu)
+    func defect(_ defect: PlanDefect) async throws {
         guard FileManager.default.isExecutableFile(atPath: PackagePaths.python.path) else {
             Issue.record("\(PackagePaths.python.path) is missing: run `make test`, which installs the SDKs")
             return
