@@ -7,7 +7,7 @@ SWIFT ?= swift
 TRACKSNAP := .build/debug/tracksnap
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test json-schema-suite docs docs-check front-page-check install-files install-check format bench bench-server bench-intercept bench-replay deps build sdk-venv mitmproxy-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run python-client control-api-check python-test
+.PHONY: demo test json-schema-suite docs docs-check front-page-check install-files install-check format bench bench-server bench-intercept bench-replay bench-plan plan-bench-venv deps build sdk-venv mitmproxy-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run python-client control-api-check python-test
 
 # PCRE2 and zlib are the system libraries tracksnap links; pkg-config finds them for SwiftPM.
 deps:
@@ -79,8 +79,9 @@ SDK_PACKAGES := segment-analytics-python==2.4.0 rudder-sdk-python==2.1.9 mixpane
                 amplitude-analytics==1.3.0 snowplow-tracker==1.1.0 posthog==7.91.1 jsonschema==$(JSONSCHEMA_VERSION) \
                 schemathesis==4.32.5 pytest==9.2.0 h2==4.4.1 vcrpy==9.4.2 selenium==4.38.0
 VENV_CHECK := import sys, importlib.metadata as m; \
-  have = {d.metadata["Name"].lower(): d.version for d in m.distributions()}; \
-  sys.exit(any(have.get(n.lower()) != v for n, v in (p.split("==") for p in sys.argv[1:])))
+  key = lambda name: name.lower().replace("_", "-"); \
+  have = {key(d.metadata["Name"]): d.version for d in m.distributions()}; \
+  sys.exit(any(have.get(key(n)) != v for n, v in (p.split("==") for p in sys.argv[1:])))
 # $(call venv,FOLDER): a venv there unless there is one, installing python3-venv if need be.
 venv = [ -x $(1)/bin/python ] || python3 -m venv $(1) 2>/dev/null || { \
 	  echo "Installing python3-venv (for $(1))..."; \
@@ -120,6 +121,17 @@ mitmproxy-venv:
 	  echo "Installing $(MITMPROXY_PACKAGES) into $(MITMPROXY_VENV)"; \
 	  $(MITMPROXY_VENV)/bin/python -m pip install -q --disable-pip-version-check $(MITMPROXY_PACKAGES) \
 	    || { echo "error: pip could not install mitmproxy into $(MITMPROXY_VENV) (is PyPI reachable?)" >&2; exit 2; }; }
+
+# The plan benchmark's peers, Python's jsonschema (at the version the tests use) and jsonschema-rs,
+# in a venv of their own. Installed only when missing or at another version.
+PLAN_BENCH_VENV := .build/plan-bench-venv
+PLAN_BENCH_PACKAGES := jsonschema==$(JSONSCHEMA_VERSION) jsonschema-rs==0.61.0
+plan-bench-venv:
+	@$(call venv,$(PLAN_BENCH_VENV))
+	@$(PLAN_BENCH_VENV)/bin/python -c '$(VENV_CHECK)' $(PLAN_BENCH_PACKAGES) || { \
+	  echo "Installing $(PLAN_BENCH_PACKAGES) into $(PLAN_BENCH_VENV)"; \
+	  $(PLAN_BENCH_VENV)/bin/python -m pip install -q --disable-pip-version-check $(PLAN_BENCH_PACKAGES) \
+	    || { echo "error: pip could not install the plan benchmark's peers into $(PLAN_BENCH_VENV) (is PyPI reachable?)" >&2; exit 2; }; }
 
 # The Python client (clients/python), installed into the venv as a user installs it, again only
 # when one of its files changed.
@@ -302,3 +314,7 @@ bench-intercept: deps
 # Replaying a 10,000-interaction cassette under wrk beside mitmdump --server-replay; loading it.
 bench-replay: deps
 	@Benchmarks/replay.sh
+
+# Events per second checked against a plan of 200 event schemas, beside jsonschema and jsonschema-rs.
+bench-plan: deps
+	@Benchmarks/plan.sh

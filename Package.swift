@@ -143,7 +143,7 @@ let package = Package(
             name: "TracksnapBenchmarks",
             dependencies: [
                 "Patterns", "CPCRE2Baseline", "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders",
-                "TracksnapValidation",
+                "TracksnapValidation", "JSONSchemaValidation",
             ],
             path: "Tools/TracksnapBenchmarks"
         ),

@@ -128,6 +128,8 @@ struct Evaluator {
             let order: Int
             if let integer, let value = Int(text) {
                 order = value < integer ? -1 : value == integer ? 0 : 1
+            } else if let integer, let decimal = Self.order(ofDecimal: text, to: integer) {
+                order = decimal
             } else if let number = ExactNumber(text) {
                 order = number < bound ? -1 : number == bound ? 0 : 1
             } else if let value = Double(text) {
@@ -420,6 +422,24 @@ struct Evaluator {
                 keyword: site.keyword, instancePath: pointer, schemaPath: site.schemaPath, file: site.file,
                 location: site.location, message: message()))
         return false
+    }
+
+    /// How a number written `-?I.F` (no exponent, `I` an `Int`) compares with an integer bound,
+    /// without reading its exact value: a fraction of only zeros is `I` itself, any other puts the
+    /// value strictly between `I` and the next integer away from zero. Nil for any other text.
+    static func order(ofDecimal text: String, to bound: Int) -> Int? {
+        let utf8 = text.utf8
+        guard let dot = utf8.firstIndex(of: UInt8(ascii: ".")),
+            let whole = Int(Substring(text[..<dot]))
+        else { return nil }
+        let fraction = utf8[utf8.index(after: dot)...]
+        guard !fraction.isEmpty, fraction.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return nil }
+        if fraction.allSatisfy({ $0 == UInt8(ascii: "0") }) {
+            return whole < bound ? -1 : whole == bound ? 0 : 1
+        }
+        // Above `whole` when positive, below it when negative ("-0.5" too: `whole` is 0).
+        return utf8.first == UInt8(ascii: "-") ? (whole <= bound ? -1 : 1) : (whole < bound ? -1 : 1)
     }
 
     static func matches(_ instance: JSONValue, _ types: JSONTypes) -> Bool {
