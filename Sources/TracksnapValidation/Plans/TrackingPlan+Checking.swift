@@ -63,20 +63,19 @@ extension TrackingPlan {
         if format == .iglu { return checkIglu(event, severity: severity, request: request) }
         guard let type = Self.plannedType(of: event) else { return ([], []) }
         let subject = "\(type)\(event.name.map { " \"\($0)\"" } ?? "") (event \(event.index + 1))"
-        let own = definitions.indices.filter {
-            definitions[$0].type != nil && definitions[$0].names(type: type, name: event.name)
-        }
+        // Its type's definitions of its name and of every name, in the plan's order.
+        let ofType = byType[type] ?? [:]
+        let own = ((event.name.flatMap { ofType[$0] } ?? []) + (ofType[nil] ?? [])).sorted()
         var findings: [Finding] = []
         // Only a named event can be unplanned: a page the plan lists none like, a track it lacks.
-        let definesType = definitions.contains { $0.type == type }
+        let definesType = !ofType.isEmpty
         if own.isEmpty, type == "track" || ((type == "page" || type == "screen") && definesType) {
             findings.append(
                 Finding(
                     code: .unplannedEvent, severity: severity(.unplannedEvent), path: "",
                     message: "\(subject) is not in the plan \(file)", request: request, file: file))
         }
-        let common = definitions.indices.filter { definitions[$0].type == nil }
-        for index in own + common {
+        for index in own + everyCall {
             let definition = definitions[index]
             let (instance, prefix) = Self.instance(of: event, type: type, subject: definition.subject)
             findings += violations(of: definition, instance, prefix: prefix, subject: subject, severity: severity).map {
@@ -93,7 +92,9 @@ extension TrackingPlan {
         of definition: Definition, _ instance: JSONValue, prefix: String, subject: String,
         severity: (FindingCode) -> Severity
     ) -> [Finding] {
-        definition.schema.validate(instance).map { violation in
+        // Most events conform: the check that stops at the first failure and builds no message first.
+        guard !definition.schema.isValid(instance) else { return [] }
+        return definition.schema.validate(instance).map { violation in
             var path = prefix + violation.instancePath
             // mParticle's custom attributes are the event's properties.
             if definition.subject == .mParticleEvent {

@@ -77,9 +77,30 @@ public struct TrackingPlan: Sendable {
     }
 
     /// The plan file, as named.
-    public var file: String
-    public var format: Format
-    public var definitions: [Definition]
+    public let file: String
+    public let format: Format
+    public let definitions: [Definition]
+    /// The definitions by type, then by name (nil: those of every event of the type), and those
+    /// of every call, so that an event finds its own without a pass over the plan.
+    let byType: [String: [String?: [Int]]]
+    let everyCall: [Int]
+
+    init(file: String, format: Format, definitions: [Definition]) {
+        self.file = file
+        self.format = format
+        self.definitions = definitions
+        var byType: [String: [String?: [Int]]] = [:]
+        var everyCall: [Int] = []
+        for (index, definition) in definitions.enumerated() {
+            guard let type = definition.type else {
+                everyCall.append(index)
+                continue
+            }
+            byType[type, default: [:]][definition.name, default: []].append(index)
+        }
+        self.byType = byType
+        self.everyCall = everyCall
+    }
 
     /// Reads and compiles a plan file, or an Iglu registry folder (`loadIglu(directory:)`).
     ///
