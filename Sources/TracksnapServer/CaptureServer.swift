@@ -52,7 +52,8 @@ public final class CaptureServer: Sendable {
         self.configuration = configuration
         store = try CaptureStore(
             maximumRequests: configuration.maximumRequests, journalPath: configuration.journalPath,
-            journalKeepsSecrets: configuration.journalKeepsSecrets, token: configuration.token)
+            journalKeepsSecrets: configuration.journalKeepsSecrets, token: configuration.token,
+            logsRequests: configuration.requestLog != nil)
         router = try RequestRouter(configuration: configuration, store: store)
     }
 

@@ -149,13 +149,13 @@ extension InspectorTests {
         let reader = try StreamReader(port: port, token: nil)
         defer { reader.close() }
         _ = try await reader.read(until: "retry: 1000")
-        // Bounds well under the reader's 10 s timeout, which a shutdown waiting for it would reach,
+        // Bounds well under the reader's 60 s timeout, which a shutdown waiting for it would reach,
         // and loose enough for a machine busy with every other suite.
         let started = ContinuousClock.now
         try await server.shutdown()
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(30))
         _ = try await reader.readToEnd()  // the server closed it: otherwise this times out and throws
-        #expect(ContinuousClock.now - started < .seconds(6))
+        #expect(ContinuousClock.now - started < .seconds(40))
     }
 }
 
@@ -165,7 +165,7 @@ private final class StreamReader: Sendable {
     private let received = Mutex<String>("")
 
     init(port: Int, token: String?) throws {
-        socket = try Socket(port: port, timeout: 10)
+        socket = try Socket(port: port, timeout: 60)
         var text = "GET /__tracksnap/requests/stream HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
         if let token { text += "Authorization: Bearer \(token)\r\n" }
         try socket.write(Array((text + "\r\n").utf8))

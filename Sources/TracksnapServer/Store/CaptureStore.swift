@@ -62,6 +62,8 @@ public final class CaptureStore: Sendable {
 
     private let state: Mutex<State>
     private let journal: Journal?
+    /// Whether the latest requests' secrets are remembered (`redactor(remembering:)`).
+    private let remembersSecrets: Bool
     /// The server's token, left out of every request recorded (`AccessToken.ownCredentialsRemoved`).
     private let token: AccessToken?
 
@@ -77,12 +79,16 @@ public final class CaptureStore: Sendable {
     ///   - token: the server's `--token`. The proxy's own credentials are never recorded, in
     ///     memory or in the journal, raw or not: every `Proxy-Authorization` header, and an
     ///     `Authorization` header that carries this token, are left out of each request.
+    ///   - logsRequests: each request is logged (`requestLog`): its secrets are remembered for
+    ///     the log's lines as for the journal's.
     /// - Throws: `CaptureServerError` when the journal cannot be opened (see `Journal`).
     package init(
         maximumRequests: Int? = nil, journalPath: String? = nil, journalKeepsSecrets: Bool = false,
-        token: String? = nil
+        token: String? = nil, logsRequests: Bool = false
     ) throws(CaptureServerError) {
         self.maximumRequests = maximumRequests
+        // Only what writes requests out needs the latest requests' secrets.
+        remembersSecrets = (journalPath != nil && !journalKeepsSecrets) || logsRequests
         self.token = token.map(AccessToken.init)
         if let journalPath {
             journal = try Journal(path: journalPath, keepsSecrets: journalKeepsSecrets)
@@ -153,7 +159,9 @@ public final class CaptureStore: Sendable {
             state.statistics.unattributed += 1
             return (request, .unattributed(openSessions: state.sessionOrder.count, hint: sessionHint))
         }
-        journal?.append(recorded.0, redactedBy: redactor(remembering: recorded.0))
+        // A raw journal, the one case with a journal and nothing remembered, writes no redaction.
+        let redactor = remembersSecrets ? redactor(remembering: recorded.0) : Redactor(secrets: [])
+        journal?.append(recorded.0, redactedBy: redactor)
         return recorded
     }
 
