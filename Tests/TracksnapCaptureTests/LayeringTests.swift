@@ -53,7 +53,7 @@ private let allowedDependencies: [String: Set<String>] = [
     "CPCRE2Baseline": ["CPCRE2"],
     "TracksnapBenchmarks": [
         "Patterns", "CPCRE2Baseline", "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders",
-        "TracksnapValidation",
+        "TracksnapValidation", "JSONSchemaValidation",
     ],
     "TracksnapFuzzing": [
         "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
