@@ -120,8 +120,10 @@ public struct PreparedCheck: Sendable {
     /// it sent afterwards is not what the flow sends.
     public func validate(_ requests: [CapturedRequest]) -> SnapshotResult {
         var result = validator.validate(snapshot, requests: requests, profile: profile)
-        result.findings += profile.ruleFindings(requests)
-        let planCheck = profile.planCheck(plans, requests)
+        // The rules and the plans read the same decoded events: selected and decoded once.
+        lazy var selection = profile.select(requests, decodingEvents: true)
+        result.findings += profile.ruleFindings(requests, selection: { selection })
+        let planCheck = profile.planCheck(plans, requests, selection: { selection })
         result.findings += planCheck.findings
         result.unsentPlanned = planCheck.unsent
         result.checkedPlans = !plans.isEmpty

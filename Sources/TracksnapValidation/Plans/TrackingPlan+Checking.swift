@@ -138,12 +138,15 @@ package struct PlanCheck {
 
 extension Profile {
     /// The plans' findings on every event the profile's decoders make of the selected traffic
-    /// (every decoder when the profile names none), and the planned events none of them matched.
-    package func planCheck(_ plans: [TrackingPlan], _ requests: [CapturedRequest]) -> PlanCheck {
+    /// (every decoder when the profile names none; `selection`, asked only when there are
+    /// plans), and the planned events none of them matched.
+    package func planCheck(_ plans: [TrackingPlan], _ requests: [CapturedRequest], selection: () -> Selection)
+        -> PlanCheck
+    {
         var check = PlanCheck()
         guard !plans.isEmpty else { return check }
         var matched = plans.map { Array(repeating: false, count: $0.definitions.count) }
-        let selection = select(requests, decodingEvents: true)
+        let selection = selection()
         for (index, decoded) in zip(selection.selected, selection.decoded) {
             guard case .events(let events) = decoded else { continue }
             let request = requests[index]

@@ -86,15 +86,16 @@ extension VendorRule {
 
 extension Profile {
     /// The findings of the vendor rules this profile turns on, over the events it selects and
-    /// decodes: a `vendor_rule` each, naming the rule, the request and the event.
-    package func ruleFindings(_ requests: [CapturedRequest]) -> [Finding] {
+    /// decodes (`selection`, asked only when a rule is on): a `vendor_rule` each, naming the
+    /// rule, the request and the event.
+    package func ruleFindings(_ requests: [CapturedRequest], selection: () -> Selection) -> [Finding] {
         // `"severity": {"vendor_rule": "warning"}` makes every rule a warning.
         let ceiling = severities[.vendorRule] ?? .error
         let checked = VendorRule.all.compactMap { rule in
             rule.severity(in: rules).map { (rule, ceiling == .warning ? .warning : $0) }
         }
         guard !checked.isEmpty else { return [] }
-        let selection = select(requests, decodingEvents: true)
+        let selection = selection()
         var findings: [Finding] = []
         for (index, decoded) in zip(selection.selected, selection.decoded) {
             guard case .events(let events) = decoded else { continue }
