@@ -71,10 +71,7 @@ struct Review: ParsableCommand {
     }
 
     private func diff(target: String, pending: String, colored: Bool) -> String {
-        let new = FileManager.default.contents(atPath: pending).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        let old = FileManager.default.contents(atPath: target).map { String(decoding: $0, as: UTF8.self) }
-        let text = LineDiff.unified(
-            old: old ?? "", new: new, oldName: old == nil ? "(no snapshot yet)" : target, newName: pending)
+        let text = PendingSnapshot.diff(pending)
         guard !text.isEmpty else { return "  (the same as \(target))\n" }
         guard colored else { return text }
         return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in

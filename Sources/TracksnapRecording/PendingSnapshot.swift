@@ -52,6 +52,21 @@ package enum PendingSnapshot {
         return pending
     }
 
+    /// How a pending file differs from its snapshot, as `diff -u` prints it: empty when their
+    /// lines are the same; every line added when there is no snapshot yet.
+    ///
+    /// - Parameters:
+    ///   - pending: the pending file (`X.new.json`), which is read, with `X.json`.
+    ///   - display: how the diff's header names a file.
+    package static func diff(_ pending: String, display: (String) -> String = { $0 }) -> String {
+        let target = snapshotPath(for: pending)
+        let new = FileManager.default.contents(atPath: pending).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let old = FileManager.default.contents(atPath: target).map { String(decoding: $0, as: UTF8.self) }
+        return LineDiff.unified(
+            old: old ?? "", new: new, oldName: old == nil ? "(no snapshot yet)" : display(target),
+            newName: display(pending))
+    }
+
     /// Every pending file at or under these paths (files as given, directories searched), sorted.
     ///
     /// - Throws: `InputError` for a path that does not exist.

@@ -40,6 +40,31 @@ struct HTMLReportTests {
         _ = try page([result])
     }
 
+    @Test("what concerns a captured request names it in data-request, vendor rules and replay misses included")
+    func requestReferences() throws {
+        var result = Fixtures.checkout
+        result.findings += [
+            Finding(
+                code: .vendorRule, path: "", message: "ga4.event_name_length: 41 characters", request: Fixtures.stray),
+            Finding(
+                code: .replayMiss, path: "", message: "the cassette has no answer for GET /api/cart",
+                request: RequestReference(id: "r\"<11", index: 11, method: "GET", url: "https://shop.example/api/cart")),
+        ]
+        let document = try page([result])
+        let ids = { (elements: String) in
+            try document.nodes(forXPath: elements + "/@data-request").compactMap(\.stringValue)
+        }
+        #expect(try ids("//*[local-name()='details']") == ["r7"])
+        #expect(try ids("//*[local-name()='tr'][@data-request]").count == 5)
+        #expect(try Set(ids("//*[local-name()='li'][@data-request]")) == ["r9", "r\"<11"])
+        let headings = try document.nodes(forXPath: "//*[local-name()='h3']").compactMap(\.stringValue)
+        #expect(headings.contains("Vendor rules") && headings.contains("Replay"), "\(headings)")
+        // The missing entry concerns no request.
+        let missing = try document.nodes(forXPath: "//*[local-name()='li'][not(@data-request)]").compactMap(
+            \.stringValue)
+        #expect(missing.count == 1 && missing[0].contains("Coupon Applied"), "\(missing)")
+    }
+
     @Test("a failed snapshot ends with its accept command")
     func acceptCommand() throws {
         let options = ReportOptions(acceptCommand: { "tracksnap record \($0.file) --capture s.har --mode all" })

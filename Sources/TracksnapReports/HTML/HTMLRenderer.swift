@@ -4,7 +4,12 @@ import TracksnapValidation
 
 /// One self-contained HTML page (inline CSS, no scripts, no external resources), written as
 /// well-formed XHTML so any XML tool can read it too.
-struct HTMLRenderer {
+///
+/// The inspector (`/__tracksnap/ui/`) shows a validation as this page's body, styled by the
+/// same `style` (its asset `report.css`), so that a CI artifact and the live page read alike.
+/// Whatever concerns one captured request carries its id in `data-request`, which the
+/// inspector follows to put a finding beside its event.
+package struct HTMLRenderer {
     let options: ReportOptions
 
     func render(_ results: [SnapshotResult]) -> String {
@@ -15,7 +20,7 @@ struct HTMLRenderer {
             <!DOCTYPE html>
             <html xmlns="http://www.w3.org/1999/xhtml" lang="en">
             <head><meta charset="utf-8"/><title>\(escape(title))</title><style>\(Self.style)</style></head>
-            <body>
+            <body class="tracksnap-report">
             <h1>\(escape(title))</h1>
             <table class="runs"><tr><th></th><th>snapshot</th><th>file</th><th>expected</th><th>captured</th><th>findings</th></tr>
 
@@ -43,12 +48,13 @@ struct HTMLRenderer {
             if let line = block.entry?.location?.line { heading += " (line \(line))" }
             if let request = block.request { heading += " ↔ captured #\(request.index + 1)" }
             html +=
-                "<details open=\"open\"><summary>\(heading)</summary>\n<table><tr><th>field</th><th>expected</th><th>actual</th><th>code</th><th>line</th></tr>\n"
+                "<details open=\"open\"\(requestAttribute(block.request))><summary>\(heading)</summary>\n<table><tr><th>field</th><th>expected</th><th>actual</th><th>code</th><th>line</th></tr>\n"
             for finding in block.findings {
                 let field = finding.path == block.path ? "(entry)" : String(finding.path.dropFirst(block.path.count))
                 let shown = VisibleText.pair(finding.expected, finding.actual, limit: 200)
                 let expected = shown.expected ?? (finding.path == block.path ? finding.message : "(absent)")
-                html += "<tr><td><code>\(escape(field))</code></td><td class=\"expected\">\(escape(expected))</td>"
+                html +=
+                    "<tr\(requestAttribute(finding.request ?? block.request))><td><code>\(escape(field))</code></td><td class=\"expected\">\(escape(expected))</td>"
                 html +=
                     "<td class=\"actual\">\(escape(shown.actual ?? "(absent)"))</td><td>\(finding.code.rawValue)</td><td>\(line(finding))</td></tr>\n"
             }
@@ -62,9 +68,13 @@ struct HTMLRenderer {
             return escape(request)
                 + (finding.actual.map { " <code>\(escape(VisibleText.value($0, limit: 200)))</code>" } ?? "")
         }
-        html += list("Tracking plan", groups.plan) { finding in
-            let request = finding.request.map { "#\($0.index + 1) \($0.method) \($0.url) " } ?? ""
-            return escape(request + finding.message)
+        for (title, findings) in [
+            ("Vendor rules", groups.rules), ("Replay", groups.replayMisses), ("Tracking plan", groups.plan),
+        ] {
+            html += list(title, findings) { finding in
+                let request = finding.request.map { "#\($0.index + 1) \($0.method) \($0.url) " } ?? ""
+                return escape(request + finding.message)
+            }
         }
         if !result.unsentPlanned.isEmpty {
             html += "<h3>Planned, never sent</h3>\n<ul>\n"
@@ -81,19 +91,32 @@ struct HTMLRenderer {
     private func list(_ title: String, _ findings: [Finding], item: (Finding) -> String) -> String {
         guard !findings.isEmpty else { return "" }
         return "<h3>\(title)</h3>\n<ul>\n"
-            + findings.map { "<li>\(item($0)) <span class=\"code\">\($0.code.rawValue)</span></li>\n" }.joined()
+            + findings.map {
+                "<li\(requestAttribute($0.request))>\(item($0)) <span class=\"code\">\($0.code.rawValue)</span></li>\n"
+            }.joined()
             + "</ul>\n"
+    }
+
+    /// ` data-request="ID"` for what concerns a captured request, nothing otherwise.
+    private func requestAttribute(_ request: RequestReference?) -> String {
+        request.map { " data-request=\"\(XMLEscaping.attribute($0.id))\"" } ?? ""
     }
 
     private func line(_ finding: Finding) -> String { finding.location.map { String($0.line) } ?? "" }
     private func mark(_ result: SnapshotResult) -> String { result.passed ? "✓" : "✗" }
     private func escape(_ text: String) -> String { XMLEscaping.text(VisibleText.inline(text)) }
 
-    private static let style = """
-        body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#1f2328}table{border-collapse:collapse;margin:.5em 0}\
-        th,td{border:1px solid #d0d7de;padding:.25em .6em;text-align:left;vertical-align:top}th{background:#f6f8fa}\
-        code{font:12px ui-monospace,monospace}.failed h2{color:#cf222e}.passed h2{color:#1a7f37}\
-        .expected{color:#1a7f37;font-family:ui-monospace,monospace}.actual{color:#cf222e;font-family:ui-monospace,monospace}\
-        summary{cursor:pointer;margin-top:.6em}.code{color:#57606a}.accept{background:#fff8c5;padding:.5em}
+    /// The page's style, every rule below `.tracksnap-report`: inlined in the report, served
+    /// to the inspector as `report.css`.
+    package static let style = """
+        .tracksnap-report{font:14px/1.45 system-ui,sans-serif;color:#1f2328}body.tracksnap-report{margin:2em}\
+        .tracksnap-report table{border-collapse:collapse;margin:.5em 0}\
+        .tracksnap-report th,.tracksnap-report td{border:1px solid #d0d7de;padding:.25em .6em;text-align:left;vertical-align:top}\
+        .tracksnap-report th{background:#f6f8fa}.tracksnap-report code{font:12px ui-monospace,monospace}\
+        .tracksnap-report .failed h2{color:#cf222e}.tracksnap-report .passed h2{color:#1a7f37}\
+        .tracksnap-report .expected{color:#1a7f37;font-family:ui-monospace,monospace}\
+        .tracksnap-report .actual{color:#cf222e;font-family:ui-monospace,monospace}\
+        .tracksnap-report summary{cursor:pointer;margin-top:.6em}.tracksnap-report .code{color:#57606a}\
+        .tracksnap-report .accept{background:#fff8c5;padding:.5em}
         """
 }

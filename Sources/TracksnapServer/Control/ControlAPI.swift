@@ -22,6 +22,8 @@ import TracksnapValidation
 /// POST /__tracksnap/sessions/s1/validate {"snapshot": "Snapshots/checkout.json", "format": "text"}
 /// POST /__tracksnap/sessions/s1/record {"snapshot": "Snapshots/checkout.json", "reruns": ["s2"]}
 /// POST /__tracksnap/sessions/s1/requests [{"method": "GET", "url": "https://t.example/e?ev=view"}]
+/// GET  /__tracksnap/snapshots                                 → 200 {"snapshots": [{"file": …, "pending": …, "diff": …}]}
+/// POST /__tracksnap/snapshots/accept {"snapshot": "Snapshots/checkout.json"}
 /// ```
 ///
 /// Every path a call names is resolved under the server's root (`Workspace`); a path outside
@@ -114,6 +116,9 @@ struct ControlAPI: Sendable {
         ControlRoute(.POST, "sessions/{id}/record") { api, request, id in
             api.openSession(id[0]) { await api.record(id[0], request) }
         },
+        ControlRoute(.GET, "snapshots") { api, _, _ in api.listSnapshots() },
+        ControlRoute(.POST, "snapshots/accept") { api, request, _ in api.decide(.accept, request) },
+        ControlRoute(.POST, "snapshots/reject") { api, request, _ in api.decide(.reject, request) },
         ControlRoute(.GET, "ui", needsToken: false) { _, _, _ in .now(Inspector.redirectToPage) },
         ControlRoute(.GET, "ui/", needsToken: false) { _, _, _ in .now(Inspector.page) },
         ControlRoute(.GET, "ui/{asset}", needsToken: false) { _, _, asset in .now(Inspector.asset(named: asset[0])) },

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import TracksnapReports
 
 /// The inspector's page and its assets (`Assets/`, compiled into the module: nothing is read
 /// from disk or fetched from elsewhere at run time), served under `/__tracksnap/ui/`.
@@ -7,6 +8,7 @@ import NIOHTTP1
 /// ```text
 /// GET /__tracksnap/ui/               → 200 the page (text/html)
 /// GET /__tracksnap/ui/inspector.js   → 200 its script; inspector.css, its style
+/// GET /__tracksnap/ui/report.css      → 200 the HTML report's style, for the validations it shows
 /// ```
 ///
 /// They hold nothing captured, so a browser's navigation fetches them without the token (it
@@ -27,6 +29,7 @@ enum Inspector {
         "index.html": (PackageResources.index_html, "text/html; charset=utf-8"),
         "inspector.js": (PackageResources.inspector_js, "text/javascript; charset=utf-8"),
         "inspector.css": (PackageResources.inspector_css, "text/css; charset=utf-8"),
+        "report.css": (Array(HTMLRenderer.style.utf8), "text/css; charset=utf-8"),
     ]
 
     static var page: Response { asset(named: "index.html") }

@@ -49,6 +49,23 @@ def test_record_without_a_path_answers_the_snapshot(tracksnap_session):
     assert tracksnap_session.validate(content=answer["snapshotContent"]).passed
 
 
+def test_review_a_pending_recording(tmp_path):
+    with Tracksnap.start(root=tmp_path) as server:
+        with server.session() as session:
+            send(session, {"event": "Order Completed"})
+            session.record("Snapshots/order.json", pending=True, settle=0.2)
+        [item] = server.snapshots()["snapshots"]
+        assert (item["file"], item["exists"], item["pending"]) == (
+            "Snapshots/order.json", False, "Snapshots/order.new.json")
+        assert "+" in item["diff"] and "Order Completed" in item["diff"]
+        assert server.accept("Snapshots/order.json")["decision"] == "accept"
+        assert "Order Completed" in (tmp_path / "Snapshots/order.json").read_text()
+        assert not (tmp_path / "Snapshots/order.new.json").exists()
+        with pytest.raises(TracksnapError) as refused:
+            server.reject("Snapshots/order.json")
+        assert refused.value.status == 404
+
+
 def test_exports_round_trip_without_secrets(tracksnap_session):
     token = "tok_9f8e7d6c5b4a"
     hidden = base64.b64encode(json.dumps({"properties": {"token": token}}).encode()).decode()

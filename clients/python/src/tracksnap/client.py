@@ -206,6 +206,21 @@ class Tracksnap:
         """Forgets everything captured and ends every session."""
         self._call("POST", "reset")
 
+    def snapshots(self) -> dict:
+        """The snapshots under the root's `Snapshots/` folder and the pending recordings beside
+        them, each with its diff (`GET /__tracksnap/snapshots`): `{"snapshots": [{"file": …,
+        "exists": …, "pending": …, "diff": …}], …}`."""
+        return self._call("GET", "snapshots").json()
+
+    def accept(self, snapshot: PathLike) -> dict:
+        """Moves the pending recording `X.new.json` over the snapshot `X.json`, as `tracksnap
+        accept` does."""
+        return self._call("POST", "snapshots/accept", body={"snapshot": str(snapshot)}).json()
+
+    def reject(self, snapshot: PathLike) -> dict:
+        """Deletes the pending recording `X.new.json`, as `tracksnap reject` does."""
+        return self._call("POST", "snapshots/reject", body={"snapshot": str(snapshot)}).json()
+
     def _call(self, method: str, path: str, *, query: Optional[dict] = None, body: Optional[dict] = None,
               timeout: float = 330.0) -> "_Answer":
         url = f"{self.url}/__tracksnap/{path}"
