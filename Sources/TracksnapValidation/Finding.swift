@@ -52,11 +52,22 @@ public struct RequestReference: Sendable, Hashable {
     public var index: Int
     public var method: String
     public var url: String
+    /// The decoded event it is about, by its 0-based position among its request's events; nil
+    /// when it is about the request as a whole.
+    public var event: Int?
 
-    public init(id: String, index: Int, method: String, url: String) {
+    public init(id: String, index: Int, method: String, url: String, event: Int? = nil) {
         self.id = id
         self.index = index
         self.method = method
         self.url = url
+        self.event = event
+    }
+
+    /// The same request, about one of its decoded events.
+    public func event(_ position: Int) -> RequestReference {
+        var reference = self
+        reference.event = position
+        return reference
     }
 }

@@ -39,7 +39,7 @@ public struct SnapshotValidator: Validator {
             case .events(let decodedEvents):
                 events += decodedEvents.map { event in
                     Captured(
-                        view: event.validationView, request: reference, reportsUnexpected: true,
+                        view: event.validationView, request: reference.event(event.index), reportsUnexpected: true,
                         description:
                             "\(event.vendor) \(event.type) \(event.name.map { "\"\($0)\"" } ?? "") (request #\(i + 1), event \(event.index + 1))"
                     )

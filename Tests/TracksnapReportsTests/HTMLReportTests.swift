@@ -45,7 +45,8 @@ struct HTMLReportTests {
         var result = Fixtures.checkout
         result.findings += [
             Finding(
-                code: .vendorRule, path: "", message: "ga4.event_name_length: 41 characters", request: Fixtures.stray),
+                code: .vendorRule, path: "", message: "ga4.event_name_length: 41 characters",
+                request: Fixtures.stray.event(2)),
             Finding(
                 code: .replayMiss, path: "", message: "the cassette has no answer for GET /api/cart",
                 request: RequestReference(id: "r\"<11", index: 11, method: "GET", url: "https://shop.example/api/cart")),
@@ -57,6 +58,8 @@ struct HTMLReportTests {
         #expect(try ids("//*[local-name()='details']") == ["r7"])
         #expect(try ids("//*[local-name()='tr'][@data-request]").count == 5)
         #expect(try Set(ids("//*[local-name()='li'][@data-request]")) == ["r9", "r\"<11"])
+        let events = try document.nodes(forXPath: "//*[local-name()='li']/@data-event").compactMap(\.stringValue)
+        #expect(events == ["2"], "only the rule's finding is about one event")
         let headings = try document.nodes(forXPath: "//*[local-name()='h3']").compactMap(\.stringValue)
         #expect(headings.contains("Vendor rules") && headings.contains("Replay"), "\(headings)")
         // The missing entry concerns no request.

@@ -17,7 +17,8 @@ struct InspectorTests {
         "the page and its assets come without the token, under a strict policy, with no inline script or style and nothing from elsewhere",
         arguments: [
             ("ui/", "text/html; charset=utf-8"), ("ui/inspector.js", "text/javascript; charset=utf-8"),
-            ("ui/inspector.css", "text/css; charset=utf-8"),
+            ("ui/review.js", "text/javascript; charset=utf-8"), ("ui/inspector.css", "text/css; charset=utf-8"),
+            ("ui/report.css", "text/css; charset=utf-8"),
         ])
     func assets(path: String, type: String) async throws {
         try await withServer(.init(token: "s3cret")) { _, port in
@@ -33,7 +34,8 @@ struct InspectorTests {
             #expect(!text.contains("innerHTML") && !text.contains("insertAdjacentHTML") && !text.contains("eval("))
             if path == "ui/" {
                 #expect(text.contains(#"<script src="inspector.js" defer></script>"#))
-                #expect(text.components(separatedBy: "<script").count == 2, "one script element, no inline one")
+                #expect(text.contains(#"<script src="review.js" defer></script>"#))
+                #expect(text.components(separatedBy: "<script").count == 3, "two script elements, no inline one")
                 #expect(!text.contains("<style") && !text.contains(" style=") && !text.contains(/\son[a-z]+=/))
             }
         }
@@ -53,7 +55,9 @@ struct InspectorTests {
             #expect(bare.header("Location") == "/__tracksnap/ui/")
             let missing = try await control(port, "GET", "ui/app.js")
             #expect(missing.status == 404)
-            #expect(try json(missing.text)["error"]?.stringValue?.contains("inspector.css, inspector.js") == true)
+            #expect(
+                try json(missing.text)["error"]?.stringValue?.contains(
+                    "index.html, inspector.css, inspector.js, report.css, review.js") == true)
         }
     }
 

@@ -212,12 +212,16 @@ public struct ValidationReport: Sendable, Hashable, Codable {
         public var index: Int
         public var method: String
         public var url: String
+        /// The decoded event it is about, by its 0-based position among its request's events;
+        /// nil when it is about the request as a whole.
+        public var event: Int?
 
-        package init(id: String, index: Int, method: String, url: String) {
+        package init(id: String, index: Int, method: String, url: String, event: Int? = nil) {
             self.id = id
             self.index = index
             self.method = method
             self.url = url
+            self.event = event
         }
     }
 

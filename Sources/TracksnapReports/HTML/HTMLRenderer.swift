@@ -7,8 +7,9 @@ import TracksnapValidation
 ///
 /// The inspector (`/__tracksnap/ui/`) shows a validation as this page's body, styled by the
 /// same `style` (its asset `report.css`), so that a CI artifact and the live page read alike.
-/// Whatever concerns one captured request carries its id in `data-request`, which the
-/// inspector follows to put a finding beside its event.
+/// Whatever concerns one captured request carries its id in `data-request` (and, when it is
+/// about one decoded event, the event's position in `data-event`), which the inspector follows
+/// to put a finding beside its event.
 package struct HTMLRenderer {
     let options: ReportOptions
 
@@ -97,9 +98,12 @@ package struct HTMLRenderer {
             + "</ul>\n"
     }
 
-    /// ` data-request="ID"` for what concerns a captured request, nothing otherwise.
+    /// ` data-request="ID"` (and ` data-event="N"`) for what concerns a captured request (or
+    /// one of its events), nothing otherwise.
     private func requestAttribute(_ request: RequestReference?) -> String {
-        request.map { " data-request=\"\(XMLEscaping.attribute($0.id))\"" } ?? ""
+        guard let request else { return "" }
+        return " data-request=\"\(XMLEscaping.attribute(request.id))\""
+            + (request.event.map { " data-event=\"\($0)\"" } ?? "")
     }
 
     private func line(_ finding: Finding) -> String { finding.location.map { String($0.line) } ?? "" }

@@ -59,6 +59,6 @@ extension ValidationReport.Finding {
 
 extension ValidationReport.RequestReference {
     init(_ request: TracksnapValidation.RequestReference) {
-        self.init(id: request.id, index: request.index, method: request.method, url: request.url)
+        self.init(id: request.id, index: request.index, method: request.method, url: request.url, event: request.event)
     }
 }

@@ -8,6 +8,7 @@ import TracksnapReports
 /// ```text
 /// GET /__tracksnap/ui/               → 200 the page (text/html)
 /// GET /__tracksnap/ui/inspector.js   → 200 its script; inspector.css, its style
+/// GET /__tracksnap/ui/review.js      → 200 the snapshot panel's script: validate, record, review
 /// GET /__tracksnap/ui/report.css      → 200 the HTML report's style, for the validations it shows
 /// ```
 ///
@@ -29,6 +30,7 @@ enum Inspector {
         "index.html": (PackageResources.index_html, "text/html; charset=utf-8"),
         "inspector.js": (PackageResources.inspector_js, "text/javascript; charset=utf-8"),
         "inspector.css": (PackageResources.inspector_css, "text/css; charset=utf-8"),
+        "review.js": (PackageResources.review_js, "text/javascript; charset=utf-8"),
         "report.css": (Array(HTMLRenderer.style.utf8), "text/css; charset=utf-8"),
     ]
 

@@ -155,7 +155,7 @@ extension Profile {
             for event in events {
                 for (planIndex, plan) in plans.enumerated() {
                     let (findings, own) = plan.check(
-                        event, severity: { severities[$0] ?? .error }, request: reference)
+                        event, severity: { severities[$0] ?? .error }, request: reference.event(event.index))
                     check.findings += findings
                     for definition in own { matched[planIndex][definition] = true }
                 }

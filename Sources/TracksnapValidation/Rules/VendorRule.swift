@@ -113,7 +113,8 @@ extension Profile {
                             message:
                                 "\(rule.id): \(subject.map { "\($0)\(violation.path.isEmpty ? "" : " at \(violation.path)"): " } ?? "")\(violation.message)",
                             request: RequestReference(
-                                id: request.id, index: index, method: request.method, url: request.urlWithoutQuery)))
+                                id: request.id, index: index, method: request.method, url: request.urlWithoutQuery,
+                                event: violation.event.map { own[$0].index })))
                 }
             }
         }

@@ -215,3 +215,102 @@ def test_a_page_on_another_origin_reads_neither_the_stream_nor_the_api(server, b
     finally:
         foreign.shutdown()
         browser.get_log("browser")  # the refused fetches are logged as errors, as they should be
+
+
+def screenshot(driver, name):
+    """Saves the view for the README when TRACKSNAP_SCREENSHOTS names a folder (`make screenshots`)."""
+    folder = os.environ.get("TRACKSNAP_SCREENSHOTS")
+    if folder:
+        driver.save_screenshot(str(Path(folder) / f"inspector-{name}.png"))
+
+
+def panel_status(driver):
+    return driver.find_element(By.ID, "work-status").text
+
+
+def test_a_person_records_reviews_and_validates_snapshots(server, browser):
+    """The insta loop in the browser: a session recorded as a pending snapshot, reviewed and
+    accepted (the file on disk changes); a later run with a real change validated against it,
+    its finding beside the event it concerns, as the HTML report renders it; that run recorded
+    as pending and rejected (the snapshot stays)."""
+    snapshot = server.root / "Snapshots" / "cart.json"
+    pending = server.root / "Snapshots" / "cart.new.json"
+    first = server.session("cart")
+    subprocess.run([sys.executable, str(SEND_SEGMENT), first.base_url], check=True, timeout=120)
+    first.wait(events=4, timeout=10)
+
+    browser.get(f"{server.url}/__tracksnap/ui/#token={server.token}")
+    wait_for(browser, lambda: browser.find_element(By.ID, "status").text.startswith("live"))
+    browser.find_element(By.ID, "work-toggle").click()
+    sessions = Select(browser.find_element(By.ID, "work-session"))
+    wait_for(browser, lambda: any(option.get_attribute("value") == first.id for option in sessions.options))
+    sessions.select_by_value(first.id)
+    browser.find_element(By.ID, "work-validator").send_keys("segment")
+    path = browser.find_element(By.ID, "work-record-path")
+    path.clear()
+    path.send_keys("Snapshots/cart.json")
+    browser.find_element(By.ID, "work-record").click()
+    wait_for(browser, lambda: panel_status(browser).startswith("recorded"))
+    assert panel_status(browser) == "recorded 4 events as Snapshots/cart.new.json: review it below"
+    assert pending.exists() and not snapshot.exists()
+
+    # The pending recording, with its diff; accepted, it becomes the snapshot on disk.
+    item = wait_for(browser, lambda: browser.find_element(By.CSS_SELECTOR, '#work-pending li[data-snapshot="Snapshots/cart.json"]'))
+    added = [line.text for line in item.find_elements(By.CSS_SELECTOR, "pre.diff .added")]
+    assert any('"Order Completed"' in line for line in added), added
+    item.find_element(By.CSS_SELECTOR, "button.accept").click()
+    wait_for(browser, lambda: panel_status(browser).startswith("accepted"))
+    assert snapshot.exists() and not pending.exists()
+    assert '"Order Completed"' in snapshot.read_text()
+    wait_for(browser, lambda: browser.find_element(By.ID, "work-no-pending").is_displayed())
+
+    # A later run changes revenue: validated against the snapshot, it fails with the finding
+    # beside its event; the first run still passes.
+    second = server.session("cart-2")
+    subprocess.run([sys.executable, str(SEND_SEGMENT), second.base_url, "change"], check=True, timeout=120)
+    second.wait(events=4, timeout=10)
+    browser.find_element(By.ID, "work-refresh").click()
+    wait_for(browser, lambda: any(option.get_attribute("value") == second.id for option in sessions.options))
+    Select(browser.find_element(By.ID, "work-snapshot")).select_by_value("Snapshots/cart.json")
+    sessions.select_by_value(first.id)
+    browser.find_element(By.ID, "work-validate").click()
+    wait_for(browser, lambda: panel_status(browser) == "passed")
+    sessions.select_by_value(second.id)
+    browser.find_element(By.ID, "work-validate").click()
+    wait_for(browser, lambda: panel_status(browser).startswith("failed"))
+    report = browser.find_element(By.ID, "work-report")
+    differences = [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+                   for row in report.find_elements(By.CSS_SELECTOR, "details tr[data-request]")]
+    assert [row[:3] for row in differences] == [["/properties/revenue", "12.5", "13"]], report.get_attribute("innerHTML")
+    line = int(differences[0][4])
+    assert '"revenue": 12.5' in snapshot.read_text().splitlines()[line - 1], "the finding names the snapshot's line"
+    # The report in the page is the HTML report's own rendering.
+    html = second.validate("Snapshots/cart.json", format="html").text
+    assert report.find_element(By.TAG_NAME, "h1").text in html
+    # The event it concerns has a badge, and opened, shows the finding, expected beside actual.
+    flagged = [row for row in rows(browser) if row[5] == "finding"]
+    assert [(row[1], row[3]) for row in flagged] == [(second.id, "track Order Completed")], rows(browser)
+    report.find_element(By.CSS_SELECTOR, "details tr[data-request]").click()
+    wait_for(browser, lambda: browser.find_element(By.ID, "detail").is_displayed())
+    assert browser.find_element(By.ID, "detail-title").text == "segment · track · Order Completed"
+    found = browser.find_element(By.ID, "detail-findings")
+    assert found.is_displayed() and "/properties/revenue" in found.text and "value_mismatch" in found.text, found.text
+    screenshot(browser, "validate")
+
+    # The changed run recorded as pending shows the change; rejected, the snapshot stays.
+    before = snapshot.read_text()
+    browser.find_element(By.ID, "close").click()
+    path.clear()
+    path.send_keys("Snapshots/cart.json")
+    browser.find_element(By.ID, "work-record").click()
+    item = wait_for(browser, lambda: browser.find_element(By.CSS_SELECTOR, '#work-pending li[data-snapshot="Snapshots/cart.json"]'))
+    changed = [line.text for line in item.find_elements(By.CSS_SELECTOR, "pre.diff .removed, pre.diff .added")]
+    assert [line[0] + line[1:].strip() for line in changed if "revenue" in line] == [
+        '-"revenue": 12.5', '+"revenue": 13'], changed
+    screenshot(browser, "review-change")
+    item.find_element(By.CSS_SELECTOR, "button.reject").click()
+    wait_for(browser, lambda: panel_status(browser).startswith("rejected"))
+    assert not pending.exists() and snapshot.read_text() == before
+
+    errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert errors == [], errors

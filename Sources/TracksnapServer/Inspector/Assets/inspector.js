@@ -49,6 +49,9 @@
   let paused = false;
   const sessions = new Set();
   const vendors = new Set();
+  // What the last validation (review.js) found: the report's parts, by the row key of the event
+  // they are about ("requestId:index"), or by request id for a request as a whole.
+  let findings = new Map();
 
   function element(tag, className, text) {
     const node = document.createElement(tag);
@@ -122,15 +125,27 @@
     }
     row.append(name);
     row.append(element("td", "request", entry.request.method + " " + hostAndPath(entry.request.url)));
+    row.append(badgeCell(entry));
+    row.addEventListener("click", () => open(entry.key));
+    return row;
+  }
+
+  // What a decoder reported about the row's request, and what the last validation found in it.
+  function badgeCell(entry) {
     const badge = element("td", "problem");
     if (entry.problems.length > 0) {
       const mark = element("span", "badge", entry.problems.length === 1 ? "problem" : entry.problems.length + " problems");
       mark.title = entry.problems.join("\n");
       badge.append(mark);
     }
-    row.append(badge);
-    row.addEventListener("click", () => open(entry.key));
-    return row;
+    // One finding a line of the report: a row of an entry's table or an item of a list.
+    const found = findingsOf(entry).filter((part) => part.tagName !== "DETAILS");
+    if (found.length > 0) {
+      const mark = element("span", "badge finding", found.length === 1 ? "finding" : found.length + " findings");
+      mark.title = found.map((part) => part.textContent.trim().split("\n")[0]).join("\n");
+      badge.append(mark);
+    }
+    return badge;
   }
 
   function matches(entry) {
@@ -275,6 +290,7 @@
       ? event.vendor + " · " + event.type + (event.name ? " · " + event.name : "")
       : "request " + request.id + (entry.vendor ? " (" + entry.vendor + " could not read it)" : " (no decoder claimed it)");
     $("detail-problems").replaceChildren(...problems.map((problem) => element("li", null, problem)));
+    showFindings(entry);
     $("detail-properties").replaceChildren(event ? tree(event.properties) : element("span", "null", "—"));
     $("detail-context").replaceChildren(event ? tree(event.context) : element("span", "null", "—"));
     $("detail-line").textContent = request.method + " " + request.url;
@@ -299,12 +315,55 @@
     $("detail").hidden = false;
   }
 
+  function findingsOf(entry) {
+    return (findings.get(entry.key) || []).concat(findings.get(entry.request.id) || []);
+  }
+
+  // The validation's findings on the opened event, as the report shows them: its entry's table
+  // of differences, or its line in a list (unexpected, vendor rules, plan).
+  function showFindings(entry) {
+    const parts = findingsOf(entry).filter((part) => part.tagName !== "TR");
+    const shown = parts.map((part) => {
+      const copy = part.cloneNode(true);
+      if (part.tagName !== "LI") return copy;
+      const list = element("ul");
+      list.append(copy);
+      return list;
+    });
+    $("detail-findings").replaceChildren(...(shown.length ? [element("h3", null, "Findings")] : []), ...shown);
+    $("detail-findings").hidden = shown.length === 0;
+  }
+
   function close() {
     $("detail").hidden = true;
     for (const selected of rowsBody.querySelectorAll('tr[aria-selected="true"]')) selected.removeAttribute("aria-selected");
     view.open = "";
     saveView();
   }
+
+  // MARK: What review.js uses
+
+  // A control API call with the token.
+  function call(path, init) {
+    const headers = Object.assign({}, (init && init.headers) || {}, token ? { Authorization: "Bearer " + token } : {});
+    return fetch(api + path, Object.assign({ cache: "no-store" }, init, { headers }));
+  }
+
+  window.tracksnapInspector = {
+    call,
+    // Opens an event's row ("requestId:index"), or a request's first row (its id alone).
+    openRow(key) {
+      const entry = byKey.get(key) || entries.find((candidate) => candidate.request.id === key);
+      if (entry) open(entry.key);
+    },
+    // Puts a validation's findings beside their rows and in the opened event.
+    setFindings(byRow) {
+      findings = byRow;
+      for (const entry of entries) entry.row.lastChild.replaceWith(badgeCell(entry));
+      const opened = byKey.get(view.open);
+      if (opened && !$("detail").hidden) showFindings(opened);
+    },
+  };
 
   // MARK: The live stream
 
@@ -330,8 +389,7 @@
   async function follow() {
     for (;;) {
       try {
-        const response = await fetch(api + "requests/stream", {
-          headers: token ? { Authorization: "Bearer " + token } : {}, cache: "no-store" });
+        const response = await call("requests/stream");
         if (response.status === 401) {
           setStatus("this server needs its token: open " + location.pathname + "#token=TOKEN");
           return;
