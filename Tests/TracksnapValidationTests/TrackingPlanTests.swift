@@ -295,4 +295,24 @@ struct TrackingPlanTests {
             #expect(plan.definitions.count == 2)
         }
     }
+
+    @Test("a RudderStack event with two rules is refused at the second, naming the first rule")
+    func rudderStackDuplicateRule() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appending(path: "shop.yaml")
+            try Self.rudderStack.replacingOccurrences(
+                of: "event: \"#event:page_view\"", with: "event: \"#event:checkout\""
+            )
+            .write(to: file, atomically: true, encoding: .utf8)
+            do {
+                _ = try TrackingPlan.load(path: file.path)
+                Issue.record("an event with two rules was accepted")
+            } catch {
+                #expect(
+                    "\(error)"
+                        == "\(file.path):19:7: error: track \"Checkout Started\" is defined twice; the first definition is at /spec/rules/0 (line 9)"
+                )
+            }
+        }
+    }
 }

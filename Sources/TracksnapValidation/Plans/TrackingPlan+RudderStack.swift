@@ -410,6 +410,8 @@ struct RudderStackCatalog {
                 _ = self.schema(of: item, kind)
             }
         }
+        // Each rule's schema stands where the rule does (`/spec/rules/N`), so that what the plan
+        // reader says of it (a duplicate's first definition) names the rule.
         var schemas: [JSONValue] = []
         var locations: [String: SourceLocation] = [:]
         var definitions: [(type: String, name: String?, pointer: String)] = []
@@ -437,7 +439,7 @@ struct RudderStackCatalog {
                 error(event.document, event.pointer, "a track event has a \"name\"")
                 continue
             }
-            let schemaPointer = "/\(schemas.count)"
+            let schemaPointer = at
             var schema = objectSchema(rule["properties"] ?? .array([]), in: plan, at: at + "/properties")
             schema["type"] = .string("object")
             let additionalPointer = [at + "/event/allow_unplanned", at + "/additional_properties"].first {
@@ -452,12 +454,13 @@ struct RudderStackCatalog {
                 locations[schemaPointer + "/additionalProperties"] = plan.locations[additionalPointer]
             }
             Self.place(.object(schema), at: schemaPointer, Self.location(in: plan, at), &locations)
-            schemas.append(.object(schema))
+            schemas += Array(repeating: .null, count: index - schemas.count) + [.object(schema)]
             let type = eventType
             definitions.append((type, type == "identify" || type == "group" ? nil : name, schemaPointer))
         }
         let document = JSONDocument(
-            file: plan.file, value: .array(schemas), locations: locations, keyLocations: locations)
+            file: plan.file, value: ["spec": ["rules": .array(schemas)]], locations: locations,
+            keyLocations: locations)
         var reader = PlanReader(document: document, format: .rudderStack)
         for definition in definitions {
             reader.define(
