@@ -14,7 +14,9 @@ public import TracksnapJSON
 /// Read from a native plan (`{"plan": 1, "events": [{"type": "track", "name": "Order Completed",
 /// "schema": {…}}]}`), or a Segment tracking plan as its Public API (`rules: [{key, type,
 /// jsonSchema, version}]`) or its Config API (`rules: {events, identify_traits, group_traits,
-/// global}`) exports it; `Format.detect(_:)` tells them apart.
+/// global}`) exports it, an mParticle data plan; `Format.detect(_:)` tells them apart. A folder is
+/// an Iglu registry (`loadIglu(directory:)`) or, like a YAML file, RudderStack's tracking plan
+/// (`loadRudderStack(path:)`).
 public struct TrackingPlan: Sendable {
     /// The formats a plan file can take.
     public enum Format: String, Sendable, Hashable {
