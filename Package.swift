@@ -27,7 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
-        // Replay: VCR's and vcrpy's YAML cassettes (libyaml underneath, with each node's line and column).
+        // YAML: VCR's and vcrpy's cassettes, RudderStack's tracking plans (libyaml underneath, with each node's
+        // line and column).
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         // `make docs`: the DocC catalogs (`swift package generate-documentation`); a plugin, nothing links it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -58,11 +59,16 @@ let package = Package(
             dependencies: ["TracksnapJSON", "TracksnapModel", "Patterns", "JSONSchemaValidation"]),
         .target(name: "TracksnapDecoders", dependencies: ["TracksnapJSON", "TracksnapModel", "TracksnapCore"]),
         // The built-in profiles' JSON is compiled into the module (`PackageResources`): no bundle at run time.
+        // YAML read as located JSON values, with limits on aliases and depth: one reader for the
+        // cassettes (replay) and the RudderStack plans (validation), neither of which depends on the other.
+        .target(
+            name: "TracksnapYAML",
+            dependencies: ["TracksnapJSON", "TracksnapCore", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "TracksnapValidation",
             dependencies: [
                 "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "Patterns", "Inflation",
-                "JSONSchemaValidation",
+                "JSONSchemaValidation", "TracksnapYAML",
             ],
             resources: [.embedInCode("Profile/BuiltIn")]
         ),
@@ -102,7 +108,7 @@ let package = Package(
             name: "TracksnapReplay",
             dependencies: [
                 "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
-                .product(name: "Yams", package: "Yams"),
+                "TracksnapYAML",
             ]),
         // The extension points in one import: `VendorDecoder`, `RequestFilter`, `Validator` and
         // `ReportFormat`, with the types they take and give and the `Extensions` that carry them.

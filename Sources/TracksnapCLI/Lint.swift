@@ -13,9 +13,10 @@ struct Lint: ParsableCommand {
             Reports malformed JSON, unknown keys and matchers, invalid patterns (with PCRE2's \
             message and offset) as errors; a literal that looks like a forgotten pattern, a $regex \
             with no metacharacter and a key written twice as warnings. Files under a Validators \
-            directory (or naming the profile schema in $schema) are profiles; files under a \
-            Cassettes directory, and YAML files, are cassettes (any format tracksnap replays); \
-            the others are snapshots. A profile file named after a built-in profile gets a note: it overrides \
+            directory (or naming the profile schema in $schema) are profiles; YAML files of \
+            RudderStack's Data Catalog (version: rudder/…) are tracking plans, checked with their \
+            folder's events, properties and custom types; files under a Cassettes directory, and \
+            other YAML files, are cassettes (any format tracksnap replays); the others are snapshots. A profile file named after a built-in profile gets a note: it overrides \
             the built-in one wherever it is looked up. Exit 0 with no error, 1 with errors \
             (or warnings, with --strict), 2 when a path does not exist or holds no JSON file.
             """
@@ -49,10 +50,16 @@ struct Lint: ParsableCommand {
         }
         var errors = 0
         var warnings = 0
+        var seen: Set<String> = []
         for file in files {
             let diagnostics: [Diagnostic]
             do {
-                if Self.isCassette(file) {
+                if TrackingPlan.isRudderStack(file: file) {
+                    // A folder's plan files share its catalog: report each problem once.
+                    diagnostics = TrackingPlan.lintRudderStack(file: file).filter {
+                        seen.insert($0.description).inserted
+                    }
+                } else if Self.isCassette(file) {
                     diagnostics = try Cassette.read(path: file).warnings
                 } else {
                     let document = try JSONDocument.load(path: file)

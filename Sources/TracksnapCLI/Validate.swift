@@ -15,8 +15,8 @@ struct Validate: ParsableCommand {
             every snapshot below it. With no snapshot, --validator's profile is checked alone: \
             its vendor rules (the built-in vendor profiles check their vendor's documented \
             limits). --plan checks every decoded event against a tracking plan (native, Segment's \
-            Public or Config API export, an mParticle data plan, or an Iglu registry folder for \
-            Snowplow), and lists the \
+            Public or Config API export, an mParticle data plan, RudderStack's YAML tracking plan \
+            (a folder or a file), or an Iglu registry folder for Snowplow), and lists the \
             planned events never sent; \
             with no snapshot, the plan alone is checked. Exit 0 when all pass, 1 on mismatches, \
             2 on bad input.

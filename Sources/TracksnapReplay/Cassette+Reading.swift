@@ -2,6 +2,7 @@ import Foundation
 public import TracksnapCore
 public import TracksnapJSON
 import TracksnapModel
+import TracksnapYAML
 
 extension Cassette {
     /// Reads a cassette file as the tool that wrote it reads it, telling the format by its shape:

@@ -76,7 +76,8 @@ public struct Workspace: Sendable {
     }
 
     /// The files a caller named for checking: files as given, directories searched recursively
-    /// (sorted) for snapshots, profiles and cassettes (`isCheckedFile(_:)`). Each path goes through
+    /// (sorted) for snapshots, profiles, cassettes (`isCheckedFile(_:)`) and RudderStack plans'
+    /// YAML files (`TrackingPlan.isRudderStack(file:)`). Each path goes through
     /// `path(_:field:)`.
     ///
     /// ```swift
@@ -95,8 +96,9 @@ public struct Workspace: Sendable {
                 files.append(path)
                 continue
             }
-            files += (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
-                .filter(Self.isCheckedFile).sorted().map { (path as NSString).appendingPathComponent($0) }
+            files += (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? []).sorted()
+                .map { ($0, (path as NSString).appendingPathComponent($0)) }
+                .filter { Self.isCheckedFile($0.0) || TrackingPlan.isRudderStack(file: $0.1) }.map(\.1)
         }
         return files
     }

@@ -2,13 +2,15 @@ import Foundation
 import Testing
 import TracksnapTestSupport
 
-/// A plan file beside `Fixtures/plans/send_plan_events.py`, in one of the formats tracksnap reads.
+/// A plan file (or folder) beside `Fixtures/plans/send_plan_events.py`, in one of the formats
+/// tracksnap reads: RudderStack's as a folder of rudder/v0.1 YAML files and as one rudder/v1 file.
 struct PlanCase: CustomTestStringConvertible, Sendable {
     var file: String
     var testDescription: String { file }
 
     static let all = [
         "shop.plan.json", "segment-public-api.json", "segment-config-api.json", "mparticle-data-plan.json",
+        "rudderstack", "rudderstack-v1/shop.yaml",
     ]
     .map(PlanCase.init)
 }
@@ -36,8 +38,9 @@ struct PlanDefect: CustomTestStringConvertible, Sendable {
 }
 
 /// Segment's and RudderStack's own Python SDKs send a shop's calls to `tracksnap serve`; the
-/// control API's validate checks them against the same plan written natively and in Segment's
-/// two export formats (a Segment plan checks what RudderStack's SDK sent, too).
+/// control API's validate checks them against the same plan written natively, in Segment's
+/// two export formats, as an mParticle data plan and as RudderStack's YAML (a Segment plan
+/// checks what RudderStack's SDK sent, too, and a RudderStack plan what Segment's sent).
 @Suite("Tracking plans against the vendors' Python SDKs")
 struct PlanEndToEndTests {
     static let plans = PackagePaths.fixtures.appending(path: "plans")
@@ -95,7 +98,7 @@ struct PlanEndToEndTests {
                 #expect(finding.path == defect.path, "\(vendor), \(plan): \(finding.message)")
                 if let keyword = defect.keyword {
                     #expect(finding.message.contains(": \(keyword): "), "\(finding.message)")
-                    #expect(finding.file?.hasSuffix(plan) == true)
+                    #expect(finding.file?.contains("plans/\(plan)") == true, "\(finding.file ?? "")")
                     #expect(finding.line != nil)
                     #expect(finding.expected != nil)
                 } else {
@@ -233,6 +236,121 @@ struct BadPlanCommandTests {
             #expect(lint.status == 1)
             #expect(lint.stdout.contains("bad.plan.json:2:53: error: not a valid draft-07 schema"), "\(lint.stdout)")
             #expect(lint.stdout.contains("1 file checked: 2 errors"), "\(lint.stdout)")
+        }
+    }
+}
+
+/// A RudderStack plan is input like any other: malformed YAML, a reference to nothing and a type
+/// that is none stop `validate` with exit 2, each at its file, line and column, and `lint` lists them.
+@Suite("Bad RudderStack plans on the command line")
+struct BadRudderStackPlanTests {
+    static let events = """
+        version: rudder/v0.1
+        kind: events
+        metadata:
+          name: shop_events
+        spec:
+          events:
+            - id: order_completed
+              name: Order Completed
+              event_type: track
+
+        """
+    static let properties = """
+        version: rudder/v0.1
+        kind: properties
+        metadata:
+          name: shop_properties
+        spec:
+          properties:
+            - id: revenue
+              name: revenue
+              type: money
+
+        """
+    static let trackingPlan = """
+        version: rudder/v0.1
+        kind: tp
+        metadata:
+          name: shop
+        spec:
+          id: shop
+          display_name: Shop
+          rules:
+            - type: event_rule
+              id: order_completed_rule
+              event:
+                $ref: "#/events/shop_events/order_completed"
+              properties:
+                - $ref: "#/properties/shop_properties/revenue"
+                  required: true
+                - $ref: "#/properties/shop_properties/adress"
+                  required: true
+
+        """
+
+    private func write(_ files: [String: String], in directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for (name, text) in files {
+            try text.write(to: directory.appending(path: name), atomically: true, encoding: .utf8)
+        }
+    }
+
+    @Test("validate --plan with an invalid type and an unresolvable $ref exits 2 naming file:line:col; lint lists both")
+    func badReferences() async throws {
+        try await withTemporaryDirectory { directory in
+            let plan = directory.appending(path: "rudder")
+            try write(
+                [
+                    "events.yaml": Self.events, "properties.yaml": Self.properties,
+                    "tracking-plan.yaml": Self.trackingPlan,
+                ],
+                in: plan)
+            let capture = PackagePaths.root.appending(path: "Snapshots/examples/captures/segment.ndjson").path
+            let expected = [
+                #"properties.yaml:9:13: error: "money" is not a type"#,
+                ##"tracking-plan.yaml:16:17: error: $ref "#/properties/shop_properties/adress" names no property"##,
+            ]
+            for named in [plan.path, plan.appending(path: "tracking-plan.yaml").path] {
+                let run = try await tracksnap("validate", "--capture", capture, "--plan", named)
+                #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
+                for message in expected {
+                    #expect(run.stderr.contains("\(plan.path)/\(message)"), "\(run.stderr)")
+                }
+            }
+            let lint = try await tracksnap("lint", plan.path)
+            #expect(lint.status == 1, "\(lint.stdout)\(lint.stderr)")
+            for message in expected { #expect(lint.stdout.contains(message), "\(lint.stdout)") }
+            #expect(lint.stdout.contains("3 files checked: 2 errors"), "\(lint.stdout)")
+        }
+    }
+
+    @Test("a plan named ./FILE is read, a native one as a RudderStack one")
+    func dotSlashPath() async throws {
+        let capture = PackagePaths.root.appending(path: "Snapshots/examples/captures/segment.ndjson").path
+        for (folder, file) in [
+            ("", "shop.plan.json"), ("rudderstack-v1", "shop.yaml"), ("rudderstack", "tracking-plan.yaml"),
+        ] {
+            let directory = PlanEndToEndTests.plans.appending(path: folder)
+            let run = try await tracksnap("validate", "--capture", capture, "--plan", "./\(file)", in: directory)
+            #expect(run.status == 1, "\(file): \(run.stdout)\(run.stderr)")
+            #expect(run.stdout.contains("planned, never sent"), "\(file): \(run.stdout)\(run.stderr)")
+        }
+    }
+
+    @Test("malformed YAML in a plan's folder exits 2 at libyaml's line and column")
+    func malformedYAML() async throws {
+        try await withTemporaryDirectory { directory in
+            let plan = directory.appending(path: "rudder")
+            try write(
+                [
+                    "events.yaml": Self.events, "tracking-plan.yaml": Self.trackingPlan,
+                    "properties.yaml": Self.properties.replacingOccurrences(of: "type: money", with: "type: [string"),
+                ], in: plan)
+            let capture = PackagePaths.root.appending(path: "Snapshots/examples/captures/segment.ndjson").path
+            let run = try await tracksnap("validate", "--capture", capture, "--plan", plan.path)
+            #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
+            #expect(run.stderr.contains("\(plan.path)/properties.yaml:10:1: error: YAML: "), "\(run.stderr)")
         }
     }
 }

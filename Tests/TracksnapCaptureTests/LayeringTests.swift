@@ -15,9 +15,10 @@ private let allowedDependencies: [String: Set<String>] = [
     "TracksnapModel": ["TracksnapJSON", "Inflation"],
     "TracksnapCore": ["TracksnapJSON", "TracksnapModel", "Patterns", "JSONSchemaValidation"],
     "TracksnapDecoders": ["TracksnapJSON", "TracksnapModel", "TracksnapCore"],
+    "TracksnapYAML": ["TracksnapJSON", "TracksnapCore", "Yams"],
     "TracksnapValidation": [
         "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "Patterns", "Inflation",
-        "JSONSchemaValidation",
+        "JSONSchemaValidation", "TracksnapYAML",
     ],
     "TracksnapRecording": [
         "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "Patterns",
@@ -32,7 +33,8 @@ private let allowedDependencies: [String: Set<String>] = [
     ],
     "TracksnapCapture": ["TracksnapJSON", "TracksnapModel"],
     "TracksnapReplay": [
-        "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording", "Yams",
+        "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
+        "TracksnapYAML",
     ],
     "TracksnapExtensions": [
         "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",

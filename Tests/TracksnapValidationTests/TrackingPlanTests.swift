@@ -182,4 +182,137 @@ struct TrackingPlanTests {
             #expect(throws: InputError.self) { try TrackingPlan.load(path: directory.path) }
         }
     }
+
+    static let rudderStack = """
+        version: rudder/v1
+        kind: tracking-plan
+        metadata:
+          name: shop
+        spec:
+          id: shop
+          display_name: Shop
+          rules:
+            - type: event_rule
+              id: checkout_rule
+              event: "#event:checkout"
+              properties:
+                - property: "#property:cart"
+                  required: true
+                  properties:
+                    - property: "#property:lines"
+                      required: true
+                - property: "#property:coupon"
+            - type: event_rule
+              id: page_rule
+              event: "#event:page_view"
+              additional_properties: true
+        ---
+        version: rudder/v1
+        kind: events
+        metadata:
+          name: shop_events
+        spec:
+          events:
+            - id: checkout
+              name: Checkout Started
+              event_type: track
+            - id: page_view
+              event_type: page
+        ---
+        version: rudder/v1
+        kind: properties
+        metadata:
+          name: shop_properties
+        spec:
+          properties:
+            - id: cart
+              name: cart
+              type: object
+            - id: lines
+              name: lines
+              type: array
+              item_types: ["#custom-type:line"]
+            - id: coupon
+              name: coupon
+              types: [string, "null"]
+            - id: sku
+              name: sku
+              type: string
+        ---
+        version: rudder/v1
+        kind: custom-types
+        metadata:
+          name: shop_types
+        spec:
+          types:
+            - id: line
+              name: Line
+              type: object
+              properties:
+                - property: "#property:sku"
+                  required: true
+
+        """
+
+    @Test("a RudderStack plan: nested properties, custom object types, item types, unplanned properties refused")
+    func rudderStackMapping() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appending(path: "shop.yaml")
+            try Self.rudderStack.write(to: file, atomically: true, encoding: .utf8)
+            let plan = try TrackingPlan.load(path: file.path)
+            #expect(plan.format == .rudderStack)
+            #expect(plan.definitions.map(\.title) == [#"track "Checkout Started""#, "page"])
+            let check = try PreparedCheck(profileAlone: "default", plans: [file.path])
+            let cart: JSONValue = ["lines": [["sku": "sku-1"]]]
+            let passing = check.validate([ga4("Checkout Started", ["cart": cart, "coupon": .null])])
+            #expect(passing.findings.isEmpty, "\(passing.findings.map(\.message))")
+            let failing = check.validate([
+                ga4("Checkout Started", ["cart": ["lines": [["sku": 1]]], "coupon": 5, "gift": true])
+            ])
+            let findings = failing.findings.map { "\($0.path) \($0.location.map { "\($0.line)" } ?? "-")" }
+            // sku's type at the nested reference of lines (line 16), coupon's at its own (18), the
+            // unplanned gift at the rule (9).
+            #expect(
+                Set(findings) == ["/properties/cart/lines/0/sku 16", "/properties/coupon 18", "/properties/gift 9"],
+                "\(failing.findings.map(\.message))")
+        }
+    }
+
+    @Test("a RudderStack folder holds one tracking plan: two are refused, naming both; one's file reads it")
+    func rudderStackTwoPlans() throws {
+        try withTemporaryDirectory { directory in
+            let second = Self.rudderStack.replacingOccurrences(of: "id: shop\n", with: "id: other\n")
+            try Self.rudderStack.write(to: directory.appending(path: "a.yaml"), atomically: true, encoding: .utf8)
+            let tracking = second.components(separatedBy: "---")[0]
+            try tracking.write(to: directory.appending(path: "b.yaml"), atomically: true, encoding: .utf8)
+            do {
+                _ = try TrackingPlan.load(path: directory.path)
+                Issue.record("a folder with two tracking plans was accepted")
+            } catch {
+                #expect("\(error)".contains("2 RudderStack tracking plans here"), "\(error)")
+            }
+            let plan = try TrackingPlan.load(path: directory.appending(path: "b.yaml").path)
+            #expect(plan.definitions.count == 2)
+        }
+    }
+
+    @Test("a RudderStack event with two rules is refused at the second, naming the first rule")
+    func rudderStackDuplicateRule() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appending(path: "shop.yaml")
+            try Self.rudderStack.replacingOccurrences(
+                of: "event: \"#event:page_view\"", with: "event: \"#event:checkout\""
+            )
+            .write(to: file, atomically: true, encoding: .utf8)
+            do {
+                _ = try TrackingPlan.load(path: file.path)
+                Issue.record("an event with two rules was accepted")
+            } catch {
+                #expect(
+                    "\(error)"
+                        == "\(file.path):19:7: error: track \"Checkout Started\" is defined twice; the first definition is at /spec/rules/0 (line 9)"
+                )
+            }
+        }
+    }
 }

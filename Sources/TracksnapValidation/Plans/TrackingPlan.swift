@@ -14,7 +14,9 @@ public import TracksnapJSON
 /// Read from a native plan (`{"plan": 1, "events": [{"type": "track", "name": "Order Completed",
 /// "schema": {…}}]}`), or a Segment tracking plan as its Public API (`rules: [{key, type,
 /// jsonSchema, version}]`) or its Config API (`rules: {events, identify_traits, group_traits,
-/// global}`) exports it; `Format.detect(_:)` tells them apart.
+/// global}`) exports it, an mParticle data plan; `Format.detect(_:)` tells them apart. A folder is
+/// an Iglu registry (`loadIglu(directory:)`) or, like a YAML file, RudderStack's tracking plan
+/// (`loadRudderStack(path:)`).
 public struct TrackingPlan: Sendable {
     /// The formats a plan file can take.
     public enum Format: String, Sendable, Hashable {
@@ -34,6 +36,10 @@ public struct TrackingPlan: Sendable {
         /// "validator"}]}}`, or the version document alone): custom events, screen views and user
         /// attributes, each with a JSON Schema of the mParticle event.
         case mParticle = "mparticle"
+        /// RudderStack's tracking plan as rudder-cli's Data Catalog writes it: YAML files of
+        /// `kind: events`, `properties`, `custom-types` and one `tp` (or `tracking-plan`) whose
+        /// event rules name the events and their properties; a folder of them, or one file.
+        case rudderStack = "rudderstack"
     }
 
     /// What a definition's schema is checked against: the event's properties (or traits)
@@ -102,7 +108,8 @@ public struct TrackingPlan: Sendable {
         self.everyCall = everyCall
     }
 
-    /// Reads and compiles a plan file, or an Iglu registry folder (`loadIglu(directory:)`).
+    /// Reads and compiles a plan file, an Iglu registry folder (`loadIglu(directory:)`), or a
+    /// RudderStack tracking plan, a YAML file or a folder of them (`loadRudderStack(path:)`).
     ///
     /// - Throws: `InputError` for a file that cannot be read or parsed, a plan of no known
     ///   format, a definition without its type or name, or an invalid schema or unresolvable
@@ -110,8 +117,9 @@ public struct TrackingPlan: Sendable {
     public static func load(path: String) throws(InputError) -> TrackingPlan {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            return try loadIglu(directory: path)
+            return try isIgluRegistry(path) ? loadIglu(directory: path) : loadRudderStack(path: path)
         }
+        if isYAML(path) { return try loadRudderStack(path: path) }
         return try parse(document: JSONDocument.load(path: path))
     }
 
@@ -125,7 +133,7 @@ public struct TrackingPlan: Sendable {
         case .segmentPublicAPI: reader.readSegmentPublicAPI()
         case .segmentConfigAPI: reader.readSegmentConfigAPI()
         case .mParticle: reader.readMParticle()
-        case .iglu, nil:
+        case .iglu, .rudderStack, nil:
             reader.error(
                 "",
                 "not a tracking plan: expected a native plan ({\"plan\": 1, \"events\": […]}), a Segment tracking plan as its Public API ({\"rules\": [{\"key\", \"type\", \"jsonSchema\"}]}) or Config API ({\"rules\": {\"events\": […]}}) exports it, or an mParticle data plan version ({\"version_document\": {\"data_points\": […]}})"
@@ -170,12 +178,16 @@ extension TrackingPlan.Format {
 /// compiles the schemas together (so that one may `$ref` another's `$id`).
 struct PlanReader {
     let document: JSONDocument
+    let format: TrackingPlan.Format
     private(set) var diagnostics: [Diagnostic] = []
     /// Each definition's schema pointer in the document, with what it is.
     private var pending:
         [(pointer: String, definition: String, type: String?, name: String?, subject: TrackingPlan.Subject)] = []
 
-    init(document: JSONDocument) { self.document = document }
+    init(document: JSONDocument, format: TrackingPlan.Format? = nil) {
+        self.document = document
+        self.format = format ?? TrackingPlan.Format.detect(document.value) ?? .native
+    }
 
     mutating func error(_ pointer: String, _ message: String) {
         diagnostics.append(
@@ -207,7 +219,10 @@ struct PlanReader {
     func finish() throws(InputError) -> TrackingPlan {
         var diagnostics = diagnostics
         var registry = SchemaRegistry()
-        let base = "file://" + (document.file.hasPrefix("/") ? document.file : "/" + document.file)
+        // `./shop.plan.json` would be a URI the registry normalizes to another: name the file plainly.
+        let file = document.file.split(separator: "/", omittingEmptySubsequences: false).filter { $0 != "." }
+            .joined(separator: "/")
+        let base = "file://" + (file.hasPrefix("/") ? file : "/" + file)
         var uris: [String] = []
         for item in pending {
             let uri = base + "?definition=" + item.pointer
@@ -236,8 +251,6 @@ struct PlanReader {
         guard diagnostics.isEmpty else { throw InputError(diagnostics) }
         return TrackingPlan(file: document.file, format: format, definitions: definitions)
     }
-
-    private var format: TrackingPlan.Format { TrackingPlan.Format.detect(document.value) ?? .native }
 }
 
 extension JSONDocument {

@@ -1,44 +1,77 @@
 import Foundation
-import TracksnapCore
-import TracksnapJSON
-import TracksnapModel
+package import TracksnapCore
+package import TracksnapJSON
 import Yams
 
 /// A YAML file read into the same shape as a JSON one: its values as `JSONValue`, each with its
-/// line and column, so that a VCR cassette is read, and its problems located, as a JSON one is.
-struct YAMLDocument {
-    let document: JSONDocument
+/// line and column, so that a VCR cassette or a RudderStack tracking plan is read, and its
+/// problems located, as a JSON file is.
+///
+/// ```swift
+/// let yaml = try YAMLDocument.parse(bytes, file: "Cassettes/login.yml")
+/// yaml.document.locations["/interactions/0/request"]  // 3:5
+/// ```
+package struct YAMLDocument: Sendable {
+    package let document: JSONDocument
     /// The JSON Pointers of `!!binary` values (kept as their base64 text in `document`).
-    let binary: Set<String>
+    package let binary: Set<String>
 
     /// More values than this (aliases can repeat a subtree many times over) is refused.
-    static let valueLimit = 1_000_000
+    package static let valueLimit = 1_000_000
     /// As for JSON documents.
-    static let depthLimit = 512
+    package static let depthLimit = 512
 
     /// - Throws: `InputError` at the line and column libyaml names, or for a document that
     ///   expands beyond `valueLimit` values or nests deeper than `depthLimit`.
-    static func parse(_ bytes: some Collection<UInt8>, file: String) throws(InputError) -> YAMLDocument {
-        guard let text = String(validating: Array(bytes), as: UTF8.self) else {
-            throw InputError(file: file, message: "not UTF-8 text")
-        }
+    package static func parse(_ bytes: some Collection<UInt8>, file: String) throws(InputError) -> YAMLDocument {
+        let text = try text(bytes, file: file)
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
-            throw located(error, file: file)
         } catch {
-            throw InputError(file: file, message: "not YAML: \(error)")
+            throw located(error, file: file)
         }
+        return try converted(root ?? Node("", Tag(.null)), file: file)
+    }
+
+    /// Every document of a YAML stream (`---` between them), each with its lines and columns
+    /// in the one file, as a folder's files are read one by one.
+    ///
+    /// - Throws: as `parse(_:file:)` does, for the first document that cannot be read.
+    package static func parseAll(_ bytes: some Collection<UInt8>, file: String) throws(InputError) -> [YAMLDocument] {
+        let text = try text(bytes, file: file)
+        var documents: [YAMLDocument] = []
+        do {
+            let parser = try Parser(yaml: text)
+            while let root = try parser.nextRoot() {
+                documents.append(try converted(root, file: file))
+            }
+        } catch let error as InputError {
+            throw error
+        } catch {
+            throw located(error, file: file)
+        }
+        return documents
+    }
+
+    private static func text(_ bytes: some Collection<UInt8>, file: String) throws(InputError) -> String {
+        guard let text = String(validating: Array(bytes), as: UTF8.self) else {
+            throw InputError(file: file, message: "not UTF-8 text")
+        }
+        return text
+    }
+
+    private static func converted(_ root: Node, file: String) throws(InputError) -> YAMLDocument {
         var converter = Converter(file: file)
-        let value = try converter.value(root ?? Node("", Tag(.null)), at: "", depth: 0)
+        let value = try converter.value(root, at: "", depth: 0)
         return YAMLDocument(
             document: JSONDocument(
                 file: file, value: value, locations: converter.locations, keyLocations: converter.keyLocations),
             binary: converter.binary)
     }
 
-    private static func located(_ error: YamlError, file: String) -> InputError {
+    private static func located(_ error: any Error, file: String) -> InputError {
+        guard let error = error as? YamlError else { return InputError(file: file, message: "not YAML: \(error)") }
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
             .composer(let context, let problem, let mark, _):
