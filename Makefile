@@ -7,7 +7,7 @@ SWIFT ?= swift
 TRACKSNAP := .build/debug/tracksnap
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test json-schema-suite docs docs-check front-page-check install-files install-check format bench bench-server bench-intercept bench-replay bench-plan plan-bench-venv deps build sdk-venv mitmproxy-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run python-client control-api-check python-test
+.PHONY: demo test json-schema-suite docs docs-check front-page-check install-files install-check format bench bench-server bench-intercept bench-replay bench-plan plan-bench-venv deps build sdk-venv mitmproxy-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run python-client control-api-check python-test screenshots
 
 # PCRE2 and zlib are the system libraries tracksnap links; pkg-config finds them for SwiftPM.
 deps:
@@ -149,6 +149,11 @@ control-api-check: python-client
 	@TRACKSNAP_BIN=$(CURDIR)/$(TRACKSNAP) $(SDK_VENV)/bin/python Schemas/check_control_api.py
 python-test: python-client
 	@cd clients/python && TRACKSNAP_BIN=$(CURDIR)/$(TRACKSNAP) $(CURDIR)/$(SDK_VENV)/bin/python -m pytest -q -p no:cacheprovider
+
+# The inspector's screenshots in Documentation/images, made by its browser test.
+screenshots: build python-client
+	@cd clients/python && TRACKSNAP_SCREENSHOTS=$(CURDIR)/Documentation/images TRACKSNAP_BIN=$(CURDIR)/$(TRACKSNAP) \
+	  $(CURDIR)/$(SDK_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/test_inspector.py
 
 # curl, openssl, Debian's chromium, NSS's certutil and ca-certificates are the HTTPS interception tests' clients,
 # certificate checker and trust store, as a user's; strace shows the mode the CA's folder is made with; Debian's

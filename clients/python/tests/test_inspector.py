@@ -82,6 +82,13 @@ def type_filter(driver, text):
         box.send_keys(text)
 
 
+def screenshot(driver, name):
+    """Saves the view for the README when TRACKSNAP_SCREENSHOTS names a folder (`make screenshots`)."""
+    folder = os.environ.get("TRACKSNAP_SCREENSHOTS")
+    if folder:
+        driver.save_screenshot(str(Path(folder) / f"inspector-{name}.png"))
+
+
 def wait_for(driver, condition, seconds=10.0):
     return WebDriverWait(driver, seconds, poll_frequency=0.05).until(lambda _: condition())
 
@@ -158,6 +165,7 @@ def test_a_person_follows_filters_and_opens_events(server, browser):
     assert events == ["identify", "track Order Completed", "page Getting Started", "screen Welcome"], events
     assert "open=" in browser.current_url
     assert WRITE_KEY not in browser.page_source
+    screenshot(browser, "event")
 
     # Pause holds new rows back; resume shows them.
     browser.find_element(By.ID, "pause").click()
@@ -215,13 +223,6 @@ def test_a_page_on_another_origin_reads_neither_the_stream_nor_the_api(server, b
     finally:
         foreign.shutdown()
         browser.get_log("browser")  # the refused fetches are logged as errors, as they should be
-
-
-def screenshot(driver, name):
-    """Saves the view for the README when TRACKSNAP_SCREENSHOTS names a folder (`make screenshots`)."""
-    folder = os.environ.get("TRACKSNAP_SCREENSHOTS")
-    if folder:
-        driver.save_screenshot(str(Path(folder) / f"inspector-{name}.png"))
 
 
 def panel_status(driver):
