@@ -129,8 +129,9 @@ struct ControlAPIWaitTests {
             try await withServer(.init(root: directory.path)) { _, port in
                 let id = try await startSession(port)
                 let client = BurstClient()
-                let sending = client.send(threeViews, port: port, delay: 1)
-                // Once the first request is on its way, the file becomes unreadable.
+                // The validate call below has 3 s to be read before the first request is sent (a
+                // loaded machine once took more than 1 s); once it is on its way, the file becomes unreadable.
+                let sending = client.send(threeViews, port: port, delay: 3)
                 let rewriting = Task {
                     while client.lastStarted == nil { try await Task.sleep(for: .milliseconds(20)) }
                     try write("{ not json", to: snapshot)

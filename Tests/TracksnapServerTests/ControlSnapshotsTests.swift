@@ -79,6 +79,28 @@ struct ControlSnapshotsTests {
         }
     }
 
+    @Test("listing, accepting and rejecting need the token, and a page on another origin is refused")
+    func guarded() async throws {
+        try await withTemporaryDirectory { directory in
+            let pending = directory.appending(path: "Snapshots/a.new.json")
+            try write(#"{"events": []}"#, to: pending)
+            try await withServer(.init(token: "s3cret", root: directory.path)) { _, port in
+                #expect(try await control(port, "GET", "snapshots").status == 401)
+                for decision in ["accept", "reject"] {
+                    let body = #"{"snapshot": "Snapshots/a.json"}"#
+                    #expect(try await control(port, "POST", "snapshots/\(decision)", body: body).status == 401)
+                    let foreign = try await control(
+                        port, "POST", "snapshots/\(decision)", body: body,
+                        headers: [("Authorization", "Bearer s3cret"), ("Origin", "https://evil.example")])
+                    #expect(foreign.status == 403)
+                }
+                #expect(FileManager.default.fileExists(atPath: pending.path))
+                let listed = try await control(port, "GET", "snapshots", headers: [("Authorization", "Bearer s3cret")])
+                #expect(listed.status == 200 && listed.text.contains("Snapshots/a.new.json"))
+            }
+        }
+    }
+
     @Test("accept and reject stay under the root, and a pending file linked out of it is neither read nor moved")
     func confined() async throws {
         try await withTemporaryDirectory { directory in

@@ -91,10 +91,15 @@ extension ControlAPI {
             guard let held = store.requests(inSession: id) else { return noSession(id) }
             requests = held
         }
-        let result: SnapshotResult
+        var result: SnapshotResult
         switch prepared {
         case .success(let check): result = check.validate(requests)
         case .failure(let error): return .error(.badRequest, error.description)
+        }
+        // Named as the call named it: relative to the root, as `record` answers.
+        result.file = workspace.display(result.file)
+        for index in result.findings.indices {
+            result.findings[index].file = result.findings[index].file.map(workspace.display)
         }
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: Self.reportContentTypes[format.name] ?? "text/plain; charset=utf-8")
