@@ -123,6 +123,28 @@ struct InspectorTests {
         }
     }
 
+    @Test("an event that breaks its vendor's rules says which, in the stream; one at the limit does not")
+    func vendorRules() async throws {
+        try await withServer { _, port in
+            let atLimit = String(repeating: "a", count: 40)
+            let beyond = String(repeating: "b", count: 41)
+            let body = #"{"client_id": "c1", "events": [{"name": "\#(atLimit)"}, {"name": "\#(beyond)"}]}"#
+            _ = try await RawHTTP.send(
+                port: port, method: "POST", target: "/mp/collect?measurement_id=G-TEST&api_secret=s3cr3tvalue",
+                headers: [("Content-Type", "application/json")], body: Array(body.utf8))
+            let reader = try StreamReader(port: port, token: nil)
+            defer { reader.close() }
+            let text = try await reader.read(until: beyond)
+            let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("data: ") && $0.contains(beyond) })
+            let events = try #require(try json(String(line.dropFirst("data: ".count)))["events"]?.arrayValue)
+            #expect(events.map { $0["vendor"]?.stringValue } == ["ga4", "ga4"])
+            #expect(events[0]["rules"] == nil, "\(events[0])")
+            let rules = events[1]["rules"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(rules.count == 1 && rules[0].hasPrefix("ga4.event_name_length: "), "\(rules)")
+            #expect(!text.contains("s3cr3tvalue"))
+        }
+    }
+
     @Test("a reader that does not read is cut off once it is more than the buffer behind; recording never waits")
     func slowReaderCutOff() async throws {
         try await withServer { server, port in

@@ -11,13 +11,16 @@ import TracksnapValidation
 ///
 /// ```json
 /// {"request": {"id": "3", "method": "POST", "url": "http://127.0.0.1:8181/v1/batch", …},
-///  "events": [{"vendor": "segment", "type": "track", "name": "Order Completed", "index": 0, …}],
+///  "events": [{"vendor": "segment", "type": "track", "name": "Order Completed", "index": 0, …,
+///              "rules": ["segment.event_size: …"]}],
 ///  "problems": ["segment: body is not JSON: …"]}
 /// ```
 ///
-/// `problems` lists what a decoder could not read, a body refused for its size, and a
-/// cassette's miss; it is absent when there is none. `vendor` names the decoder that claimed
-/// the request and could not read it.
+/// `problems` lists what a decoder could not read, a body refused for its size, a cassette's
+/// miss and the vendor rules the request as a whole breaks; it is absent when there is none.
+/// An event's `rules` lists the vendor rules it breaks (`VendorRule`: every built-in rule of its
+/// vendor, as the built-in vendor profiles check them, on the redacted request). `vendor` names
+/// the decoder that claimed the request and could not read it.
 enum InspectedRequest {
     /// The JSON text of one request, on one line.
     ///
@@ -25,12 +28,17 @@ enum InspectedRequest {
     static func json(_ request: CapturedRequest, redactor: Redactor) -> String {
         let safe = redactor.redact(request)
         let decoded = Decoders.decode(safe)
+        let broken = VendorRule.violations(of: VendorRule.all, safe, decoded.events)
         let events = decoded.events.map { event -> JSONValue in
             guard case .object(var fields) = event.validationView else { return event.validationView }
             fields["index"] = .number(String(event.index))
+            let rules = broken.filter { $0.event?.index == event.index }.map { JSONValue.string($0.message) }
+            if !rules.isEmpty { fields["rules"] = .array(rules) }
             return .object(fields)
         }
-        let problems = [decoded.error?.description, safe.refused, safe.replayMiss].compactMap { $0 }
+        let problems =
+            [decoded.error?.description, safe.refused, safe.replayMiss].compactMap { $0 }
+            + broken.filter { $0.event == nil }.map(\.message)
         var text =
             #"{"request":"# + CaptureFile.ndjsonLine(safe) + #","events":"# + JSONValue.array(events).serialized()
         if !problems.isEmpty { text += #","problems":"# + JSONValue.array(problems.map(JSONValue.string)).serialized() }

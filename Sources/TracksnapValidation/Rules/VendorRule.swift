@@ -91,34 +91,60 @@ extension Profile {
     package func ruleFindings(_ requests: [CapturedRequest], selection: () -> Selection) -> [Finding] {
         // `"severity": {"vendor_rule": "warning"}` makes every rule a warning.
         let ceiling = severities[.vendorRule] ?? .error
-        let checked = VendorRule.all.compactMap { rule in
-            rule.severity(in: rules).map { (rule, ceiling == .warning ? .warning : $0) }
+        var severity: [String: Severity] = [:]
+        for rule in VendorRule.all {
+            severity[rule.id] = rule.severity(in: rules).map { ceiling == .warning ? .warning : $0 }
         }
+        let checked = VendorRule.all.filter { severity[$0.id] != nil }
         guard !checked.isEmpty else { return [] }
         let selection = selection()
         var findings: [Finding] = []
         for (index, decoded) in zip(selection.selected, selection.decoded) {
             guard case .events(let events) = decoded else { continue }
             let request = requests[index]
-            let vendors = Set(events.map(\.vendor))
-            for (rule, severity) in checked where vendors.contains(rule.vendor) {
-                let own = events.filter { $0.vendor == rule.vendor }
-                for violation in rule.check(request, own) {
-                    let subject = violation.event.map { own[$0] }.map { event in
-                        "\(event.type)\(event.name.map { " \"\($0)\"" } ?? "") (event \(event.index + 1))"
-                    }
-                    findings.append(
-                        Finding(
-                            code: .vendorRule, severity: severity, path: violation.path,
-                            message:
-                                "\(rule.id): \(subject.map { "\($0)\(violation.path.isEmpty ? "" : " at \(violation.path)"): " } ?? "")\(violation.message)",
-                            request: RequestReference(
-                                id: request.id, index: index, method: request.method, url: request.urlWithoutQuery,
-                                event: violation.event.map { own[$0].index })))
-                }
+            for broken in VendorRule.violations(of: checked, request, events) {
+                findings.append(
+                    Finding(
+                        code: .vendorRule, severity: severity[broken.rule.id] ?? .error, path: broken.violation.path,
+                        message: broken.message,
+                        request: RequestReference(
+                            id: request.id, index: index, method: request.method, url: request.urlWithoutQuery,
+                            event: broken.event?.index)))
             }
         }
         return findings
+    }
+}
+
+extension VendorRule {
+    /// A rule one request breaks, and the event it breaks it in (nil: the request as a whole).
+    public struct Broken: Sendable {
+        public var rule: VendorRule
+        public var violation: Violation
+        public var event: AnalyticsEvent?
+
+        /// `ga4.event_name_length: track "…" (event 2) at /name: 41 characters; …`
+        public var message: String {
+            let subject = event.map { event in
+                "\(event.type)\(event.name.map { " \"\($0)\"" } ?? "") (event \(event.index + 1))"
+                    + (violation.path.isEmpty ? "" : " at \(violation.path)") + ": "
+            }
+            return "\(rule.id): \(subject ?? "")\(violation.message)"
+        }
+    }
+
+    /// What these rules find in a request and the events decoded from it, each rule checked on
+    /// its own vendor's events.
+    public static func violations(of rules: [VendorRule], _ request: CapturedRequest, _ events: [AnalyticsEvent])
+        -> [Broken]
+    {
+        let vendors = Set(events.map(\.vendor))
+        var broken: [Broken] = []
+        for rule in rules where vendors.contains(rule.vendor) {
+            let own = events.filter { $0.vendor == rule.vendor }
+            broken += rule.check(request, own).map { Broken(rule: rule, violation: $0, event: $0.event.map { own[$0] }) }
+        }
+        return broken
     }
 }
 

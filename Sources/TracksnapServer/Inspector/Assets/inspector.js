@@ -100,7 +100,9 @@
     if (events.length === 0) {
       return [{ request, event: null, vendor: message.vendor || "", problems, key: request.id + ":-" }];
     }
-    return events.map((event) => ({ request, event, vendor: event.vendor, problems, key: request.id + ":" + event.index }));
+    // An event's problems: its request's, and the vendor rules it breaks.
+    return events.map((event) => ({ request, event, vendor: event.vendor, problems: problems.concat(event.rules || []),
+                                    key: request.id + ":" + event.index }));
   }
 
   function searchText(entry) {
