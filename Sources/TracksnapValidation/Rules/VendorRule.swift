@@ -142,7 +142,9 @@ extension VendorRule {
         var broken: [Broken] = []
         for rule in rules where vendors.contains(rule.vendor) {
             let own = events.filter { $0.vendor == rule.vendor }
-            broken += rule.check(request, own).map { Broken(rule: rule, violation: $0, event: $0.event.map { own[$0] }) }
+            broken += rule.check(request, own).map {
+                Broken(rule: rule, violation: $0, event: $0.event.map { own[$0] })
+            }
         }
         return broken
     }
