@@ -13,7 +13,8 @@ struct Lint: ParsableCommand {
             Reports malformed JSON, unknown keys and matchers, invalid patterns (with PCRE2's \
             message and offset) as errors; a literal that looks like a forgotten pattern, a $regex \
             with no metacharacter and a key written twice as warnings. Files under a Validators \
-            directory (or naming the profile schema in $schema) are profiles; YAML files of \
+            directory (or naming the profile schema in $schema) are profiles; files laid out as an \
+            Iglu registry (schemas/VENDOR/NAME/jsonschema/1-0-0) are Snowplow schemas; YAML files of \
             RudderStack's Data Catalog (version: rudder/…) are tracking plans, checked with their \
             folder's events, properties and custom types; files under a Cassettes directory, and \
             other YAML files, are cassettes (any format tracksnap replays); the others are snapshots. A profile file named after a built-in profile gets a note: it overrides \
@@ -54,7 +55,10 @@ struct Lint: ParsableCommand {
         for file in files {
             let diagnostics: [Diagnostic]
             do {
-                if TrackingPlan.isRudderStack(file: file) {
+                if TrackingPlan.igluRegistry(containing: file) != nil {
+                    // A registry is read whole (its schemas refer to each other); each file gets its own problems.
+                    diagnostics = TrackingPlan.lintIglu(file: file)
+                } else if TrackingPlan.isRudderStack(file: file) {
                     // A folder's plan files share its catalog: report each problem once.
                     diagnostics = TrackingPlan.lintRudderStack(file: file).filter {
                         seen.insert($0.description).inserted

@@ -76,8 +76,8 @@ public struct Workspace: Sendable {
     }
 
     /// The files a caller named for checking: files as given, directories searched recursively
-    /// (sorted) for snapshots, profiles, cassettes (`isCheckedFile(_:)`) and RudderStack plans'
-    /// YAML files (`TrackingPlan.isRudderStack(file:)`). Each path goes through
+    /// (sorted) for snapshots, profiles, cassettes (`isCheckedFile(_:)`), Iglu registries' schemas
+    /// and RudderStack plans' YAML files (`TrackingPlan.isRudderStack(file:)`). Each path goes through
     /// `path(_:field:)`.
     ///
     /// ```swift
@@ -98,7 +98,10 @@ public struct Workspace: Sendable {
             }
             files += (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? []).sorted()
                 .map { ($0, (path as NSString).appendingPathComponent($0)) }
-                .filter { Self.isCheckedFile($0.0) || TrackingPlan.isRudderStack(file: $0.1) }.map(\.1)
+                .filter {
+                    Self.isCheckedFile($0.0) || TrackingPlan.igluRegistry(containing: $0.1) != nil
+                        || TrackingPlan.isRudderStack(file: $0.1)
+                }.map(\.1)
         }
         return files
     }

@@ -238,6 +238,29 @@ struct BadPlanCommandTests {
             #expect(lint.stdout.contains("1 file checked: 2 errors"), "\(lint.stdout)")
         }
     }
+
+    @Test("lint reads an Iglu registry's schemas: a good one passes, an invalid schema is named at its line")
+    func igluLint() async throws {
+        try await withTemporaryDirectory { directory in
+            let registry = directory.appending(path: "iglu")
+            try FileManager.default.copyItem(
+                at: PackagePaths.root.appending(path: "Tests/TracksnapCLITests/Fixtures/plans/iglu"), to: registry)
+            let good = try await tracksnap("lint", registry.path)
+            #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
+            #expect(good.stdout.contains("3 files checked: 0 errors"), "\(good.stdout)")
+
+            let refund = registry.appending(path: "schemas/com.acme/refund/jsonschema/1-0-0")
+            let text = try String(contentsOf: refund, encoding: .utf8)
+            try #require(text.contains(#""type": "string""#))
+            try text.replacing(#""type": "string""#, with: #""type": "strin""#, maxReplacements: 1)
+                .write(to: refund, atomically: true, encoding: .utf8)
+            let bad = try await tracksnap("lint", registry.path)
+            #expect(bad.status == 1, "\(bad.stdout)\(bad.stderr)")
+            #expect(bad.stdout.contains("\(refund.path):"), "\(bad.stdout)")
+            #expect(bad.stdout.contains("error: not a valid draft-04 schema"), "\(bad.stdout)")
+            #expect(bad.stdout.contains("3 files checked: 1 error,"), "\(bad.stdout)")
+        }
+    }
 }
 
 /// A RudderStack plan is input like any other: malformed YAML, a reference to nothing and a type

@@ -2,10 +2,34 @@ import Foundation
 import JSONSchemaValidation
 public import TracksnapCore
 import TracksnapDecoders
-import TracksnapJSON
+package import TracksnapJSON
 import TracksnapModel
 
 extension TrackingPlan {
+    /// The `schemas` folder of the Iglu registry a file is a schema of
+    /// (`…/schemas/VENDOR/NAME/jsonschema/1-0-0`), or nil.
+    package static func igluRegistry(containing file: String) -> String? {
+        let parts = file.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 5, parts[parts.count - 5] == "schemas", parts[parts.count - 2] == "jsonschema",
+            let version = parts.last.map({ $0.hasSuffix(".json") ? $0.dropLast(5) : $0 }),
+            version.split(separator: "-").count == 3,
+            version.split(separator: "-").allSatisfy({ $0.allSatisfy(\.isNumber) })
+        else { return nil }
+        return parts.dropLast(4).joined(separator: "/")
+    }
+
+    /// What `lint` says of an Iglu schema: the problems of its registry read whole (its schemas
+    /// refer to each other), those in this file.
+    package static func lintIglu(file: String) -> [Diagnostic] {
+        guard let registry = igluRegistry(containing: file) else { return [] }
+        do {
+            _ = try loadIglu(directory: registry)
+            return []
+        } catch {
+            return error.diagnostics.filter { $0.file == file }
+        }
+    }
+
     /// Reads a folder laid out as an Iglu registry: `schemas/VENDOR/NAME/jsonschema/1-0-0` (the
     /// folder holding `schemas`, or `schemas` itself). Each file is a self-describing JSON Schema,
     /// known by `iglu:VENDOR/NAME/jsonschema/1-0-0`; a schema naming Iglu's self-describing
