@@ -14,6 +14,9 @@ extension ControlAPI {
     /// ```text
     /// retry: 1000
     ///
+    /// event: server
+    /// data: {"max_requests": 100000}     (`--max-requests`; null when there is no limit)
+    ///
     /// id: 1
     /// event: request
     /// data: {"request": {…}, "events": […]}
@@ -36,7 +39,11 @@ extension ControlAPI {
         response.stream = { [store] stream in
             let follower = store.follow(buffering: Self.streamBuffer)
             defer { follower.finish() }
-            guard await stream.send("retry: 1000\n\n") else { return }
+            // The page keeps as many requests as the server does (`--max-requests`).
+            let limit = store.maximumRequests.map(String.init) ?? "null"
+            guard await stream.send("retry: 1000\n\nevent: server\ndata: {\"max_requests\": \(limit)}\n\n") else {
+                return
+            }
             // Every secret this reader's requests carried so far, as an answer's redactor knows
             // those of every request it holds.
             var secrets = Redactor(requests: follower.backlog).secrets
