@@ -100,10 +100,13 @@
     }
   }
 
+  // One formatter for every row: toLocaleTimeString makes one a call, a tenth of a millisecond.
+  const clock = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
+
   function timeOf(request) {
     const date = new Date(request.time);
     if (isNaN(date.getTime())) return request.time || "";
-    return date.toLocaleTimeString(undefined, { hour12: false }) + "." + String(date.getMilliseconds()).padStart(3, "0");
+    return clock.format(date) + "." + String(date.getMilliseconds()).padStart(3, "0");
   }
 
   function entriesOf(message) {
