@@ -145,6 +145,18 @@ struct InspectorTests {
         }
     }
 
+    @Test(
+        "the stream first tells how many requests the server keeps (--max-requests), so that the page keeps as many",
+        arguments: [(Int?.some(3), "3"), (nil, "null")])
+    func streamTellsLimit(maximum: Int?, shown: String) async throws {
+        try await withServer(.init(maximumRequests: maximum)) { _, port in
+            let reader = try StreamReader(port: port, token: nil)
+            defer { reader.close() }
+            let head = try await reader.read(until: "}\n\n")
+            #expect(head.contains("retry: 1000\n\nevent: server\ndata: {\"max_requests\": \(shown)}\n\n"))
+        }
+    }
+
     @Test("a reader that does not read is cut off once it is more than the buffer behind; recording never waits")
     func slowReaderCutOff() async throws {
         try await withServer { server, port in

@@ -7,12 +7,18 @@ extension ControlAPI {
     /// falls further behind is cut off (`RequestFollower`).
     static let streamBuffer = 1_000
 
+    /// The bytes of the requests the server holds that the stream sends in one write.
+    static let streamPiece = 64 * 1024
+
     /// `GET /__tracksnap/requests/stream`: every captured request as a Server-Sent Event, what
     /// the server holds first, then each one as it is recorded (`InspectedRequest`: redacted,
     /// with its decoded events). The inspector reads it.
     ///
     /// ```text
     /// retry: 1000
+    ///
+    /// event: server
+    /// data: {"max_requests": 100000}     (`--max-requests`; null when there is no limit)
     ///
     /// id: 1
     /// event: request
@@ -36,13 +42,22 @@ extension ControlAPI {
         response.stream = { [store] stream in
             let follower = store.follow(buffering: Self.streamBuffer)
             defer { follower.finish() }
-            guard await stream.send("retry: 1000\n\n") else { return }
+            // The page keeps as many requests as the server does (`--max-requests`).
+            let limit = store.maximumRequests.map(String.init) ?? "null"
+            var pending = "retry: 1000\n\nevent: server\ndata: {\"max_requests\": \(limit)}\n\n"
             // Every secret this reader's requests carried so far, as an answer's redactor knows
             // those of every request it holds.
             var secrets = Redactor(requests: follower.backlog).secrets
+            // What the server holds goes out in pieces of `streamPiece` bytes: a write a request
+            // would take a trip through the event loop for each of 100,000.
             for request in follower.backlog {
-                guard await stream.send(Self.event(request, secrets: secrets)) else { return }
+                pending += Self.event(request, secrets: secrets)
+                if pending.utf8.count >= Self.streamPiece {
+                    guard await stream.send(pending) else { return }
+                    pending = ""
+                }
             }
+            guard await stream.send(pending) else { return }
             for await item in follower.items {
                 if follower.overflowed { break }
                 let sent: Bool

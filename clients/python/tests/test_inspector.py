@@ -74,6 +74,13 @@ def rows(driver):
             for row in driver.find_elements(By.CSS_SELECTOR, "#rows tr") if row.is_displayed()]
 
 
+def drawn_rows(driver):
+    """Every row the page has drawn, each one's cells' text, read in one call: for a long list,
+    where `rows` would ask the browser for each cell in turn."""
+    return driver.execute_script(
+        'return Array.from(document.querySelectorAll("#rows tr"), (row) => Array.from(row.cells, (cell) => cell.innerText))')
+
+
 def type_filter(driver, text):
     box = driver.find_element(By.ID, "filter")
     box.send_keys(Keys.CONTROL, "a")
@@ -183,6 +190,48 @@ def test_a_person_follows_filters_and_opens_events(server, browser):
              for message in (json.loads(entry["message"])["message"] for entry in browser.get_log("performance"))
              if message["method"] == "Network.requestWillBeSent"}
     assert asked and all(url.startswith(server.url + "/__tracksnap/") or url.startswith("data:") for url in asked), asked
+
+
+def test_a_long_capture_is_drawn_a_window_at_a_time_and_kept_within_max_requests(tmp_path, browser):
+    """3,000 requests into a server that keeps 2,500, sent while the page is open: the page keeps
+    as many as the server, draws only the rows in view however far one scrolls, filters all of
+    them, and opens one it has not drawn."""
+    token = secrets.token_hex(16)
+    with Tracksnap.start(root=tmp_path, token=token, args=["--max-requests", "2500"]) as server:
+        session = server.session("long")
+        # Ids are given in arrival order from 1: /hit/N is request N + 1.
+        browser.get(f"{server.url}/__tracksnap/ui/?open=601:-#token={token}")
+        wait_for(browser, lambda: browser.find_element(By.ID, "status").text.startswith("live"))
+        # Five calls of 600 (the stream cuts off a reader 1,000 behind): 600, 1,200, … 2,400 rows, then 2,500.
+        for first in range(0, 3000, 600):
+            records = [{"method": "GET", "url": f"https://app.example/hit/{index}"} for index in range(first, first + 600)]
+            post(f"{server.url}/__tracksnap/sessions/{session.id}/requests", records,
+                 headers={"Authorization": f"Bearer {token}"})
+            shown = f"live — {min(first + 600, 2500)} rows"
+            wait_for(browser, lambda: browser.find_element(By.ID, "status").text == shown, seconds=15)
+        assert browser.find_element(By.ID, "detail-line").text == "GET https://app.example/hit/600"
+        assert 0 < len(drawn_rows(browser)) <= 150, len(drawn_rows(browser))
+
+        browser.execute_script("window.scrollTo(0, 0)")
+        wait_for(browser, lambda: drawn_rows(browser)[0][4] == "GET app.example/hit/2999")
+        assert len(drawn_rows(browser)) <= 150
+        # Scrolled to the end: the oldest request kept, 500 (the 500 before it are dropped).
+        browser.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
+        wait_for(browser, lambda: drawn_rows(browser)[-1][4] == "GET app.example/hit/500")
+        assert len(drawn_rows(browser)) <= 150
+        # Halfway: the rows there, newest first, and still no more than a window's worth.
+        browser.execute_script("window.scrollTo(0, document.documentElement.scrollHeight / 2)")
+        number = lambda row: int(row[4].rsplit("/", 1)[1])
+        wait_for(browser, lambda: 1000 < number(drawn_rows(browser)[0]) < 2500)
+        numbers = [number(row) for row in drawn_rows(browser)]
+        assert numbers == list(range(numbers[0], numbers[0] - len(numbers), -1)), numbers
+        assert len(drawn_rows(browser)) <= 150
+
+        # The filter looks at every request kept, drawn or not.
+        type_filter(browser, "hit/1234")
+        wait_for(browser, lambda: [row[4] for row in drawn_rows(browser)] == ["GET app.example/hit/1234"])
+        type_filter(browser, "hit/50")
+        wait_for(browser, lambda: [number(row) for row in drawn_rows(browser)] == list(range(509, 499, -1)))
 
 
 class _ForeignPage(BaseHTTPRequestHandler):

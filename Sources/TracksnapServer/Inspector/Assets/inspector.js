@@ -7,11 +7,15 @@
 (() => {
   const api = "/__tracksnap/";
   const tokenKey = "tracksnap.token";
-  // Rows kept in the page; older ones are dropped beyond this.
-  const maximumRows = 20000;
+  // Requests kept in the page when the server keeps them all (no --max-requests); with a
+  // limit, the page keeps as many as the server (its stream's first event says how many).
+  const defaultLimit = 100000;
+  // Rows drawn beyond each edge of the window, so that a short scroll shows rows at once.
+  const margin = 30;
 
   const $ = (id) => document.getElementById(id);
   const rowsBody = $("rows");
+  const listTable = $("list-table");
   const filterBox = $("filter");
   const sessionPicker = $("session");
   const vendorPicker = $("vendor");
@@ -38,15 +42,27 @@
              vendor: query.get("vendor") || "", open: query.get("open") || "" };
   })();
 
-  // Every row: the request, the event (null for a request that gave none), the vendor (of the
-  // event, or of the decoder that claimed the request and failed; "" for none), its key
-  // ("requestId:index", or "requestId:-"), the lowercased text the filter looks in, its <tr>.
+  // Every row, oldest first: the request, the event (null for a request that gave none), the
+  // vendor (of the event, or of the decoder that claimed the request and failed; "" for none),
+  // its key ("requestId:index", or "requestId:-"), the lowercased text the filter looks in and
+  // what decoders and vendor rules reported (problems); what a validation found is in `findings`.
   const entries = [];
   const byKey = new Map();
+  // The requests shown, oldest first (a Map keeps the order it was given).
   const requests = new Map();
+  // The entries the view's filter lets through, oldest first; the list shows them newest first,
+  // and only those in the window (and `margin` more each side) have a <tr>.
+  let shown = [];
+  let limit = defaultLimit;
   let incoming = [];
   let flushScheduled = false;
   let paused = false;
+  let drawScheduled = false;
+  let rowHeight = 0;
+  // The <tr> drawn, by key, and the range of `shown` (as positions from the newest) they are.
+  let drawn = new Map();
+  let drawnFrom = 0;
+  let drawnTo = 0;
   const sessions = new Set();
   const vendors = new Set();
   // What the last validation (review.js) found: the report's parts, by the row key of the event
@@ -87,10 +103,13 @@
     }
   }
 
+  // One formatter for every row: toLocaleTimeString makes one a call, a tenth of a millisecond.
+  const clock = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
+
   function timeOf(request) {
     const date = new Date(request.time);
     if (isNaN(date.getTime())) return request.time || "";
-    return date.toLocaleTimeString(undefined, { hour12: false }) + "." + String(date.getMilliseconds()).padStart(3, "0");
+    return clock.format(date) + "." + String(date.getMilliseconds()).padStart(3, "0");
   }
 
   function entriesOf(message) {
@@ -115,6 +134,7 @@
   function rowFor(entry) {
     const row = element("tr");
     row.dataset.key = entry.key;
+    if (entry.key === view.open) row.setAttribute("aria-selected", "true");
     row.append(element("td", "time", timeOf(entry.request)));
     row.append(element("td", "session", entry.request.session || "—"));
     row.append(element("td", "vendor", entry.vendor || "—"));
@@ -126,9 +146,10 @@
       name.append(element("span", "event-type", "request"));
     }
     row.append(name);
-    row.append(element("td", "request", entry.request.method + " " + hostAndPath(entry.request.url)));
+    const request = entry.request.method + " " + hostAndPath(entry.request.url);
+    row.append(element("td", "request", request));
+    row.lastChild.title = request;
     row.append(badgeCell(entry));
-    row.addEventListener("click", () => open(entry.key));
     return row;
   }
 
@@ -150,10 +171,12 @@
     return badge;
   }
 
+  let needle = view.filter.toLowerCase();
+
   function matches(entry) {
     if (view.session && entry.request.session !== view.session) return false;
     if (view.vendor && entry.vendor !== view.vendor) return false;
-    if (view.filter && !entry.search.includes(view.filter.toLowerCase())) return false;
+    if (needle && !entry.search.includes(needle)) return false;
     return true;
   }
 
@@ -168,8 +191,9 @@
   }
 
   function receive(message) {
-    requests.set(message.request.id, message);
     incoming.push(message);
+    // Held back while paused, as many as the page keeps.
+    if (incoming.length > limit) incoming.splice(0, incoming.length - limit);
     if (!paused) scheduleFlush();
     else setStatus("paused — " + incoming.length + " new");
   }
@@ -180,50 +204,145 @@
     setTimeout(flush, 50);
   }
 
-  // Puts what arrived at the top of the list, newest first, in one change of the page.
+  // Adds what arrived, drops the oldest requests beyond the limit, and draws the list once.
   function flush() {
     flushScheduled = false;
     if (paused || incoming.length === 0) return;
-    const fragment = document.createDocumentFragment();
-    for (let index = incoming.length - 1; index >= 0; index -= 1) {
-      const message = incoming[index];
+    const above = window.scrollY > 0 ? rowsAbove() : 0;
+    let added = 0;
+    for (const message of incoming) {
+      requests.set(message.request.id, message);
       addOption(sessionPicker, sessions, message.request.session);
-      const made = entriesOf(message);
-      for (let at = made.length - 1; at >= 0; at -= 1) {
-        const entry = made[at];
+      for (const entry of entriesOf(message)) {
         addOption(vendorPicker, vendors, entry.vendor);
         entry.search = searchText(entry);
-        entry.row = rowFor(entry);
-        entry.row.hidden = !matches(entry);
         entries.push(entry);
         byKey.set(entry.key, entry);
-        fragment.append(entry.row);
+        if (matches(entry)) {
+          shown.push(entry);
+          added += 1;
+        }
       }
     }
     incoming = [];
-    rowsBody.prepend(fragment);
-    while (entries.length > maximumRows) {
-      const old = entries.shift();
-      old.row.remove();
-      byKey.delete(old.key);
-      requests.delete(old.request.id);
-    }
+    dropBeyondLimit();
     $("empty").hidden = entries.length > 0;
     setStatus("live — " + entries.length + " rows");
-    if (view.open && $("detail").hidden && byKey.has(view.open)) open(view.open);
+    draw(true);
+    // Someone reading older rows keeps them where they are as new ones arrive on top.
+    if (above > 0 && added > 0 && rowHeight > 0) {
+      window.scrollBy(0, added * rowHeight);
+      draw(false);
+    }
+    if (view.open && $("detail").hidden && byKey.has(view.open)) {
+      open(view.open);
+      reveal(view.open);
+    }
+  }
+
+  function dropBeyondLimit() {
+    if (requests.size <= limit) return;
+    let excess = requests.size - limit;
+    for (const id of requests.keys()) {
+      if (excess === 0) break;
+      requests.delete(id);
+      excess -= 1;
+    }
+    let dropped = 0;
+    while (dropped < entries.length && !requests.has(entries[dropped].request.id)) {
+      byKey.delete(entries[dropped].key);
+      dropped += 1;
+    }
+    entries.splice(0, dropped);
+    let hidden = 0;
+    while (hidden < shown.length && !byKey.has(shown[hidden].key)) hidden += 1;
+    shown.splice(0, hidden);
   }
 
   function clearRows() {
     entries.length = 0;
     byKey.clear();
     requests.clear();
+    shown = [];
     incoming = [];
-    rowsBody.replaceChildren();
     $("empty").hidden = false;
+    draw(true);
   }
 
   function applyFilter() {
-    for (const entry of entries) entry.row.hidden = !matches(entry);
+    needle = view.filter.toLowerCase();
+    shown = entries.filter(matches);
+    draw(true);
+  }
+
+  // Redraws the rows in view: for a change to entries already shown (a validation's findings).
+  function markEntries() {
+    drawn = new Map();
+    draw(true);
+  }
+
+  // MARK: The list, virtualised
+
+  // How many rows of the list are above the window's top edge.
+  function rowsAbove() {
+    const top = rowsBody.getBoundingClientRect().top - rowOffset();
+    return rowHeight > 0 ? Math.max(0, Math.floor(-top / rowHeight)) : 0;
+  }
+
+  function rowOffset() {
+    return drawnFrom * rowHeight;
+  }
+
+  function scheduleDraw() {
+    if (drawScheduled) return;
+    drawScheduled = true;
+    requestAnimationFrame(() => {
+      drawScheduled = false;
+      draw(false);
+    });
+  }
+
+  // Gives the rows from the window's top, less `margin`, to its bottom, plus `margin`, a <tr>
+  // each, and the list the height of every row shown. A row drawn before is kept (`changed`:
+  // `shown` changed, so the same range may hold other rows).
+  function draw(changed) {
+    if (rowHeight === 0 && shown.length > 0) {
+      // Every row has one line (white-space: nowrap), so one measured row gives them all.
+      rowsBody.replaceChildren(rowFor(shown[shown.length - 1]));
+      rowHeight = rowsBody.firstChild.getBoundingClientRect().height || 24;
+      drawn = new Map();
+      changed = true;
+    }
+    const inView = rowHeight > 0 ? Math.ceil(window.innerHeight / rowHeight) + 1 : 0;
+    const from = Math.max(0, Math.min(rowsAbove(), shown.length - 1) - margin);
+    const to = Math.min(shown.length, from + inView + 2 * margin);
+    if (!changed && from === drawnFrom && to === drawnTo) return;
+    const rows = [];
+    const kept = new Map();
+    for (let position = from; position < to; position += 1) {
+      const entry = shown[shown.length - 1 - position];
+      const row = drawn.get(entry.key) || rowFor(entry);
+      kept.set(entry.key, row);
+      rows.push(row);
+    }
+    rowsBody.replaceChildren(...rows);
+    drawn = kept;
+    drawnFrom = from;
+    drawnTo = to;
+    rowsBody.style.transform = "translateY(" + from * rowHeight + "px)";
+    // The table lays out only the rows drawn; the list below it takes the place of the rest.
+    listTable.style.marginBottom = (shown.length - (to - from)) * rowHeight + "px";
+  }
+
+  // Scrolls the list so that the row of `key` is in the window.
+  function reveal(key) {
+    const entry = byKey.get(key);
+    const at = entry ? shown.lastIndexOf(entry) : -1;
+    if (at < 0 || rowHeight === 0) return;
+    const position = shown.length - 1 - at;
+    const top = rowsBody.getBoundingClientRect().top - rowOffset() + window.scrollY + position * rowHeight;
+    window.scrollTo(0, Math.max(0, top - window.innerHeight / 3));
+    draw(false);
   }
 
   // MARK: One event, opened
@@ -284,7 +403,8 @@
     const entry = byKey.get(key);
     if (!entry) return;
     for (const selected of rowsBody.querySelectorAll('tr[aria-selected="true"]')) selected.removeAttribute("aria-selected");
-    entry.row.setAttribute("aria-selected", "true");
+    const row = drawn.get(key);
+    if (row) row.setAttribute("aria-selected", "true");
     view.open = key;
     saveView();
     const { request, event, problems } = entry;
@@ -356,12 +476,14 @@
     // Opens an event's row ("requestId:index"), or a request's first row (its id alone).
     openRow(key) {
       const entry = byKey.get(key) || entries.find((candidate) => candidate.request.id === key);
-      if (entry) open(entry.key);
+      if (!entry) return;
+      open(entry.key);
+      reveal(entry.key);
     },
     // Puts a validation's findings beside their rows and in the opened event.
     setFindings(byRow) {
       findings = byRow;
-      for (const entry of entries) entry.row.lastChild.replaceWith(badgeCell(entry));
+      markEntries();
       const opened = byKey.get(view.open);
       if (opened && !$("detail").hidden) showFindings(opened);
     },
@@ -381,6 +503,10 @@
       else if (field === "data") data.push(value);
     }
     if (type === "request") receive(JSON.parse(data.join("\n")));
+    else if (type === "server") {
+      const told = JSON.parse(data.join("\n")).max_requests;
+      limit = Number.isInteger(told) && told > 0 ? told : defaultLimit;
+    }
     else if (type === "reset") clearRows();
     else if (type === "overflow") setStatus("fell behind; reconnecting…");
   }
@@ -405,11 +531,14 @@
           const { value, done } = await reader.read();
           if (done) break;
           buffer += value;
+          // Each event in what arrived, then what is left cut off once.
+          let from = 0;
           let end;
-          while ((end = buffer.indexOf("\n\n")) >= 0) {
-            handle(buffer.slice(0, end));
-            buffer = buffer.slice(end + 2);
+          while ((end = buffer.indexOf("\n\n", from)) >= 0) {
+            handle(buffer.slice(from, end));
+            from = end + 2;
           }
+          buffer = buffer.slice(from);
         }
       } catch (error) {
         setStatus("disconnected; reconnecting…");
@@ -443,6 +572,13 @@
     else flush();
   });
   $("close").addEventListener("click", close);
+  // One listener for every row, drawn or not yet.
+  rowsBody.addEventListener("click", (event) => {
+    const row = event.target.closest("tr");
+    if (row && row.dataset.key) open(row.dataset.key);
+  });
+  window.addEventListener("scroll", scheduleDraw, { passive: true });
+  window.addEventListener("resize", scheduleDraw);
 
   follow();
 })();
