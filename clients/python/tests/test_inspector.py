@@ -357,6 +357,7 @@ def test_a_person_records_reviews_and_validates_snapshots(server, browser):
     changed = [line.text for line in item.find_elements(By.CSS_SELECTOR, "pre.diff .removed, pre.diff .added")]
     assert [line[0] + line[1:].strip() for line in changed if "revenue" in line] == [
         '-"revenue": 12.5', '+"revenue": 13'], changed
+    browser.execute_script("arguments[0].scrollIntoView()", item)
     screenshot(browser, "review-change")
     item.find_element(By.CSS_SELECTOR, "button.reject").click()
     wait_for(browser, lambda: panel_status(browser).startswith("rejected"))
