@@ -102,6 +102,46 @@ package enum EncodedLayers {
         }
     }
 
+    /// Each layer a text hides, one step at a time, for a person to read: the text read (JSON,
+    /// a form, base64…) at the pointer `""`, then every string inside it that is itself
+    /// encoded, read in turn, at its pointer into the layer it is in (`/data` in a form whose
+    /// `data` field is base64 JSON). At most `limit` steps, `deepest` deep, gzip in them
+    /// inflating to at most `inflating` bytes in all.
+    ///
+    /// ```swift
+    /// EncodedLayers.steps(in: "data=eyJldmVudCI6InZpZXcifQ==")
+    /// // [("", {"data": "eyJldmVudCI6InZpZXcifQ=="}), ("/data", {"event": "view"})]
+    /// ```
+    package static func steps(in text: String, limit: Int = 20, inflating: Int = 1 << 20) -> [(
+        at: String, value: JSONValue
+    )] {
+        var budget = InflationBudget(limit: inflating)
+        var steps: [(at: String, value: JSONValue)] = []
+        func read(_ text: String, at pointer: String, depth: Int) {
+            guard depth <= deepest, steps.count < limit, let layer = try? layer(in: text, budget: &budget) else {
+                return
+            }
+            steps.append((pointer, layer))
+            func walk(_ value: JSONValue, at pointer: String) {
+                switch value {
+                case .object(let members):
+                    for key in members.keys.sorted() {
+                        walk(members[key] ?? .null, at: JSONPointer.appending(pointer, key))
+                    }
+                case .array(let items):
+                    for (index, item) in items.enumerated() { walk(item, at: JSONPointer.appending(pointer, index)) }
+                case .string(let text):
+                    read(text, at: pointer, depth: depth + 1)
+                default:
+                    break
+                }
+            }
+            walk(layer, at: pointer)
+        }
+        read(text, at: "", depth: 0)
+        return steps
+    }
+
     private static func object(_ fields: [(name: String, value: String)]) -> JSONValue {
         var members: [String: JSONValue] = [:]
         for field in fields {

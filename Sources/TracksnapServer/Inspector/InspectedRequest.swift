@@ -43,6 +43,18 @@ enum InspectedRequest {
             #"{"request":"# + CaptureFile.ndjsonLine(safe) + #","events":"# + JSONValue.array(events).serialized()
         if !problems.isEmpty { text += #","problems":"# + JSONValue.array(problems.map(JSONValue.string)).serialized() }
         if let error = decoded.error { text += #","vendor":"# + JSONValue.string(error.vendor).serialized() }
+        let steps = layers(safe)
+        if !steps.isEmpty { text += #","layers":"# + JSONValue.array(steps).serialized() }
         return text + "}"
+    }
+
+    /// The layers of a body that is more than JSON (a form, base64, JSON in a form's field…),
+    /// step by step (`EncodedLayers.steps`); none for a body that is plain JSON and hides nothing.
+    private static func layers(_ request: CapturedRequest) -> [JSONValue] {
+        guard case .text(let body) = request.body else { return [] }
+        let steps = EncodedLayers.steps(in: body)
+        let plainJSON = body.drop { $0.isWhitespace }.first.map { $0 == "{" || $0 == "[" } ?? false
+        guard steps.count > 1 || (steps.count == 1 && !plainJSON) else { return [] }
+        return steps.map { .object(["at": .string($0.at), "value": $0.value]) }
     }
 }

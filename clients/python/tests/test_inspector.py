@@ -365,3 +365,41 @@ def test_a_person_records_reviews_and_validates_snapshots(server, browser):
 
     errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
     assert errors == [], errors
+
+
+MIXPANEL = SEND_SEGMENT.with_name("send_mixpanel.py")
+
+
+def test_an_event_opens_decoded_step_by_step_and_copies_as_curl_and_as_snapshot_json(server, browser):
+    """Mixpanel's SDK sends a form whose `data` field holds the events: the page shows the body
+    read as a form, then `data` read as JSON; "Copy as curl" gives a command that, run, sends the
+    same request again; "Copy as snapshot JSON" gives the event as a snapshot entry."""
+    session = server.session("mixpanel")
+    subprocess.run([sys.executable, str(MIXPANEL), session.base_url], check=True, timeout=120)
+    session.wait(events=4, timeout=10)
+    browser.get(f"{server.url}/__tracksnap/ui/?session={session.id}#token={server.token}")
+    wait_for(browser, lambda: any("Signed Up" in row[3] for row in drawn_rows(browser)))
+    row = next(r for r in browser.find_elements(By.CSS_SELECTOR, "#rows tr") if "Signed Up" in r.text)
+    row.click()
+    wait_for(browser, lambda: browser.find_element(By.ID, "detail").is_displayed())
+    steps = [step.text for step in browser.find_elements(By.CSS_SELECTOR, "#detail-layer-steps > li")]
+    assert len(steps) >= 2 and steps[0].startswith("the body, read:") and "data" in steps[0], steps
+    assert steps[1].startswith("/data, read:") and "Signed Up" in steps[1], steps
+
+    browser.find_element(By.ID, "copy-curl").click()
+    command = wait_for(browser, lambda: browser.find_element(By.ID, "detail-copied").text)
+    assert command.startswith(f"curl -X POST '{server.url}/track' -H "), command
+    original = next(r for r in session.requests() if "Signed" in (r.get("body") or ""))
+    before = len(server.requests())
+    subprocess.run(["bash", "-c", command + " -s -o /dev/null"], check=True, timeout=30)
+    wait_for(browser, lambda: len(server.requests()) == before + 1)
+    resent = server.requests()[-1]
+    assert (resent["method"], resent["url"], resent["body"]) == ("POST", original["url"], original["body"])
+    assert {h["name"]: h["value"] for h in resent["headers"]}["Content-Type"] == "application/x-www-form-urlencoded"
+
+    browser.find_element(By.ID, "copy-snapshot").click()
+    entry = json.loads(wait_for(browser, lambda: browser.find_element(By.ID, "detail-copied").text.strip() or None))
+    assert (entry["vendor"], entry["type"], entry["name"]) == ("mixpanel", "track", "Signed Up"), entry
+    assert entry["properties"]["plan"] == "pro" and "index" not in entry, entry
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == [], errors

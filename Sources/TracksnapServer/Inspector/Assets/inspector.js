@@ -423,6 +423,16 @@
     });
     $("detail-headers").tBodies[0].replaceChildren(...headerRows);
     $("detail-body").textContent = prettyBody(request);
+    const steps = (requests.get(request.id) || {}).layers || [];
+    $("detail-layers").hidden = steps.length === 0;
+    $("detail-layer-steps").replaceChildren(...steps.map((step) => {
+      const item = element("li");
+      item.append(element("span", "at", step.at === "" ? "the body, read:" : step.at + ", read:"), tree(step.value));
+      return item;
+    }));
+    $("copy-snapshot").hidden = !event;
+    $("detail-copied").hidden = true;
+    $("copy-status").textContent = "";
     const message = requests.get(request.id);
     const siblings = message ? entriesOf(message) : [];
     $("detail-events").replaceChildren(...siblings.filter((sibling) => sibling.event).map((sibling) => {
@@ -454,6 +464,45 @@
     });
     $("detail-findings").replaceChildren(...(shown.length ? [element("h3", null, "Findings")] : []), ...shown);
     $("detail-findings").hidden = shown.length === 0;
+  }
+
+  // MARK: Copy
+
+  // A shell word of any text: single-quoted, each ' written as '\''.
+  function shellWord(text) {
+    return "'" + String(text).replace(/'/g, "'\\''") + "'";
+  }
+
+  // The request as a curl command, as captured (secrets as the control API shows them).
+  function curlOf(request) {
+    const words = ["curl", "-X", request.method, shellWord(request.url)];
+    for (const header of request.headers || []) {
+      if (/^(host|content-length|connection|transfer-encoding)$/i.test(header.name)) continue;
+      words.push("-H", shellWord(header.name + ": " + header.value));
+    }
+    if (request.body === undefined || request.body === null) return words.join(" ");
+    if (request.bodyEncoding === "base64") return "printf %s " + shellWord(request.body) + " | base64 -d | " + words.join(" ") + " --data-binary @-";
+    return words.concat(["--data-binary", shellWord(request.body)]).join(" ");
+  }
+
+  // The event as an entry of a snapshot's "events": what the recorder writes for it.
+  function snapshotOf(event) {
+    const entry = Object.assign({}, event);
+    delete entry.index;
+    delete entry.rules;
+    return JSON.stringify(entry, null, 2);
+  }
+
+  // Puts the text on the clipboard, and shows it (to select by hand where the browser refuses).
+  function copy(text) {
+    $("detail-copied").textContent = text;
+    $("detail-copied").hidden = false;
+    const done = (what) => { $("copy-status").textContent = what; };
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(text).then(() => done("copied"), () => done("shown below: select it to copy"));
+    } else {
+      done("shown below: select it to copy");
+    }
   }
 
   function close() {
@@ -572,6 +621,14 @@
     else flush();
   });
   $("close").addEventListener("click", close);
+  $("copy-curl").addEventListener("click", () => {
+    const entry = byKey.get(view.open);
+    if (entry) copy(curlOf(entry.request));
+  });
+  $("copy-snapshot").addEventListener("click", () => {
+    const entry = byKey.get(view.open);
+    if (entry && entry.event) copy(snapshotOf(entry.event));
+  });
   // One listener for every row, drawn or not yet.
   rowsBody.addEventListener("click", (event) => {
     const row = event.target.closest("tr");
