@@ -22,6 +22,8 @@ import TracksnapValidation
 ///   - snapshot: the snapshot file: absolute, or relative to the directory of the calling test file.
 ///   - validator: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
 ///     Names are looked up in the nearest `Validators` directory above the snapshot.
+///   - plans: tracking plans every decoded event is also checked against (files or Iglu folders:
+///     absolute, or relative to the directory of the calling test file), besides the profile's `"plan"`.
 ///   - record: the record mode for this assertion; see `RecordMode` for the defaults.
 ///   - fileID: the calling file, where a failure is reported (leave the default).
 ///   - filePath: the calling file's path, which relative snapshot paths start from (leave the default).
@@ -33,6 +35,7 @@ public func assertTracking(
     _ requests: [CapturedRequest],
     matches snapshot: String,
     validator: String? = nil,
+    plans: [String] = [],
     record: RecordMode? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
@@ -41,7 +44,7 @@ public func assertTracking(
 ) -> SnapshotResult? {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let outcome = TrackingCheck.run(
-        requests, snapshot: snapshot, validator: validator, record: record,
+        requests, snapshot: snapshot, validator: validator, plans: plans, record: record,
         configuration: TracksnapConfiguration.current, environment: ProcessInfo.processInfo.environment,
         testFile: String(describing: filePath))
     if let failure = outcome.failure { reportIssue(failure, at: site) }
@@ -73,6 +76,8 @@ public func assertTracking(
 ///   - snapshot: the snapshot file: absolute, or relative to the directory of the calling test file.
 ///   - count: wait for this many requests instead of the snapshot's entries.
 ///   - validator: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
+///   - plans: tracking plans every decoded event is also checked against (absolute, or relative
+///     to the directory of the calling test file).
 ///   - record: the record mode for this assertion.
 ///   - settle: how long traffic must be quiet for the wait to end (500 ms by default). Give a
 ///     client that pauses between its events more.
@@ -88,6 +93,7 @@ public func assertTracking(
     matches snapshot: String,
     count: Int? = nil,
     validator: String? = nil,
+    plans: [String] = [],
     record: RecordMode? = nil,
     settle: Duration = DefaultWait.settle,
     timeout: Duration = DefaultWait.timeout,
@@ -111,7 +117,7 @@ public func assertTracking(
         return nil
     }
     let outcome = TrackingCheck.run(
-        traffic.requests, snapshot: path, validator: validator, record: record,
+        traffic.requests, snapshot: path, validator: validator, plans: plans, record: record,
         configuration: configuration, environment: environment, testFile: String(describing: filePath))
     if let failure = outcome.failure {
         reportIssue(traffic.note.map { failure + "\n\n" + $0 } ?? failure, at: site)

@@ -23,14 +23,16 @@ enum TrackingCheck {
     ///   - requests: the captured traffic.
     ///   - snapshot: the snapshot path as the caller wrote it.
     ///   - validator: the profile the caller named, if any.
+    ///   - plans: the tracking plans the caller named, as written (relative ones are relative to
+    ///     the test file's directory, as snapshots are).
     ///   - record: the caller's record mode, if any.
     ///   - configuration: the task's configuration (trait, `withTracksnap`).
     ///   - environment: the process environment (`TRACKSNAP_RECORD`, `CI`).
     ///   - testFile: the calling test file's path, for relative snapshot paths.
     ///   - write: writes a snapshot; the recorder's seam.
     static func run(
-        _ requests: [CapturedRequest], snapshot: String, validator: String?, record: RecordMode?,
-        configuration: TracksnapConfiguration, environment: [String: String], testFile: String,
+        _ requests: [CapturedRequest], snapshot: String, validator: String?, plans: [String] = [],
+        record: RecordMode?, configuration: TracksnapConfiguration, environment: [String: String], testFile: String,
         write: Writer = { _ = try writeSnapshot(runs: [$0], to: $1, profile: $2, workspace: $3) }
     ) -> Outcome {
         switch step(
@@ -47,7 +49,8 @@ enum TrackingCheck {
             let result: SnapshotResult
             do {
                 result = try Validation.validate(
-                    snapshotAt: path, requests: requests, profile: validator, workspace: workspace)
+                    snapshotAt: path, requests: requests, profile: validator,
+                    plans: plans.map { SnapshotLocation.resolve($0, testFile: testFile) }, workspace: workspace)
             } catch {
                 return Outcome(failure: "tracksnap cannot check \(path):\n\(error)")
             }

@@ -15,9 +15,10 @@ public enum Validation {
     /// - Throws: `InputError` for a bad snapshot, a missing or bad profile, or an unknown validator.
     public static func validate(
         snapshotAt path: String, requests: [CapturedRequest], profile profileReference: String? = nil,
-        workspace: Workspace = Workspace()
+        plans: [String] = [], workspace: Workspace = Workspace()
     ) throws(InputError) -> SnapshotResult {
-        try PreparedCheck(snapshotAt: path, profile: profileReference, workspace: workspace).validate(requests)
+        try PreparedCheck(snapshotAt: path, profile: profileReference, plans: plans, workspace: workspace).validate(
+            requests)
     }
 
     /// Every error and warning in a snapshot, profile or tracking plan file, for `tracksnap lint`:

@@ -263,4 +263,25 @@ struct AssertTrackingPlanTests {
                 && message.contains("shop.plan.json:7:")
         }
     }
+
+    @Test("a plan given to the assertion (relative to the test file) checks every decoded event too")
+    func plansArgument() {
+        let plan = "Fixtures/Validators/shop.plan.json"
+        #expect(
+            assertTracking(
+                [order(revenue: "12.5")], matches: "Fixtures/Snapshots/order.json", plans: [plan], record: .never)?
+                .passed == true)
+        withKnownIssue {
+            assertTracking(
+                [order(revenue: #""12.5""#)], matches: "Fixtures/Snapshots/order.json", plans: [plan], record: .never)
+        } matching: { issue in
+            let message = text(of: issue)
+            return message.contains("tracking plan") && message.contains("at /properties/revenue: type:")
+                && message.contains("shop.plan.json:7:")
+        }
+        // Without it, the snapshot alone passes the same traffic.
+        #expect(
+            assertTracking([order(revenue: #""12.5""#)], matches: "Fixtures/Snapshots/order.json", record: .never)?
+                .passed == true)
+    }
 }
