@@ -51,10 +51,12 @@ extension TracksnapClient.Session {
     ///   - format: `json`, `text`, `junit`, `github`, `markdown` or `html`.
     /// - Throws: `TracksnapClientError`.
     public func report(
-        snapshot: String, validator: String? = nil, format: String, timeout: Duration? = nil, settle: Duration? = nil
+        snapshot: String, validator: String? = nil, plans: [String] = [], format: String, timeout: Duration? = nil,
+        settle: Duration? = nil
     ) async throws(TracksnapClientError) -> (passed: Bool, text: String) {
         var body: [String: JSONValue] = ["snapshot": .string(snapshot), "format": .string(format)]
         if let validator { body["validator"] = .string(validator) }
+        if !plans.isEmpty { body["plan"] = .array(plans.map(JSONValue.string)) }
         if let timeout { body["timeout"] = .number(Self.seconds(timeout)) }
         if let settle { body["settle"] = .number(Self.seconds(settle)) }
         let wait = Double((timeout ?? .seconds(30)).components.seconds) + 30

@@ -107,15 +107,18 @@ extension TracksnapClient {
         /// - Parameters:
         ///   - snapshot: the snapshot's path, as the server's process sees it.
         ///   - validator: a profile name or path; otherwise the snapshot's own.
+        ///   - plans: tracking plans under the server's root, every decoded event is also checked against.
         ///   - timeout: the longest the server waits.
         ///   - settle: how long the traffic must be quiet for the wait to end.
         /// - Returns: the report `tracksnap validate --format json` would print.
         /// - Throws: `TracksnapClientError`, with the server's message for a bad snapshot.
         public func validate(
-            snapshot: String, validator: String? = nil, timeout: Duration? = nil, settle: Duration? = nil
+            snapshot: String, validator: String? = nil, plans: [String] = [], timeout: Duration? = nil,
+            settle: Duration? = nil
         ) async throws(TracksnapClientError) -> ValidationReport {
             var body: [String: JSONValue] = ["snapshot": .string(snapshot)]
             if let validator { body["validator"] = .string(validator) }
+            if !plans.isEmpty { body["plan"] = .array(plans.map(JSONValue.string)) }
             if let timeout { body["timeout"] = .number(Self.seconds(timeout)) }
             if let settle { body["settle"] = .number(Self.seconds(settle)) }
             let wait = Double((timeout ?? .seconds(30)).components.seconds) + 30

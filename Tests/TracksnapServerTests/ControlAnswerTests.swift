@@ -48,6 +48,26 @@ struct ControlAnswerTests {
                 #expect(answer.file == nil && answer.recorded && answer.requests == 2)
                 #expect(answer.snapshotContent?["requests"]?.arrayValue?.count == 2)
 
+                // A pending recording, listed with its diff, accepted.
+                try await session.record(snapshot: "Snapshots/home.json", pending: true, settle: .zero)
+                let listed = try await client.snapshots()
+                #expect(listed.folder == "Snapshots" && !listed.truncated)
+                #expect(listed.snapshots.map(\.file) == ["Snapshots/home.json"])
+                #expect(listed.snapshots.first?.pending == "Snapshots/home.new.json")
+                #expect(listed.snapshots.first?.diff?.hasPrefix("--- (no snapshot yet)\n") == true)
+                #expect(
+                    try await client.accept(snapshot: "Snapshots/home.json")
+                        == PendingDecisionAnswer(
+                            snapshot: "Snapshots/home.json", pending: "Snapshots/home.new.json", decision: "accept"))
+                #expect(try await client.snapshots().snapshots.first?.exists == true)
+
+                // The plans reach the server: one that is not there is refused, naming it.
+                let missingPlan = await #expect(throws: TracksnapClientError.self) {
+                    _ = try await session.validate(snapshot: "Snapshots/home.json", plans: ["Plans/nope.json"])
+                }
+                #expect(missingPlan?.status == 400)
+                #expect(missingPlan?.message.contains("Plans/nope.json") == true, "\(String(describing: missingPlan))")
+
                 let error = await #expect(throws: TracksnapClientError.self) {
                     _ = try await client.session(id: "nope").stop()
                 }
