@@ -23,17 +23,28 @@ extension Redactor {
     package func redact(_ request: CapturedRequest) -> CapturedRequest {
         var request = request
         request.url = redact(url: request.url)
-        request.headers = request.headers.map { header in
+        request.headers = redact(headers: request.headers)
+        request.body = redact(body: request.body)
+        return request
+    }
+
+    /// Headers with the secret ones (`Authorization`, `Cookie`, `Set-Cookie`…) hidden whole, and
+    /// the known secrets cut from the others.
+    package func redact(headers: [CapturedRequest.Header]) -> [CapturedRequest.Header] {
+        headers.map { header in
             let hidden = Secrets.headers.contains(header.name.lowercased())
             return CapturedRequest.Header(
                 name: header.name, value: hidden ? Secrets.placeholderText : redact(text: header.value))
         }
-        switch request.body {
-        case .text(let text): request.body = .text(redact(encoded: text))
-        case .base64(let encoded): request.body = .base64(redact(binary: encoded))
-        case nil: break
+    }
+
+    /// A body with its secrets hidden in its own encoding (see `redact(_:)`).
+    package func redact(body: CapturedRequest.Body?) -> CapturedRequest.Body? {
+        switch body {
+        case .text(let text): .text(redact(encoded: text))
+        case .base64(let encoded): .base64(redact(binary: encoded))
+        case nil: nil
         }
-        return request
     }
 
     /// A URL with secrets cut from its path and fragment, and its query redacted field by field.

@@ -157,6 +157,39 @@ struct InspectorTests {
         }
     }
 
+    @Test(
+        "what the server answered each request follows it in the stream, held ones too, with the request's secrets hidden"
+    )
+    func answers() async throws {
+        let secret = "tok_5f4e3d2c1b0a"
+        let echo = CaptureServer.CollectorResponse(
+            status: 202, contentType: "application/json", body: #"{"echo": "\#(secret)", "ok": true}"#)
+        try await withServer(.init(collectorResponse: echo)) { _, upstreamPort in
+            let upstream = try #require(URL(string: "http://127.0.0.1:\(upstreamPort)/"))
+            try await withServer(.init(upstream: upstream)) { _, port in
+                let send = { (path: String) in
+                    _ = try await RawHTTP.send(
+                        port: port, method: "POST", target: path, headers: [("Authorization", "Bearer \(secret)")],
+                        body: Array(#"{"event": "x"}"#.utf8))
+                }
+                try await send("/v1/held")
+                let reader = try StreamReader(port: port, token: nil)
+                defer { reader.close() }
+                try await send("/v1/live")
+                let text = try await reader.read(until: #""id":"2","status":202"#)
+                let answers = try text.matches(of: /event: answer\r?\ndata: ([^\r\n]*)/).map { try json(String($0.1)) }
+                #expect(answers.map { $0["id"]?.stringValue } == ["1", "2"], "\(text)")
+                for answer in answers {
+                    #expect(answer["status"]?.doubleValue == 202)
+                    #expect(answer["body"]?.stringValue == #"{"echo":"[redacted]","ok":true}"#, "\(answer)")
+                    let type = answer["headers"]?.arrayValue?.first { $0["name"]?.stringValue == "Content-Type" }
+                    #expect(type?["value"]?.stringValue == "application/json")
+                }
+                #expect(!text.contains(secret))
+            }
+        }
+    }
+
     @Test("a reader that does not read is cut off once it is more than the buffer behind; recording never waits")
     func slowReaderCutOff() async throws {
         try await withServer { server, port in

@@ -1,4 +1,5 @@
 import NIOHTTP1
+import TracksnapJSON
 import TracksnapModel
 import TracksnapValidation
 
@@ -23,6 +24,9 @@ extension ControlAPI {
     /// id: 1
     /// event: request
     /// data: {"request": {…}, "events": […]}
+    ///
+    /// event: answer
+    /// data: {"id": "1", "status": 200, "headers": […], "body": "…", "bodyEncoding": "text"}   (`CapturedAnswer`)
     ///
     /// event: reset            (POST /__tracksnap/reset: what was shown is gone)
     /// event: overflow         (the reader fell more than `streamBuffer` requests behind; the stream ends)
@@ -52,6 +56,9 @@ extension ControlAPI {
             // would take a trip through the event loop for each of 100,000.
             for request in follower.backlog {
                 pending += Self.event(request, secrets: secrets)
+                if let answer = follower.answers[request.id] {
+                    pending += Self.event(answer: answer, id: request.id, secrets: secrets)
+                }
                 if pending.utf8.count >= Self.streamPiece {
                     guard await stream.send(pending) else { return }
                     pending = ""
@@ -65,6 +72,8 @@ extension ControlAPI {
                 case .request(let request):
                     secrets.formUnion(request.carriedSecrets)
                     sent = await stream.send(Self.event(request, secrets: secrets))
+                case .answer(let id, let answer):
+                    sent = await stream.send(Self.event(answer: answer, id: id, secrets: secrets))
                 case .reset:
                     sent = await stream.send("event: reset\ndata: {}\n\n")
                 }
@@ -77,6 +86,12 @@ extension ControlAPI {
             }
         }
         return response
+    }
+
+    /// What the server answered a request, as a Server-Sent Event, hiding `secrets` (its
+    /// request's among them) wherever they appear.
+    private static func event(answer: CapturedAnswer, id: String, secrets: Set<String>) -> String {
+        "event: answer\ndata: \(answer.json(id: id, redactor: Redactor(secrets: secrets)).serialized())\n\n"
     }
 
     /// One captured request as a Server-Sent Event, hiding `secrets` wherever they appear.

@@ -298,20 +298,30 @@ final class RequestRouter: Sendable {
                 redactor: store.recentRedactor))
     }
 
-    /// The reply, logging the recorded request with its status once the answer is known.
+    /// The reply, once the answer is known kept for the inspector (`CaptureStore.answered`) and
+    /// logged with the recorded request.
     private func logged(_ recorded: Recorded?, _ reply: Reply) -> Reply {
-        guard let recorded, configuration.requestLog != nil else { return reply }
+        guard let recorded else { return reply }
         switch reply {
         case .now(let response):
-            log(recorded, status: Int(response.status.code))
+            answered(recorded, response)
             return reply
         case .later(let work):
             return .later { [self] in
                 let response = await work()
-                log(recorded, status: Int(response.status.code))
+                answered(recorded, response)
                 return response
             }
         }
+    }
+
+    private func answered(_ recorded: Recorded, _ response: Response) {
+        store.answered(
+            recorded.request.id,
+            CapturedAnswer(
+                status: Int(response.status.code), headers: Self.headers(response.headers),
+                bytes: Array(response.body.readableBytesView)))
+        if configuration.requestLog != nil { log(recorded, status: Int(response.status.code)) }
     }
 
     private func record(

@@ -47,6 +47,11 @@ public final class CaptureStore: Sendable {
         /// The readers of what is recorded from now on (`follow`), told under the lock so that
         /// each gets the requests in the ids' order.
         var followers: [RequestFollower] = []
+        /// What the server answered the latest requests (`answered`), by id, and their ids,
+        /// oldest first from `answerStart`.
+        var answers: [String: CapturedAnswer] = [:]
+        var answerOrder: [String] = []
+        var answerStart = 0
 
         /// Tells every follower still reading, and forgets the others.
         mutating func tell(_ item: RequestFollower.Item) {
@@ -305,13 +310,36 @@ public final class CaptureStore: Sendable {
         return await list.wait(settle: settle, timeout: timeout, until: isComplete)
     }
 
+    /// The most answers kept (`answered`): those of the latest requests.
+    static let answersKept = 10_000
+
+    /// Keeps what the server answered a recorded request, for the inspector, and tells the
+    /// followers. Only the answers of the latest `answersKept` requests are kept.
+    package func answered(_ id: String, _ answer: CapturedAnswer) {
+        state.withLock { state in
+            if state.answers.updateValue(answer, forKey: id) == nil { state.answerOrder.append(id) }
+            while state.answerOrder.count - state.answerStart > Self.answersKept {
+                state.answers[state.answerOrder[state.answerStart]] = nil
+                state.answerStart += 1
+            }
+            if state.answerStart > Self.answersKept {
+                state.answerOrder.removeFirst(state.answerStart)
+                state.answerStart = 0
+            }
+            state.tell(.answer(id: id, answer))
+        }
+    }
+
     /// A reader of everything captured: what the store holds now, then each request as it is
     /// recorded, with no request missed or given twice in between (`RequestFollower`).
     ///
     /// - Parameter limit: the most items that may wait for the reader; one further ends it.
     package func follow(buffering limit: Int) -> RequestFollower {
         state.withLock { state in
-            let follower = RequestFollower(backlog: state.global.all, limit: limit)
+            let backlog = state.global.all
+            var answers: [String: CapturedAnswer] = [:]
+            for request in backlog { answers[request.id] = state.answers[request.id] }
+            let follower = RequestFollower(backlog: backlog, answers: answers, limit: limit)
             if state.closed {
                 follower.finish()
             } else {
@@ -334,6 +362,9 @@ public final class CaptureStore: Sendable {
         state.withLock { state in
             state.global.removeAll()
             for id in state.sessionOrder { state.sessions[id]?.list.removeAll() }
+            state.answers = [:]
+            state.answerOrder = []
+            state.answerStart = 0
             state.tell(.reset)
         }
     }

@@ -2,8 +2,9 @@ import Synchronization
 package import TracksnapModel
 
 /// One reader of what the store records from now on (`CaptureStore.follow`): the requests it
-/// held when the reader arrived, then each request as it is recorded, in order, and a `reset`
-/// when the store forgets what it holds.
+/// held when the reader arrived (and the answers it kept for them), then each request as it is
+/// recorded and each answer as it is sent, in order, and a `reset` when the store forgets what
+/// it holds.
 ///
 /// ```swift
 /// let follower = store.follow(buffering: 1_000)
@@ -19,20 +20,25 @@ package final class RequestFollower: Sendable {
     /// What a follower gets.
     package enum Item: Sendable {
         case request(CapturedRequest)
+        /// What the server answered the request with this id.
+        case answer(id: String, CapturedAnswer)
         /// The store forgot every request it held (`POST /__tracksnap/reset`).
         case reset
     }
 
     /// What the store held when the follower started, oldest first.
     package let backlog: [CapturedRequest]
+    /// The answers the store kept for them, by request id.
+    package let answers: [String: CapturedAnswer]
     /// What it recorded since, until the follower stops, falls behind or the store closes.
     package let items: AsyncStream<Item>
     private let continuation: AsyncStream<Item>.Continuation
     private let fellBehind = Atomic(false)
     private let stopped = Atomic(false)
 
-    init(backlog: [CapturedRequest], limit: Int) {
+    init(backlog: [CapturedRequest], answers: [String: CapturedAnswer], limit: Int) {
         self.backlog = backlog
+        self.answers = answers
         (items, continuation) = AsyncStream.makeStream(of: Item.self, bufferingPolicy: .bufferingOldest(limit))
         // Only a flag: termination runs inside `offer`, under the store's lock, which the
         // store takes again to forget followers that ended (`hasEnded`).

@@ -372,7 +372,7 @@ MIXPANEL = SEND_SEGMENT.with_name("send_mixpanel.py")
 
 def test_an_event_opens_decoded_step_by_step_and_copies_as_curl_and_as_snapshot_json(server, browser):
     """Mixpanel's SDK sends a form whose `data` field holds the events: the page shows the body
-    read as a form, then `data` read as JSON; "Copy as curl" gives a command that, run, sends the
+    read as a form, then `data` read as JSON, and the answer the server sent; "Copy as curl" gives a command that, run, sends the
     same request again; "Copy as snapshot JSON" gives the event as a snapshot entry."""
     session = server.session("mixpanel")
     subprocess.run([sys.executable, str(MIXPANEL), session.base_url], check=True, timeout=120)
@@ -382,6 +382,9 @@ def test_an_event_opens_decoded_step_by_step_and_copies_as_curl_and_as_snapshot_
     row = next(r for r in browser.find_elements(By.CSS_SELECTOR, "#rows tr") if "Signed Up" in r.text)
     row.click()
     wait_for(browser, lambda: browser.find_element(By.ID, "detail").is_displayed())
+    # The answer the server sent: the collector's.
+    assert browser.find_element(By.ID, "detail-answer-line").text == "200"
+    assert '"status": 1' in browser.find_element(By.ID, "detail-answer-body").text
     steps = [step.text for step in browser.find_elements(By.CSS_SELECTOR, "#detail-layer-steps > li")]
     assert len(steps) >= 2 and steps[0].startswith("the body, read:") and "data" in steps[0], steps
     assert steps[1].startswith("/data, read:") and "Signed Up" in steps[1], steps

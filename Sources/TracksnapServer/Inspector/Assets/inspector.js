@@ -50,6 +50,8 @@
   const byKey = new Map();
   // The requests shown, oldest first (a Map keeps the order it was given).
   const requests = new Map();
+  // What the server answered each request, by id (the stream's `answer` events).
+  const answers = new Map();
   // The entries the view's filter lets through, oldest first; the list shows them newest first,
   // and only those in the window (and `margin` more each side) have a <tr>.
   let shown = [];
@@ -198,6 +200,14 @@
     else setStatus("paused — " + incoming.length + " new");
   }
 
+  // What the server answered a request: kept by its id (it may come before the request's row
+  // is drawn), and shown at once when that request is open.
+  function receiveAnswer(answer) {
+    answers.set(answer.id, answer);
+    const opened = byKey.get(view.open);
+    if (opened && opened.request.id === answer.id && !$("detail").hidden) showAnswer(answer);
+  }
+
   function scheduleFlush() {
     if (flushScheduled) return;
     flushScheduled = true;
@@ -246,6 +256,7 @@
     for (const id of requests.keys()) {
       if (excess === 0) break;
       requests.delete(id);
+      answers.delete(id);
       excess -= 1;
     }
     let dropped = 0;
@@ -263,6 +274,7 @@
     entries.length = 0;
     byKey.clear();
     requests.clear();
+    answers.clear();
     shown = [];
     incoming = [];
     $("empty").hidden = false;
@@ -423,6 +435,7 @@
     });
     $("detail-headers").tBodies[0].replaceChildren(...headerRows);
     $("detail-body").textContent = prettyBody(request);
+    showAnswer(answers.get(request.id));
     const steps = (requests.get(request.id) || {}).layers || [];
     $("detail-layers").hidden = steps.length === 0;
     $("detail-layer-steps").replaceChildren(...steps.map((step) => {
@@ -445,6 +458,18 @@
       return item;
     }));
     $("detail").hidden = false;
+  }
+
+  function showAnswer(answer) {
+    $("detail-answer-line").textContent = answer
+      ? String(answer.status) + (answer.truncated ? " (body cut at 256 KiB)" : "")
+      : "(not answered yet)";
+    $("detail-answer-headers").tBodies[0].replaceChildren(...(answer ? answer.headers : []).map((header) => {
+      const row = element("tr");
+      row.append(element("td", null, header.name), element("td", null, header.value));
+      return row;
+    }));
+    $("detail-answer-body").textContent = answer ? prettyBody(answer) : "";
   }
 
   function findingsOf(entry) {
@@ -552,6 +577,7 @@
       else if (field === "data") data.push(value);
     }
     if (type === "request") receive(JSON.parse(data.join("\n")));
+    else if (type === "answer") receiveAnswer(JSON.parse(data.join("\n")));
     else if (type === "server") {
       const told = JSON.parse(data.join("\n")).max_requests;
       limit = Number.isInteger(told) && told > 0 ? told : defaultLimit;

@@ -1,0 +1,65 @@
+import Foundation
+import TracksnapJSON
+import TracksnapModel
+import TracksnapValidation
+
+/// What the server answered a captured request: the collector's answer, what the upstream or
+/// a cassette answered, a refusal. Kept for the inspector (`CaptureStore.answered`), not part
+/// of a capture: exports and the journal hold requests only.
+///
+/// ```json
+/// {"id": "3", "status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}],
+///  "body": "{\"code\":200,\"status\":1}", "bodyEncoding": "text"}
+/// ```
+package struct CapturedAnswer: Sendable, Hashable {
+    /// The most bytes of an answer's body kept; the rest is cut (`truncated`).
+    static let bodyLimit = 256 * 1024
+
+    var status: Int
+    var headers: [CapturedRequest.Header]
+    /// The body, its content encoding undone, cut at `bodyLimit` bytes.
+    var body: CapturedRequest.Body?
+    /// The body was longer than `bodyLimit`, or could not be decoded within it.
+    var truncated: Bool
+
+    init(status: Int, headers: [CapturedRequest.Header], bytes: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        truncated = bytes.count > Self.bodyLimit
+        let kept = Array(bytes.prefix(Self.bodyLimit))
+        guard !kept.isEmpty else { return }
+        // A cut gzip stream does not inflate: a cut answer is shown as it came.
+        let coding = truncated ? nil : headers.first { $0.name.lowercased() == "content-encoding" }?.value
+        if let decoded = try? BodyDecoder(limit: Self.bodyLimit).body(kept, contentEncoding: coding) {
+            body = decoded
+        } else {
+            // It inflates beyond the limit: shown as it came.
+            body =
+                String(validating: kept, as: UTF8.self).map { .text($0) } ?? .base64(Data(kept).base64EncodedString())
+            truncated = true
+        }
+    }
+
+    /// The answer as JSON, its secrets hidden as its request's are.
+    func json(id: String, redactor: Redactor) -> JSONValue {
+        var fields: [String: JSONValue] = [
+            "id": .string(id), "status": .number(String(status)),
+            "headers": .array(
+                redactor.redact(headers: headers).map {
+                    .object(["name": .string($0.name), "value": .string($0.value)])
+                }),
+        ]
+        switch redactor.redact(body: body) {
+        case .text(let text):
+            fields["body"] = .string(text)
+            fields["bodyEncoding"] = .string("text")
+        case .base64(let encoded):
+            fields["body"] = .string(encoded)
+            fields["bodyEncoding"] = .string("base64")
+        case nil:
+            break
+        }
+        if truncated { fields["truncated"] = .bool(true) }
+        return .object(fields)
+    }
+}
