@@ -7,7 +7,9 @@ import TracksnapJSON
 struct Compiler {
     let registry: SchemaRegistry
     let assertsFormats: Bool
-    private(set) var program = Program(nodes: [], dynamicAnchors: [])
+    private var nodes: [Node] = []
+    private var dynamicAnchors: [[String: Int]] = []
+    private var usesDynamicScope = false
     private(set) var diagnostics: [Diagnostic] = []
     private var nodeIndex: [SchemaRegistry.Location: Int] = [:]
     private var resourceIndex: [String: Int] = [:]
@@ -18,11 +20,16 @@ struct Compiler {
         self.assertsFormats = assertsFormats
     }
 
+    /// What was compiled, as evaluation reads it.
+    var program: Program {
+        Program(nodes: nodes, dynamicAnchors: dynamicAnchors, usesDynamicScope: usesDynamicScope)
+    }
+
     /// The node of the schema at `location`, compiled on first use.
     mutating func compile(_ location: SchemaRegistry.Location) -> Int {
         if let index = nodeIndex[location] { return index }
-        let index = program.nodes.count
-        program.nodes.append(Node())
+        let index = nodes.count
+        nodes.append(Node())
         nodeIndex[location] = index
         guard let value = registry.value(at: location) else {
             report("no schema at \(location.pointer)", at: location)
@@ -37,22 +44,22 @@ struct Compiler {
         case .object(let object): compileObject(object, at: location, info: info, into: &node)
         default: report("a schema must be an object or a boolean, not \(value.typeName)", at: location)
         }
-        program.nodes[index] = node
+        nodes[index] = node
         return index
     }
 
     /// The index of the schema resource `base`, its `$dynamicAnchor`s compiled on first use.
     private mutating func resource(_ base: String) -> Int {
         if let index = resourceIndex[base] { return index }
-        let index = program.dynamicAnchors.count
-        program.dynamicAnchors.append([:])
+        let index = dynamicAnchors.count
+        dynamicAnchors.append([:])
         resourceIndex[base] = index
         let prefix = base + "#"
         var anchors: [String: Int] = [:]
         for (key, location) in registry.dynamicAnchors where key.hasPrefix(prefix) {
             anchors[String(key.dropFirst(prefix.count))] = compile(location)
         }
-        program.dynamicAnchors[index] = anchors
+        dynamicAnchors[index] = anchors
         return index
     }
 
@@ -320,7 +327,7 @@ struct Compiler {
         guard keyword == "$dynamicRef" else { return node.append(.ref(targetNode), site) }
         let fragment = URIReference.split(URIReference.resolve(reference, against: base)).fragment
         let isDynamic = !fragment.isEmpty && registry.dynamicAnchors[uri + "#" + fragment] == target
-        if isDynamic { program.usesDynamicScope = true }
+        if isDynamic { usesDynamicScope = true }
         node.append(.dynamicRef(targetNode, anchor: isDynamic ? fragment : nil), site)
     }
 

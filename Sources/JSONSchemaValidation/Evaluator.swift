@@ -59,19 +59,19 @@ struct Evaluator {
             totalDepth -= 1
         }
         guard depth <= Self.depthLimit, totalDepth <= Self.totalDepthLimit else {
-            guard let site = node.sites.first else { return false }
+            guard let first = node.checks.first else { return false }
             let message =
                 depth > Self.depthLimit
                 ? "schemas nest more than \(Self.depthLimit) deep on one value (a $ref cycle?)"
                 : "the instance nests too deep to validate (more than \(Self.totalDepthLimit) schemas deep)"
-            return fail(site, instance, message)
+            return fail(first, instance, message)
         }
         let entersResource = program.usesDynamicScope && dynamicScope.last != node.resource
         if entersResource { dynamicScope.append(node.resource) }
         defer { if entersResource { dynamicScope.removeLast() } }
         var local: Annotations? = annotations != nil || node.tracksEvaluation ? Annotations() : nil
         var valid = true
-        for offset in node.checks.indices where !apply(node.checks[offset], node.sites[offset], instance, &local) {
+        for check in node.checks where !apply(check, instance, &local) {
             valid = false
             if violations == nil { break }
         }
@@ -108,21 +108,20 @@ struct Evaluator {
         return evaluate(index, instance, &none)
     }
 
-    private mutating func apply(
-        _ check: Check, _ site: KeywordSite, _ instance: JSONValue, _ annotations: inout Annotations?
-    ) -> Bool {
-        switch check {
+    /// Applies `program.checks[check]`; its site is read only when it fails.
+    private mutating func apply(_ check: Int, _ instance: JSONValue, _ annotations: inout Annotations?) -> Bool {
+        switch program.checks[check] {
         case .never:
-            return fail(site, instance, "\(Self.brief(instance)) is not allowed here")
+            return fail(check, instance, "\(Self.brief(instance)) is not allowed here")
         case .type(let types):
             return Self.matches(instance, types)
-                ? true : fail(site, instance, "\(Self.brief(instance)) is not of type \(Self.names(types))")
+                ? true : fail(check, instance, "\(Self.brief(instance)) is not of type \(Self.names(types))")
         case .enumeration(let values):
             return values.contains { JSONEquality.equal($0, instance) }
-                ? true : fail(site, instance, "\(Self.brief(instance)) is not one of \(Self.brief(.array(values)))")
+                ? true : fail(check, instance, "\(Self.brief(instance)) is not one of \(Self.brief(.array(values)))")
         case .constant(let value):
             return JSONEquality.equal(value, instance)
-                ? true : fail(site, instance, "\(Self.brief(instance)) is not \(Self.brief(value))")
+                ? true : fail(check, instance, "\(Self.brief(instance)) is not \(Self.brief(value))")
         case .bound(let bound, let kind, let integer):
             guard case .number(let text) = instance else { return true }
             let order: Int
@@ -153,58 +152,59 @@ struct Evaluator {
                 case .maximum: "greater than"
                 case .exclusiveMaximum: "greater than or equal to"
                 }
-            return fail(site, instance, "\(text) is \(relation) the \(site.keyword)")
+            let keyword = program.sites[check].keyword
+            return fail(check, instance, "\(text) is \(relation) the \(keyword)")
         case .multipleOf(let divisor, let integer):
             guard case .number(let text) = instance else { return true }
             if let integer, let value = Int(text) {
-                return value % integer == 0 ? true : fail(site, instance, "\(text) is not a multiple of \(integer)")
+                return value % integer == 0 ? true : fail(check, instance, "\(text) is not a multiple of \(integer)")
             }
             guard let number = ExactNumber(text), !number.isMultiple(of: divisor) else { return true }
-            return fail(site, instance, "\(text) is not a multiple of the divisor")
+            return fail(check, instance, "\(text) is not a multiple of the divisor")
         case .minLength(let minimum):
             guard case .string(let text) = instance, text.unicodeScalars.count < minimum
             else { return true }
-            return fail(site, instance, "\(Self.brief(instance)) is shorter than \(minimum) characters")
+            return fail(check, instance, "\(Self.brief(instance)) is shorter than \(minimum) characters")
         case .maxLength(let maximum):
             guard case .string(let text) = instance, text.utf8.count > maximum, text.unicodeScalars.count > maximum
             else { return true }
-            return fail(site, instance, "\(Self.brief(instance)) is longer than \(maximum) characters")
+            return fail(check, instance, "\(Self.brief(instance)) is longer than \(maximum) characters")
         case .pattern(let pattern):
             guard case .string(let text) = instance else { return true }
             do {
                 return try pattern.matches(text)
-                    ? true : fail(site, instance, "\(Self.brief(instance)) does not match \(pattern.source)")
+                    ? true : fail(check, instance, "\(Self.brief(instance)) does not match \(pattern.source)")
             } catch {
-                return fail(site, instance, "\(Self.brief(instance)) could not be matched: \(error)")
+                return fail(check, instance, "\(Self.brief(instance)) could not be matched: \(error)")
             }
         case .format(let format):
             guard case .string(let text) = instance, !format.accepts(text) else { return true }
-            return fail(site, instance, "\(Self.brief(instance)) is not a valid \(format.rawValue)")
+            return fail(check, instance, "\(Self.brief(instance)) is not a valid \(format.rawValue)")
         case .minItems(let minimum):
             guard case .array(let items) = instance, items.count < minimum else { return true }
-            return fail(site, instance, "the array has \(items.count) items, fewer than \(minimum)")
+            return fail(check, instance, "the array has \(items.count) items, fewer than \(minimum)")
         case .maxItems(let maximum):
             guard case .array(let items) = instance, items.count > maximum else { return true }
-            return fail(site, instance, "the array has \(items.count) items, more than \(maximum)")
+            return fail(check, instance, "the array has \(items.count) items, more than \(maximum)")
         case .uniqueItems:
             guard case .array(let items) = instance else { return true }
             for i in items.indices {
                 for j in items.indices where j > i && JSONEquality.equal(items[i], items[j]) {
-                    return fail(site, instance, "items \(i) and \(j) are equal")
+                    return fail(check, instance, "items \(i) and \(j) are equal")
                 }
             }
             return true
         case .minProperties(let minimum):
             guard case .object(let members) = instance, members.count < minimum else { return true }
-            return fail(site, instance, "the object has \(members.count) properties, fewer than \(minimum)")
+            return fail(check, instance, "the object has \(members.count) properties, fewer than \(minimum)")
         case .maxProperties(let maximum):
             guard case .object(let members) = instance, members.count > maximum else { return true }
-            return fail(site, instance, "the object has \(members.count) properties, more than \(maximum)")
+            return fail(check, instance, "the object has \(members.count) properties, more than \(maximum)")
         case .required(let names):
             guard case .object(let members) = instance else { return true }
             var valid = true
             for name in names where members[name] == nil {
-                valid = fail(site, instance, "\"\(name)\" is a required property")
+                valid = fail(check, instance, "\"\(name)\" is a required property")
                 if violations == nil { return false }
             }
             return valid
@@ -213,7 +213,7 @@ struct Evaluator {
             var valid = true
             for (property, required) in dependencies where members[property] != nil {
                 for name in required where members[name] == nil {
-                    valid = fail(site, instance, "\"\(name)\" is required when \"\(property)\" is present")
+                    valid = fail(check, instance, "\"\(name)\" is required when \"\(property)\" is present")
                     if violations == nil { return false }
                 }
             }
@@ -233,7 +233,7 @@ struct Evaluator {
             guard case .object(let members) = instance else { return true }
             var valid = true
             for name in members.keys where !quietly(node, .string(name)) {
-                valid = fail(site, instance, "the property name \"\(name)\" is not valid")
+                valid = fail(check, instance, "the property name \"\(name)\" is not valid")
                 if violations == nil { return false }
             }
             return valid
@@ -269,10 +269,10 @@ struct Evaluator {
                 if annotations == nil, maximum == nil, count >= minimum { break }
             }
             if count < minimum {
-                return fail(site, instance, "the array contains \(count) matching items, fewer than \(minimum)")
+                return fail(check, instance, "the array contains \(count) matching items, fewer than \(minimum)")
             }
             if let maximum, count > maximum {
-                return fail(site, instance, "the array contains \(count) matching items, more than \(maximum)")
+                return fail(check, instance, "the array contains \(count) matching items, more than \(maximum)")
             }
             return true
         case .allOf(let nodes):
@@ -290,7 +290,7 @@ struct Evaluator {
             }
             guard !valid, violations != nil else { return valid }
             let message = noneMatched(nodes, instance)
-            return fail(site, instance, message)
+            return fail(check, instance, message)
         case .oneOf(let nodes):
             var matched: [Int] = []
             for (offset, node) in nodes.enumerated() where quietly(node, instance, &annotations) {
@@ -301,14 +301,15 @@ struct Evaluator {
             if matched.isEmpty {
                 guard violations != nil else { return false }
                 let message = noneMatched(nodes, instance)
-                return fail(site, instance, message)
+                return fail(check, instance, message)
             }
             return fail(
-                site, instance, "\(Self.brief(instance)) matches schemas \(matched[0]) and \(matched[1]), not one only")
+                check, instance, "\(Self.brief(instance)) matches schemas \(matched[0]) and \(matched[1]), not one only"
+            )
         case .not(let node):
             var none: Annotations?
             return quietly(node, instance, &none)
-                ? fail(site, instance, "\(Self.brief(instance)) must not match the schema") : true
+                ? fail(check, instance, "\(Self.brief(instance)) must not match the schema") : true
         case .conditional(let condition, let then, let otherwise):
             if then == nil, otherwise == nil, annotations == nil { return true }
             if quietly(condition, instance, &annotations) {
@@ -413,9 +414,9 @@ struct Evaluator {
     }
 
     /// Records a failure when failures are collected; always false.
-    private mutating func fail(_ site: KeywordSite, _ instance: JSONValue, _ message: @autoclosure () -> String) -> Bool
-    {
+    private mutating func fail(_ check: Int, _ instance: JSONValue, _ message: @autoclosure () -> String) -> Bool {
         guard violations != nil else { return false }
+        let site = program.sites[check]
         let pointer = pointer
         violations?.append(
             SchemaViolation(

@@ -3,16 +3,50 @@ import TracksnapJSON
 
 /// A compiled schema: a flat table of nodes whose checks refer to other nodes by index, so that
 /// recursive schemas (`$ref` to an ancestor) need no cycles of references.
+///
+/// Every node's checks are in one table, node after node, and its sites in another beside it:
+/// the evaluator reads a check where it is, by index. A node holding arrays of its own would be
+/// copied out of the table, its arrays retained and released, on every subschema evaluated.
 struct Program: Sendable {
-    var nodes: [Node]
+    let nodes: [Span]
+    let checks: [Check]
+    /// Where each check's keyword is, parallel to `checks`.
+    let sites: [KeywordSite]
     /// Each schema resource's `$dynamicAnchor`s: name to node.
-    var dynamicAnchors: [[String: Int]]
+    let dynamicAnchors: [[String: Int]]
     /// Whether a `$dynamicRef` looks through the dynamic scope; if none does, evaluation does not
     /// keep the scope at all.
-    var usesDynamicScope = false
+    let usesDynamicScope: Bool
+
+    /// A node as the program keeps it: which of `checks` are its own.
+    struct Span: Sendable {
+        let checks: Range<Int>
+        let resource: Int
+        let tracksEvaluation: Bool
+    }
+
+    init(nodes: [Node], dynamicAnchors: [[String: Int]], usesDynamicScope: Bool) {
+        var spans: [Span] = []
+        var checks: [Check] = []
+        var sites: [KeywordSite] = []
+        spans.reserveCapacity(nodes.count)
+        for node in nodes {
+            spans.append(
+                Span(
+                    checks: checks.count..<checks.count + node.checks.count, resource: node.resource,
+                    tracksEvaluation: node.tracksEvaluation))
+            checks += node.checks
+            sites += node.sites
+        }
+        self.nodes = spans
+        self.checks = checks
+        self.sites = sites
+        self.dynamicAnchors = dynamicAnchors
+        self.usesDynamicScope = usesDynamicScope
+    }
 }
 
-/// One (sub)schema: its checks in order, and what its errors point at.
+/// One (sub)schema as it is compiled: its checks in order, and what its errors point at.
 struct Node: Sendable {
     var checks: [Check] = []
     /// Where each check's keyword is, parallel to `checks`.
