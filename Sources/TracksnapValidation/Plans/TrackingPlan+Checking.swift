@@ -62,10 +62,13 @@ extension TrackingPlan {
     ) -> (findings: [Finding], matched: [Int]) {
         if format == .iglu { return checkIglu(event, severity: severity, request: request) }
         guard let type = Self.plannedType(of: event) else { return ([], []) }
-        let subject = "\(type)\(event.name.map { " \"\($0)\"" } ?? "") (event \(event.index + 1))"
+        // Named only in a finding: most events conform.
+        func subject() -> String { "\(type)\(event.name.map { " \"\($0)\"" } ?? "") (event \(event.index + 1))" }
         // Its type's definitions of its name and of every name, in the plan's order.
         let ofType = byType[type] ?? [:]
-        let own = ((event.name.flatMap { ofType[$0] } ?? []) + (ofType[nil] ?? [])).sorted()
+        let named = event.name.flatMap { ofType[$0] } ?? []
+        let unnamed = ofType[nil] ?? []
+        let own = unnamed.isEmpty ? named : named.isEmpty ? unnamed : (named + unnamed).sorted()
         var findings: [Finding] = []
         // Only a named event can be unplanned: a page the plan lists none like, a track it lacks.
         let definesType = !ofType.isEmpty
@@ -73,12 +76,14 @@ extension TrackingPlan {
             findings.append(
                 Finding(
                     code: .unplannedEvent, severity: severity(.unplannedEvent), path: "",
-                    message: "\(subject) is not in the plan \(file)", request: request, file: file))
+                    message: "\(subject()) is not in the plan \(file)", request: request, file: file))
         }
         for index in own + everyCall {
-            let definition = definitions[index]
-            let (instance, prefix) = Self.instance(of: event, type: type, subject: definition.subject)
-            findings += violations(of: definition, instance, prefix: prefix, subject: subject, severity: severity).map {
+            // Read in place: a copy of the definition would retain each of its fields.
+            let (instance, prefix) = Self.instance(of: event, type: type, subject: definitions[index].subject)
+            findings += violations(
+                of: definitions[index], instance, prefix: prefix, subject: subject(), severity: severity
+            ).map {
                 var finding = $0
                 finding.request = request
                 return finding
@@ -89,11 +94,12 @@ extension TrackingPlan {
 
     /// A `plan_violation` per schema failure of `instance` (which stands at `prefix` in the event).
     func violations(
-        of definition: Definition, _ instance: JSONValue, prefix: String, subject: String,
+        of definition: Definition, _ instance: JSONValue, prefix: String, subject: @autoclosure () -> String,
         severity: (FindingCode) -> Severity
     ) -> [Finding] {
         // Most events conform: the check that stops at the first failure and builds no message first.
         guard !definition.schema.isValid(instance) else { return [] }
+        let subject = subject()
         return definition.schema.validate(instance).map { violation in
             var path = prefix + violation.instancePath
             // mParticle's custom attributes are the event's properties.
