@@ -41,7 +41,9 @@ struct Compiler {
         switch value {
         case .bool(true): break
         case .bool(false): node.append(.never, site(location, keyword: ""))
-        case .object(let object): compileObject(object, at: location, info: info, into: &node)
+        case .object(let object):
+            compileObject(object, at: location, info: info, into: &node)
+            node.fuseRequired()
         default: report("a schema must be an object or a boolean, not \(value.typeName)", at: location)
         }
         nodes[index] = node
@@ -189,7 +191,7 @@ struct Compiler {
             guard let names = value.arrayValue?.compactMap(\.stringValue), names.count == value.arrayValue?.count else {
                 return report("required must be an array of strings", at: location, keyword: keyword)
             }
-            if !names.isEmpty { node.append(.required(names), site) }
+            if !names.isEmpty { node.append(.required(names, inProperties: false), site) }
         case "dependentRequired", "dependencies":
             guard case .object(let members) = value else {
                 return report("\(keyword) must be an object", at: location, keyword: keyword)
@@ -256,25 +258,27 @@ struct Compiler {
     private mutating func compileProperties(
         _ object: [String: JSONValue], at location: SchemaRegistry.Location, into node: inout Node
     ) {
-        var applicator = PropertyApplicator()
+        var properties: [(name: String, node: Int)] = []
+        var patterns: [(pattern: Pattern, node: Int)] = []
+        var additional: Int?
         if case .object(let members) = object["properties"] {
             let here = JSONPointer.appending(location.pointer, "properties")
             for name in members.keys.sorted() {
-                applicator.properties[name] = compile(
-                    .init(document: location.document, pointer: JSONPointer.appending(here, name)))
+                properties.append(
+                    (name, compile(.init(document: location.document, pointer: JSONPointer.appending(here, name)))))
             }
         }
         if case .object(let members) = object["patternProperties"] {
             let here = JSONPointer.appending(location.pointer, "patternProperties")
             for source in members.keys.sorted() {
                 guard let pattern = compilePattern(source, at: location, keyword: "patternProperties") else { continue }
-                applicator.patterns.append(
+                patterns.append(
                     (pattern, compile(.init(document: location.document, pointer: JSONPointer.appending(here, source))))
                 )
             }
         }
         if object["additionalProperties"] != nil {
-            applicator.additional = compile(
+            additional = compile(
                 .init(
                     document: location.document,
                     pointer: JSONPointer.appending(location.pointer, "additionalProperties")))
@@ -282,7 +286,9 @@ struct Compiler {
         let keyword =
             object["properties"] != nil
             ? "properties" : object["patternProperties"] != nil ? "patternProperties" : "additionalProperties"
-        node.append(.properties(applicator), site(location, keyword: keyword))
+        node.append(
+            .properties(PropertyApplicator(properties: properties, patterns: patterns, additional: additional)),
+            site(location, keyword: keyword))
     }
 
     /// `prefixItems` and `items` (2020-12), or `items` and `additionalItems`, as one check.
@@ -394,6 +400,24 @@ extension Node {
     fileprivate mutating func append(_ check: Check, _ site: KeywordSite) {
         checks.append(check)
         sites.append(site)
+    }
+
+    /// Lets the `properties` check find the names `required` lists, when it has them all, while
+    /// only validity is wanted: it meets each member's name anyway, so the names need not be looked
+    /// up in the instance one by one. Failures are still collected by `required` itself, in order.
+    fileprivate mutating func fuseRequired() {
+        guard let requiredAt = checks.firstIndex(where: { if case .required = $0 { true } else { false } }),
+            case .required(let names, _) = checks[requiredAt],
+            let propertiesAt = checks.firstIndex(where: { if case .properties = $0 { true } else { false } }),
+            case .properties(let applicator) = checks[propertiesAt], applicator.names.count <= UInt64.bitWidth
+        else { return }
+        var bits: UInt64 = 0
+        for name in names {
+            guard let index = applicator.index(of: name) else { return }
+            bits |= 1 << index
+        }
+        checks[requiredAt] = .required(names, inProperties: true)
+        checks[propertiesAt] = .properties(applicator.requiring(bits))
     }
 }
 

@@ -200,7 +200,8 @@ struct Evaluator {
         case .maxProperties(let maximum):
             guard case .object(let members) = instance, members.count > maximum else { return true }
             return fail(check, instance, "the object has \(members.count) properties, more than \(maximum)")
-        case .required(let names):
+        case .required(let names, let inProperties):
+            if inProperties, violations == nil { return true }
             guard case .object(let members) = instance else { return true }
             var valid = true
             for name in names where members[name] == nil {
@@ -359,11 +360,13 @@ struct Evaluator {
     ) -> Bool {
         guard case .object(let members) = instance else { return true }
         var valid = true
+        var found: UInt64 = 0
         for (name, value) in members {
             var matched = false
-            if let node = applicator.properties[name] {
+            if let index = applicator.index(of: name) {
                 matched = true
-                valid = evaluate(node, value, at: .key(name)) && valid
+                if index < UInt64.bitWidth { found |= 1 << index }
+                valid = evaluate(applicator.nodes[index], value, at: .key(name)) && valid
             }
             for (pattern, node) in applicator.patterns where (try? pattern.matches(name)) == true {
                 matched = true
@@ -376,6 +379,8 @@ struct Evaluator {
             if !valid, violations == nil { return false }
             if matched { annotations?.properties.insert(name) }
         }
+        // The node's `required`, when it left its names to this check (`Node.fuseRequired()`).
+        if violations == nil, found & applicator.required != applicator.required { return false }
         return valid
     }
 
