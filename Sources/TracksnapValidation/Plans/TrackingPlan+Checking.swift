@@ -127,7 +127,10 @@ extension TrackingPlan {
     private func fragment(of violation: SchemaViolation, in definition: Definition) -> JSONValue? {
         let parts = violation.schemaPath.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, String(parts[0]) == definition.uri else { return nil }
-        let pointer = String(parts[1]).removingPercentEncoding ?? String(parts[1])
+        // Foundation's decoding is slow, and most schema paths have nothing to decode.
+        let fragment = String(parts[1])
+        let pointer =
+            fragment.utf8.contains(UInt8(ascii: "%")) ? fragment.removingPercentEncoding ?? fragment : fragment
         guard let keyword = JSONPointer.tokens(pointer).last,
             let value = definition.schemaValue.value(atPointer: pointer)
         else { return nil }
