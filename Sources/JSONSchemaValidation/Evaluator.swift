@@ -162,7 +162,8 @@ struct Evaluator {
             guard let number = ExactNumber(text), !number.isMultiple(of: divisor) else { return true }
             return fail(check, instance, "\(text) is not a multiple of the divisor")
         case .minLength(let minimum):
-            guard case .string(let text) = instance, text.unicodeScalars.count < minimum
+            // A scalar is at most four bytes: that many bytes are enough scalars, without counting them.
+            guard case .string(let text) = instance, text.utf8.count / 4 < minimum, text.unicodeScalars.count < minimum
             else { return true }
             return fail(check, instance, "\(Self.brief(instance)) is shorter than \(minimum) characters")
         case .maxLength(let maximum):
