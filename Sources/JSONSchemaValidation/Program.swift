@@ -7,7 +7,8 @@ import TracksnapJSON
 /// Every node's checks are in one table, node after node, and its sites in another beside it:
 /// the evaluator reads a check where it is, by index. A node holding arrays of its own would be
 /// copied out of the table, its arrays retained and released, on every subschema evaluated.
-struct Program: Sendable {
+/// A class: an evaluation holds it with one reference, and reads its tables in place.
+final class Program: Sendable {
     let nodes: [Span]
     let checks: [Check]
     /// Where each check's keyword is, parallel to `checks`.
