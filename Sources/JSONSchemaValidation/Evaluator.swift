@@ -125,10 +125,8 @@ struct Evaluator {
         case .bound(let bound, let kind, let integer):
             guard case .number(let text) = instance else { return true }
             let order: Int
-            if let integer, let value = Int(text) {
-                order = value < integer ? -1 : value == integer ? 0 : 1
-            } else if let integer, let decimal = Self.order(ofDecimal: text, to: integer) {
-                order = decimal
+            if let integer, let plain = Self.order(of: text, to: integer) {
+                order = plain
             } else if let number = ExactNumber(text) {
                 order = number < bound ? -1 : number == bound ? 0 : 1
             } else if let value = Double(text) {
@@ -431,22 +429,47 @@ struct Evaluator {
         return false
     }
 
-    /// How a number written `-?I.F` (no exponent, `I` an `Int`) compares with an integer bound,
-    /// without reading its exact value: a fraction of only zeros is `I` itself, any other puts the
-    /// value strictly between `I` and the next integer away from zero. Nil for any other text.
-    static func order(ofDecimal text: String, to bound: Int) -> Int? {
-        let utf8 = text.utf8
-        guard let dot = utf8.firstIndex(of: UInt8(ascii: ".")),
-            let whole = Int(Substring(text[..<dot]))
-        else { return nil }
-        let fraction = utf8[utf8.index(after: dot)...]
-        guard !fraction.isEmpty, fraction.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-        else { return nil }
-        if fraction.allSatisfy({ $0 == UInt8(ascii: "0") }) {
-            return whole < bound ? -1 : whole == bound ? 0 : 1
+    /// How a number written `-?I` or `-?I.F` (`I` an `Int`, no exponent) compares with an integer
+    /// bound, in one pass over its text and without reading its exact value: a fraction of only
+    /// zeros is `I` itself, any other puts the value strictly between `I` and the next integer
+    /// away from zero. Nil for any other text (an exponent, `I` past `Int`).
+    static func order(of text: String, to bound: Int) -> Int? {
+        var negative = false
+        var whole = 0
+        var wholeDigits = 0
+        var inFraction = false
+        var fractionDigits = 0
+        var fractionIsZero = true
+        var position = 0
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if inFraction {
+                    fractionDigits += 1
+                    fractionIsZero = fractionIsZero && byte == UInt8(ascii: "0")
+                } else {
+                    let (tens, overflow) = whole.multipliedReportingOverflow(by: 10)
+                    let (sum, carry) = tens.addingReportingOverflow(Int(byte &- UInt8(ascii: "0")))
+                    guard !overflow, !carry else { return nil }
+                    whole = sum
+                    wholeDigits += 1
+                }
+            case UInt8(ascii: "."):
+                guard !inFraction, wholeDigits > 0 else { return nil }
+                inFraction = true
+            case UInt8(ascii: "-"), UInt8(ascii: "+"):
+                guard position == 0 else { return nil }
+                negative = byte == UInt8(ascii: "-")
+            default:
+                return nil
+            }
+            position += 1
         }
+        guard wholeDigits > 0, !inFraction || fractionDigits > 0 else { return nil }
+        if negative { whole = -whole }
+        if fractionIsZero { return whole < bound ? -1 : whole == bound ? 0 : 1 }
         // Above `whole` when positive, below it when negative ("-0.5" too: `whole` is 0).
-        return utf8.first == UInt8(ascii: "-") ? (whole <= bound ? -1 : 1) : (whole < bound ? -1 : 1)
+        return negative ? (whole <= bound ? -1 : 1) : (whole < bound ? -1 : 1)
     }
 
     static func matches(_ instance: JSONValue, _ types: JSONTypes) -> Bool {
