@@ -117,8 +117,13 @@ struct Evaluator {
             return Self.matches(instance, types)
                 ? true : fail(check, instance, "\(Self.brief(instance)) is not of type \(Self.names(types))")
         case .enumeration(let values):
-            return values.contains { JSONEquality.equal($0, instance) }
-                ? true : fail(check, instance, "\(Self.brief(instance)) is not one of \(Self.brief(.array(values)))")
+            // A string equals only an equal string (JSONEquality's rule for strings), compared as it is.
+            if case .string(let text) = instance {
+                for case .string(let value) in values where value == text { return true }
+            } else if values.contains(where: { JSONEquality.equal($0, instance) }) {
+                return true
+            }
+            return fail(check, instance, "\(Self.brief(instance)) is not one of \(Self.brief(.array(values)))")
         case .constant(let value):
             return JSONEquality.equal(value, instance)
                 ? true : fail(check, instance, "\(Self.brief(instance)) is not \(Self.brief(value))")
@@ -434,6 +439,12 @@ struct Evaluator {
     /// zeros is `I` itself, any other puts the value strictly between `I` and the next integer
     /// away from zero. Nil for any other text (an exponent, `I` past `Int`).
     static func order(of text: String, to bound: Int) -> Int? {
+        // The bytes in place when the string has them so (a native string does), else one by one.
+        if let order = text.utf8.withContiguousStorageIfAvailable({ order(ofUTF8: $0, to: bound) }) { return order }
+        return order(ofUTF8: text.utf8, to: bound)
+    }
+
+    private static func order(ofUTF8 text: some Collection<UInt8>, to bound: Int) -> Int? {
         var negative = false
         var whole = 0
         var wholeDigits = 0
@@ -441,7 +452,7 @@ struct Evaluator {
         var fractionDigits = 0
         var fractionIsZero = true
         var position = 0
-        for byte in text.utf8 {
+        for byte in text {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 if inFraction {
