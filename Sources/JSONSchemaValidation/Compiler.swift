@@ -7,7 +7,9 @@ import TracksnapJSON
 struct Compiler {
     let registry: SchemaRegistry
     let assertsFormats: Bool
-    private(set) var program = Program(nodes: [], dynamicAnchors: [])
+    private var nodes: [Node] = []
+    private var dynamicAnchors: [[String: Int]] = []
+    private var usesDynamicScope = false
     private(set) var diagnostics: [Diagnostic] = []
     private var nodeIndex: [SchemaRegistry.Location: Int] = [:]
     private var resourceIndex: [String: Int] = [:]
@@ -18,11 +20,16 @@ struct Compiler {
         self.assertsFormats = assertsFormats
     }
 
+    /// What was compiled, as evaluation reads it.
+    var program: Program {
+        Program(nodes: nodes, dynamicAnchors: dynamicAnchors, usesDynamicScope: usesDynamicScope)
+    }
+
     /// The node of the schema at `location`, compiled on first use.
     mutating func compile(_ location: SchemaRegistry.Location) -> Int {
         if let index = nodeIndex[location] { return index }
-        let index = program.nodes.count
-        program.nodes.append(Node())
+        let index = nodes.count
+        nodes.append(Node())
         nodeIndex[location] = index
         guard let value = registry.value(at: location) else {
             report("no schema at \(location.pointer)", at: location)
@@ -34,25 +41,27 @@ struct Compiler {
         switch value {
         case .bool(true): break
         case .bool(false): node.append(.never, site(location, keyword: ""))
-        case .object(let object): compileObject(object, at: location, info: info, into: &node)
+        case .object(let object):
+            compileObject(object, at: location, info: info, into: &node)
+            node.fuseRequired()
         default: report("a schema must be an object or a boolean, not \(value.typeName)", at: location)
         }
-        program.nodes[index] = node
+        nodes[index] = node
         return index
     }
 
     /// The index of the schema resource `base`, its `$dynamicAnchor`s compiled on first use.
     private mutating func resource(_ base: String) -> Int {
         if let index = resourceIndex[base] { return index }
-        let index = program.dynamicAnchors.count
-        program.dynamicAnchors.append([:])
+        let index = dynamicAnchors.count
+        dynamicAnchors.append([:])
         resourceIndex[base] = index
         let prefix = base + "#"
         var anchors: [String: Int] = [:]
         for (key, location) in registry.dynamicAnchors where key.hasPrefix(prefix) {
             anchors[String(key.dropFirst(prefix.count))] = compile(location)
         }
-        program.dynamicAnchors[index] = anchors
+        dynamicAnchors[index] = anchors
         return index
     }
 
@@ -182,7 +191,7 @@ struct Compiler {
             guard let names = value.arrayValue?.compactMap(\.stringValue), names.count == value.arrayValue?.count else {
                 return report("required must be an array of strings", at: location, keyword: keyword)
             }
-            if !names.isEmpty { node.append(.required(names), site) }
+            if !names.isEmpty { node.append(.required(names, inProperties: false), site) }
         case "dependentRequired", "dependencies":
             guard case .object(let members) = value else {
                 return report("\(keyword) must be an object", at: location, keyword: keyword)
@@ -249,25 +258,27 @@ struct Compiler {
     private mutating func compileProperties(
         _ object: [String: JSONValue], at location: SchemaRegistry.Location, into node: inout Node
     ) {
-        var applicator = PropertyApplicator()
+        var properties: [(name: String, node: Int)] = []
+        var patterns: [(pattern: Pattern, node: Int)] = []
+        var additional: Int?
         if case .object(let members) = object["properties"] {
             let here = JSONPointer.appending(location.pointer, "properties")
             for name in members.keys.sorted() {
-                applicator.properties[name] = compile(
-                    .init(document: location.document, pointer: JSONPointer.appending(here, name)))
+                properties.append(
+                    (name, compile(.init(document: location.document, pointer: JSONPointer.appending(here, name)))))
             }
         }
         if case .object(let members) = object["patternProperties"] {
             let here = JSONPointer.appending(location.pointer, "patternProperties")
             for source in members.keys.sorted() {
                 guard let pattern = compilePattern(source, at: location, keyword: "patternProperties") else { continue }
-                applicator.patterns.append(
+                patterns.append(
                     (pattern, compile(.init(document: location.document, pointer: JSONPointer.appending(here, source))))
                 )
             }
         }
         if object["additionalProperties"] != nil {
-            applicator.additional = compile(
+            additional = compile(
                 .init(
                     document: location.document,
                     pointer: JSONPointer.appending(location.pointer, "additionalProperties")))
@@ -275,7 +286,9 @@ struct Compiler {
         let keyword =
             object["properties"] != nil
             ? "properties" : object["patternProperties"] != nil ? "patternProperties" : "additionalProperties"
-        node.append(.properties(applicator), site(location, keyword: keyword))
+        node.append(
+            .properties(PropertyApplicator(properties: properties, patterns: patterns, additional: additional)),
+            site(location, keyword: keyword))
     }
 
     /// `prefixItems` and `items` (2020-12), or `items` and `additionalItems`, as one check.
@@ -320,7 +333,7 @@ struct Compiler {
         guard keyword == "$dynamicRef" else { return node.append(.ref(targetNode), site) }
         let fragment = URIReference.split(URIReference.resolve(reference, against: base)).fragment
         let isDynamic = !fragment.isEmpty && registry.dynamicAnchors[uri + "#" + fragment] == target
-        if isDynamic { program.usesDynamicScope = true }
+        if isDynamic { usesDynamicScope = true }
         node.append(.dynamicRef(targetNode, anchor: isDynamic ? fragment : nil), site)
     }
 
@@ -387,6 +400,24 @@ extension Node {
     fileprivate mutating func append(_ check: Check, _ site: KeywordSite) {
         checks.append(check)
         sites.append(site)
+    }
+
+    /// Lets the `properties` check find the names `required` lists, when it has them all, while
+    /// only validity is wanted: it meets each member's name anyway, so the names need not be looked
+    /// up in the instance one by one. Failures are still collected by `required` itself, in order.
+    fileprivate mutating func fuseRequired() {
+        guard let requiredAt = checks.firstIndex(where: { if case .required = $0 { true } else { false } }),
+            case .required(let names, _) = checks[requiredAt],
+            let propertiesAt = checks.firstIndex(where: { if case .properties = $0 { true } else { false } }),
+            case .properties(let applicator) = checks[propertiesAt], applicator.names.count <= UInt64.bitWidth
+        else { return }
+        var bits: UInt64 = 0
+        for name in names {
+            guard let index = applicator.index(of: name) else { return }
+            bits |= 1 << index
+        }
+        checks[requiredAt] = .required(names, inProperties: true)
+        checks[propertiesAt] = .properties(applicator.requiring(bits))
     }
 }
 

@@ -59,19 +59,19 @@ struct Evaluator {
             totalDepth -= 1
         }
         guard depth <= Self.depthLimit, totalDepth <= Self.totalDepthLimit else {
-            guard let site = node.sites.first else { return false }
+            guard let first = node.checks.first else { return false }
             let message =
                 depth > Self.depthLimit
                 ? "schemas nest more than \(Self.depthLimit) deep on one value (a $ref cycle?)"
                 : "the instance nests too deep to validate (more than \(Self.totalDepthLimit) schemas deep)"
-            return fail(site, instance, message)
+            return fail(first, instance, message)
         }
         let entersResource = program.usesDynamicScope && dynamicScope.last != node.resource
         if entersResource { dynamicScope.append(node.resource) }
         defer { if entersResource { dynamicScope.removeLast() } }
         var local: Annotations? = annotations != nil || node.tracksEvaluation ? Annotations() : nil
         var valid = true
-        for offset in node.checks.indices where !apply(node.checks[offset], node.sites[offset], instance, &local) {
+        for check in node.checks where !apply(check, instance, &local) {
             valid = false
             if violations == nil { break }
         }
@@ -108,28 +108,30 @@ struct Evaluator {
         return evaluate(index, instance, &none)
     }
 
-    private mutating func apply(
-        _ check: Check, _ site: KeywordSite, _ instance: JSONValue, _ annotations: inout Annotations?
-    ) -> Bool {
-        switch check {
+    /// Applies `program.checks[check]`; its site is read only when it fails.
+    private mutating func apply(_ check: Int, _ instance: JSONValue, _ annotations: inout Annotations?) -> Bool {
+        switch program.checks[check] {
         case .never:
-            return fail(site, instance, "\(Self.brief(instance)) is not allowed here")
+            return fail(check, instance, "\(Self.brief(instance)) is not allowed here")
         case .type(let types):
             return Self.matches(instance, types)
-                ? true : fail(site, instance, "\(Self.brief(instance)) is not of type \(Self.names(types))")
+                ? true : fail(check, instance, "\(Self.brief(instance)) is not of type \(Self.names(types))")
         case .enumeration(let values):
-            return values.contains { JSONEquality.equal($0, instance) }
-                ? true : fail(site, instance, "\(Self.brief(instance)) is not one of \(Self.brief(.array(values)))")
+            // A string equals only an equal string (JSONEquality's rule for strings), compared as it is.
+            if case .string(let text) = instance {
+                for case .string(let value) in values where value == text { return true }
+            } else if values.contains(where: { JSONEquality.equal($0, instance) }) {
+                return true
+            }
+            return fail(check, instance, "\(Self.brief(instance)) is not one of \(Self.brief(.array(values)))")
         case .constant(let value):
             return JSONEquality.equal(value, instance)
-                ? true : fail(site, instance, "\(Self.brief(instance)) is not \(Self.brief(value))")
+                ? true : fail(check, instance, "\(Self.brief(instance)) is not \(Self.brief(value))")
         case .bound(let bound, let kind, let integer):
             guard case .number(let text) = instance else { return true }
             let order: Int
-            if let integer, let value = Int(text) {
-                order = value < integer ? -1 : value == integer ? 0 : 1
-            } else if let integer, let decimal = Self.order(ofDecimal: text, to: integer) {
-                order = decimal
+            if let integer, let plain = Self.order(of: text, to: integer) {
+                order = plain
             } else if let number = ExactNumber(text) {
                 order = number < bound ? -1 : number == bound ? 0 : 1
             } else if let value = Double(text) {
@@ -153,58 +155,61 @@ struct Evaluator {
                 case .maximum: "greater than"
                 case .exclusiveMaximum: "greater than or equal to"
                 }
-            return fail(site, instance, "\(text) is \(relation) the \(site.keyword)")
+            let keyword = program.sites[check].keyword
+            return fail(check, instance, "\(text) is \(relation) the \(keyword)")
         case .multipleOf(let divisor, let integer):
             guard case .number(let text) = instance else { return true }
             if let integer, let value = Int(text) {
-                return value % integer == 0 ? true : fail(site, instance, "\(text) is not a multiple of \(integer)")
+                return value % integer == 0 ? true : fail(check, instance, "\(text) is not a multiple of \(integer)")
             }
             guard let number = ExactNumber(text), !number.isMultiple(of: divisor) else { return true }
-            return fail(site, instance, "\(text) is not a multiple of the divisor")
+            return fail(check, instance, "\(text) is not a multiple of the divisor")
         case .minLength(let minimum):
-            guard case .string(let text) = instance, text.unicodeScalars.count < minimum
+            // A scalar is at most four bytes: that many bytes are enough scalars, without counting them.
+            guard case .string(let text) = instance, text.utf8.count / 4 < minimum, text.unicodeScalars.count < minimum
             else { return true }
-            return fail(site, instance, "\(Self.brief(instance)) is shorter than \(minimum) characters")
+            return fail(check, instance, "\(Self.brief(instance)) is shorter than \(minimum) characters")
         case .maxLength(let maximum):
             guard case .string(let text) = instance, text.utf8.count > maximum, text.unicodeScalars.count > maximum
             else { return true }
-            return fail(site, instance, "\(Self.brief(instance)) is longer than \(maximum) characters")
+            return fail(check, instance, "\(Self.brief(instance)) is longer than \(maximum) characters")
         case .pattern(let pattern):
             guard case .string(let text) = instance else { return true }
             do {
                 return try pattern.matches(text)
-                    ? true : fail(site, instance, "\(Self.brief(instance)) does not match \(pattern.source)")
+                    ? true : fail(check, instance, "\(Self.brief(instance)) does not match \(pattern.source)")
             } catch {
-                return fail(site, instance, "\(Self.brief(instance)) could not be matched: \(error)")
+                return fail(check, instance, "\(Self.brief(instance)) could not be matched: \(error)")
             }
         case .format(let format):
             guard case .string(let text) = instance, !format.accepts(text) else { return true }
-            return fail(site, instance, "\(Self.brief(instance)) is not a valid \(format.rawValue)")
+            return fail(check, instance, "\(Self.brief(instance)) is not a valid \(format.rawValue)")
         case .minItems(let minimum):
             guard case .array(let items) = instance, items.count < minimum else { return true }
-            return fail(site, instance, "the array has \(items.count) items, fewer than \(minimum)")
+            return fail(check, instance, "the array has \(items.count) items, fewer than \(minimum)")
         case .maxItems(let maximum):
             guard case .array(let items) = instance, items.count > maximum else { return true }
-            return fail(site, instance, "the array has \(items.count) items, more than \(maximum)")
+            return fail(check, instance, "the array has \(items.count) items, more than \(maximum)")
         case .uniqueItems:
             guard case .array(let items) = instance else { return true }
             for i in items.indices {
                 for j in items.indices where j > i && JSONEquality.equal(items[i], items[j]) {
-                    return fail(site, instance, "items \(i) and \(j) are equal")
+                    return fail(check, instance, "items \(i) and \(j) are equal")
                 }
             }
             return true
         case .minProperties(let minimum):
             guard case .object(let members) = instance, members.count < minimum else { return true }
-            return fail(site, instance, "the object has \(members.count) properties, fewer than \(minimum)")
+            return fail(check, instance, "the object has \(members.count) properties, fewer than \(minimum)")
         case .maxProperties(let maximum):
             guard case .object(let members) = instance, members.count > maximum else { return true }
-            return fail(site, instance, "the object has \(members.count) properties, more than \(maximum)")
-        case .required(let names):
+            return fail(check, instance, "the object has \(members.count) properties, more than \(maximum)")
+        case .required(let names, let inProperties):
+            if inProperties, violations == nil { return true }
             guard case .object(let members) = instance else { return true }
             var valid = true
             for name in names where members[name] == nil {
-                valid = fail(site, instance, "\"\(name)\" is a required property")
+                valid = fail(check, instance, "\"\(name)\" is a required property")
                 if violations == nil { return false }
             }
             return valid
@@ -213,7 +218,7 @@ struct Evaluator {
             var valid = true
             for (property, required) in dependencies where members[property] != nil {
                 for name in required where members[name] == nil {
-                    valid = fail(site, instance, "\"\(name)\" is required when \"\(property)\" is present")
+                    valid = fail(check, instance, "\"\(name)\" is required when \"\(property)\" is present")
                     if violations == nil { return false }
                 }
             }
@@ -233,7 +238,7 @@ struct Evaluator {
             guard case .object(let members) = instance else { return true }
             var valid = true
             for name in members.keys where !quietly(node, .string(name)) {
-                valid = fail(site, instance, "the property name \"\(name)\" is not valid")
+                valid = fail(check, instance, "the property name \"\(name)\" is not valid")
                 if violations == nil { return false }
             }
             return valid
@@ -269,10 +274,10 @@ struct Evaluator {
                 if annotations == nil, maximum == nil, count >= minimum { break }
             }
             if count < minimum {
-                return fail(site, instance, "the array contains \(count) matching items, fewer than \(minimum)")
+                return fail(check, instance, "the array contains \(count) matching items, fewer than \(minimum)")
             }
             if let maximum, count > maximum {
-                return fail(site, instance, "the array contains \(count) matching items, more than \(maximum)")
+                return fail(check, instance, "the array contains \(count) matching items, more than \(maximum)")
             }
             return true
         case .allOf(let nodes):
@@ -290,7 +295,7 @@ struct Evaluator {
             }
             guard !valid, violations != nil else { return valid }
             let message = noneMatched(nodes, instance)
-            return fail(site, instance, message)
+            return fail(check, instance, message)
         case .oneOf(let nodes):
             var matched: [Int] = []
             for (offset, node) in nodes.enumerated() where quietly(node, instance, &annotations) {
@@ -301,14 +306,15 @@ struct Evaluator {
             if matched.isEmpty {
                 guard violations != nil else { return false }
                 let message = noneMatched(nodes, instance)
-                return fail(site, instance, message)
+                return fail(check, instance, message)
             }
             return fail(
-                site, instance, "\(Self.brief(instance)) matches schemas \(matched[0]) and \(matched[1]), not one only")
+                check, instance, "\(Self.brief(instance)) matches schemas \(matched[0]) and \(matched[1]), not one only"
+            )
         case .not(let node):
             var none: Annotations?
             return quietly(node, instance, &none)
-                ? fail(site, instance, "\(Self.brief(instance)) must not match the schema") : true
+                ? fail(check, instance, "\(Self.brief(instance)) must not match the schema") : true
         case .conditional(let condition, let then, let otherwise):
             if then == nil, otherwise == nil, annotations == nil { return true }
             if quietly(condition, instance, &annotations) {
@@ -358,11 +364,13 @@ struct Evaluator {
     ) -> Bool {
         guard case .object(let members) = instance else { return true }
         var valid = true
+        var found: UInt64 = 0
         for (name, value) in members {
             var matched = false
-            if let node = applicator.properties[name] {
+            if let index = applicator.index(of: name) {
                 matched = true
-                valid = evaluate(node, value, at: .key(name)) && valid
+                if index < UInt64.bitWidth { found |= 1 << index }
+                valid = evaluate(applicator.nodes[index], value, at: .key(name)) && valid
             }
             for (pattern, node) in applicator.patterns where (try? pattern.matches(name)) == true {
                 matched = true
@@ -375,6 +383,8 @@ struct Evaluator {
             if !valid, violations == nil { return false }
             if matched { annotations?.properties.insert(name) }
         }
+        // The node's `required`, when it left its names to this check (`Node.fuseRequired()`).
+        if violations == nil, found & applicator.required != applicator.required { return false }
         return valid
     }
 
@@ -413,9 +423,9 @@ struct Evaluator {
     }
 
     /// Records a failure when failures are collected; always false.
-    private mutating func fail(_ site: KeywordSite, _ instance: JSONValue, _ message: @autoclosure () -> String) -> Bool
-    {
+    private mutating func fail(_ check: Int, _ instance: JSONValue, _ message: @autoclosure () -> String) -> Bool {
         guard violations != nil else { return false }
+        let site = program.sites[check]
         let pointer = pointer
         violations?.append(
             SchemaViolation(
@@ -424,22 +434,53 @@ struct Evaluator {
         return false
     }
 
-    /// How a number written `-?I.F` (no exponent, `I` an `Int`) compares with an integer bound,
-    /// without reading its exact value: a fraction of only zeros is `I` itself, any other puts the
-    /// value strictly between `I` and the next integer away from zero. Nil for any other text.
-    static func order(ofDecimal text: String, to bound: Int) -> Int? {
-        let utf8 = text.utf8
-        guard let dot = utf8.firstIndex(of: UInt8(ascii: ".")),
-            let whole = Int(Substring(text[..<dot]))
-        else { return nil }
-        let fraction = utf8[utf8.index(after: dot)...]
-        guard !fraction.isEmpty, fraction.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-        else { return nil }
-        if fraction.allSatisfy({ $0 == UInt8(ascii: "0") }) {
-            return whole < bound ? -1 : whole == bound ? 0 : 1
+    /// How a number written `-?I` or `-?I.F` (`I` an `Int`, no exponent) compares with an integer
+    /// bound, in one pass over its text and without reading its exact value: a fraction of only
+    /// zeros is `I` itself, any other puts the value strictly between `I` and the next integer
+    /// away from zero. Nil for any other text (an exponent, `I` past `Int`).
+    static func order(of text: String, to bound: Int) -> Int? {
+        // The bytes in place when the string has them so (a native string does), else one by one.
+        if let order = text.utf8.withContiguousStorageIfAvailable({ order(ofUTF8: $0, to: bound) }) { return order }
+        return order(ofUTF8: text.utf8, to: bound)
+    }
+
+    private static func order(ofUTF8 text: some Collection<UInt8>, to bound: Int) -> Int? {
+        var negative = false
+        var whole = 0
+        var wholeDigits = 0
+        var inFraction = false
+        var fractionDigits = 0
+        var fractionIsZero = true
+        var position = 0
+        for byte in text {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if inFraction {
+                    fractionDigits += 1
+                    fractionIsZero = fractionIsZero && byte == UInt8(ascii: "0")
+                } else {
+                    let (tens, overflow) = whole.multipliedReportingOverflow(by: 10)
+                    let (sum, carry) = tens.addingReportingOverflow(Int(byte &- UInt8(ascii: "0")))
+                    guard !overflow, !carry else { return nil }
+                    whole = sum
+                    wholeDigits += 1
+                }
+            case UInt8(ascii: "."):
+                guard !inFraction, wholeDigits > 0 else { return nil }
+                inFraction = true
+            case UInt8(ascii: "-"), UInt8(ascii: "+"):
+                guard position == 0 else { return nil }
+                negative = byte == UInt8(ascii: "-")
+            default:
+                return nil
+            }
+            position += 1
         }
+        guard wholeDigits > 0, !inFraction || fractionDigits > 0 else { return nil }
+        if negative { whole = -whole }
+        if fractionIsZero { return whole < bound ? -1 : whole == bound ? 0 : 1 }
         // Above `whole` when positive, below it when negative ("-0.5" too: `whole` is 0).
-        return utf8.first == UInt8(ascii: "-") ? (whole <= bound ? -1 : 1) : (whole < bound ? -1 : 1)
+        return negative ? (whole <= bound ? -1 : 1) : (whole < bound ? -1 : 1)
     }
 
     static func matches(_ instance: JSONValue, _ types: JSONTypes) -> Bool {

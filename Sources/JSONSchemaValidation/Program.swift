@@ -3,16 +3,51 @@ import TracksnapJSON
 
 /// A compiled schema: a flat table of nodes whose checks refer to other nodes by index, so that
 /// recursive schemas (`$ref` to an ancestor) need no cycles of references.
-struct Program: Sendable {
-    var nodes: [Node]
+///
+/// Every node's checks are in one table, node after node, and its sites in another beside it:
+/// the evaluator reads a check where it is, by index. A node holding arrays of its own would be
+/// copied out of the table, its arrays retained and released, on every subschema evaluated.
+/// A class: an evaluation holds it with one reference, and reads its tables in place.
+final class Program: Sendable {
+    let nodes: [Span]
+    let checks: [Check]
+    /// Where each check's keyword is, parallel to `checks`.
+    let sites: [KeywordSite]
     /// Each schema resource's `$dynamicAnchor`s: name to node.
-    var dynamicAnchors: [[String: Int]]
+    let dynamicAnchors: [[String: Int]]
     /// Whether a `$dynamicRef` looks through the dynamic scope; if none does, evaluation does not
     /// keep the scope at all.
-    var usesDynamicScope = false
+    let usesDynamicScope: Bool
+
+    /// A node as the program keeps it: which of `checks` are its own.
+    struct Span: Sendable {
+        let checks: Range<Int>
+        let resource: Int
+        let tracksEvaluation: Bool
+    }
+
+    init(nodes: [Node], dynamicAnchors: [[String: Int]], usesDynamicScope: Bool) {
+        var spans: [Span] = []
+        var checks: [Check] = []
+        var sites: [KeywordSite] = []
+        spans.reserveCapacity(nodes.count)
+        for node in nodes {
+            spans.append(
+                Span(
+                    checks: checks.count..<checks.count + node.checks.count, resource: node.resource,
+                    tracksEvaluation: node.tracksEvaluation))
+            checks += node.checks
+            sites += node.sites
+        }
+        self.nodes = spans
+        self.checks = checks
+        self.sites = sites
+        self.dynamicAnchors = dynamicAnchors
+        self.usesDynamicScope = usesDynamicScope
+    }
 }
 
-/// One (sub)schema: its checks in order, and what its errors point at.
+/// One (sub)schema as it is compiled: its checks in order, and what its errors point at.
 struct Node: Sendable {
     var checks: [Check] = []
     /// Where each check's keyword is, parallel to `checks`.
@@ -68,10 +103,57 @@ enum Bound: Sendable {
 }
 
 /// What `properties`, `patternProperties` and `additionalProperties` apply together.
-struct PropertyApplicator: Sendable {
-    var properties: [String: Int] = [:]
-    var patterns: [(pattern: Pattern, node: Int)] = []
-    var additional: Int?
+///
+/// A class: a check holding it is read with one reference retained, not one per array.
+final class PropertyApplicator: Sendable {
+    /// `properties`' names and their nodes, and each name's length in UTF-8: a member's name is
+    /// found by comparing it with the names of its length, not by hashing it (most schemas have
+    /// a few properties; more than `scanLimit` are found with a `Dictionary`).
+    let names: [String]
+    let nodes: [Int]
+    private let lengths: [Int]
+    private let lookup: [String: Int]?
+    /// Whether every name is ASCII: `String` equality is canonical equivalence, and a non-ASCII
+    /// name may equal one of another length (the Kelvin sign is "K").
+    private let asciiNames: Bool
+    /// The bits (by index in `names`) of the names the node's `required` lists, when this check
+    /// finds them while only validity is wanted (`Node.fuseRequired()`).
+    let required: UInt64
+    let patterns: [(pattern: Pattern, node: Int)]
+    let additional: Int?
+
+    private static let scanLimit = 24
+
+    init(
+        properties: [(name: String, node: Int)], patterns: [(pattern: Pattern, node: Int)], additional: Int?,
+        required: UInt64 = 0
+    ) {
+        names = properties.map(\.name)
+        nodes = properties.map(\.node)
+        lengths = names.map(\.utf8.count)
+        lookup =
+            names.count > Self.scanLimit
+            ? Dictionary(zip(names, names.indices), uniquingKeysWith: { first, _ in first }) : nil
+        asciiNames = names.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
+        self.required = required
+        self.patterns = patterns
+        self.additional = additional
+    }
+
+    /// The same, finding the names of `required` (bits by index in `names`) too.
+    func requiring(_ bits: UInt64) -> PropertyApplicator {
+        PropertyApplicator(
+            properties: Array(zip(names, nodes)), patterns: patterns, additional: additional, required: bits)
+    }
+
+    /// The index in `names` of `name` (as a `Dictionary` would find it), if `properties` has it.
+    func index(of name: String) -> Int? {
+        if let lookup { return lookup[name] }
+        let length = name.utf8.count
+        for index in lengths.indices where lengths[index] == length && names[index] == name { return index }
+        guard !asciiNames || !name.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        return names.firstIndex(of: name)
+    }
 }
 
 /// One check of a node; subschemas are node indices.
@@ -94,7 +176,9 @@ enum Check: Sendable {
     case uniqueItems
     case minProperties(Int)
     case maxProperties(Int)
-    case required([String])
+    /// `required`; `inProperties` when the node's `properties` check finds the names instead
+    /// while only validity is wanted (`Node.fuseRequired()`), without looking each one up.
+    case required([String], inProperties: Bool)
     case dependentRequired([(property: String, required: [String])])
     case dependentSchemas([(property: String, node: Int)])
     case properties(PropertyApplicator)

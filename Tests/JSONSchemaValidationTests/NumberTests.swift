@@ -7,7 +7,7 @@ import TracksnapJSON
 @Suite("numbers compared by value")
 struct NumberTests {
     @Test(
-        "a decimal against an integer bound, at and around the bound",
+        "a decimal or an integer against an integer bound, at and around the bound, and past Int",
         arguments: [
             ("minimum", "3", "2.9999", false), ("minimum", "3", "3.0", true), ("minimum", "3", "3.0001", true),
             ("exclusiveMinimum", "3", "3.00", false), ("exclusiveMinimum", "3", "3.5", true),
@@ -15,6 +15,9 @@ struct NumberTests {
             ("minimum", "0", "-0.5", false), ("minimum", "-1", "-0.5", true), ("minimum", "-1", "-1.5", false),
             ("maximum", "-2", "-2.0", true), ("maximum", "-2", "-1.9", false), ("exclusiveMaximum", "-2", "-2.1", true),
             ("maximum", "100000", "99999.99", true), ("minimum", "2", "1.5e1", true), ("maximum", "2", "2.5E-1", true),
+            ("minimum", "0", "-0", true), ("minimum", "-3", "-4", false), ("maximum", "5", "12", false),
+            ("exclusiveMaximum", "9223372036854775807", "9223372036854775808", false),
+            ("minimum", "-9223372036854775807", "-9223372036854775808.5", false),
         ])
     func decimalBound(keyword: String, bound: String, instance: String, valid: Bool) throws {
         let schema = try JSONSchema(.object([keyword: .number(bound)]))

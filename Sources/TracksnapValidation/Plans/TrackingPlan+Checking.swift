@@ -6,13 +6,15 @@ package import TracksnapModel
 
 extension TrackingPlan {
     /// The call types a plan defines events of.
-    static let plannedTypes: Set<String> = ["track", "page", "screen", "identify", "group"]
 
     /// The call type an event counts as in a plan: Segment's and RudderStack's own, and a
     /// named event of any other vendor (GA4's `event`, Mixpanel's `track`, PostHog's `capture`)
     /// as a `track`; nil for a call no plan defines (an alias, an unnamed event).
     static func plannedType(of event: AnalyticsEvent) -> String? {
-        if plannedTypes.contains(event.type) { return event.type }
+        switch event.type {
+        case "track", "page", "screen", "identify", "group": return event.type
+        default: break
+        }
         return event.name == nil || event.type == "alias" ? nil : "track"
     }
 
@@ -62,23 +64,28 @@ extension TrackingPlan {
     ) -> (findings: [Finding], matched: [Int]) {
         if format == .iglu { return checkIglu(event, severity: severity, request: request) }
         guard let type = Self.plannedType(of: event) else { return ([], []) }
-        let subject = "\(type)\(event.name.map { " \"\($0)\"" } ?? "") (event \(event.index + 1))"
+        // Named only in a finding: most events conform (and the closure holds two values, not a
+        // copy of the event).
+        let name = event.name
+        let position = event.index + 1
+        func subject() -> String { "\(type)\(name.map { " \"\($0)\"" } ?? "") (event \(position))" }
         // Its type's definitions of its name and of every name, in the plan's order.
-        let ofType = byType[type] ?? [:]
-        let own = ((event.name.flatMap { ofType[$0] } ?? []) + (ofType[nil] ?? [])).sorted()
+        let ofType = byType[type]
+        let named = name.flatMap { ofType?.named[$0] } ?? []
+        let unnamed = ofType?.unnamed ?? []
+        let own = unnamed.isEmpty ? named : named.isEmpty ? unnamed : (named + unnamed).sorted()
         var findings: [Finding] = []
         // Only a named event can be unplanned: a page the plan lists none like, a track it lacks.
-        let definesType = !ofType.isEmpty
+        let definesType = ofType != nil
         if own.isEmpty, type == "track" || ((type == "page" || type == "screen") && definesType) {
             findings.append(
                 Finding(
                     code: .unplannedEvent, severity: severity(.unplannedEvent), path: "",
-                    message: "\(subject) is not in the plan \(file)", request: request, file: file))
+                    message: "\(subject()) is not in the plan \(file)", request: request, file: file))
         }
-        for index in own + everyCall {
-            let definition = definitions[index]
-            let (instance, prefix) = Self.instance(of: event, type: type, subject: definition.subject)
-            findings += violations(of: definition, instance, prefix: prefix, subject: subject, severity: severity).map {
+        for index in everyCall.isEmpty ? own : own + everyCall {
+            let (instance, prefix) = Self.instance(of: event, type: type, subject: definitions[index].subject)
+            findings += violations(of: index, instance, prefix: prefix, subject: subject(), severity: severity).map {
                 var finding = $0
                 finding.request = request
                 return finding
@@ -87,13 +94,17 @@ extension TrackingPlan {
         return (findings, own)
     }
 
-    /// A `plan_violation` per schema failure of `instance` (which stands at `prefix` in the event).
+    /// A `plan_violation` per schema failure of `instance` (which stands at `prefix` in the event)
+    /// against the definition at `index`.
     func violations(
-        of definition: Definition, _ instance: JSONValue, prefix: String, subject: String,
+        of index: Int, _ instance: JSONValue, prefix: String, subject: @autoclosure () -> String,
         severity: (FindingCode) -> Severity
     ) -> [Finding] {
-        // Most events conform: the check that stops at the first failure and builds no message first.
-        guard !definition.schema.isValid(instance) else { return [] }
+        // Most events conform: the check that stops at the first failure and builds no message
+        // first, the definition read in place (a copy would retain each of its fields).
+        guard !definitions[index].schema.isValid(instance) else { return [] }
+        let definition = definitions[index]
+        let subject = subject()
         return definition.schema.validate(instance).map { violation in
             var path = prefix + violation.instancePath
             // mParticle's custom attributes are the event's properties.
@@ -119,9 +130,15 @@ extension TrackingPlan {
     /// The keyword that failed with its value, as the plan writes it: `{"type": "number"}`,
     /// `{"required": ["revenue"]}`. Nil when the keyword is in another document.
     private func fragment(of violation: SchemaViolation, in definition: Definition) -> JSONValue? {
-        let parts = violation.schemaPath.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, String(parts[0]) == definition.uri else { return nil }
-        let pointer = String(parts[1]).removingPercentEncoding ?? String(parts[1])
+        // Split at the first "#" by bytes: splitting the String into Characters was most of a
+        // finding's time (a schema path holds the whole URI).
+        let path = violation.schemaPath
+        guard let hash = path.utf8.firstIndex(of: UInt8(ascii: "#")), path[..<hash] == definition.uri
+        else { return nil }
+        // Foundation's decoding is slow, and most schema paths have nothing to decode.
+        let fragment = String(path[path.utf8.index(after: hash)...])
+        let pointer =
+            fragment.utf8.contains(UInt8(ascii: "%")) ? fragment.removingPercentEncoding ?? fragment : fragment
         guard let keyword = JSONPointer.tokens(pointer).last,
             let value = definition.schemaValue.value(atPointer: pointer)
         else { return nil }

@@ -126,7 +126,7 @@ extension TrackingPlan {
                 continue
             }
             matched.append(index)
-            findings += violations(of: definitions[index], value, prefix: pointer, subject: subject, severity: severity)
+            findings += violations(of: index, value, prefix: pointer, subject: subject, severity: severity)
                 .map {
                     var finding = $0
                     finding.request = request

@@ -86,23 +86,33 @@ public struct TrackingPlan: Sendable {
     public let file: String
     public let format: Format
     public let definitions: [Definition]
-    /// The definitions by type, then by name (nil: those of every event of the type), and those
-    /// of every call, so that an event finds its own without a pass over the plan.
-    let byType: [String: [String?: [Int]]]
+    /// The definitions by type, then by name and of every name of the type, and those of every
+    /// call, so that an event finds its own without a pass over the plan.
+    let byType: [String: OfType]
     let everyCall: [Int]
+
+    /// One type's definitions: by event name, and those of every event of the type.
+    struct OfType: Sendable {
+        var named: [String: [Int]] = [:]
+        var unnamed: [Int] = []
+    }
 
     init(file: String, format: Format, definitions: [Definition]) {
         self.file = file
         self.format = format
         self.definitions = definitions
-        var byType: [String: [String?: [Int]]] = [:]
+        var byType: [String: OfType] = [:]
         var everyCall: [Int] = []
         for (index, definition) in definitions.enumerated() {
             guard let type = definition.type else {
                 everyCall.append(index)
                 continue
             }
-            byType[type, default: [:]][definition.name, default: []].append(index)
+            if let name = definition.name {
+                byType[type, default: OfType()].named[name, default: []].append(index)
+            } else {
+                byType[type, default: OfType()].unnamed.append(index)
+            }
         }
         self.byType = byType
         self.everyCall = everyCall
