@@ -207,11 +207,14 @@ struct ControlAPIWaitTests {
                     let late = try #require(client.lastStarted)
                     #expect(response.status == 200, "\(response.text)")
                     #expect(seen == 1, "the request sent 200 ms into the call is seen: \(response.text)")
-                    if call == "validate" { #expect(response.header("X-Tracksnap-Wait") == "settled") }
                     #expect(returned - late >= .milliseconds(500), "quiet for the default settle time first")
                     // No bound above: on a machine busy with the whole suite each late wake-up
                     // measures the quiet again (RequestWaitList), which can carry the wait to its
-                    // deadline; validate's header says it settled when it did.
+                    // deadline (CI saw `timed_out`); validate's header says which ended it, and
+                    // never that the snapshot was complete.
+                    if call == "validate" {
+                        #expect(["settled", "timed_out"].contains(response.header("X-Tracksnap-Wait") ?? ""))
+                    }
                 } else {
                     // At once, with what is there: nothing. Waiting, the call would have held the
                     // empty session's deadline (DefaultWait.timeout, 10 s), so that is the bound:

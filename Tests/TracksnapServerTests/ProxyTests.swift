@@ -120,7 +120,8 @@ struct ProxyTests {
         try await withServer { target, targetPort in
             try await withServer { _, port in
                 let response = try await offloaded { () throws -> [UInt8] in
-                    let socket = try Socket(port: port, timeout: 10)
+                    // 30 s, as RawHTTP's: a loaded CI machine once took more than 10 s to answer.
+                    let socket = try Socket(port: port, timeout: 30)
                     defer { socket.close() }
                     try socket.write(
                         Array("CONNECT 127.0.0.1:\(targetPort) HTTP/1.1\r\nHost: 127.0.0.1:\(targetPort)\r\n\r\n".utf8))
