@@ -22,6 +22,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from tracksnap import Tracksnap
@@ -278,6 +279,17 @@ def panel_status(driver):
     return driver.find_element(By.ID, "work-status").text
 
 
+def wait_for_session(driver, session):
+    """Until the panel's session picker lists `session`: its calls once took more than 10 s on a
+    loaded CI machine; if they fail, the panel's status says why, and so does the timeout."""
+    listed = 'return Array.from(document.getElementById("work-session").options, (option) => option.value)'
+    try:
+        wait_for(driver, lambda: session in driver.execute_script(listed), seconds=30)
+    except TimeoutException:
+        status = driver.find_element(By.ID, "work-status").text
+        raise AssertionError(f"the panel lists no session {session} after 30 s; its status: {status!r}") from None
+
+
 def test_a_person_records_reviews_and_validates_snapshots(server, browser):
     """The insta loop in the browser: a session recorded as a pending snapshot, reviewed and
     accepted (the file on disk changes); a later run with a real change validated against it,
@@ -293,7 +305,7 @@ def test_a_person_records_reviews_and_validates_snapshots(server, browser):
     wait_for(browser, lambda: browser.find_element(By.ID, "status").text.startswith("live"))
     browser.find_element(By.ID, "work-toggle").click()
     sessions = Select(browser.find_element(By.ID, "work-session"))
-    wait_for(browser, lambda: any(option.get_attribute("value") == first.id for option in sessions.options))
+    wait_for_session(browser, first.id)
     sessions.select_by_value(first.id)
     browser.find_element(By.ID, "work-validator").send_keys("segment")
     path = browser.find_element(By.ID, "work-record-path")
@@ -320,7 +332,7 @@ def test_a_person_records_reviews_and_validates_snapshots(server, browser):
     subprocess.run([sys.executable, str(SEND_SEGMENT), second.base_url, "change"], check=True, timeout=120)
     second.wait(events=4, timeout=10)
     browser.find_element(By.ID, "work-refresh").click()
-    wait_for(browser, lambda: any(option.get_attribute("value") == second.id for option in sessions.options))
+    wait_for_session(browser, second.id)
     Select(browser.find_element(By.ID, "work-snapshot")).select_by_value("Snapshots/cart.json")
     sessions.select_by_value(first.id)
     browser.find_element(By.ID, "work-validate").click()

@@ -53,20 +53,31 @@
 
   // MARK: What there is to pick
 
+  // The sessions and the snapshots, each on its own: one call failing leaves the other shown.
   async function refresh() {
+    await Promise.all([refreshSessions(), refreshSnapshots()]);
+  }
+
+  async function refreshSessions() {
     try {
-      const [sessions, snapshots] = await Promise.all([
-        call("GET", "sessions").then(({ text }) => JSON.parse(text)),
-        call("GET", "snapshots").then(({ text }) => JSON.parse(text))]);
+      const sessions = JSON.parse((await call("GET", "sessions")).text);
       fill($("work-session"), sessions.slice().reverse().map((session) =>
         [session.id, session.name ? session.id + " (" + session.name + ")" : session.id]), true);
-      const existing = snapshots.snapshots.filter((snapshot) => snapshot.exists).map((snapshot) => [snapshot.file, snapshot.file]);
-      fill($("work-snapshot"), existing.concat([[pasted, "paste a snapshot…"]]), true);
-      showContentBox();
-      showPending(snapshots.snapshots.filter((snapshot) => snapshot.pending));
       if (sessions.length === 0) say("work-status", "no open session: start one (POST /__tracksnap/sessions) to validate or record it");
     } catch (error) {
-      say("work-status", error.message, true);
+      say("work-status", "sessions: " + error.message, true);
+    }
+  }
+
+  async function refreshSnapshots() {
+    try {
+      const snapshots = JSON.parse((await call("GET", "snapshots")).text).snapshots;
+      const existing = snapshots.filter((snapshot) => snapshot.exists).map((snapshot) => [snapshot.file, snapshot.file]);
+      fill($("work-snapshot"), existing.concat([[pasted, "paste a snapshot…"]]), true);
+      showContentBox();
+      showPending(snapshots.filter((snapshot) => snapshot.pending));
+    } catch (error) {
+      say("work-status", "snapshots: " + error.message, true);
     }
   }
 
