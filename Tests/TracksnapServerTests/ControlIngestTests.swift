@@ -226,8 +226,9 @@ struct ControlIngestTests {
         #expect(answer.status == 413, "\(answer.text)")
         #expect(answer.text.contains("one call records at most 10000"))
         #expect(answered > 0, "health was asked while the ingest ran")
-        // Parsed on the event loop, health waited 11.5 s; the bound leaves room for a busy machine.
-        #expect(slowest < .seconds(5), "another client's health waited \(slowest)")
+        // Parsed on the event loop, health waited 11.5 s; the bound leaves room for a busy machine
+        // (the whole parallel suite on 2 cores once made it 5.1 s).
+        #expect(slowest < .seconds(8), "another client's health waited \(slowest)")
 
         // 16 MiB that is recorded: 10,000 records of 64 headers each.
         let headers = Array(repeating: #"{"name":"a","value":"b"}"#, count: 64).joined(separator: ",")
