@@ -137,8 +137,8 @@ let package = Package(
         .executableTarget(
             name: "TracksnapCLI",
             dependencies: [
-                "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
-                "TracksnapReports",
+                "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
+                "TracksnapRecording", "TracksnapReports",
                 "TracksnapServer", "TracksnapReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

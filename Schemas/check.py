@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Checks the snapshot, profile, plan, report and cassette JSON Schemas against examples and the repository's own files.
+"""Checks the snapshot, profile, plan, report, cassette and events JSON Schemas against examples and the repository's own files.
 
-    python3 Schemas/check.py [-v] [--report FILE...] [--cassette FILE...]
+    python3 Schemas/check.py [-v] [--report FILE...] [--cassette FILE...] [--events FILE...]
 
 - the three schemas are valid draft 2020-12 schemas, and the matcher definitions the snapshot and
   profile schemas share are identical;
@@ -10,6 +10,7 @@
   (Sources/TracksnapValidation/Profile/BuiltIn/), is accepted;
 - with `--report`, each FILE (a report `tracksnap validate --format json` wrote) is accepted by the
   report schema, and with `--cassette`, each FILE (a cassette tracksnap wrote) by the cassette
+  schema, and with `--events`, each FILE (what `tracksnap events --format json` wrote) by the events
   schema: the Swift tests pass the writers' own output here.
 
 A file under a `Reports` directory is a JSON report, one under a `Cassettes` directory a cassette; one whose `plan` is a number is a
@@ -49,7 +50,7 @@ def main():
         rest = arguments[arguments.index(option) + 1:]
         return [Path(a) for a in rest[:next((i for i, a in enumerate(rest) if a.startswith("--")), len(rest))]]
 
-    reports, cassettes = files_after("--report"), files_after("--cassette")
+    reports, cassettes, events = files_after("--report"), files_after("--cassette"), files_after("--events")
     passed, failed = 0, 0
 
     def report(ok, what, detail=""):
@@ -62,7 +63,7 @@ def main():
             print(f"{'ok  ' if ok else 'FAIL'} {what}{': ' + detail if detail else ''}")
 
     schemas = {}
-    for kind in ("snapshot", "profile", "plan", "report", "cassette"):
+    for kind in ("snapshot", "profile", "plan", "report", "cassette", "events"):
         schema = load(SCHEMAS / f"{kind}.schema.json")
         try:
             Draft202012Validator.check_schema(schema)
@@ -72,7 +73,7 @@ def main():
             continue
         schemas[kind] = Draft202012Validator(schema)
 
-    if len(schemas) < 5:
+    if len(schemas) < 6:
         print(f"{passed} passed, {failed} failed")
         return 1
 
@@ -128,6 +129,8 @@ def main():
         check(path.resolve(), True, schemas["report"])
     for path in cassettes:
         check(path.resolve(), True, schemas["cassette"])
+    for path in events:
+        check(path.resolve(), True, schemas["events"])
 
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0

@@ -12,7 +12,8 @@ struct Tracksnap: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Validate.self, Lint.self, Serve.self, CA.self, Record.self, Accept.self, Reject.self, Review.self,
+            Validate.self, Events.self, Lint.self, Serve.self, CA.self, Record.self, Accept.self, Reject.self,
+            Review.self,
             CassetteCommand.self,
         ]
     )

@@ -76,6 +76,7 @@ public struct VendorDecoder: Sendable {
     /// where PostHog is asked before Mixpanel; the busiest batch formats come first.
     public static let all: [VendorDecoder] = [
         .segment, .rudderstack, .ga4, .universalAnalytics, .posthog, .mixpanel, .amplitude, .snowplow, .metaPixel,
+        .metaApp, .adjust, .branch,
     ]
 
     /// The built-in decoder with this vendor id (`segment`, `universal-analytics`…), or nil.

@@ -70,7 +70,7 @@ package struct Redactor {
     }
 
     /// The value with secret keys' values replaced by the placeholder and secrets cut out of text.
-    func redact(_ value: JSONValue) -> JSONValue {
+    package func redact(_ value: JSONValue) -> JSONValue {
         switch value {
         case .object(let members):
             .object(
@@ -86,7 +86,7 @@ package struct Redactor {
         }
     }
 
-    func redact(text: String) -> String {
+    package func redact(text: String) -> String {
         guard let cuts = Secrets.cuts(in: text, known: secrets) else { return Secrets.placeholderText }
         return cuts.reduce(text) { $0.replacingOccurrences(of: $1, with: Secrets.placeholderText) }
     }

@@ -11,8 +11,12 @@ public enum Secrets {
     /// Parts of a key name that mark a secret (`writeKey`, `api_key`, `access_token`, `password`).
     static let markers = [
         "token", "secret", "password", "passwd", "apikey", "api_key", "writekey", "write_key", "authorization",
-        "cookie", "credential", "api-key",
+        "cookie", "credential", "api-key", "branch_key",
     ]
+
+    /// Keys that hold a marker but name no secret: Adjust's `event_token` is the event's name on
+    /// the wire (the only one an Adjust event has), which reports and snapshots must show.
+    static let notSecrets: Set<String> = ["event_token"]
 
     /// Whether a header, parameter or JSON key holds a secret.
     ///
@@ -20,6 +24,7 @@ public enum Secrets {
     /// ASCII-lowered bytes: Foundation's `contains` took a fifth of a validation with findings.
     public static func isSecret(_ key: String) -> Bool {
         let lowered = key.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+        if notSecretBytes.contains(lowered) { return false }
         return markerBytes.contains { marker in
             marker.count <= lowered.count
                 && (0...(lowered.count - marker.count)).contains { start in
@@ -29,6 +34,7 @@ public enum Secrets {
     }
 
     private static let markerBytes = markers.map { Array($0.utf8) }
+    private static let notSecretBytes = Set(notSecrets.map { Array($0.utf8) })
 
     /// The text secrets are replaced with in reports.
     public static let placeholderText = "[redacted]"

@@ -8,8 +8,8 @@ import TracksnapTestSupport
 @Suite("The shipped vendor examples")
 struct ExamplesTests {
     static let vendors = [
-        "amplitude", "ga4", "meta-pixel", "mixpanel", "posthog", "rudderstack", "segment", "snowplow",
-        "universal-analytics",
+        "adjust", "amplitude", "branch", "ga4", "meta-app", "meta-pixel", "mixpanel", "posthog", "rudderstack",
+        "segment", "snowplow", "universal-analytics",
     ]
 
     @Test("every vendor has an example, and nothing else is there", arguments: [0])

@@ -110,7 +110,7 @@ struct ProfileCommandTests {
                 "\(lint.stdout)")
             #expect(
                 lint.stdout.contains(
-                    "Validators/c.json:2:14: error: no validator profile \"segmnet\"; did you mean segment? available: a, amplitude, b, c, default"
+                    "Validators/c.json:2:14: error: no validator profile \"segmnet\"; did you mean segment? available: a, adjust, amplitude, b, branch, c, default"
                 ), "\(lint.stdout)")
         }
     }
@@ -129,7 +129,7 @@ struct UnknownProfileNameTests {
             #expect(lint.status == 1)
             #expect(
                 lint.stdout.hasPrefix(
-                    #"\#(file.path):2:28: error: no validator profile "ga44" (not in Validators/, not built in); did you mean ga4? available: acme-shop, amplitude, default, ga4"#
+                    #"\#(file.path):2:28: error: no validator profile "ga44" (not in Validators/, not built in); did you mean ga4? available: acme-shop, adjust, amplitude, branch, default, ga4"#
                 ), "\(lint.stdout)")
             let validate = try tracksnap(
                 "validate", file.path, "--capture", "Snapshots/examples/captures/segment.ndjson")

@@ -27,7 +27,9 @@ struct Typo: Sendable, CustomTestStringConvertible {
             message: ["unknown subcommand \"reveiw\"; did you mean review?"]),
         Typo(
             testDescription: "a word that is no subcommand at all", arguments: ["frobnicate"], status: 2,
-            message: ["unknown subcommand \"frobnicate\"; the subcommands are validate, lint, serve, ca, record"]),
+            message: [
+                "unknown subcommand \"frobnicate\"; the subcommands are validate, events, lint, serve, ca, record"
+            ]),
         Typo(
             testDescription: "a misspelt --version", arguments: ["--verison"], status: 2,
             message: ["unknown option --verison; did you mean --version?"]),

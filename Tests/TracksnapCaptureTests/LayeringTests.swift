@@ -46,8 +46,8 @@ private let allowedDependencies: [String: Set<String>] = [
     ],
     "TracksnapTestingServer": ["TracksnapTesting", "TracksnapCapture", "TracksnapServer"],
     "TracksnapCLI": [
-        "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
-        "TracksnapReports",
+        "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
+        "TracksnapRecording", "TracksnapReports",
         "TracksnapServer", "TracksnapReplay", "ArgumentParser",
     ],
     // Tools/

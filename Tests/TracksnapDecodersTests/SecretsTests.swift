@@ -17,6 +17,9 @@ struct SecretsTests {
         ("amp_key_test_fixture", ["amplitude-httpapi.ndjson", "amplitude-batch.ndjson"]),
         ("phc_test_fixture_key", ["posthog.ndjson", "posthog-gzip.ndjson"]),
         ("ga4_secret_test_fixture", ["gtag.ndjson"]),
+        ("meta_client_token_test_fixture", ["meta-app.ndjson", "meta-app-run2.ndjson"]),
+        ("adj_secret_test_fixture", ["adjust.ndjson", "adjust-run2.ndjson"]),
+        ("key_live_test_fixture_branch", ["branch.ndjson", "branch-run2.ndjson"]),
     ]
 
     @Test(

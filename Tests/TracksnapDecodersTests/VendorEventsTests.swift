@@ -45,6 +45,21 @@ private let posthogBatch = [
     e("1", 4, "posthog", "alias", "$create_alias"),
 ]
 private let checkout = "iglu:com.acme/checkout/jsonschema/1-0-0"
+private let metaApp = [
+    e("1", 0, "meta-app", "mobile_app_install", "MOBILE_APP_INSTALL"),
+    e("2", 0, "meta-app", "custom_app_events", "fb_mobile_content_view"),
+    e("2", 1, "meta-app", "custom_app_events", "fb_mobile_add_to_cart"),
+    e("2", 2, "meta-app", "custom_app_events", "fb_mobile_purchase"),
+    e("3", 0, "meta-app", "custom_app_events", "fb_mobile_activate_app"),
+]
+private let adjust = [
+    e("1", 0, "adjust", "session", "session"), e("2", 0, "adjust", "event", "abc123"),
+    e("3", 0, "adjust", "attribution", "attribution"),
+]
+private let branch = [
+    e("1", 0, "branch", "install", "install"), e("2", 0, "branch", "custom", "tutorial_finished"),
+    e("3", 0, "branch", "standard", "PURCHASE"),
+]
 
 let fixtureExpectations: [FixtureExpectation] = [
     .init(fixture: "segment.ndjson", events: segmentBatch),
@@ -115,6 +130,9 @@ let fixtureExpectations: [FixtureExpectation] = [
             e("1", 0, "meta-pixel", "track", "PageView"), e("2", 0, "meta-pixel", "track", "AddToCart"),
             e("3", 0, "meta-pixel", "track", "Purchase"),
         ]),
+    .init(fixture: "meta-app.ndjson", events: metaApp), .init(fixture: "meta-app-run2.ndjson", events: metaApp),
+    .init(fixture: "adjust.ndjson", events: adjust), .init(fixture: "adjust-run2.ndjson", events: adjust),
+    .init(fixture: "branch.ndjson", events: branch), .init(fixture: "branch-run2.ndjson", events: branch),
 ]
 
 @Suite("Each vendor's traffic becomes its events")

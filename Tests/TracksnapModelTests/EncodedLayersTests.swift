@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TracksnapJSON
+import TracksnapTestSupport
 
 @testable import TracksnapModel
 
@@ -12,8 +13,17 @@ struct EncodedLayersTests {
         let steps = EncodedLayers.steps(
             in: "data=\(inner.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")&v=1")
         #expect(steps.map(\.at) == ["", "/data", "/data/ref"])
+        #expect(steps.map(\.encodings) == [["form"], ["base64", "JSON"], ["form"]])
         #expect(steps[1].value == .object(["event": "view", "ref": "a=1&b=two"]))
         #expect(steps[2].value == .object(["a": "1", "b": "two"]))
+    }
+
+    @Test("gzip inside base64 and a URL's query are named in the step that reads them")
+    func gzipAndQuery() throws {
+        let inner = try gzipped(Data(#"{"event": "view"}"#.utf8)).base64EncodedString()
+        let steps = EncodedLayers.steps(in: #"{"payload": "\#(inner)", "page": "https://x.test/p?a=1"}"#)
+        #expect(steps.map(\.at) == ["", "/page", "/payload"])
+        #expect(steps.map(\.encodings) == [["JSON"], ["query"], ["base64", "gzip", "JSON"]])
     }
 
     @Test("plain text has no step, and the steps stop at the limit")

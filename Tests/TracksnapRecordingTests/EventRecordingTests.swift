@@ -14,7 +14,7 @@ enum VendorFixtures {
     static let directory = PackagePaths.root.appending(path: "Tests/TracksnapDecodersTests/Fixtures")
     static let vendors = [
         "universal-analytics", "rudderstack", "meta-pixel", "amplitude", "snowplow", "mixpanel", "segment", "posthog",
-        "ga4",
+        "ga4", "meta-app", "adjust", "branch",
     ]
 
     /// Every NDJSON fixture.

@@ -73,7 +73,8 @@ struct ProfileTests {
             }
             #expect(
                 error.description.contains(
-                    "available: amplitude, default, ga4, meta-pixel, mixpanel, posthog, rudderstack, segment, snowplow, universal-analytics"
+                    "available: adjust, amplitude, branch, default, ga4, meta-app, meta-pixel, mixpanel, posthog, rudderstack, segment, "
+                        + "snowplow, universal-analytics"
                 ), "\(error)")
             #expect(try Profile.load("default", workspace: Workspace(validators: directory.path)).name == "default")
         }

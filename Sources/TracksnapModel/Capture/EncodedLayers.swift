@@ -21,22 +21,36 @@ package enum EncodedLayers {
     ///
     /// - Throws: `InflationError` only when gzip inflates beyond the budget.
     package static func layer(in text: String, budget: inout InflationBudget) throws(InflationError) -> JSONValue? {
+        var encodings: [String] = []
+        return try layer(in: text, budget: &budget, encodings: &encodings)
+    }
+
+    /// The same, naming the encodings read on the way, outermost first (`["base64", "gzip", "JSON"]`).
+    private static func layer(in text: String, budget: inout InflationBudget, encodings: inout [String])
+        throws(InflationError) -> JSONValue?
+    {
         let trimmed = trimmingWhitespace(text)
         guard let first = trimmed.utf8.first else { return nil }
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
             if let parsed = try? JSONDocument.parse(Array(trimmed.utf8), file: "value", trackLocations: false).value {
+                encodings.append("JSON")
                 return parsed
             }
         }
         // Byte scans, not Character ones: a layer can be megabytes of inflated text.
         if let query = trimmed.utf8.firstIndex(of: UInt8(ascii: "?")), trimmed.utf8.firstRange(of: "://".utf8) != nil {
             let fields = FormEncoding.pairs(trimmed[trimmed.utf8.index(after: query)...])
-            if !fields.isEmpty { return object(fields) }
+            if !fields.isEmpty {
+                encodings.append("query")
+                return object(fields)
+            }
         }
         // Before forms: base64's padding (`eyJ…fQ==`) also reads as a form field.
         if let bytes = base64Bytes(trimmed) {
             var plain: [UInt8]? = bytes
+            var inner = ["base64"]
             if Inflation.looksGzipped(bytes) {
+                inner.append("gzip")
                 do throws(InflationError) {
                     plain = try Inflation.inflate(bytes, format: .gzip, budget: &budget)
                 } catch  where !error.isOverBudget {
@@ -44,12 +58,14 @@ package enum EncodedLayers {
                 }
             }
             if let plain, let decoded = String(validating: plain, as: UTF8.self), decoded != trimmed,
-                let layer = try layer(in: decoded, budget: &budget)
+                let layer = try layer(in: decoded, budget: &budget, encodings: &inner)
             {
+                encodings += inner
                 return layer
             }
         }
         guard FormEncoding.looksLikeForm(trimmed) else { return nil }
+        encodings.append("form")
         return object(FormEncoding.pairs(Substring(trimmed)))
     }
 
@@ -110,18 +126,23 @@ package enum EncodedLayers {
     ///
     /// ```swift
     /// EncodedLayers.steps(in: "data=eyJldmVudCI6InZpZXcifQ==")
-    /// // [("", {"data": "eyJldmVudCI6InZpZXcifQ=="}), ("/data", {"event": "view"})]
+    /// // [("", ["form"], {"data": "eyJldmVudCI6InZpZXcifQ=="}), ("/data", ["base64", "JSON"], {"event": "view"})]
     /// ```
+    /// Each step names the encodings it read, outermost first: `JSON`, `form`, `query`,
+    /// `base64`, `gzip`.
     package static func steps(in text: String, limit: Int = 20, inflating: Int = 1 << 20) -> [(
-        at: String, value: JSONValue
+        at: String, encodings: [String], value: JSONValue
     )] {
         var budget = InflationBudget(limit: inflating)
-        var steps: [(at: String, value: JSONValue)] = []
+        var steps: [(at: String, encodings: [String], value: JSONValue)] = []
         func read(_ text: String, at pointer: String, depth: Int) {
-            guard depth <= deepest, steps.count < limit, let layer = try? layer(in: text, budget: &budget) else {
+            var encodings: [String] = []
+            guard depth <= deepest, steps.count < limit,
+                let layer = try? layer(in: text, budget: &budget, encodings: &encodings)
+            else {
                 return
             }
-            steps.append((pointer, layer))
+            steps.append((pointer, encodings, layer))
             func walk(_ value: JSONValue, at pointer: String) {
                 switch value {
                 case .object(let members):

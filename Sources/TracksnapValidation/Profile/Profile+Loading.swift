@@ -91,8 +91,11 @@ enum BuiltInProfiles {
 
     static let sources: [String: [UInt8]] = [
         "default": PackageResources.default_json,
+        "adjust": PackageResources.adjust_json,
         "amplitude": PackageResources.amplitude_json,
+        "branch": PackageResources.branch_json,
         "ga4": PackageResources.ga4_json,
+        "meta-app": PackageResources.meta_app_json,
         "meta-pixel": PackageResources.meta_pixel_json,
         "mixpanel": PackageResources.mixpanel_json,
         "posthog": PackageResources.posthog_json,
