@@ -10,7 +10,7 @@ package enum VendorDomains {
     package static let all: [String] =
         SegmentShape.segmentHosts + SegmentShape.rudderHosts + UniversalAnalytics.hosts + Mixpanel.hosts
         + Amplitude.hosts
-        + PostHog.hosts + VendorDecoder.metaPixelHosts
+        + PostHog.hosts + VendorDecoder.metaPixelHosts + Firebase.hosts
 
     /// Whether `host` is one of the domains or below one.
     package static func contains(_ host: String) -> Bool {

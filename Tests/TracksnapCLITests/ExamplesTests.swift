@@ -8,7 +8,7 @@ import TracksnapTestSupport
 @Suite("The shipped vendor examples")
 struct ExamplesTests {
     static let vendors = [
-        "amplitude", "ga4", "meta-pixel", "mixpanel", "posthog", "rudderstack", "segment", "snowplow",
+        "amplitude", "firebase", "ga4", "meta-pixel", "mixpanel", "posthog", "rudderstack", "segment", "snowplow",
         "universal-analytics",
     ]
 

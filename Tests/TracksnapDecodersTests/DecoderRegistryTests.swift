@@ -9,7 +9,7 @@ struct DecoderRegistryTests {
     func named() {
         let ids = [
             "ga4", "universal-analytics", "segment", "rudderstack", "mixpanel", "amplitude", "snowplow", "posthog",
-            "meta-pixel",
+            "meta-pixel", "firebase",
         ]
         #expect(VendorDecoder.all.map(\.vendor).sorted() == ids.sorted())
         for id in ids {

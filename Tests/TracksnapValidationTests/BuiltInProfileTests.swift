@@ -12,8 +12,8 @@ import TracksnapValidationTestSupport
 struct BuiltInProfileTests {
     static let folder = PackagePaths.root.appending(path: "Sources/TracksnapValidation/Profile/BuiltIn")
     static let names = [
-        "amplitude", "default", "ga4", "meta-pixel", "mixpanel", "posthog", "rudderstack", "segment", "snowplow",
-        "universal-analytics",
+        "amplitude", "default", "firebase", "ga4", "meta-pixel", "mixpanel", "posthog", "rudderstack", "segment",
+        "snowplow", "universal-analytics",
     ]
     static let vendors = names.filter { $0 != "default" }
 

@@ -73,7 +73,7 @@ struct ProfileTests {
             }
             #expect(
                 error.description.contains(
-                    "available: amplitude, default, ga4, meta-pixel, mixpanel, posthog, rudderstack, segment, snowplow, universal-analytics"
+                    "available: amplitude, default, firebase, ga4, meta-pixel, mixpanel, posthog, rudderstack, segment, snowplow, universal-analytics"
                 ), "\(error)")
             #expect(try Profile.load("default", workspace: Workspace(validators: directory.path)).name == "default")
         }

@@ -92,6 +92,7 @@ enum BuiltInProfiles {
     static let sources: [String: [UInt8]] = [
         "default": PackageResources.default_json,
         "amplitude": PackageResources.amplitude_json,
+        "firebase": PackageResources.firebase_json,
         "ga4": PackageResources.ga4_json,
         "meta-pixel": PackageResources.meta_pixel_json,
         "mixpanel": PackageResources.mixpanel_json,
