@@ -46,6 +46,8 @@ let package = Package(
         // JSON with every value's line and column, numbers as written, JSON Pointers, Codable through JSONValue;
         // and the located errors' one shape (`Diagnostic`, `LocatedError`). It depends on nothing.
         .target(name: "TracksnapJSON"),
+        // Protobuf read from the wire without a schema: fields, numbers and byte offsets. It needs nothing but bytes.
+        .target(name: "Protobuf"),
         // JSON Schema (draft-04, -06, -07, 2020-12) compiled once into checks; patterns through PCRE2, the
         // drafts' meta-schemas compiled into the module.
         .target(
@@ -57,7 +59,8 @@ let package = Package(
         .target(
             name: "TracksnapCore",
             dependencies: ["TracksnapJSON", "TracksnapModel", "Patterns", "JSONSchemaValidation"]),
-        .target(name: "TracksnapDecoders", dependencies: ["TracksnapJSON", "TracksnapModel", "TracksnapCore"]),
+        .target(
+            name: "TracksnapDecoders", dependencies: ["TracksnapJSON", "TracksnapModel", "TracksnapCore", "Protobuf"]),
         // The built-in profiles' JSON is compiled into the module (`PackageResources`): no bundle at run time.
         // YAML read as located JSON values, with limits on aliases and depth: one reader for the
         // cassettes (replay) and the RudderStack plans (validation), neither of which depends on the other.
@@ -160,7 +163,7 @@ let package = Package(
             dependencies: [
                 "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
                 "TracksnapRecording",
-                "Patterns", "TracksnapServer", "TracksnapReplay", "JSONSchemaValidation",
+                "Patterns", "TracksnapServer", "TracksnapReplay", "JSONSchemaValidation", "Protobuf",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
@@ -173,6 +176,8 @@ let package = Package(
         .target(name: "TracksnapTestSupport", path: "Tests/Support"),
         .testTarget(name: "PatternsTests", dependencies: ["Patterns"]),
         .testTarget(name: "InflationTests", dependencies: ["TracksnapTestSupport", "Inflation"]),
+        // The schemaless reader, held to Python's bbpb on generated messages (`make sdk-venv` installs it).
+        .testTarget(name: "ProtobufTests", dependencies: ["TracksnapTestSupport", "Protobuf"], exclude: ["Scripts"]),
         // The official JSON-Schema-Test-Suite, which `make json-schema-suite` fetches into .build.
         .testTarget(
             name: "JSONSchemaValidationTests",

@@ -11,7 +11,7 @@ public import TracksnapJSON
 /// ```
 public struct AnalyticsEvent: Sendable, Hashable {
     /// The vendor id: `ga4`, `universal-analytics`, `segment`, `rudderstack`, `mixpanel`,
-    /// `amplitude`, `snowplow`, `posthog`, `meta-pixel`, `meta-app`, `adjust`, `branch`, or a custom decoder's.
+    /// `amplitude`, `snowplow`, `posthog`, `meta-pixel`, `meta-app`, `adjust`, `branch`, `firebase`, or a custom decoder's.
     public var vendor: String
     /// The vendor's call type: `track`, `page`, `screen`, `identify`, `event`, `self_describing`…
     public var type: String

@@ -73,10 +73,11 @@ public struct VendorDecoder: Sendable {
 
     /// Every built-in decoder, in the order `Decoders.decode` tries them. Their claims do not
     /// overlap (each checks the path, then the host or the body's shape), except on `/track`,
-    /// where PostHog is asked before Mixpanel; the busiest batch formats come first.
+    /// where PostHog is asked before Mixpanel; the busiest batch formats come first. Firebase
+    /// claims `/a` on its own hosts only.
     public static let all: [VendorDecoder] = [
         .segment, .rudderstack, .ga4, .universalAnalytics, .posthog, .mixpanel, .amplitude, .snowplow, .metaPixel,
-        .metaApp, .adjust, .branch,
+        .metaApp, .adjust, .branch, .firebase,
     ]
 
     /// The built-in decoder with this vendor id (`segment`, `universal-analytics`…), or nil.

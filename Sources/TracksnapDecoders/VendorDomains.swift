@@ -11,7 +11,7 @@ package enum VendorDomains {
         SegmentShape.segmentHosts + SegmentShape.rudderHosts + UniversalAnalytics.hosts + Mixpanel.hosts
         + Amplitude.hosts
         + PostHog.hosts + VendorDecoder.metaPixelHosts
-        + Adjust.hosts + Branch.hosts
+        + Adjust.hosts + Branch.hosts + Firebase.hosts
 
     /// Whether `host` is one of the domains or below one.
     package static func contains(_ host: String) -> Bool {

@@ -8,7 +8,8 @@ import TracksnapTestSupport
 @Suite("The shipped vendor examples")
 struct ExamplesTests {
     static let vendors = [
-        "adjust", "amplitude", "branch", "ga4", "meta-app", "meta-pixel", "mixpanel", "posthog", "rudderstack",
+        "adjust", "amplitude", "branch", "firebase", "ga4", "meta-app", "meta-pixel", "mixpanel", "posthog",
+        "rudderstack",
         "segment", "snowplow", "universal-analytics",
     ]
 

@@ -129,7 +129,7 @@ struct UnknownProfileNameTests {
             #expect(lint.status == 1)
             #expect(
                 lint.stdout.hasPrefix(
-                    #"\#(file.path):2:28: error: no validator profile "ga44" (not in Validators/, not built in); did you mean ga4? available: acme-shop, adjust, amplitude, branch, default, ga4"#
+                    #"\#(file.path):2:28: error: no validator profile "ga44" (not in Validators/, not built in); did you mean ga4? available: acme-shop, adjust, amplitude, branch, default, firebase, ga4"#
                 ), "\(lint.stdout)")
             let validate = try tracksnap(
                 "validate", file.path, "--capture", "Snapshots/examples/captures/segment.ndjson")

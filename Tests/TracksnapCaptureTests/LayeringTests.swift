@@ -11,10 +11,11 @@ private let allowedDependencies: [String: Set<String>] = [
     "Patterns": ["CPCRE2"],
     "Inflation": ["CZlib"],
     "TracksnapJSON": [],
+    "Protobuf": [],
     "JSONSchemaValidation": ["TracksnapJSON", "Patterns"],
     "TracksnapModel": ["TracksnapJSON", "Inflation"],
     "TracksnapCore": ["TracksnapJSON", "TracksnapModel", "Patterns", "JSONSchemaValidation"],
-    "TracksnapDecoders": ["TracksnapJSON", "TracksnapModel", "TracksnapCore"],
+    "TracksnapDecoders": ["TracksnapJSON", "TracksnapModel", "TracksnapCore", "Protobuf"],
     "TracksnapYAML": ["TracksnapJSON", "TracksnapCore", "Yams"],
     "TracksnapValidation": [
         "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "Patterns", "Inflation",
@@ -60,7 +61,7 @@ private let allowedDependencies: [String: Set<String>] = [
     "TracksnapFuzzing": [
         "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
         "TracksnapRecording",
-        "TracksnapServer", "TracksnapReplay", "Patterns", "NIOCore", "NIOEmbedded", "JSONSchemaValidation",
+        "TracksnapServer", "TracksnapReplay", "Patterns", "NIOCore", "NIOEmbedded", "JSONSchemaValidation", "Protobuf",
     ],
     "CLibFuzzer": [],
     "TracksnapFuzz": ["TracksnapFuzzing", "CLibFuzzer"],
@@ -83,6 +84,7 @@ private let layeringRules: [(module: String, neverReaches: Set<String>, why: Str
         "JSON and requests only"
     ),
     ("TracksnapJSON", Set(allowedDependencies.keys), "JSON stands alone"),
+    ("Protobuf", Set(allowedDependencies.keys), "the protobuf reader needs nothing but bytes"),
 ]
 
 /// SwiftNIO and what is built on it.

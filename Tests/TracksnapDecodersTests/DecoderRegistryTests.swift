@@ -9,7 +9,7 @@ struct DecoderRegistryTests {
     func named() {
         let ids = [
             "ga4", "universal-analytics", "segment", "rudderstack", "mixpanel", "amplitude", "snowplow", "posthog",
-            "meta-pixel", "meta-app", "adjust", "branch",
+            "meta-pixel", "meta-app", "adjust", "branch", "firebase",
         ]
         #expect(VendorDecoder.all.map(\.vendor).sorted() == ids.sorted())
         for id in ids {

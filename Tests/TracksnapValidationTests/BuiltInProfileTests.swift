@@ -12,7 +12,7 @@ import TracksnapValidationTestSupport
 struct BuiltInProfileTests {
     static let folder = PackagePaths.root.appending(path: "Sources/TracksnapValidation/Profile/BuiltIn")
     static let names = [
-        "adjust", "amplitude", "branch", "default", "ga4", "meta-app", "meta-pixel", "mixpanel", "posthog",
+        "adjust", "amplitude", "branch", "default", "firebase", "ga4", "meta-app", "meta-pixel", "mixpanel", "posthog",
         "rudderstack", "segment", "snowplow", "universal-analytics",
     ]
     static let vendors = names.filter { $0 != "default" }

@@ -117,7 +117,7 @@ struct ProfileCompositionTests {
             }
             #expect(
                 error.description.hasPrefix(
-                    "\(file.path):2:26: error: no validator profile \"segmnet\"; did you mean segment? available: adjust, amplitude, branch, default, ga4"
+                    "\(file.path):2:26: error: no validator profile \"segmnet\"; did you mean segment? available: adjust, amplitude, branch, default, firebase, ga4"
                 ),
                 "\(error)")
             #expect(error.description.contains("shop"))

@@ -73,7 +73,7 @@ struct ProfileTests {
             }
             #expect(
                 error.description.contains(
-                    "available: adjust, amplitude, branch, default, ga4, meta-app, meta-pixel, mixpanel, posthog, rudderstack, segment, "
+                    "available: adjust, amplitude, branch, default, firebase, ga4, meta-app, meta-pixel, mixpanel, posthog, rudderstack, segment, "
                         + "snowplow, universal-analytics"
                 ), "\(error)")
             #expect(try Profile.load("default", workspace: Workspace(validators: directory.path)).name == "default")

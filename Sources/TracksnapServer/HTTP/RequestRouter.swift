@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import TracksnapCore
+import TracksnapDecoders
 import TracksnapModel
 import TracksnapReplay
 import TracksnapValidation
@@ -22,6 +23,9 @@ final class RequestRouter: Sendable {
     /// Set when `serve --intercept` names tunnels to decrypt.
     let interceptor: Interceptor?
     private let collectorResponse: Response
+    /// Whether the collector answers as the configuration's default does, so that a vendor whose
+    /// SDK reads the answer gets its own (`VendorAnswers`).
+    private let answersAsVendors: Bool
 
     init(configuration: CaptureServer.Configuration, store: CaptureStore) throws(CaptureServerError) {
         self.configuration = configuration
@@ -43,6 +47,7 @@ final class RequestRouter: Sendable {
         collectorResponse = Response(
             status: HTTPResponseStatus(statusCode: answer.status), headers: headers,
             body: ByteBuffer(string: answer.body))
+        answersAsVendors = answer == CaptureServer.CollectorResponse()
     }
 
     /// The answer to a request the server received, or (`tunnel`) one inside an intercepted
@@ -190,7 +195,9 @@ final class RequestRouter: Sendable {
                 ? nil : record(request, url: url, body: decoded.body, refused: refused, sessionHint: sessionHint)
             if let refused { return logged(recorded, refusal(refused, request)) }
             if request.isPreflight { return .now(CORS.preflight(for: request.headers)) }
-            var response = collectorResponse
+            var response =
+                answersAsVendors && VendorAnswers.isEmpty(host: tunnel.host, path: uri.prefix { $0 != "?" })
+                ? Response(status: .noContent) : collectorResponse
             response.headers.add(contentsOf: CORS.headers(for: request.headers))
             return logged(recorded, .now(response))
         }

@@ -94,6 +94,7 @@ enum BuiltInProfiles {
         "adjust": PackageResources.adjust_json,
         "amplitude": PackageResources.amplitude_json,
         "branch": PackageResources.branch_json,
+        "firebase": PackageResources.firebase_json,
         "ga4": PackageResources.ga4_json,
         "meta-app": PackageResources.meta_app_json,
         "meta-pixel": PackageResources.meta_pixel_json,
