@@ -44,6 +44,8 @@ struct Evaluator {
     private var totalDepth = 0
     /// Whether the branches of an `anyOf` or `oneOf` are being evaluated again for a message.
     private var explaining = false
+    /// The first pattern that hit PCRE2's match or depth limit: it decided nothing.
+    private(set) var limit: PatternError?
 
     init(program: Program, collectsViolations: Bool) {
         self.program = program
@@ -179,6 +181,7 @@ struct Evaluator {
                 return try pattern.matches(text)
                     ? true : fail(check, instance, "\(Self.brief(instance)) does not match \(pattern.source)")
             } catch {
+                if limit == nil { limit = error }
                 return fail(check, instance, "\(Self.brief(instance)) could not be matched: \(error)")
             }
         case .format(let format):
@@ -395,6 +398,7 @@ struct Evaluator {
                     // Whether the member's subschema applies cannot be told: it fails closed, as
                     // `pattern` does, rather than escape its subschema.
                     matched = true
+                    if limit == nil { limit = error }
                     valid =
                         fail(check, instance, "the property name \"\(name)\" could not be matched: \(error)") && valid
                     continue
