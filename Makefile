@@ -69,16 +69,17 @@ demo: build
 # fixtures were recorded with, jsonschema for Schemas/check.py and as the JSON Schema validator's
 # differential peer (its sources also hold the official test suite: `json-schema-suite` below),
 # schemathesis for the control API's OpenAPI check, pytest for the Python client's tests, h2 for
-# the intercepted HTTP/2 timeout tests' client, vcrpy for the replay tests' cassettes and selenium
-# for the inspector's browser tests (it drives Debian's chromedriver, never one it downloads), bbpb
-# (blackboxprotobuf) as the schemaless protobuf reader's differential peer, in their
+# the intercepted HTTP/2 timeout tests' client, vcrpy for the replay tests' cassettes (brotli, for
+# their brotli answer), selenium for the inspector's browser tests (it drives Debian's chromedriver,
+# never one it downloads), bbpb (blackboxprotobuf) as the schemaless protobuf reader's differential
+# peer, in their
 # own venv (current Debian and Ubuntu refuse pip into the system Python). Installed only when one is
 # missing or at another version; when PyPI cannot be reached this fails, it does not skip the tests.
 SDK_VENV := .build/sdk-venv
 JSONSCHEMA_VERSION := 4.26.0
 SDK_PACKAGES := segment-analytics-python==2.4.0 rudder-sdk-python==2.1.9 mixpanel==5.4.1 \
                 amplitude-analytics==1.3.0 snowplow-tracker==1.1.0 posthog==7.91.1 jsonschema==$(JSONSCHEMA_VERSION) \
-                schemathesis==4.32.5 pytest==9.2.0 h2==4.4.1 vcrpy==9.4.2 selenium==4.38.0 bbpb==1.4.2
+                schemathesis==4.32.5 pytest==9.2.0 h2==4.4.1 vcrpy==9.4.2 selenium==4.38.0 bbpb==1.4.2 brotli==1.2.1
 VENV_CHECK := import sys, importlib.metadata as m; \
   key = lambda name: name.lower().replace("_", "-"); \
   have = {key(d.metadata["Name"]): d.version for d in m.distributions()}; \

@@ -44,6 +44,8 @@ struct Evaluator {
     private var totalDepth = 0
     /// Whether the branches of an `anyOf` or `oneOf` are being evaluated again for a message.
     private var explaining = false
+    /// The first pattern that hit PCRE2's match or depth limit: it decided nothing.
+    private(set) var limit: PatternError?
 
     init(program: Program, collectsViolations: Bool) {
         self.program = program
@@ -179,6 +181,7 @@ struct Evaluator {
                 return try pattern.matches(text)
                     ? true : fail(check, instance, "\(Self.brief(instance)) does not match \(pattern.source)")
             } catch {
+                if limit == nil { limit = error }
                 return fail(check, instance, "\(Self.brief(instance)) could not be matched: \(error)")
             }
         case .format(let format):
@@ -233,12 +236,13 @@ struct Evaluator {
             }
             return valid
         case .properties(let applicator):
-            return applyProperties(applicator, instance, &annotations)
+            return applyProperties(applicator, check, instance, &annotations)
         case .propertyNames(let node):
             guard case .object(let members) = instance else { return true }
             var valid = true
             for name in members.keys where !quietly(node, .string(name)) {
-                valid = fail(check, instance, "the property name \"\(name)\" is not valid")
+                let why = reason(node, .string(name))
+                valid = fail(check, instance, "the property name \"\(name)\" is not valid\(why)")
                 if violations == nil { return false }
             }
             return valid
@@ -359,8 +363,23 @@ struct Evaluator {
         }
     }
 
+    /// Why a value failed a subschema, for a message about it: `: KEYWORD: MESSAGE` of its
+    /// first failure (a `pattern` that hit PCRE2's match limit says so), or nothing when
+    /// messages are not wanted.
+    private mutating func reason(_ node: Int, _ instance: JSONValue) -> String {
+        guard let outer = violations, !explaining else { return "" }
+        explaining = true
+        defer { explaining = false }
+        violations = []
+        var none: Annotations?
+        _ = evaluate(node, instance, &none)
+        let first = violations?.first
+        violations = outer
+        return first.map { ": \($0.keyword): \($0.message)" } ?? ""
+    }
+
     private mutating func applyProperties(
-        _ applicator: PropertyApplicator, _ instance: JSONValue, _ annotations: inout Annotations?
+        _ applicator: PropertyApplicator, _ check: Int, _ instance: JSONValue, _ annotations: inout Annotations?
     ) -> Bool {
         guard case .object(let members) = instance else { return true }
         var valid = true
@@ -372,7 +391,18 @@ struct Evaluator {
                 if index < UInt64.bitWidth { found |= 1 << index }
                 valid = evaluate(applicator.nodes[index], value, at: .key(name)) && valid
             }
-            for (pattern, node) in applicator.patterns where (try? pattern.matches(name)) == true {
+            for (pattern, node) in applicator.patterns {
+                do throws(PatternError) {
+                    guard try pattern.matches(name) else { continue }
+                } catch {
+                    // Whether the member's subschema applies cannot be told: it fails closed, as
+                    // `pattern` does, rather than escape its subschema.
+                    matched = true
+                    if limit == nil { limit = error }
+                    valid =
+                        fail(check, instance, "the property name \"\(name)\" could not be matched: \(error)") && valid
+                    continue
+                }
                 matched = true
                 valid = evaluate(node, value, at: .key(name)) && valid
             }

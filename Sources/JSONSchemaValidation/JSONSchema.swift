@@ -1,3 +1,4 @@
+public import Patterns
 public import TracksnapJSON
 
 /// A JSON Schema compiled once, to validate any number of instances, from any thread.
@@ -92,6 +93,19 @@ public struct JSONSchema: Sendable {
         var evaluator = Evaluator(program: program, collectsViolations: false)
         var none: Annotations?
         return evaluator.evaluate(root, instance, &none)
+    }
+
+    /// Whether `instance` is valid, or the error of a pattern that could not tell (PCRE2's
+    /// match or depth limit), so that what a schema decides, a profile's filter among others,
+    /// never drops a value silently.
+    ///
+    /// - Throws: `PatternError` when a pattern hit a limit on the way.
+    public func decide(_ instance: JSONValue) throws(PatternError) -> Bool {
+        var evaluator = Evaluator(program: program, collectsViolations: false)
+        var none: Annotations?
+        let valid = evaluator.evaluate(root, instance, &none)
+        if let limit = evaluator.limit { throw limit }
+        return valid
     }
 
     /// Every failure of `instance`, in schema order; empty when it is valid.

@@ -12,12 +12,15 @@ struct Lint: ParsableCommand {
         discussion: """
             Reports malformed JSON, unknown keys and matchers, invalid patterns (with PCRE2's \
             message and offset) as errors; a literal that looks like a forgotten pattern, a $regex \
-            with no metacharacter and a key written twice as warnings. Files under a Validators \
-            directory (or naming the profile schema in $schema) are profiles; files laid out as an \
+            with no metacharacter and a key written twice as warnings. Files laid out as an \
             Iglu registry (schemas/VENDOR/NAME/jsonschema/1-0-0) are Snowplow schemas; YAML files of \
             RudderStack's Data Catalog (version: rudder/…) are tracking plans, checked with their \
-            folder's events, properties and custom types; files under a Cassettes directory, and \
-            other YAML files, are cassettes (any format tracksnap replays); the others are snapshots. A profile file named after a built-in profile gets a note: it overrides \
+            folder's events, properties and custom types. Every other file is told by its shape, \
+            wherever it is: a cassette (tracksnap's, DVR's, Vinyl's, VCR's, vcrpy's, HAR; other YAML \
+            files too), a tracking plan, a profile (one naming the profile schema in $schema, or with \
+            a key only profiles have; one that could be either, under a Validators directory), else \
+            a snapshot. Lint says what it took the files for, and each file with a problem. A \
+            profile file named after a built-in profile gets a note: it overrides \
             the built-in one wherever it is looked up. Exit 0 with no error, 1 with errors \
             (or warnings, with --strict), 2 when a path does not exist or holds no JSON file.
             """
@@ -52,43 +55,87 @@ struct Lint: ParsableCommand {
         var errors = 0
         var warnings = 0
         var seen: Set<String> = []
+        var kinds: [Kind: Int] = [:]
         for file in files {
-            let diagnostics: [Diagnostic]
-            do {
-                if TrackingPlan.igluRegistry(containing: file) != nil {
-                    // A registry is read whole (its schemas refer to each other); each file gets its own problems.
-                    diagnostics = TrackingPlan.lintIglu(file: file)
-                } else if TrackingPlan.isRudderStack(file: file) {
-                    // A folder's plan files share its catalog: report each problem once.
-                    diagnostics = TrackingPlan.lintRudderStack(file: file).filter {
-                        seen.insert($0.description).inserted
-                    }
-                } else if Self.isCassette(file) {
-                    diagnostics = try Cassette.read(path: file).warnings
-                } else {
-                    let document = try JSONDocument.load(path: file)
-                    if Validation.isProfile(document), let note = Self.overrideNote(file) { print(note) }
-                    diagnostics = Validation.lint(document: document, workspace: workspace)
-                }
-            } catch {
-                diagnostics = error.diagnostics
-            }
+            let (kind, found) = Self.check(file, workspace: workspace)
+            kinds[kind, default: 0] += 1
+            // A folder's RudderStack plan files share its catalog: each problem is reported once.
+            let diagnostics = kind == .rudderStack ? found.filter { seen.insert($0.description).inserted } : found
             for diagnostic in diagnostics.sorted(by: {
                 ($0.location ?? .init(line: 0, column: 0)) < ($1.location ?? .init(line: 0, column: 0))
             }) {
                 print(diagnostic.description)
                 if diagnostic.severity == .error { errors += 1 } else { warnings += 1 }
             }
+            if !diagnostics.isEmpty { print("\(file): note: checked as \(kind.name(1, article: true))") }
         }
+        let read = kinds.sorted { ($0.value, $1.key.name(1)) > ($1.value, $0.key.name(1)) }.map { kind, count in
+            files.count == 1 ? kind.name(1, article: true) : "\(count) \(kind.name(count))"
+        }
+        print("checked as: \(read.joined(separator: ", "))")
         print(
             "\(files.count) file\(files.count == 1 ? "" : "s") checked: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
         )
         if errors > 0 || (strict && warnings > 0) { throw Exit.mismatches }
     }
 
-    /// Whether a file is a cassette: under a `Cassettes` directory, or YAML (VCR's and vcrpy's).
-    static func isCassette(_ file: String) -> Bool {
-        file.split(separator: "/").dropLast().contains("Cassettes") || file.hasSuffix(".yml") || file.hasSuffix(".yaml")
+    /// What lint took a file for, told by its shape (an Iglu registry and RudderStack's Data
+    /// Catalog by their layout and `version`), never by the folder it is in.
+    enum Kind: Hashable {
+        case snapshot, profile, plan, iglu, rudderStack
+        case cassette(Cassette.Format?)
+        /// Not JSON, or a file that cannot be read: its error says why.
+        case unreadable
+
+        /// `snapshot`, `snapshots`, `a DVR cassette`…
+        func name(_ count: Int, article: Bool = false) -> String {
+            let (singular, vowel) =
+                switch self {
+                case .snapshot: ("snapshot", false)
+                case .profile: ("profile", false)
+                case .plan: ("tracking plan", false)
+                case .iglu: ("Iglu schema", true)
+                case .rudderStack: ("RudderStack Data Catalog file", false)
+                case .cassette(let format?): ("\(format.tool) cassette", format == .har)
+                case .cassette(nil): ("cassette", false)
+                case .unreadable: ("unreadable file", true)
+                }
+            let word = count == 1 ? singular : singular + "s"
+            return article ? (vowel ? "an " : "a ") + word : word
+        }
+    }
+
+    /// Tells a file's kind by its shape, and checks it as that kind.
+    static func check(_ file: String, workspace: Workspace) -> (Kind, [Diagnostic]) {
+        if TrackingPlan.igluRegistry(containing: file) != nil {
+            // A registry is read whole (its schemas refer to each other); each file gets its own problems.
+            return (.iglu, TrackingPlan.lintIglu(file: file))
+        }
+        if TrackingPlan.isRudderStack(file: file) { return (.rudderStack, TrackingPlan.lintRudderStack(file: file)) }
+        // VCR's and vcrpy's YAML; RudderStack's is told above. Then JSON of a cassette's shape:
+        // Vinyl's may hold trailing commas, which no other kind allows.
+        let yaml = file.hasSuffix(".yml") || file.hasSuffix(".yaml")
+        let lenient = FileManager.default.contents(atPath: file).flatMap {
+            try? JSONDocument.parse($0, file: file, trackLocations: false, allowsTrailingCommas: true)
+        }
+        if yaml || lenient.flatMap({ Cassette.Format(shape: $0.value) }) != nil {
+            do throws(InputError) {
+                let (cassette, warnings) = try Cassette.read(path: file)
+                return (.cassette(cassette.format), warnings)
+            } catch {
+                return (.cassette(lenient.flatMap { Cassette.Format(shape: $0.value) }), error.diagnostics)
+            }
+        }
+        do throws(InputError) {
+            let document = try JSONDocument.load(path: file)
+            let kind: Kind =
+                TrackingPlan.Format.isPlan(document.value)
+                ? .plan : Validation.isProfile(document) ? .profile : .snapshot
+            if kind == .profile, let note = Self.overrideNote(file) { print(note) }
+            return (kind, Validation.lint(document: document, workspace: workspace))
+        } catch {
+            return (.unreadable, error.diagnostics)
+        }
     }
 
     /// `Validators/segment.json: note: …` when a profile file takes a built-in profile's name:

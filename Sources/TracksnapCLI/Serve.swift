@@ -135,6 +135,12 @@ struct Serve: ParsableCommand {
             valueName: "mode"))
     var recordMode: String?
 
+    @Flag(
+        help:
+            "Let an interaction of the cassette answer again once every match has been played, where its rules play each once (VCR's and vcrpy's; vcrpy's allow_playback_repeats)."
+    )
+    var allowRepeats = false
+
     @Flag(help: "Do not print a line on stderr for each captured request.")
     var quiet = false
 
@@ -168,6 +174,9 @@ struct Serve: ParsableCommand {
         if intercept.isEmpty && (answer || !upstreamCa.isEmpty || caDir != nil) {
             throw ValidationError(
                 "--answer, --upstream-ca and --ca-dir apply to intercepted tunnels: name their hosts with --intercept")
+        }
+        if allowRepeats, cassette == nil {
+            throw ValidationError("--allow-repeats applies to a cassette: add --cassette FILE")
         }
         if let recordMode {
             guard cassette != nil else {
@@ -237,9 +246,10 @@ struct Serve: ParsableCommand {
                     try recordMode.flatMap(RecordMode.init(cassette:))
                     ?? RecordMode.resolve(explicit: nil, configured: nil, environment: environment)
                 configuration.replay = try CassettePlayer(
-                    path: cassette, mode: mode,
+                    path: cassette, mode: mode, allowingRepeats: allowRepeats,
                     recordHint:
                         "start tracksnap serve again with --record-mode failed (records what the cassette lacks)",
+                    repeatHint: "start tracksnap serve again with --allow-repeats",
                     writeFailed: { [notices = configuration.notices] in notices?("cassette: \($0.description)") })
             } catch {
                 Terminal.error("\(error)")

@@ -108,6 +108,33 @@ public struct Interaction: Sendable, Hashable {
 }
 
 extension Cassette.Format {
+    /// The format a document's shape says it is in, as `Cassette.read` tells it, or nil for a
+    /// document that is no cassette: tracksnap's `{"cassette", "interactions"}`, VCR's
+    /// `http_interactions`, vcrpy's `interactions` and `version`, DVR's `interactions`, HAR's
+    /// `log.entries`, or Vinyl's array of tracks (objects with a `request` or a `response`).
+    ///
+    /// ```swift
+    /// Cassette.Format(shape: try JSONDocument.parse(bytes, file: "x.json").value)  // .tracksnap
+    /// ```
+    public init?(shape root: JSONValue) {
+        if let tracks = root.arrayValue {
+            let isTrack = { (track: JSONValue) in track["response"] != nil || track["request"] != nil }
+            guard !tracks.isEmpty, tracks.allSatisfy(isTrack) else { return nil }
+            self = .vinyl
+            return
+        }
+        guard let top = root.objectValue else { return nil }
+        if top["log"]?.objectValue?["entries"] != nil {
+            self = .har
+        } else if top["http_interactions"] != nil {
+            self = .vcr
+        } else if top["interactions"] != nil {
+            self = top["cassette"] != nil ? .tracksnap : top["version"] != nil && top["name"] == nil ? .vcr : .dvr
+        } else {
+            return nil
+        }
+    }
+
     /// The tool's name, as messages give it: `DVR`, `Vinyl`, `VCR`, `HAR`, `tracksnap`.
     public var tool: String {
         switch self {

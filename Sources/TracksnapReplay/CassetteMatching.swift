@@ -44,6 +44,18 @@ public struct CassetteMatching: Sendable, Hashable {
     /// tracksnap's: method, URL and body.
     public static let tracksnap = dvr
 
+    /// The same rules, but an interaction already played answers again once every match has
+    /// been played (vcrpy's `allow_playback_repeats`).
+    ///
+    /// ```swift
+    /// try CassettePlayer(path: "cassettes/api.yaml", mode: .never, matching: .vcr.allowingRepeats)
+    /// ```
+    public var allowingRepeats: CassetteMatching {
+        var rules = self
+        rules.repeats = true
+        return rules
+    }
+
     /// What a recorded request shares with every request that can match it: the method and the
     /// path, each when compared, and the query when compared by value (not one written with
     /// matchers, `patterns.query`).

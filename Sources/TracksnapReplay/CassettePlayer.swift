@@ -43,6 +43,8 @@ public final class CassettePlayer: Sendable {
     public let matching: CassetteMatching
     /// How a miss says to record what was missed.
     public let recordHint: String
+    /// How a miss on an interaction already played says to let it answer again.
+    public let repeatHint: String
 
     private struct State {
         var cassette: Cassette
@@ -86,19 +88,24 @@ public final class CassettePlayer: Sendable {
     ///   - path: the cassette file: tracksnap's format, DVR, Vinyl, VCR, vcrpy or HAR.
     ///   - mode: what may be recorded.
     ///   - matching: the rules; by default those of the tool whose format the file is in.
+    ///   - allowingRepeats: let an interaction already played answer again, where the rules
+    ///     play each once (`CassetteMatching.allowingRepeats`).
     ///   - recordHint: how a miss says to record what was missed.
+    ///   - repeatHint: how a miss on an interaction already played (under rules that play each
+    ///     once, VCR's) says to let it answer again.
     ///   - writeDelay: how long a recorded interaction waits for others before the cassette is
     ///     written (each write is of the whole cassette).
     ///   - writeFailed: told when the cassette cannot be written (the failure is among
     ///     `problems` too).
     /// - Throws: `InputError` for a cassette that cannot be read.
     public init(
-        path: String, mode: RecordMode, matching: CassetteMatching? = nil,
+        path: String, mode: RecordMode, matching: CassetteMatching? = nil, allowingRepeats: Bool = false,
         recordHint: String = "run again with TRACKSNAP_RECORD=failed (records what the cassette lacks)",
+        repeatHint: String = "matching: CassetteMatching.vcr.allowingRepeats (as vcrpy's allow_playback_repeats)",
         writeDelay: Duration = .milliseconds(200), writeFailed: (@Sendable (InputError) -> Void)? = nil
     ) throws(InputError) {
         let exists = FileManager.default.fileExists(atPath: path)
-        let cassette =
+        var cassette =
             exists && mode != .all
             ? try Cassette.read(path: path).cassette
             : Cassette(
@@ -106,11 +113,20 @@ public final class CassettePlayer: Sendable {
                 interactions: [])
         self.path = path
         self.mode = mode
-        self.matching = matching ?? cassette.format.matching
+        let matching = matching ?? cassette.format.matching
+        self.matching = allowingRepeats ? matching.allowingRepeats : matching
         self.recordHint = recordHint
+        self.repeatHint = repeatHint
         self.writeDelay = writeDelay
         self.writeFailed = writeFailed
         records = mode == .all || mode == .failed || (mode == .missing && !exists)
+        if cassette.format == .har {
+            // HAR holds every body decoded (HAR 1.2: "the HTTP response is decoded"), whatever
+            // Content-Encoding it kept: served as the bytes they are.
+            for index in cassette.interactions.indices {
+                cassette.interactions[index].response.headers.removeAll { $0.name.lowercased() == "content-encoding" }
+            }
+        }
         var state = State(cassette: cassette, played: Array(repeating: false, count: cassette.interactions.count))
         for interaction in cassette.interactions {
             var request = interaction.request
@@ -149,7 +165,7 @@ public final class CassettePlayer: Sendable {
             if records { return .forward }
             let miss = ReplayMiss(
                 request: request, nearest: nearest(asked, recorded, patterns, matching), cassette: path, mode: mode,
-                recordHint: recordHint)
+                recordHint: recordHint, played: matches, repeatHint: repeatHint)
             state.misses.append(miss)
             return .miss(miss)
         }
@@ -259,6 +275,11 @@ public struct ReplayMiss: Sendable, Hashable, CustomStringConvertible {
     public var mode: RecordMode
     /// How to record what was missed.
     public var recordHint: String
+    /// The interactions (0-based) that match the request but were played already, under rules
+    /// that play each once (VCR's); empty when none matches.
+    public var played: [Int] = []
+    /// How to let an interaction already played answer again.
+    public var repeatHint: String = ""
 
     /// The answer the app gets: 599 is no status a backend sends, so a test that goes on
     /// fails where it reads it; the body is this description.
@@ -271,7 +292,7 @@ public struct ReplayMiss: Sendable, Hashable, CustomStringConvertible {
     /// The same as JSON, for a proxy's answer: `error` (the first line), `request`,
     /// `nearest` (each with `interaction`, 1-based, `request` and `differences`) and `record`.
     public var json: JSONValue {
-        .object([
+        var members: [String: JSONValue] = [
             "error": .string(headline),
             "request": .string("\(request.method) \(request.url)"),
             "nearest": .array(
@@ -282,7 +303,12 @@ public struct ReplayMiss: Sendable, Hashable, CustomStringConvertible {
                     ])
                 }),
             "record": .string(recordHint),
-        ])
+        ]
+        if !played.isEmpty {
+            members["played"] = .array(played.map { .number(String($0 + 1)) })
+            members["repeat"] = .string(repeatHint)
+        }
+        return .object(members)
     }
 
     private var headline: String {
@@ -291,7 +317,14 @@ public struct ReplayMiss: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         var lines = [headline]
-        if nearest.isEmpty { lines.append("  the cassette is empty") }
+        if !played.isEmpty {
+            let which = played.map { String($0 + 1) }.joined(separator: ", ")
+            lines.append(
+                "  already played: interaction \(which) matches, and these rules play each interaction once (VCR's)")
+            lines.append("  allow repeats with \(repeatHint)")
+        } else if nearest.isEmpty {
+            lines.append("  the cassette is empty")
+        }
         for near in nearest {
             lines.append("  nearest: interaction \(near.index + 1), \(near.request)")
             lines += near.differences.map { "    differs in \($0)" }
@@ -313,13 +346,6 @@ extension Interaction.Request {
 }
 
 extension Interaction.Response {
-    /// The headers an answer is served with: as recorded, but for the framing headers, which
-    /// the server or URLSession makes true for the bytes served (`Content-Length`), or which no
-    /// longer hold (`Content-Encoding`, `Transfer-Encoding`: a cassette holds bodies decoded).
-    public var servedHeaders: [CapturedRequest.Header] {
-        headers.filter { !["content-length", "content-encoding", "transfer-encoding"].contains($0.name.lowercased()) }
-    }
-
     /// An answer as a cassette records it, so that it is served byte for byte as it came.
     public init(status: Int, headers: [CapturedRequest.Header], bytes: [UInt8]) {
         let contentType = headers.first { $0.name.lowercased() == "content-type" }?.value

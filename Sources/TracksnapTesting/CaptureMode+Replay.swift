@@ -79,18 +79,18 @@ extension CassettePlayer {
 }
 
 extension CaptureResponse {
-    /// A recorded answer as a capture serves it: its `servedHeaders`, `Content-Length` for the
-    /// body's bytes.
+    /// A recorded answer as a capture serves it: decoded, as URLSession hands an app a body
+    /// whatever its `Content-Encoding` (a URLProtocol's answer is not decoded for it), with
+    /// `Content-Length` for the bytes served; see `Interaction.Response.served`.
     public init(_ response: Interaction.Response) {
+        let (served, bytes) = response.served(acceptEncoding: nil)
         var headers: [String: String] = [:]
-        for header in response.servedHeaders {
+        for header in served {
             // A capture's headers are a dictionary (URLSession's are): a repeated header is
             // joined with commas, which HTTP allows for every header but Set-Cookie.
             headers[header.name] = headers[header.name].map { "\($0), \(header.value)" } ?? header.value
         }
-        let body = Data(response.body?.bytes ?? [])
-        headers["Content-Length"] = String(body.count)
-        self.init(status: response.status, headers: headers, body: body)
+        self.init(status: response.status, headers: headers, body: Data(bytes))
     }
 }
 

@@ -6,7 +6,7 @@ extension CapturedRequest {
     /// The request as the JSON object a snapshot's `requests` entry is compared with:
     /// `method`, `url` (without the query), `parameters` (query, then form body; a repeated
     /// name becomes an array), `headers` (lower-cased names; repeated ones joined by `, `),
-    /// and `body` (parsed JSON when it is JSON, otherwise its text).
+    /// and `body` (`bodyJSON` when it is JSON, scalars included, otherwise its text).
     public var validationView: JSONValue {
         var view: [String: JSONValue] = ["method": .string(method), "url": .string(urlWithoutQuery)]
         var parameters: [String: JSONValue] = [:]
@@ -25,15 +25,8 @@ extension CapturedRequest {
         }
         view["headers"] = .object(headers.mapValues(JSONValue.string))
         if let text = bodyText, !text.isEmpty {
-            view["body"] = Self.jsonBody(text) ?? .string(text)
+            view["body"] = bodyJSON ?? .string(text)
         }
         return .object(view)
-    }
-
-    private static func jsonBody(_ text: String) -> JSONValue? {
-        guard let first = text.utf8.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
-            first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
-        else { return nil }
-        return try? JSONDocument.parse(Array(text.utf8), file: "body", trackLocations: false).value
     }
 }

@@ -49,12 +49,19 @@ public enum Validation {
         return diagnostics + Profile.unknownNames(in: snapshot, workspace: workspace)
     }
 
-    /// Whether a file is a profile rather than a snapshot: one under a `Validators` directory;
-    /// elsewhere, one that names the profile schema, or has a `filter` and no expectations.
+    /// Whether a file is a profile rather than a snapshot, told by its shape: one that names the
+    /// profile schema, or has a key only a profile has (`extends`, `filter`, `rules`, `plan`,
+    /// `decoders`, `severity`, `record`) and no expectations (`requests`, `events`). A file
+    /// whose shape says neither (`{"name": "x"}`) is a profile under a `Validators` directory.
     package static func isProfile(_ document: JSONDocument) -> Bool {
-        if document.file.split(separator: "/").dropLast().contains("Validators") { return true }
         guard let top = document.value.objectValue else { return false }
-        if top["$schema"]?.stringValue?.hasSuffix("profile.schema.json") == true { return true }
-        return top["requests"] == nil && top["events"] == nil && top["filter"] != nil
+        if let schema = top["$schema"]?.stringValue {
+            if schema.hasSuffix("profile.schema.json") { return true }
+            if schema.hasSuffix("snapshot.schema.json") { return false }
+        }
+        if top["requests"] != nil || top["events"] != nil { return false }
+        let profileKeys: Set = ["extends", "filter", "rules", "plan", "decoders", "severity", "record"]
+        if top.keys.contains(where: profileKeys.contains) { return true }
+        return document.file.split(separator: "/").dropLast().contains("Validators")
     }
 }

@@ -157,7 +157,54 @@ struct LintTests {
                 as? [String] ?? []
             return files.filter { $0.hasSuffix(".json") && !$0.hasSuffix(".new.json") }.count
         }.reduce(0, +)
-        #expect(run.stdout == "\(count) files checked: 0 errors, 0 warnings\n")
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 2 && lines.first?.hasPrefix("checked as: ") == true, "\(run.stdout)")
+        #expect(lines.last == "\(count) files checked: 0 errors, 0 warnings")
+    }
+
+    @Test(
+        "a file is told by its shape, not its folder: a cassette outside Cassettes/ lints clean and is named as one; a broken one still fails"
+    )
+    func byShape() throws {
+        try withTemporaryDirectory { directory in
+            // What `serve --cassette .build/x.json` writes, and files of the other tools, none under Cassettes/.
+            let files = [
+                "x.json":
+                    #"{"cassette": 1, "name": "x", "interactions": [{"request": {"method": "GET", "url": "http://127.0.0.1:9/v1/a"}, "response": {"status": 200, "text": "ok"}, "recordedAt": "2026-11-24T19:00:00Z"}]}"#,
+                "dvr.json":
+                    #"{"name": "d", "interactions": [{"recorded_at": 1, "request": {"method": "GET", "url": "https://a.example/"}, "response": {"status": 200, "url": "https://a.example/", "headers": {}}}]}"#,
+                "vinyl.json":
+                    #"[{"request": {"method": "GET", "url": "https://a.example/"}, "response": {"status": 200, "url": "https://a.example/", "headers": {}},},]"#,
+                "har.json": #"{"log": {"version": "1.2", "entries": []}}"#,
+                "profile.json": #"{"name": "shop", "extends": "segment", "filter": {"host": "collect.shop.example"}}"#,
+                "snapshot.json": #"{"requests": [{"method": "GET", "url": "https://a.example/"}]}"#,
+            ]
+            for (name, text) in files { try write(text, to: directory.appending(path: name)) }
+            let run = try tracksnap("lint", directory.path)
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            // Vinyl's trailing commas are its two warnings, and say what the file was taken for.
+            #expect(run.stdout.contains("vinyl.json: note: checked as a Vinyl cassette"), "\(run.stdout)")
+            #expect(!run.stdout.contains("unknown key"), "\(run.stdout)")
+            #expect(
+                run.stdout.contains(
+                    "checked as: 1 DVR cassette, 1 HAR cassette, 1 Vinyl cassette, 1 profile, 1 snapshot, 1 tracksnap cassette"
+                ), "\(run.stdout)")
+
+            let one = try tracksnap("lint", directory.appending(path: "x.json").path)
+            #expect(
+                one.status == 0
+                    && one.stdout == "checked as: a tracksnap cassette\n1 file checked: 0 errors, 0 warnings\n")
+
+            let broken = directory.appending(path: "broken.json")
+            try write(
+                #"{"cassette": 1, "interactions": [{"request": {"url": "http://a.example/"}, "response": {"status": 0}}]}"#,
+                to: broken)
+            let failed = try tracksnap("lint", broken.path)
+            #expect(failed.status == 1, "\(failed.stdout)")
+            #expect(failed.stdout.contains("\(broken.path):1:"), "\(failed.stdout)")
+            #expect(failed.stdout.contains("a response needs its \"status\""), "\(failed.stdout)")
+            #expect(failed.stdout.contains("note: checked as a tracksnap cassette"), "\(failed.stdout)")
+        }
     }
 
     @Test("each problem is reported at file:line:column, with its severity", arguments: LintCase.cases)

@@ -47,7 +47,9 @@ struct PlanEndToEndTests {
 
     /// What the SDK sends with `defect`, validated against each plan: the findings and the
     /// planned events never sent, per plan.
-    private func run(_ vendor: String, defect: String?) async throws -> [String: Report.Snapshot] {
+    private func run(_ vendor: String, defect: String?, plans: [String] = PlanCase.all.map(\.file)) async throws
+        -> [String: Report.Snapshot]
+    {
         let server = try await ServeChild.launch()
         defer { server.stop() }
         let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
@@ -57,13 +59,13 @@ struct PlanEndToEndTests {
         #expect(sent.status == 0, "the \(vendor) SDK failed: \(sent.stderr)")
         _ = try await server.call("GET", "sessions/\(session)/requests?count=1&timeout=30")
         var reports: [String: Report.Snapshot] = [:]
-        for plan in PlanCase.all {
+        for plan in plans {
             let body = try JSONSerialization.data(withJSONObject: [
-                "plan": Self.plans.appending(path: plan.file).path, "settle": 0.5,
+                "plan": Self.plans.appending(path: plan).path, "settle": 0.5,
             ])
             let report = try await server.call("POST", "sessions/\(session)/validate", body: body, as: Report.self)
             #expect(report.snapshots.count == 1)
-            if let snapshot = report.snapshots.first { reports[plan.file] = snapshot }
+            if let snapshot = report.snapshots.first { reports[plan] = snapshot }
         }
         return reports
     }
@@ -105,6 +107,29 @@ struct PlanEndToEndTests {
                     #expect(finding.message.contains(#"track "Cart Abandoned""#), "\(finding.message)")
                 }
             }
+        }
+    }
+
+    @Test(
+        "Typewriter's plan.json (rules unwrapped to the event's properties, with eventMetadata): Segment's SDK's conforming calls pass, a value outside an enum is one finding at the property"
+    )
+    func typewriter() async throws {
+        guard FileManager.default.isExecutableFile(atPath: PackagePaths.python.path) else {
+            Issue.record("\(PackagePaths.python.path) is missing: run `make test`, which installs the SDKs")
+            return
+        }
+        // Typewriter keeps track events only: the identify call is neither planned nor unplanned.
+        let plan = "typewriter/plan.json"
+        let conforming = try #require(try await run("segment", defect: nil, plans: [plan])[plan])
+        #expect(conforming.findings.isEmpty, "\(conforming.findings.map(\.message))")
+        #expect(conforming.plannedNotSent?.map(\.event) == [#"track "Refund Issued""#])
+        for defect in PlanDefect.all where !["traits", "unplanned"].contains(defect.name) {
+            let report = try #require(try await run("segment", defect: defect.name, plans: [plan])[plan])
+            #expect(report.findings.count == 1, "\(defect.name): \(report.findings.map(\.message))")
+            #expect(report.findings.first?.path == defect.path, "\(defect.name): \(report.findings.map(\.message))")
+            #expect(
+                report.findings.first?.message.contains(": \(defect.keyword ?? ""): ") == true,
+                "\(report.findings.map(\.message))")
         }
     }
 

@@ -26,16 +26,78 @@ struct CassettePlayerTests {
         try Cassette(name: "c", format: .tracksnap, interactions: interactions).write(to: path)
     }
 
-    @Test("an answer is served without the framing headers it was recorded with: the body is stored decoded")
-    func servedHeaders() {
-        let answer = Interaction.Response(
-            status: 200,
-            headers: [
-                .init(name: "Content-Type", value: "application/json"), .init(name: "content-encoding", value: "gzip"),
-                .init(name: "Content-Length", value: "99"), .init(name: "Transfer-Encoding", value: "chunked"),
-                .init(name: "Set-Cookie", value: "[redacted]"),
-            ], body: .text("{}"))
-        #expect(answer.servedHeaders.map(\.name) == ["Content-Type", "Set-Cookie"])
+    /// `{"coding":"gzip","products":[{"sku":"A-1"}]}` gzip'd, as Ruby VCR's `base64_string` holds it.
+    static let gzipped = Array(
+        Data(
+            base64Encoded: "H4sIAAAAAAACA6tWSs5PycxLV7JSSq/KLFDSUSooyk8pTS4pVrKKrlYqzi4FyjjqGirVxtYCAMxnO1UsAAAA")
+            ?? Data())
+    static let plain = #"{"coding":"gzip","products":[{"sku":"A-1"}]}"#
+
+    @Test(
+        "an answer is served as recorded: Content-Encoding kept while the body is still in it, dropped when it was stored decoded, Content-Length true"
+    )
+    func served() {
+        let headers: [CapturedRequest.Header] = [
+            .init(name: "Content-Type", value: "application/json"), .init(name: "content-encoding", value: "gzip"),
+            .init(name: "Content-Length", value: "99"), .init(name: "Transfer-Encoding", value: "chunked"),
+            .init(name: "Set-Cookie", value: "[redacted]"),
+        ]
+        func lines(_ served: (headers: [CapturedRequest.Header], body: [UInt8])) -> [String] {
+            served.headers.map { "\($0.name): \($0.value)" }
+        }
+        // Stored decoded (DVR, Vinyl, vcrpy through requests, the in-process capture): served as the bytes they are.
+        let decoded = Interaction.Response(status: 200, headers: headers, body: .text("{}"))
+        #expect(!decoded.isBodyEncoded)
+        #expect(
+            lines(decoded.served(acceptEncoding: "gzip"))
+                == ["Content-Type: application/json", "Set-Cookie: [redacted]", "Content-Length: 2"])
+
+        // Stored still encoded (Ruby VCR, vcrpy through urllib, tracksnap's proxy): kept so for a
+        // client that accepts it, decoded for one that does not.
+        let encoded = Interaction.Response(status: 200, headers: headers, body: .binary(Self.gzipped))
+        #expect(encoded.isBodyEncoded)
+        let accepted = encoded.served(acceptEncoding: "deflate, gzip;q=0.5, br")
+        #expect(accepted.body == Self.gzipped)
+        #expect(
+            lines(accepted) == [
+                "Content-Type: application/json", "content-encoding: gzip", "Set-Cookie: [redacted]",
+                "Content-Length: \(Self.gzipped.count)",
+            ])
+        for refused in [nil, "identity", "gzip;q=0, br", "x-gzip;q=0"] {
+            let served = encoded.served(acceptEncoding: refused)
+            #expect(String(decoding: served.body, as: UTF8.self) == Self.plain, "\(refused ?? "none")")
+            #expect(lines(served).last == "Content-Length: \(Self.plain.utf8.count)")
+            #expect(!served.headers.contains { $0.name.lowercased() == "content-encoding" })
+        }
+        #expect(encoded.served(acceptEncoding: "*").body == Self.gzipped)
+
+        // A coding tracksnap does not undo (brotli): bytes are taken as still encoded, text as not.
+        let brotli: [CapturedRequest.Header] = [.init(name: "Content-Encoding", value: "br")]
+        let bytes = Interaction.Response(status: 200, headers: brotli, body: .binary([0x8B, 0x03, 0x80, 0x7B]))
+        #expect(
+            bytes.isBodyEncoded && bytes.served(acceptEncoding: nil).headers.map(\.name).first == "Content-Encoding")
+        #expect(!Interaction.Response(status: 200, headers: brotli, body: .text("{}")).isBodyEncoded)
+    }
+
+    @Test("a HAR file's answers are decoded by the format's definition: served without the Content-Encoding they kept")
+    func harDecoded() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appending(path: "flows.har").path
+            let har = """
+                {"log": {"version": "1.2", "entries": [{"startedDateTime": "2026-11-24T19:00:00Z",
+                  "request": {"method": "GET", "url": "https://a.example/logo", "headers": []},
+                  "response": {"status": 200, "headers": [{"name": "Content-Encoding", "value": "br"}],
+                    "content": {"mimeType": "image/png", "text": "iVBORw==", "encoding": "base64"}}}]}}
+                """
+            try Data(har.utf8).write(to: URL(fileURLWithPath: path))
+            let player = try CassettePlayer(path: path, mode: .never)
+            guard case .replay(let answer) = player.answer(for: request("GET", "https://a.example/logo")) else {
+                Issue.record("not replayed")
+                return
+            }
+            #expect(!answer.isBodyEncoded)
+            #expect(answer.served(acceptEncoding: "br").headers.map(\.name) == ["Content-Length"])
+        }
     }
 
     @Test("URLs match by their parts: a default port or a missing / is the same URL, the query is a set")
@@ -82,6 +144,24 @@ struct CassettePlayerTests {
                 }
                 #expect(statuses == ["401", "200", third])
             }
+            // VCR's miss says the request was answered already, and how to let it answer again.
+            let player = try CassettePlayer(path: path, mode: .never, matching: .vcr)
+            _ = (player.answer(for: login), player.answer(for: login))
+            guard case .miss(let miss) = player.answer(for: login) else {
+                Issue.record("a third login is a miss under VCR's rules")
+                return
+            }
+            #expect(miss.played == [0, 1])
+            #expect(miss.description.contains("already played: interaction 1, 2 matches"), "\(miss.description)")
+            #expect(miss.description.contains("allow repeats with matching: CassetteMatching.vcr.allowingRepeats"))
+            #expect(miss.json["played"] == .array([.number("1"), .number("2")]))
+            let repeating = try CassettePlayer(path: path, mode: .never, matching: .vcr.allowingRepeats)
+            _ = (repeating.answer(for: login), repeating.answer(for: login))
+            guard case .replay(let again) = repeating.answer(for: login) else {
+                Issue.record("allowingRepeats answers a third login")
+                return
+            }
+            #expect(again.status == 200)
         }
     }
 

@@ -74,4 +74,35 @@ struct InProcessReplayTests {
             #expect(missing.problems.count == 1)
         }
     }
+
+    @Test(
+        "a cassette vcrpy recorded from a backend that compresses: URLSession reads the JSON whether vcrpy stored the answer decoded or gzip'd"
+    )
+    func compressed() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appending(path: "compressed.yaml").path
+            let script = PackagePaths.root.appending(path: "Tests/TracksnapReplayTests/Scripts/vcrpy_compressed.py")
+            let recorded = try await runProcess(PackagePaths.python, [script.path, "record", path])
+            try #require(recorded.status == 0, "\(recorded.stderr)")
+            let base = recorded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let player = try CassettePlayer(path: path, mode: .never)
+            let configuration = URLSessionConfiguration.ephemeral
+            let capture = CaptureSession.install(on: configuration, mode: player.captureMode())
+            let session = URLSession(configuration: configuration)
+            // Brotli stored still encoded is left out: tracksnap has no brotli decoder, and serves
+            // it as recorded (Documentation/Replay.md).
+            let paths = ["gzip", "gzip?client=urllib", "deflate", "deflate?client=urllib", "br"]
+            for path in paths {
+                let (data, response) = try await session.data(from: URL(string: "\(base)/\(path)")!)
+                let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+                let coding = String(path.prefix { $0 != "?" })
+                #expect(json?["coding"] as? String == coding, "\(path): \(String(decoding: data, as: UTF8.self))")
+                let headers = (response as? HTTPURLResponse)?.allHeaderFields as? [String: String] ?? [:]
+                #expect(headers.keys.allSatisfy { $0.lowercased() != "content-encoding" }, "\(path): \(headers)")
+                #expect(headers.first { $0.key.lowercased() == "content-length" }?.value == String(data.count))
+            }
+            #expect(player.problems.isEmpty, "\(player.problems)")
+            _ = capture
+        }
+    }
 }

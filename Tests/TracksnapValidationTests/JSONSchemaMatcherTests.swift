@@ -20,6 +20,30 @@ struct JSONSchemaMatcherTests {
 
     func order(_ body: String) -> CapturedRequest { post("https://collect.example/order", json: body) }
 
+    @Test(
+        "a body that is a JSON scalar (2, true, null, \"x\") is JSON by its content type, as RFC 8259 has it: schemas read its value"
+    )
+    func scalarBodies() throws {
+        let cases: [(body: String, schema: String, passes: Bool)] = [
+            ("2", #"{"type": "integer"}"#, true), ("2", #"{"const": 2}"#, true), ("2", #"{"enum": [1, 2, 3]}"#, true),
+            ("true", #"{"type": "boolean"}"#, true), ("null", #"{"type": "null"}"#, true),
+            (#""x""#, #"{"const": "x"}"#, true), (" 2.5 ", #"{"type": "number"}"#, true),
+            ("2", #"{"type": "string"}"#, false), ("4", #"{"enum": [1, 2, 3]}"#, false),
+            (#""2""#, #"{"type": "integer"}"#, false), ("null", #"{"const": "null"}"#, false),
+        ]
+        for (body, schema, passes) in cases {
+            let expected = try snapshot(#"{"requests": [{"method": "POST", "body": {"$jsonSchema": \#(schema)}}]}"#)
+            let result = validate(expected, [post("https://collect.example/n", json: body)])
+            #expect(result.findings.isEmpty == passes, "\(body) against \(schema): \(result.findings.map(\.message))")
+        }
+        // A body no content type calls JSON stays its text.
+        let text = CapturedRequest(
+            id: "1", method: "POST", url: "https://collect.example/n",
+            headers: [.init(name: "Content-Type", value: "text/plain")], body: .text("2"))
+        #expect(text.validationView["body"] == .string("2"))
+        #expect(post("https://collect.example/n", json: "2").validationView["body"] == .number("2"))
+    }
+
     @Test("values the schema accepts pass, whatever they are")
     func accepts() throws {
         for body in [

@@ -143,4 +143,18 @@ struct UndecidedFilterTests {
         #expect(finding.message.contains(#"pattern "/(.*a){12}""#))
         #expect(finding.request?.index == 1)
     }
+
+    @Test(
+        "a filter's $jsonSchema whose pattern hits PCRE2's match limit fails the run too, where it dropped the request silently"
+    )
+    func schemaMatchLimit() throws {
+        let profile = try recordingProfile(
+            #"{"filter": {"not": {"path": {"$jsonSchema": {"pattern": "(a+)+$"}}}}, "unexpected": "fail"}"#)
+        let catastrophic = get("https://t.example.com/" + String(repeating: "a", count: 40) + "b", id: 0)
+        let result = validate(try snapshot(#"{"requests": []}"#), [catastrophic], profile: profile)
+        #expect(!result.passed)
+        #expect(result.codes.first == .patternMismatch, "\(result.findings.map(\.message))")
+        // The pattern as PCRE2 runs it: ECMA's end-only $ is \z.
+        #expect(result.findings.first?.message.contains(#"pattern "(a+)+\z": match limit"#) == true)
+    }
 }

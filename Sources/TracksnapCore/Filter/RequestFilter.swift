@@ -54,8 +54,7 @@ public struct FieldFilter: RequestFilter {
             case .url: request.urlWithoutQuery
             case .header(let name): request.header(name)
             }
-        if case .regex(let pattern) = matcher, let value { return try pattern.matches(value) }
-        return matcher.accepts(value.map(JSONValue.string))
+        return try matcher.decide(value.map(JSONValue.string))
     }
 }
 

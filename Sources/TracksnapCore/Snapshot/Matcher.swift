@@ -151,6 +151,24 @@ public indirect enum Matcher: Sendable, Hashable {
         }
     }
 
+    /// `accepts(_:)`, or the error of a pattern that could not decide (PCRE2's match or depth
+    /// limit) in a `$regex`, a Szimpla pattern or a `$jsonSchema`: a profile's filter fails the
+    /// run with it rather than drop the request.
+    public func decide(_ value: JSONValue?) throws(PatternError) -> Bool {
+        guard let value else { return accepts(nil) }
+        switch self {
+        case .regex(let pattern):
+            guard let text = value.scalarText else { return false }
+            return try pattern.matches(text)
+        case .szimpla(let string, let pattern):
+            guard let text = value.scalarText else { return false }
+            if text == string { return true }
+            return try pattern?.matches(text) == true
+        case .jsonSchema(let matcher): return try matcher.schema.decide(value)
+        default: return accepts(value)
+        }
+    }
+
     /// Literal equality: numbers by their exact decimal value, everything else exactly; with `lenient`, a number or
     /// boolean also equals a string holding its JSON text.
     public static func literalEquals(_ expected: JSONValue, _ actual: JSONValue, lenient: Bool) -> Bool {

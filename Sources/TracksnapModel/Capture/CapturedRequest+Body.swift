@@ -1,4 +1,5 @@
 import Foundation
+public import TracksnapJSON
 
 extension CapturedRequest {
     /// The body as text: a text body, or a base64 body whose bytes are valid UTF-8; else nil.
@@ -34,6 +35,30 @@ extension CapturedRequest {
         let type = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         let trimmed = type.trimmingCharacters(in: .whitespaces).lowercased()
         return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// Whether the media type says JSON: `application/json`, `text/json`, or a `+json` type
+    /// (`application/vnd.api+json`).
+    public var hasJSONMediaType: Bool {
+        guard let type = mediaType else { return false }
+        return type == "application/json" || type == "text/json" || type.hasSuffix("+json")
+    }
+
+    /// The body as JSON, or nil when it is not JSON: any JSON value (RFC 8259: `2`, `true`,
+    /// `null` and `"x"` too) when the media type says JSON, else an object or an array, which no
+    /// other text is.
+    ///
+    /// ```swift
+    /// // Content-Type: application/json, body "2"
+    /// request.bodyJSON  // .number("2")
+    /// ```
+    public var bodyJSON: JSONValue? {
+        guard let text = bodyText, !text.isEmpty else { return nil }
+        if !hasJSONMediaType {
+            let first = text.utf8.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+            guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
+        }
+        return try? JSONDocument.parse(Array(text.utf8), file: "body", trackLocations: false).value
     }
 
     /// The body's form fields, decoded, in order; empty when the body is not a form.

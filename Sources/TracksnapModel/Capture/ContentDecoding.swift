@@ -13,6 +13,8 @@ package enum ContentDecoding {
         /// Set when the body inflates beyond the budget: a bomb, not a corrupt body.
         package let inflation: InflationError?
         package var description: String { message }
+        /// Whether the body inflates beyond the budget.
+        package var isOverBudget: Bool { inflation?.isOverBudget == true }
 
         init(_ message: String, inflation: InflationError? = nil) {
             self.message = message

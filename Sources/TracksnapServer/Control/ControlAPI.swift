@@ -191,6 +191,8 @@ struct ControlAPI: Sendable {
                                 ?? .never,
                         recordHint:
                             "start the session again with \"recordMode\": \"failed\" (records what the cassette lacks)",
+                        repeatHint:
+                            "a cassette whose rules repeat (tracksnap's or DVR's format), or record the repeat with \"recordMode\": \"failed\"",
                         writeFailed: { [notices] in notices?("cassette: \($0.description)") })
                 } catch {
                     return .error(.badRequest, error.description)

@@ -235,7 +235,9 @@ final class RequestRouter: Sendable {
         if let refused { return logged(recorded, refusal(refused, request)) }
         switch decision {
         case .replay(let recordedAnswer):
-            return logged(recorded, .now(Response(replayed: recordedAnswer)))
+            let accepted = request.headers["Accept-Encoding"].joined(separator: ", ")
+            return logged(
+                recorded, .now(Response(replayed: recordedAnswer, acceptEncoding: accepted.isEmpty ? nil : accepted)))
         case .miss(let miss):
             configuration.notices?(miss.description)
             return logged(

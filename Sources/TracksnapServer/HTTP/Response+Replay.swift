@@ -4,13 +4,16 @@ import TracksnapModel
 import TracksnapReplay
 
 extension Response {
-    /// A cassette's answer as the server writes it: status, `servedHeaders` and body as
-    /// recorded (`Content-Length` set by the writer).
-    init(replayed answer: Interaction.Response) {
+    /// A cassette's answer as the server writes it for a request that accepts
+    /// `acceptEncoding`: its status, and its headers and body as `Interaction.Response.served`
+    /// gives them (`Content-Length` set by the writer).
+    init(replayed answer: Interaction.Response, acceptEncoding: String?) {
+        let (headers, body) = answer.served(acceptEncoding: acceptEncoding)
         self.init(
             status: HTTPResponseStatus(statusCode: answer.status),
-            headers: HTTPHeaders(answer.servedHeaders.map { ($0.name, $0.value) }),
-            body: ByteBuffer(bytes: answer.body?.bytes ?? []))
+            headers: HTTPHeaders(
+                headers.filter { $0.name.lowercased() != "content-length" }.map { ($0.name, $0.value) }),
+            body: ByteBuffer(bytes: body))
     }
 }
 

@@ -63,6 +63,11 @@ extension PlanReader {
     /// `{"rules": [{"key": "Order Completed", "type": "TRACK", "jsonSchema": {…}, "version": 1}]}`,
     /// as `GET /tracking-plans/{id}/rules` answers it (also inside its `data`). Of several
     /// versions of one rule, the highest is the plan's.
+    ///
+    /// Segment's Typewriter keeps a copy of such a plan (`plan.json`) with each rule unwrapped:
+    /// its `jsonSchema` is the API's `properties.properties` (it describes the event's
+    /// properties) and carries `eventMetadata: {name, type}`, the event's name as the API gave
+    /// it. Typewriter tells the two apart by `eventMetadata`, and so does this reader.
     mutating func readSegmentPublicAPI() {
         let rulesPointer = document.value["rules"] != nil ? "/rules" : "/data/rules"
         let rules = document.value.value(atPointer: rulesPointer)?.arrayValue ?? []
@@ -93,12 +98,14 @@ extension PlanReader {
             guard let index = latest[key]?.index else { continue }
             let rule = rules[index]
             let type = rule["type"]?.stringValue.flatMap { Self.segmentTypes[$0] } ?? nil
-            let name =
-                type == "identify" || type == "group" ? nil : rule["key"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+            // Typewriter's unwrapped rule: its key may have lost a "#", its eventMetadata has not.
+            let metadata = rule["jsonSchema"]?["eventMetadata"]
+            let key = metadata?["name"]?.stringValue ?? rule["key"]?.stringValue
+            let name = type == "identify" || type == "group" ? nil : key.flatMap { $0.isEmpty ? nil : $0 }
             define(
                 type: type, name: name,
                 schemaAt: JSONPointer.appending(JSONPointer.appending(rulesPointer, index), "jsonSchema"),
-                in: JSONPointer.appending(rulesPointer, index), subject: .call)
+                in: JSONPointer.appending(rulesPointer, index), subject: metadata == nil ? .call : .properties)
         }
     }
 

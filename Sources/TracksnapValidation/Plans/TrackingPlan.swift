@@ -24,7 +24,9 @@ public struct TrackingPlan: Sendable {
         /// schema describes the event's `properties` (or an identify's or group's traits).
         case native
         /// Segment's Public API: `{"rules": [{"key", "type", "jsonSchema", "version"}]}`, also
-        /// inside the answer's `data`; a schema describes the whole call.
+        /// inside the answer's `data`; a schema describes the whole call. Also Typewriter's
+        /// `plan.json`, whose rules' schemas, unwrapped and marked with `eventMetadata`, describe
+        /// the event's properties.
         case segmentPublicAPI = "segment-public-api"
         /// Segment's Config API: `{"rules": {"events": [{"name", "rules"}], "identify_traits",
         /// "group_traits", "global"}}`; a schema describes the whole call.
