@@ -9,8 +9,7 @@ import TracksnapTestSupport
 struct ExamplesTests {
     static let vendors = [
         "adjust", "amplitude", "branch", "firebase", "ga4", "meta-app", "meta-pixel", "mixpanel", "posthog",
-        "rudderstack",
-        "segment", "snowplow", "universal-analytics",
+        "rudderstack", "segment", "snowplow", "universal-analytics",
     ]
 
     @Test("every vendor has an example, and nothing else is there", arguments: [0])
