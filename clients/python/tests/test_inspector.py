@@ -403,7 +403,7 @@ def test_an_event_opens_decoded_step_by_step_and_copies_as_curl_and_as_snapshot_
 
     browser.find_element(By.ID, "copy-curl").click()
     command = wait_for(browser, lambda: browser.find_element(By.ID, "detail-copied").text)
-    assert command.startswith(f"curl -X POST '{server.url}/track' -H "), command
+    assert command.startswith(f"curl -X 'POST' '{server.url}/track' -H "), command
     original = next(r for r in session.requests() if "Signed" in (r.get("body") or ""))
     before = len(server.requests())
     subprocess.run(["bash", "-c", command + " -s -o /dev/null"], check=True, timeout=30)
@@ -418,3 +418,28 @@ def test_an_event_opens_decoded_step_by_step_and_copies_as_curl_and_as_snapshot_
     assert entry["properties"]["plan"] == "pro" and "index" not in entry, entry
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert errors == [], errors
+
+
+def test_copy_as_curl_quotes_a_captured_method_so_that_bash_runs_no_command_from_it(server, browser, tmp_path):
+    """A method is text the app (or a page) chose. One that is an HTTP token, as the server
+    takes, can still be shell syntax (`|`, `$`, `'` are token characters): "Copy as curl" quotes
+    it as every other word, so the copied text run by bash in an empty folder creates nothing."""
+    session = server.session("hostile method")
+    method = "GET|touch$IFS''pwned"
+    post(f"{server.url}/__tracksnap/sessions/{session.id}/requests",
+         [{"method": method, "url": "http://127.0.0.1:9/copy-as-curl"}],
+         headers={"Authorization": f"Bearer {server.token}"})
+    browser.get(f"{server.url}/__tracksnap/ui/?session={session.id}#token={server.token}")
+    wait_for(browser, lambda: any("copy-as-curl" in cell for row in drawn_rows(browser) for cell in row))
+    row = next(r for r in browser.find_elements(By.CSS_SELECTOR, "#rows tr") if "copy-as-curl" in r.text)
+    row.click()
+    wait_for(browser, lambda: browser.find_element(By.ID, "detail").is_displayed())
+    browser.find_element(By.ID, "copy-curl").click()
+    command = wait_for(browser, lambda: browser.find_element(By.ID, "detail-copied").text)
+    assert command.startswith("curl -X 'GET|touch$IFS'\\'''\\''pwned' 'http://127.0.0.1:9/copy-as-curl'"), command
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    # Run as copied: an argument added at the end would be one more of any command it held.
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=30)
+    assert list(scratch.iterdir()) == [], "bash ran a command the method held"
+
