@@ -23,7 +23,9 @@ final class RequestRouter: Sendable {
     let interceptor: Interceptor?
     private let collectorResponse: Response
 
-    init(configuration: CaptureServer.Configuration, store: CaptureStore) throws(CaptureServerError) {
+    init(
+        configuration: CaptureServer.Configuration, store: CaptureStore, browserToken: String? = nil
+    ) throws(CaptureServerError) {
         self.configuration = configuration
         self.store = store
         forwarder = try Forwarder()
@@ -31,6 +33,7 @@ final class RequestRouter: Sendable {
             configuration.interception == nil ? nil : try Interceptor(configuration: configuration, store: store)
         control = ControlAPI(
             store: store, token: configuration.token.map(AccessToken.init),
+            browserToken: configuration.token == nil ? browserToken.map(AccessToken.init) : nil,
             workspace: Workspace(
                 validators: configuration.validatorsDirectory,
                 root: configuration.root ?? FileManager.default.currentDirectoryPath),

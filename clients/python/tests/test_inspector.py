@@ -443,3 +443,56 @@ def test_copy_as_curl_quotes_a_captured_method_so_that_bash_runs_no_command_from
     subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=30)
     assert list(scratch.iterdir()) == [], "bash ran a command the method held"
 
+
+class _ProxiedApp(BaseHTTPRequestHandler):
+    """The app behind `serve --upstream`: a page whose script, loaded through the proxy, has the
+    control API's own origin, and tries to read the captured traffic and reject a pending snapshot."""
+
+    def do_GET(self):
+        body = b"""<!doctype html><title>app</title><pre id="outcome"></pre><script>
+        (async () => {
+          const attempt = (path, init) => fetch(path, init)
+            .then((answer) => answer.text().then((text) => answer.status + " " + text), () => "failed");
+          const outcome = {
+            read: await attempt("/__tracksnap/requests"),
+            reject: await attempt("/__tracksnap/snapshots/reject", {method: "POST",
+              headers: {"Content-Type": "application/json"}, body: JSON.stringify({snapshot: "Snapshots/cart.json"})}),
+          };
+          document.getElementById("outcome").textContent = JSON.stringify(outcome);
+        })();
+        </script>"""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_POST = do_GET
+
+    def log_message(self, *args):
+        pass
+
+
+def test_a_page_served_through_the_reverse_proxy_reads_no_traffic_and_rejects_no_snapshot(browser, tmp_path):
+    """`serve --upstream` without a token: the page it serves shares the control API's origin, so
+    the Origin and Sec-Fetch-Site rules let its calls through; the token the server made for
+    browsers does not. The client that launched the server calls as before, with no token."""
+    app = ThreadingHTTPServer(("127.0.0.1", 0), _ProxiedApp)
+    threading.Thread(target=app.serve_forever, daemon=True).start()
+    pending = tmp_path / "Snapshots" / "cart.new.json"
+    pending.parent.mkdir()
+    pending.write_text('{"events": []}\n')
+    try:
+        with Tracksnap.start(root=tmp_path, upstream=f"http://127.0.0.1:{app.server_address[1]}") as server:
+            post(server.url + "/v1/track", {"type": "track", "event": "Secret Plan", "writeKey": WRITE_KEY})
+            browser.get(f"{server.url}/app")
+            outcome = json.loads(wait_for(browser, lambda: browser.find_element(By.ID, "outcome").text or None))
+            assert outcome["read"].startswith("401 "), outcome
+            assert outcome["reject"].startswith("401 "), outcome
+            assert "Secret Plan" not in outcome["read"], outcome
+            assert pending.exists(), "the pending snapshot was rejected by the page"
+            # The client that launched the server needs no token: it is not a browser.
+            assert any(r["url"].endswith("/v1/track") for r in server.requests())
+    finally:
+        app.shutdown()
+        browser.get_log("browser")  # the refused fetches are logged as errors
