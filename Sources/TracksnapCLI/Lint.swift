@@ -64,7 +64,8 @@ struct Lint: ParsableCommand {
                         seen.insert($0.description).inserted
                     }
                 } else if Self.isCassette(file) {
-                    diagnostics = try Cassette.read(path: file).warnings
+                    let read = try Cassette.read(path: file)
+                    diagnostics = read.warnings + read.cassette.credentialWarnings(file: file)
                 } else {
                     let document = try JSONDocument.load(path: file)
                     if Validation.isProfile(document), let note = Self.overrideNote(file) { print(note) }
