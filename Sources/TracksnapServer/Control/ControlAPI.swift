@@ -198,12 +198,23 @@ struct ControlAPI: Sendable {
             let mode = try body.word("recordMode", of: RecordMode.cassetteNames).flatMap(RecordMode.init(cassette:))
             if let path = try body.string("cassette") {
                 do throws(InputError) {
+                    let resolved = try workspace.path(path, field: "cassette")
+                    let recordMode =
+                        mode
+                        ?? (try? RecordMode.resolve(
+                            explicit: nil, configured: nil, environment: ProcessInfo.processInfo.environment))
+                        ?? .never
+                    if recordMode != .never {
+                        // Only a cassette is written, and only over a cassette: `all` would not
+                        // read the file it replaces, so it is read here first.
+                        try workspace.checkWritable(resolved, field: "cassette", extensions: [".json", ".yml", ".yaml"])
+                        if recordMode == .all, FileManager.default.fileExists(atPath: resolved) {
+                            _ = try Cassette.read(path: resolved)
+                        }
+                    }
                     cassette = try CassettePlayer(
-                        path: workspace.path(path, field: "cassette"),
-                        mode: mode
-                            ?? (try? RecordMode.resolve(
-                                explicit: nil, configured: nil, environment: ProcessInfo.processInfo.environment))
-                                ?? .never,
+                        path: resolved,
+                        mode: recordMode,
                         recordHint:
                             "start the session again with \"recordMode\": \"failed\" (records what the cassette lacks)",
                         writeFailed: { [notices] in notices?("cassette: \($0.description)") })
