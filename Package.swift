@@ -160,7 +160,7 @@ let package = Package(
             dependencies: [
                 "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
                 "TracksnapRecording",
-                "Patterns", "TracksnapServer", "TracksnapReplay", "JSONSchemaValidation",
+                "Patterns", "TracksnapServer", "TracksnapReplay", "JSONSchemaValidation", "TracksnapYAML",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
