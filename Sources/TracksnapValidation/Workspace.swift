@@ -136,13 +136,16 @@ public struct Workspace: Sendable {
             throw InputError(
                 file: shown,
                 message:
-                    "\(field) \"\(shown)\" is not a \(extensions.joined(separator: ", ")) file: tracksnap writes no other")
+                    "\(field) \"\(shown)\" is not a \(extensions.joined(separator: ", ")) file: tracksnap writes no other"
+            )
         }
         let below = root == nil ? resolved : shown
         if let dotted = below.split(separator: "/").first(where: { $0.hasPrefix(".") && $0 != "." && $0 != ".." }) {
             throw InputError(
                 file: shown,
-                message: "\(field) \"\(shown)\" is in or is \"\(dotted)\": tracksnap writes nothing named with a leading dot")
+                message:
+                    "\(field) \"\(shown)\" is in or is \"\(dotted)\": tracksnap writes nothing named with a leading dot"
+            )
         }
     }
 

@@ -12,12 +12,15 @@ struct YAMLStreamBombTests {
     static let document: String = {
         var text = "a0: &a0 [x, x, x, x, x, x, x, x, x]\n"
         for level in 1...5 {
-            text += "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 9).joined(separator: ", ") + "]\n"
+            text +=
+                "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 9).joined(separator: ", ") + "]\n"
         }
         return text
     }()
 
-    @Test("five documents of 600,000 values each are refused once they pass 1,000,000 together, at the document that does")
+    @Test(
+        "five documents of 600,000 values each are refused once they pass 1,000,000 together, at the document that does"
+    )
     func streamBomb() throws {
         try withTemporaryDirectory { directory in
             let file = directory.appending(path: "plan.yaml")

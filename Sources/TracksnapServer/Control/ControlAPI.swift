@@ -207,7 +207,8 @@ struct ControlAPI: Sendable {
                     if recordMode != .never {
                         // Only a cassette is written, and only over a cassette: `all` would not
                         // read the file it replaces, so it is read here first.
-                        try workspace.checkWritable(resolved, field: "cassette", extensions: [".json", ".yml", ".yaml"])
+                        try workspace.checkWritable(
+                            resolved, field: "cassette", extensions: [".json", ".yml", ".yaml"])
                         if recordMode == .all, FileManager.default.fileExists(atPath: resolved) {
                             _ = try Cassette.read(path: resolved)
                         }
