@@ -163,7 +163,7 @@ let package = Package(
             dependencies: [
                 "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
                 "TracksnapRecording",
-                "Patterns", "TracksnapServer", "TracksnapReplay", "JSONSchemaValidation", "Protobuf",
+                "Patterns", "TracksnapServer", "TracksnapReplay", "JSONSchemaValidation", "Protobuf", "TracksnapYAML",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],

@@ -34,6 +34,18 @@ struct Evaluator {
     /// How deep evaluation may go in all: an instance nested hundreds deep fails with a message
     /// rather than overflowing the stack of the thread validating it (a task's is small).
     static let totalDepthLimit = 500
+    /// The most subschema evaluations one validation of one instance makes: `$ref`s that fan
+    /// out through `anyOf` and `oneOf` can ask 2^22 of them of one small event. Beyond it the
+    /// instance fails with a violation naming the bound.
+    static let evaluationLimit = 1_000_000
+
+    /// Why an evaluation stopped before its end.
+    enum Stop {
+        /// The task it runs in was cancelled: its caller is gone.
+        case cancelled
+        /// It made more than `evaluationLimit` evaluations.
+        case exhausted
+    }
 
     let program: Program
     /// nil while only validity is wanted: then the first failure ends the evaluation.
@@ -46,6 +58,9 @@ struct Evaluator {
     private var explaining = false
     /// The first pattern that hit PCRE2's match or depth limit: it decided nothing.
     private(set) var limit: PatternError?
+    private var evaluations = 0
+    /// Set once the evaluation stops early; every evaluation then fails at once.
+    private(set) var stop: Stop?
 
     init(program: Program, collectsViolations: Bool) {
         self.program = program
@@ -53,6 +68,11 @@ struct Evaluator {
     }
 
     mutating func evaluate(_ index: Int, _ instance: JSONValue, _ annotations: inout Annotations?) -> Bool {
+        evaluations += 1
+        // Asked every 1024 evaluations: the task's flag is an atomic load, not free.
+        if stop == nil, evaluations & 1023 == 0, Task.isCancelled { stop = .cancelled }
+        if stop == nil, evaluations > Self.evaluationLimit { stop = .exhausted }
+        if stop != nil { return false }
         let node = program.nodes[index]
         depth += 1
         totalDepth += 1
@@ -164,8 +184,19 @@ struct Evaluator {
             if let integer, let value = Int(text) {
                 return value % integer == 0 ? true : fail(check, instance, "\(text) is not a multiple of \(integer)")
             }
-            guard let number = ExactNumber(text), !number.isMultiple(of: divisor) else { return true }
-            return fail(check, instance, "\(text) is not a multiple of the divisor")
+            guard let number = ExactNumber(text) else { return true }
+            switch number.isMultiple(of: divisor) {
+            case true?:
+                return true
+            case false?:
+                return fail(check, instance, "\(Self.brief(instance)) is not a multiple of the divisor")
+            case nil:
+                // Failed closed: a number that would hold the validation up is no valid one.
+                return fail(
+                    check, instance,
+                    "\(Self.brief(instance)) is not checked against multipleOf: dividing it would take more than \(ExactNumber.longDivisionBound) digit operations, the bound"
+                )
+            }
         case .minLength(let minimum):
             // A scalar is at most four bytes: that many bytes are enough scalars, without counting them.
             guard case .string(let text) = instance, text.utf8.count / 4 < minimum, text.unicodeScalars.count < minimum
@@ -194,13 +225,10 @@ struct Evaluator {
             guard case .array(let items) = instance, items.count > maximum else { return true }
             return fail(check, instance, "the array has \(items.count) items, more than \(maximum)")
         case .uniqueItems:
-            guard case .array(let items) = instance else { return true }
-            for i in items.indices {
-                for j in items.indices where j > i && JSONEquality.equal(items[i], items[j]) {
-                    return fail(check, instance, "items \(i) and \(j) are equal")
-                }
+            guard case .array(let items) = instance, let (i, j) = JSONEquality.firstDuplicate(in: items) else {
+                return true
             }
-            return true
+            return fail(check, instance, "items \(i) and \(j) are equal")
         case .minProperties(let minimum):
             guard case .object(let members) = instance, members.count < minimum else { return true }
             return fail(check, instance, "the object has \(members.count) properties, fewer than \(minimum)")

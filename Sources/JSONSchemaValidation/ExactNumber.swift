@@ -69,12 +69,18 @@ struct ExactNumber: Sendable, Hashable, Comparable {
         return a.digits.lexicographicallyPrecedes(b.digits)
     }
 
-    /// Whether `self` is an integer multiple of `divisor` (which is positive).
+    /// The most digit operations (digits of the dividend times digits of the divisor) one
+    /// long division may take: beyond it `isMultiple(of:)` gives up.
+    static let longDivisionBound = 4_000_000
+
+    /// Whether `self` is an integer multiple of `divisor` (which is positive); nil when a
+    /// divisor of more than 18 significant digits would take more than `longDivisionBound`
+    /// digit operations.
     ///
     /// With `self = a·10^p` and `divisor = b·10^q` (`a`, `b` without trailing zeros): when
     /// `p < q`, the quotient `a / (b·10^(q−p))` is never an integer, as `a` is not a multiple of
     /// 10; otherwise it is when `a·10^(p−q)` is a multiple of `b`, computed digit by digit modulo `b`.
-    func isMultiple(of divisor: ExactNumber) -> Bool {
+    func isMultiple(of divisor: ExactNumber) -> Bool? {
         if isZero { return true }
         guard !divisor.isZero else { return false }
         guard exponent >= divisor.exponent else { return false }
@@ -107,8 +113,15 @@ struct ExactNumber: Sendable, Hashable, Comparable {
     }
 
     /// Whether `digits·10^shift` is a multiple of `divisor` (all ASCII digits), by schoolbook
-    /// long division keeping the remainder as digits.
-    private static func isMultipleByLongDivision(_ digits: [UInt8], _ shift: Int, _ divisor: [UInt8]) -> Bool {
+    /// long division keeping the remainder as digits; nil beyond `longDivisionBound`.
+    private static func isMultipleByLongDivision(_ digits: [UInt8], _ shift: Int, _ divisor: [UInt8]) -> Bool? {
+        // r·10^k is a multiple of b = 2^x·5^y·c (c prime to 10) only once k ≥ max(x, y), and
+        // b < 10^n (n digits) makes x < 3.33·n and y < 1.44·n: if 4·n + 4 zeros leave a
+        // remainder, more never clear it (`7e999999` needs no million steps).
+        let zeros = min(shift, 4 * divisor.count + 4)
+        guard (digits.count + zeros).multipliedReportingOverflow(by: divisor.count).partialValue <= longDivisionBound,
+            digits.count + zeros <= longDivisionBound
+        else { return nil }
         let divisorValue = divisor.map { Int($0 - UInt8(ascii: "0")) }
         var remainder: [Int] = []
         func step(_ digit: Int) {
@@ -118,9 +131,7 @@ struct ExactNumber: Sendable, Hashable, Comparable {
             while compare(remainder, divisorValue) >= 0 { remainder = subtract(remainder, divisorValue) }
         }
         for digit in digits { step(Int(digit - UInt8(ascii: "0"))) }
-        // r·10^k is a multiple of b = 2^x·5^y·c (c prime to 10) only once k ≥ max(x, y), less than
-        // 4 digits of shift per digit of b: if a million zeros leave a remainder, more never clear it.
-        var left = min(shift, 1_000_000)
+        var left = zeros
         while left > 0, !(remainder.allSatisfy { $0 == 0 }) {
             step(0)
             left -= 1

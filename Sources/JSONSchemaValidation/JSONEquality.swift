@@ -19,4 +19,33 @@ enum JSONEquality {
             return a == b
         }
     }
+
+    /// The value in a form `Hashable` agrees with `equal` on: each number written as its exact
+    /// value's one key (`1`, `1.0` and `10e-1` all `1e0`); objects are dictionaries already,
+    /// whatever their members' order. `uniqueItems` hashes items by it, in one pass.
+    ///
+    /// ```swift
+    /// JSONEquality.canonical([1.0, ["b": 2, "a": 1]]) == JSONEquality.canonical([1, ["a": 1, "b": 2.0]])  // true
+    /// ```
+    static func canonical(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .number(let text): .number(JSONValue.decimalKey(text) ?? text)
+        case .array(let items): .array(items.map(canonical))
+        case .object(let members): .object(members.mapValues(canonical))
+        default: value
+        }
+    }
+
+    /// The first pair of equal items, `(earlier, later)` with the smallest `later`, or nil
+    /// when all differ: one pass, each item hashed once in its canonical form.
+    static func firstDuplicate(in items: [JSONValue]) -> (Int, Int)? {
+        var seen: [JSONValue: Int] = [:]
+        seen.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            let key = canonical(item)
+            if let earlier = seen[key], equal(items[earlier], item) { return (earlier, index) }
+            if seen[key] == nil { seen[key] = index }
+        }
+        return nil
+    }
 }

@@ -92,7 +92,8 @@ public struct JSONSchema: Sendable {
     public func isValid(_ instance: JSONValue) -> Bool {
         var evaluator = Evaluator(program: program, collectsViolations: false)
         var none: Annotations?
-        return evaluator.evaluate(root, instance, &none)
+        // Stopped early, it fails closed, even where a `not` turned a stopped branch into a pass.
+        return evaluator.evaluate(root, instance, &none) && evaluator.stop == nil
     }
 
     /// Whether `instance` is valid, or the error of a pattern that could not tell (PCRE2's
@@ -116,6 +117,15 @@ public struct JSONSchema: Sendable {
         var evaluator = Evaluator(program: program, collectsViolations: true)
         var none: Annotations?
         _ = evaluator.evaluate(root, instance, &none)
-        return evaluator.violations ?? []
+        let violations = evaluator.violations ?? []
+        let message: String
+        switch evaluator.stop {
+        case nil: return violations
+        case .cancelled: message = "the validation stopped before its end: its caller is gone (the task was cancelled)"
+        case .exhausted:
+            message =
+                "the instance needs more than \(Evaluator.evaluationLimit) subschema evaluations (the bound; $ref, anyOf and oneOf fanning out): it is not valid"
+        }
+        return violations + [SchemaViolation(keyword: "$bound", instancePath: "", schemaPath: "#", message: message)]
     }
 }

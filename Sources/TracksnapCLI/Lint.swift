@@ -121,7 +121,7 @@ struct Lint: ParsableCommand {
         if yaml || lenient.flatMap({ Cassette.Format(shape: $0.value) }) != nil {
             do throws(InputError) {
                 let (cassette, warnings) = try Cassette.read(path: file)
-                return (.cassette(cassette.format), warnings)
+                return (.cassette(cassette.format), warnings + cassette.credentialWarnings(file: file))
             } catch {
                 return (.cassette(lenient.flatMap { Cassette.Format(shape: $0.value) }), error.diagnostics)
             }

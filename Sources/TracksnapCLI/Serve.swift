@@ -15,7 +15,8 @@ struct Serve: ParsableCommand {
             Prints "listening on http://HOST:PORT" first. Without --upstream it answers every request \
             itself (200 {"code":200,"status":1}); with --upstream URL it forwards there; absolute-form requests and CONNECT \
             (curl -x, http_proxy) are forwarded to their target. The control API is under \
-            /__tracksnap/. Then one line per captured request on stderr (time, session or -, method, \
+            /__tracksnap/. Serving what it did not write (--upstream, --cassette, --intercept) without a \
+            token, it makes one for browsers and prints the inspector's address with it on stderr. Then one line per captured request on stderr (time, session or -, method, \
             URL, status; a request no open session got says why), unless --quiet. SIGINT or SIGTERM \
             stop it within half a second, whatever clients hold open, the journal complete (exit 0).
 
@@ -265,6 +266,7 @@ struct Serve: ParsableCommand {
             Terminal.error("error: \(error.message)")
             throw Exit.badInput
         }
+        let tellsBrowserToken = configuration.token == nil && server.browserToken != nil
         let outcome = ServeOutcome()
         let done = DispatchSemaphore(value: 0)
         let waited = stopSignals
@@ -282,6 +284,12 @@ struct Serve: ParsableCommand {
                 let url = try await server.start()
                 // Written straight to the descriptor, unbuffered: tests read this line from a pipe.
                 FileHandle.standardOutput.write(Data("listening on \(url.absoluteString)\n".utf8))
+                // A token made for this run is told once, on stderr; one the user gave never is.
+                if tellsBrowserToken {
+                    Terminal.error(
+                        "the inspector: \(server.inspectorURL(at: url)) (this server serves pages it did not write, so the control API asks a browser for this run's token)"
+                    )
+                }
             } catch {
                 outcome.fail("error: \(error)")
                 try? await server.shutdown()

@@ -260,10 +260,12 @@ private struct CassetteReader {
             ? JSONPointer.appending(pointer, "status")
             : JSONPointer.appending(JSONPointer.appending(pointer, "status"), "code")
         let statusValue = object["status"]?.objectValue?["code"] ?? object["status"]
-        guard let status = statusValue?.scalarText.flatMap(Int.init), (100...599).contains(status) else {
+        guard let status = statusValue?.scalarText.flatMap(Int.init), (200...599).contains(status) else {
+            // A 1xx is no final answer: served, its client would wait for the real one, or take
+            // what follows (a body) as the next answer on the connection.
             parser.error(
                 statusValue == nil ? pointer : statusPointer,
-                "a response needs its \"status\", an HTTP status code from 100 to 599")
+                "a response needs its \"status\", a final HTTP status code from 200 to 599")
             return nil
         }
         let url = object["url"]?.stringValue
@@ -275,8 +277,36 @@ private struct CassetteReader {
                 pointer, "no \"headers\" in the response: \(format.tool)'s own writer always writes them")
         }
         let headers = headers(object["headers"], at: JSONPointer.appending(pointer, "headers"))
+        guard servable(headers, at: JSONPointer.appending(pointer, "headers")) else { return nil }
         let body = body(of: object, at: pointer, headers: headers, tool: format)
         return Interaction.Response(status: status, headers: headers, body: body, url: url)
+    }
+
+    /// Whether an answer's headers can be served as they are: each name an HTTP token, each
+    /// value without CR, LF or NUL. A line break in a value would end the header block where
+    /// the cassette chose and start a second answer on a kept-alive connection (response
+    /// splitting); each one that is not is an error at its place.
+    mutating func servable(_ headers: [CapturedRequest.Header], at pointer: String) -> Bool {
+        var servable = true
+        for header in headers {
+            // An object's member has a place of its own; a HAR list's item is found by its index.
+            let member = JSONPointer.appending(pointer, header.name)
+            let place = document.locations[member] == nil ? pointer : member
+            if !HTTPToken.isToken(header.name) {
+                parser.error(
+                    place,
+                    "the header name \(JSONValue.string(header.name).serialized()) is not an HTTP token (letters, digits and !#$%&'*+-.^_`|~): it cannot be served"
+                )
+                servable = false
+            } else if header.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
+                parser.error(
+                    place,
+                    "the value of \(header.name) holds a line break or NUL, which would split the answer in two when served"
+                )
+                servable = false
+            }
+        }
+        return servable
     }
 
     /// An object of header names to strings (a repeated header: an array of them); anything else

@@ -120,6 +120,14 @@ extension CaptureServer {
             Loopback.names(host)
         }
 
+        /// Whether the server may serve, at its own origin or through itself, content it did
+        /// not write: the reverse proxy's `upstream`, a cassette's answers (`replay`), or
+        /// intercepted tunnels. A page among that content shares the control API's origin, so
+        /// the control API asks a browser for a token (`CaptureServer.browserToken`).
+        package var servesOthersContent: Bool {
+            upstream != nil || replay != nil || interception != nil
+        }
+
         /// Whether the forward proxy demands the token: bound beyond loopback with a token.
         var proxyNeedsToken: Bool {
             token != nil && (!Self.isLoopback(host) || simulatesPublicBinding)

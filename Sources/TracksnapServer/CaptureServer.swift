@@ -54,7 +54,29 @@ public final class CaptureServer: Sendable {
             maximumRequests: configuration.maximumRequests, journalPath: configuration.journalPath,
             journalKeepsSecrets: configuration.journalKeepsSecrets, token: configuration.token,
             logsRequests: configuration.requestLog != nil)
-        router = try RequestRouter(configuration: configuration, store: store)
+        browserToken =
+            configuration.token ?? (configuration.servesOthersContent ? AccessToken.random() : nil)
+        router = try RequestRouter(configuration: configuration, store: store, browserToken: browserToken)
+    }
+
+    /// The token a browser's control API call must carry (`Authorization: Bearer`, which the
+    /// inspector sends when opened at `…/__tracksnap/ui/#token=TOKEN`): the configuration's
+    /// `token` when set; else, when the server serves content it did not write (an `upstream`,
+    /// a cassette, interception), one made at random for this run, since a page among that
+    /// content has the control API's own origin; else nil. Calls without `Origin` or Fetch
+    /// Metadata headers (curl, SDKs, `TracksnapClient`) need only the configuration's `token`.
+    public let browserToken: String?
+
+    /// Where a person opens the inspector of the server listening at `url`: with the browser
+    /// token in the fragment (which no request carries) when there is one.
+    ///
+    /// ```swift
+    /// server.inspectorURL(at: url)  // http://127.0.0.1:8181/__tracksnap/ui/#token=3f…
+    /// ```
+    public func inspectorURL(at url: URL) -> String {
+        var base = url.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        return base + ControlAPI.prefix + "ui/" + (browserToken.map { "#token=" + $0 } ?? "")
     }
 
     /// The port listened on, once started.

@@ -89,7 +89,7 @@ public struct PreparedCheck: Sendable {
         self.validator = validator
         var plans: [TrackingPlan] = []
         for path in profile.plans {
-            plans.append(try TrackingPlan.load(path: workspace.path(path, field: "plan")))
+            plans.append(try TrackingPlan.load(path: workspace.path(path, field: "plan"), workspace: workspace))
         }
         self.plans = plans
     }

@@ -28,13 +28,19 @@ extension Redactor {
         return request
     }
 
-    /// Headers with the secret ones (`Authorization`, `Cookie`, `Set-Cookie`…) hidden whole, and
-    /// the known secrets cut from the others.
+    /// Headers with the secret ones (`Authorization`, `Cookie`, `Set-Cookie`, `X-Partner-Key`…:
+    /// `Secrets.isSecretHeader`) hidden whole, a URL's (`Location`, `Content-Location`) redacted
+    /// as a URL (an OAuth `code` in its query), and the known and shaped secrets cut from the others.
     package func redact(headers: [CapturedRequest.Header]) -> [CapturedRequest.Header] {
         headers.map { header in
-            let hidden = Secrets.headers.contains(header.name.lowercased())
-            return CapturedRequest.Header(
-                name: header.name, value: hidden ? Secrets.placeholderText : redact(text: header.value))
+            if Secrets.isSecretHeader(header.name) {
+                return CapturedRequest.Header(name: header.name, value: Secrets.placeholderText)
+            }
+            let name = header.name.lowercased()
+            let value =
+                name == "location" || name == "content-location"
+                ? redact(url: header.value) : redact(text: header.value)
+            return CapturedRequest.Header(name: header.name, value: value)
         }
     }
 
@@ -66,7 +72,7 @@ extension Redactor {
         if rest.first == "?" {
             rest = rest.dropFirst()
             let queryEnd = rest.firstIndex(of: "#") ?? rest.endIndex
-            out += "?" + redact(form: rest[..<queryEnd], depth: 0)
+            out += "?" + redact(form: rest[..<queryEnd], depth: 0, query: true)
             rest = rest[queryEnd...]
         }
         return rest.isEmpty ? out : out + redact(text: String(rest))
@@ -142,14 +148,16 @@ extension Redactor {
         }
     }
 
-    /// `a=1&b=2` with each field's value redacted (a secret key's value hidden), its encoding kept
-    /// where nothing changed.
-    private func redact(form: Substring, depth: Int) -> String {
+    /// `a=1&b=2` with each field's value redacted (a secret key's value hidden; in a URL's
+    /// `query`, an OAuth `code` too), its encoding kept where nothing changed.
+    private func redact(form: Substring, depth: Int, query: Bool = false) -> String {
         form.split(separator: "&", omittingEmptySubsequences: false).map { piece -> String in
             guard let equals = piece.firstIndex(of: "=") else { return redact(text: String(piece)) }
             let name = FormEncoding.decode(piece[..<equals])
             let raw = piece[piece.index(after: equals)...]
-            if Secrets.isSecret(name) { return piece[...equals] + FormEncoding.encode(Secrets.placeholderText) }
+            if query ? Secrets.isSecretQueryField(name) : Secrets.isSecret(name) {
+                return piece[...equals] + FormEncoding.encode(Secrets.placeholderText)
+            }
             let value = FormEncoding.decode(raw)
             let redacted = redact(encoded: value, depth: depth + 1)
             return redacted == value ? String(piece) : piece[...equals] + FormEncoding.encode(redacted)

@@ -12,7 +12,7 @@ extension CapturedRequest {
     /// The same, from the request's `validationView` when it is already at hand.
     package func carriedSecrets(view: JSONValue) -> Set<String> {
         var found = Secrets.values(in: view)
-        for header in headers where Secrets.headers.contains(header.name.lowercased()) {
+        for header in headers where Secrets.isSecretHeader(header.name) {
             found.formUnion(Secrets.credentials(inHeaderValue: header.value))
         }
         return found

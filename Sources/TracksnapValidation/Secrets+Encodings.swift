@@ -11,7 +11,8 @@ extension Secrets {
     /// The secret values a value carries, at any depth of any encoding: the strings under a
     /// secret key (`writeKey`, `access_token`…), also where the key sits inside JSON text in a
     /// string, a form-encoded string, a URL's query, base64 or base64url text, or gzip bytes in
-    /// base64; and, in text that none of these decodes, what follows a secret key and `=` or `:`.
+    /// base64; in text that none of these decodes, what follows a secret key and `=` or `:`; and
+    /// in any text, the credentials its shape gives away (`shapedCredentials(in:)`).
     ///
     /// ```swift
     /// let data = Data(#"{"properties":{"token":"mp_abc123"}}"#.utf8).base64EncodedString()
@@ -40,7 +41,8 @@ extension Secrets {
     /// ```
     public static func cuts(in text: String, known: Set<String>) -> [String]? {
         if text.count >= shortestHiddenSecret, known.contains(text) { return nil }
-        let carried = values(in: .string(text))
+        // A value already hidden is no secret to cut again.
+        let carried = values(in: .string(text)).subtracting([placeholderText])
         if carried.contains(where: { $0.count < shortestSearchedSecret || !text.contains($0) }) { return nil }
         let contained = known.filter { $0.count >= shortestSearchedSecret && text.contains($0) }
         return carried.union(contained).sorted { ($0.count, $0) > ($1.count, $1) }
@@ -62,6 +64,7 @@ extension Secrets {
         case .array(let items):
             for item in items { collect(item, depth: depth, budget: &budget, into: &found) }
         case .string(let text):
+            found.formUnion(shapedCredentials(in: text))
             // A layer that inflates beyond the budget is searched as the text it is.
             if let layer = try? EncodedLayers.layer(in: text, budget: &budget) {
                 collect(layer, depth: depth + 1, budget: &budget, into: &found)

@@ -5,18 +5,58 @@ public import TracksnapJSON
 public enum Secrets {
     /// Header names that always hold credentials.
     public static let headers: Set<String> = [
-        "authorization", "cookie", "set-cookie", "proxy-authorization", "x-api-key",
+        "authorization", "cookie", "set-cookie", "proxy-authorization", "x-api-key", "x-auth-key", "x-access-key",
+        "x-session-id", "x-signature", "x-amz-security-token", "x-amz-signature",
     ]
 
-    /// Parts of a key name that mark a secret (`writeKey`, `api_key`, `access_token`, `password`).
+    /// Parts of a key name that mark a secret (`writeKey`, `api_key`, `access_token`, `password`,
+    /// `X-Amz-Signature`).
     static let markers = [
         "token", "secret", "password", "passwd", "apikey", "api_key", "writekey", "write_key", "authorization",
-        "cookie", "credential", "api-key", "branch_key",
+        "cookie", "credential", "api-key", "branch_key", "signature",
     ]
 
     /// Keys that hold a marker but name no secret: Adjust's `event_token` is the event's name on
     /// the wire (the only one an Adjust event has), which reports and snapshots must show.
     static let notSecrets: Set<String> = ["event_token"]
+
+    /// Whole key names that mark a secret: too short to look for inside other names (`key` is in
+    /// `monkey`, `pin` in `shipping`, `sid` in `inside`), so only the name itself, any case.
+    static let names: Set<String> = [
+        "key", "sig", "session", "sid", "jwt", "pass", "pwd", "pin", "otp", "cvc", "cvv",
+    ]
+
+    /// Names that hold a secret in a URL's query only: OAuth's authorization `code`
+    /// (`/callback?code=…`, also in a `Location` header); elsewhere a `code` is a coupon's, a
+    /// country's or an error's.
+    static let queryNames: Set<String> = ["code"]
+
+    /// The last words of header names that hold credentials, whatever comes before them
+    /// (`X-Partner-Key`, `X-Client-Secret`, `X-Upload-Signature`, `X-App-Session`).
+    static let headerLastWords: Set<String> = [
+        "key", "secret", "signature", "sig", "session", "sid", "token", "auth", "jwt", "password", "credential",
+        "credentials",
+    ]
+
+    /// Whether a header holds a credential, so that its value is hidden whole: one of `headers`,
+    /// a secret key name (`isSecret`), or a name whose last word is one of `headerLastWords`.
+    ///
+    /// ```swift
+    /// Secrets.isSecretHeader("X-Partner-Key")  // true
+    /// Secrets.isSecretHeader("X-Request-Id")   // false
+    /// ```
+    public static func isSecretHeader(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        if headers.contains(lowered) || isSecret(lowered) { return true }
+        let last = lowered.split { $0 == "-" || $0 == "_" }.last.map(String.init) ?? lowered
+        return headerLastWords.contains(last)
+    }
+
+    /// Whether a URL query's field holds a secret: any secret key (`isSecret`), or one of
+    /// `queryNames`.
+    static func isSecretQueryField(_ name: String) -> Bool {
+        isSecret(name) || queryNames.contains(name.lowercased())
+    }
 
     /// Whether a header, parameter or JSON key holds a secret.
     ///
@@ -31,10 +71,12 @@ public enum Secrets {
                     lowered[start..<(start + marker.count)].elementsEqual(marker)
                 }
         } || headers.contains(String(decoding: lowered, as: UTF8.self))
+            || (lowered.count <= longestName && names.contains(String(decoding: lowered, as: UTF8.self)))
     }
 
     private static let markerBytes = markers.map { Array($0.utf8) }
     private static let notSecretBytes = Set(notSecrets.map { Array($0.utf8) })
+    private static let longestName = names.map(\.utf8.count).max() ?? 0
 
     /// The text secrets are replaced with in reports.
     public static let placeholderText = "[redacted]"

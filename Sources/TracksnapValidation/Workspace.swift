@@ -116,6 +116,39 @@ public struct Workspace: Sendable {
         return name.hasSuffix(".json") && !name.hasSuffix(".new.json")
     }
 
+    /// Refuses a file a caller asked to have written (a snapshot, a cassette) when its name does
+    /// not end in one of `extensions`, or when it, or a folder it lies in below the root, is
+    /// named with a leading dot (`.git/config`, `.ssh/…`, `.env.json`): such files configure
+    /// tools, and a control call never writes them.
+    ///
+    /// ```swift
+    /// try server.checkWritable("/work/app/.git/config", field: "snapshot", extensions: [".json"])  // throws
+    /// ```
+    /// - Parameters:
+    ///   - resolved: the path as `path(_:field:)` resolved it.
+    ///   - field: what named it, for the message.
+    ///   - extensions: the endings allowed (`[".json"]`).
+    /// - Throws: `InputError` naming the field and what is allowed.
+    public func checkWritable(_ resolved: String, field: String, extensions: [String]) throws(InputError) {
+        let shown = display(resolved)
+        let name = (resolved as NSString).lastPathComponent
+        guard extensions.contains(where: { name.hasSuffix($0) && name.count > $0.count }) else {
+            throw InputError(
+                file: shown,
+                message:
+                    "\(field) \"\(shown)\" is not a \(extensions.joined(separator: ", ")) file: tracksnap writes no other"
+            )
+        }
+        let below = root == nil ? resolved : shown
+        if let dotted = below.split(separator: "/").first(where: { $0.hasPrefix(".") && $0 != "." && $0 != ".." }) {
+            throw InputError(
+                file: shown,
+                message:
+                    "\(field) \"\(shown)\" is in or is \"\(dotted)\": tracksnap writes nothing named with a leading dot"
+            )
+        }
+    }
+
     /// How an answer shows a path it resolved: relative to the root.
     package func display(_ resolved: String) -> String {
         guard let root else { return resolved }

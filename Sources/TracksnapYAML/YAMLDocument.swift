@@ -16,8 +16,11 @@ package struct YAMLDocument: Sendable {
     /// The JSON Pointers of `!!binary` values (kept as their base64 text in `document`).
     package let binary: Set<String>
 
-    /// More values than this (aliases can repeat a subtree many times over) is refused.
+    /// More values than this (aliases can repeat a subtree many times over) is refused: in one
+    /// document, and in all the documents of a stream together.
     package static let valueLimit = 1_000_000
+    /// More documents than this in one stream (`---` between them) is refused.
+    package static let documentLimit = 10_000
     /// As for JSON documents.
     package static let depthLimit = 512
 
@@ -37,14 +40,22 @@ package struct YAMLDocument: Sendable {
     /// Every document of a YAML stream (`---` between them), each with its lines and columns
     /// in the one file, as a folder's files are read one by one.
     ///
-    /// - Throws: as `parse(_:file:)` does, for the first document that cannot be read.
+    /// - Throws: as `parse(_:file:)` does, for the first document that cannot be read; when the
+    ///   documents together expand beyond `valueLimit` values (five alias bombs just under the
+    ///   limit each are one bomb), or there are more than `documentLimit` of them.
     package static func parseAll(_ bytes: some Collection<UInt8>, file: String) throws(InputError) -> [YAMLDocument] {
         let text = try text(bytes, file: file)
         var documents: [YAMLDocument] = []
+        var values = 0
         do {
             let parser = try Parser(yaml: text)
             while let root = try parser.nextRoot() {
-                documents.append(try converted(root, file: file))
+                guard documents.count < documentLimit else {
+                    throw InputError(
+                        file: file, location: root.mark.map { SourceLocation(line: $0.line, column: $0.column) },
+                        message: "more than \(documentLimit) YAML documents in one file")
+                }
+                documents.append(try converted(root, file: file, counted: &values))
             }
         } catch let error as InputError {
             throw error
@@ -62,7 +73,14 @@ package struct YAMLDocument: Sendable {
     }
 
     private static func converted(_ root: Node, file: String) throws(InputError) -> YAMLDocument {
-        var converter = Converter(file: file)
+        var values = 0
+        return try converted(root, file: file, counted: &values)
+    }
+
+    /// The document, its values added to `counted`: the limit holds for all of them together.
+    private static func converted(_ root: Node, file: String, counted: inout Int) throws(InputError) -> YAMLDocument {
+        var converter = Converter(file: file, count: counted)
+        defer { counted = converter.count }
         let value = try converter.value(root, at: "", depth: 0)
         return YAMLDocument(
             document: JSONDocument(

@@ -121,7 +121,7 @@ struct LintCase: Sendable, CustomTestStringConvertible {
                   }]
                 }
                 """,
-            severity: "error", says: [#"a response needs its "status""#, "100 to 599"], at: "700",
+            severity: "error", says: [#"a response needs its "status""#, "200 to 599"], at: "700",
             after: #""status": "#),
         LintCase(
             testDescription: "a VCR cassette whose answer has no headers is a warning at the answer",

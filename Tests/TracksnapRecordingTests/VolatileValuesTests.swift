@@ -193,17 +193,17 @@ struct VolatileValuesTests {
         let request = CapturedRequest(
             id: "1", time: Self.time, method: "GET",
             url:
-                "https://t.example.com/e?ev=view&ts=1795373998123&api_key=9f86d081884c7d659a2feaa0c55ad015&sid=483920175"
+                "https://t.example.com/e?ev=view&ts=1795373998123&api_key=9f86d081884c7d659a2feaa0c55ad015&visit=483920175"
         )
         let (snapshot, outcome) = try Self.record([request])
         #expect(
             snapshot.at("/requests/0/parameters") == [
                 "ev": "view", "ts": ["$regex": "[0-9]{13}"], "api_key": ["$type": "string"],
-                "sid": ["$regex": "[0-9]+"],
+                "visit": ["$regex": "[0-9]+"],
             ])
         #expect(
             outcome.generalized.map(\.description) == [
-                "/requests/0/parameters/sid (random-id)", "/requests/0/parameters/ts (epoch-ms)",
+                "/requests/0/parameters/ts (epoch-ms)", "/requests/0/parameters/visit (random-id)",
             ])
         try Self.expectValidates(snapshot, [request])
     }

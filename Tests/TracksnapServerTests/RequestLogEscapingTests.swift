@@ -71,22 +71,28 @@ struct RequestLogEscapingTests {
         #expect(line.description.contains(#"no open session "s9\n::error::y⟨U+001B⟩[2J""#), "\(line.description)")
     }
 
-    @Test("ingested method and URL: the log tracksnap serve writes on stderr holds no forged line")
+    @Test(
+        "ingested URLs: the log tracksnap serve writes on stderr holds no forged line; a forged method is refused, not logged"
+    )
     func ingestedThroughServe() async throws {
         let server = try await ServeChild.launch()
         defer { server.stop() }
         let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
+        // A method is an HTTP token, or the call records nothing (and so logs nothing).
+        let forged = #"[{"method": "GET\n::error::forged-method", "url": "https://t.example/"}]"#
+        await #expect(throws: (any Error).self) {
+            try await server.call("POST", "sessions/\(session)/requests", body: Data(forged.utf8))
+        }
         let records = #"""
-            [{"method": "GET\n::error::forged-method", "url": "https://t.example/\u001b[31mred\r\n::add-mask::forged-url?access_token=tok_5521"},
-             {"method": "POST\u2028::warning::x\u202e", "url": "https://t.example/\u0085\u009b31m"}]
+            [{"method": "GET", "url": "https://t.example/\u001b[31mred\r\n::add-mask::forged-url?access_token=tok_5521"},
+             {"method": "POST", "url": "https://t.example/\u0085\u009b31m"}]
             """#
         _ = try await server.call("POST", "sessions/\(session)/requests", body: Data(records.utf8))
         server.stop()
         _ = try await server.waitForExit()
         let log = try String(contentsOf: server.stderrURL, encoding: .utf8)
-        #expect(
-            log.contains(#"GET\n::error::forged-method https://t.example/⟨U+001B⟩[31mred\r\n::add-mask::forged-url"#),
-            "\(log)")
+        #expect(!log.contains("forged-method"), "\(log)")
+        #expect(log.contains(#"GET https://t.example/⟨U+001B⟩[31mred\r\n::add-mask::forged-url"#), "\(log)")
         #expect(!log.contains("tok_5521"))
         Self.expectUnforged(log.hasSuffix("\n") ? String(log.dropLast()) : log)
         #expect(log.split(separator: "\n").count == 2, "one line per request: \(log)")

@@ -37,7 +37,7 @@ package struct FuzzTarget: Sendable {
     /// Every target, in the order `make fuzz` runs them.
     package static let all: [FuzzTarget] = [
         .json, .snapshot, .profile, .capture, .record, .form, .content, .decoders, .pattern, .secrets, .server,
-        .cassette, .schema, .protobuf,
+        .cassette, .schema, .protobuf, .yamlStream, .cassetteHeaders,
     ]
 
     /// The target with this name.

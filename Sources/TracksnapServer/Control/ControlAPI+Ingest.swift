@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import TracksnapCore
+import TracksnapJSON
 import TracksnapModel
 
 extension ControlAPI {
@@ -22,6 +23,7 @@ extension ControlAPI {
     /// time, marks it `ingested`, attributes it to the session in the path, journals it, logs
     /// it, and wakes the session's waiters. It counts against `--max-requests` as a received
     /// request does. An empty or malformed body records nothing (400, naming the record and the member);
+    /// a method that is not an HTTP token (RFC 9110) records nothing (400);
     /// more than `maximumIngestedRequests` records nothing (413, counted before anything is
     /// parsed); an unknown session is 404.
     ///
@@ -57,6 +59,14 @@ extension ControlAPI {
             return .error(
                 .badRequest,
                 "\(error.description); send a JSON array of capture records such as [{\"method\": \"GET\", \"url\": \"https://t.example/e?ev=view\"}]"
+            )
+        }
+        // A method is a token (RFC 9110): one holding `;`, spaces or quotes would be a command
+        // wherever it is later shown as a word (the inspector's "Copy as curl").
+        if let index = requests.firstIndex(where: { !HTTPToken.isToken($0.method) }) {
+            return .error(
+                .badRequest,
+                "record \(index): the method \(JSONValue.string(requests[index].method).serialized()) is not an HTTP token (letters, digits and !#$%&'*+-.^_`|~); nothing was recorded"
             )
         }
         for captured in requests {

@@ -92,6 +92,11 @@ extension ControlAPI {
         let writes = mode != .never && !(mode == .missing && exists)
         if writes, let empty = emptyRun(runs, names: names) { return empty }
         do {
+            if writes {
+                // Only a snapshot is written, and only over a snapshot: never a tool's file.
+                try workspace.checkWritable(path, field: "snapshot", extensions: [".json"])
+                if exists, reference != nil { _ = try Snapshot.load(path: path) }
+            }
             let existing = reference == nil && exists ? try Snapshot.load(path: path) : nil
             let outcome = try SnapshotRecorder(profile: reference, existing: existing, workspace: workspace).record(
                 runs: runs, snapshotAt: path, mode: mode, pending: pending, runNames: names)

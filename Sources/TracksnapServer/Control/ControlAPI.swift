@@ -49,6 +49,9 @@ struct ControlAPI: Sendable {
     let store: CaptureStore
     /// Demanded in `Authorization: Bearer TOKEN` when set.
     let token: AccessToken?
+    /// Without a `token`: demanded of a browser's calls (`IncomingRequest.isFromBrowser`) when
+    /// the server serves content it did not write (`CaptureServer.browserToken`).
+    var browserToken: AccessToken? = nil
     /// Where profile names are looked up (the server's `--validators-dir`), and the root
     /// every file a call names must lie in (`--root`); the loaders open files through it.
     let workspace: Workspace
@@ -81,6 +84,18 @@ struct ControlAPI: Sendable {
         if needsToken, let token, !token.authorizesControl(request.headers.first(name: "Authorization")) {
             var response = Response.error(
                 .unauthorized, "the control API needs the header Authorization: Bearer <token>")
+            response.headers.add(name: "WWW-Authenticate", value: "Bearer realm=\"tracksnap\"")
+            return .now(response)
+        }
+        // A page the reverse proxy (or a cassette) served has this server's origin: the
+        // `Origin` and `Sec-Fetch-Site` rules pass it, the browser token does not.
+        if needsToken, token == nil, let browserToken, request.isFromBrowser,
+            !browserToken.authorizesControl(request.headers.first(name: "Authorization"))
+        {
+            var response = Response.error(
+                .unauthorized,
+                "this server serves pages it did not write (--upstream, a cassette, --intercept), so a browser's control API call needs its token: open the inspector at the address serve printed (/__tracksnap/ui/#token=…)"
+            )
             response.headers.add(name: "WWW-Authenticate", value: "Bearer realm=\"tracksnap\"")
             return .now(response)
         }
@@ -183,12 +198,24 @@ struct ControlAPI: Sendable {
             let mode = try body.word("recordMode", of: RecordMode.cassetteNames).flatMap(RecordMode.init(cassette:))
             if let path = try body.string("cassette") {
                 do throws(InputError) {
+                    let resolved = try workspace.path(path, field: "cassette")
+                    let recordMode =
+                        mode
+                        ?? (try? RecordMode.resolve(
+                            explicit: nil, configured: nil, environment: ProcessInfo.processInfo.environment))
+                        ?? .never
+                    if recordMode != .never {
+                        // Only a cassette is written, and only over a cassette: `all` would not
+                        // read the file it replaces, so it is read here first.
+                        try workspace.checkWritable(
+                            resolved, field: "cassette", extensions: [".json", ".yml", ".yaml"])
+                        if recordMode == .all, FileManager.default.fileExists(atPath: resolved) {
+                            _ = try Cassette.read(path: resolved)
+                        }
+                    }
                     cassette = try CassettePlayer(
-                        path: workspace.path(path, field: "cassette"),
-                        mode: mode
-                            ?? (try? RecordMode.resolve(
-                                explicit: nil, configured: nil, environment: ProcessInfo.processInfo.environment))
-                                ?? .never,
+                        path: resolved,
+                        mode: recordMode,
                         recordHint:
                             "start the session again with \"recordMode\": \"failed\" (records what the cassette lacks)",
                         repeatHint:

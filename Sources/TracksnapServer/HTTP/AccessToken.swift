@@ -20,6 +20,13 @@ struct AccessToken: Sendable {
         self.value = value
     }
 
+    /// A token no one can guess: 32 bytes from the system's secure generator, as hex.
+    static func random() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }
+            .joined()
+    }
+
     /// Whether an `Authorization` header lets a control call through: `Bearer TOKEN`.
     func authorizesControl(_ header: String?) -> Bool {
         guard let (scheme, credential) = Self.split(header), scheme == "bearer" else { return false }

@@ -212,7 +212,11 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             write(response, for: request.head, keepAlive: request.head.isKeepAlive, context: context)
         case .later(let work):
             let promise = context.eventLoop.makePromise(of: Response.self)
-            promise.completeWithTask(work)
+            // The work stops when its caller is gone: a validation checks for cancellation
+            // (`JSONSchema`'s evaluator), so a client that hangs up frees the thread.
+            let task = Task { await work() }
+            context.channel.closeFuture.whenComplete { _ in task.cancel() }
+            promise.completeWithTask { await task.value }
             promise.futureResult.assumeIsolated().whenSuccess { response in
                 // A client that went away meanwhile makes the write fail, which is harmless.
                 self.write(response, for: request.head, keepAlive: request.head.isKeepAlive, context: context)

@@ -44,4 +44,11 @@ struct IncomingRequest: Sendable {
     var isPreflight: Bool {
         method == .OPTIONS && headers.contains(name: "Access-Control-Request-Method")
     }
+
+    /// Sent by a browser for a page: it carries `Origin` or a Fetch Metadata header
+    /// (`Sec-Fetch-Site`, `-Mode`, `-Dest`), which a page's script can neither set nor remove.
+    /// curl, SDKs and the project's clients send none of them.
+    var isFromBrowser: Bool {
+        ["Origin", "Sec-Fetch-Site", "Sec-Fetch-Mode", "Sec-Fetch-Dest"].contains { headers.contains(name: $0) }
+    }
 }

@@ -27,7 +27,9 @@ final class RequestRouter: Sendable {
     /// SDK reads the answer gets its own (`VendorAnswers`).
     private let answersAsVendors: Bool
 
-    init(configuration: CaptureServer.Configuration, store: CaptureStore) throws(CaptureServerError) {
+    init(
+        configuration: CaptureServer.Configuration, store: CaptureStore, browserToken: String? = nil
+    ) throws(CaptureServerError) {
         self.configuration = configuration
         self.store = store
         forwarder = try Forwarder()
@@ -35,6 +37,7 @@ final class RequestRouter: Sendable {
             configuration.interception == nil ? nil : try Interceptor(configuration: configuration, store: store)
         control = ControlAPI(
             store: store, token: configuration.token.map(AccessToken.init),
+            browserToken: configuration.token == nil ? browserToken.map(AccessToken.init) : nil,
             workspace: Workspace(
                 validators: configuration.validatorsDirectory,
                 root: configuration.root ?? FileManager.default.currentDirectoryPath),
@@ -54,6 +57,12 @@ final class RequestRouter: Sendable {
     /// tunnel; either way its body is decoded the same way first.
     func reply(to request: IncomingRequest, in tunnel: InterceptedTunnel? = nil) -> Reply {
         let uri = request.head.uri
+        // HTTP/1's parser takes only a token as the method; HTTP/2's `:method` arrives as sent.
+        // Anything else is neither recorded nor forwarded: shown later as a word (the
+        // inspector's "Copy as curl"), it could be a command.
+        guard HTTPToken.isToken(request.head.method.rawValue) else {
+            return .now(.error(.badRequest, "the method is not an HTTP token (RFC 9110): the request is not recorded"))
+        }
         if tunnel == nil, uri.hasPrefix(ControlAPI.prefix) && !uri.hasPrefix(SessionRouting.prefix) {
             return controlReply(to: request)
         }

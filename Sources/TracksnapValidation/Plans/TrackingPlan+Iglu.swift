@@ -41,7 +41,7 @@ extension TrackingPlan {
     /// ```
     /// - Throws: `InputError` for a folder with no schema, a file that is not JSON, or an
     ///   invalid schema, each at its file, line and column.
-    public static func loadIglu(directory: String) throws(InputError) -> TrackingPlan {
+    public static func loadIglu(directory: String, workspace: Workspace? = nil) throws(InputError) -> TrackingPlan {
         let schemasFolder =
             (directory as NSString).lastPathComponent == "schemas"
             ? directory : (directory as NSString).appendingPathComponent("schemas")
@@ -55,6 +55,8 @@ extension TrackingPlan {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue
             else { continue }
             do throws(InputError) {
+                // Confined as a named file is: a link out of the root is refused.
+                if let workspace { _ = try workspace.path(path, field: "an Iglu schema") }
                 let version = file.hasSuffix(".json") ? String(file.dropLast(5)) : file
                 documents.append(("iglu:" + version, try JSONDocument.load(path: path)))
             } catch {

@@ -21,7 +21,7 @@ extension TrackingPlan {
     /// as `additionalProperties`, false unless the rule says true, as rudder-cli sends it.
     /// - Throws: `InputError` for malformed YAML, a reference to no event, property or custom
     ///   type, an invalid type or config, or no tracking plan: each at its file, line and column.
-    public static func loadRudderStack(path: String) throws(InputError) -> TrackingPlan {
+    public static func loadRudderStack(path: String, workspace: Workspace? = nil) throws(InputError) -> TrackingPlan {
         var isDirectory: ObjCBool = false
         let isFolder = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
         let folder = isFolder ? path : (path as NSString).deletingLastPathComponent
@@ -33,6 +33,15 @@ extension TrackingPlan {
         }
         var catalog = RudderStackCatalog()
         for file in files {
+            // A file found in the folder is confined as a named one is: a link out of the root is refused.
+            if let workspace {
+                do throws(InputError) {
+                    _ = try workspace.path(file, field: "a RudderStack plan's file")
+                } catch {
+                    catalog.diagnostics += error.diagnostics
+                    continue
+                }
+            }
             guard let bytes = FileManager.default.contents(atPath: file) else {
                 catalog.diagnostics.append(Diagnostic(.error, file: file, message: "cannot be read"))
                 continue

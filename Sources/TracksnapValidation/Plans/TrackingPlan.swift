@@ -123,15 +123,20 @@ public struct TrackingPlan: Sendable {
     /// Reads and compiles a plan file, an Iglu registry folder (`loadIglu(directory:)`), or a
     /// RudderStack tracking plan, a YAML file or a folder of them (`loadRudderStack(path:)`).
     ///
+    /// - Parameters:
+    ///   - path: the plan file or folder.
+    ///   - workspace: when given (the control API's), every file found in a plan folder goes
+    ///     through its `path(_:field:)`: a symbolic link that leads outside the root is refused.
     /// - Throws: `InputError` for a file that cannot be read or parsed, a plan of no known
     ///   format, a definition without its type or name, or an invalid schema or unresolvable
     ///   `$ref`: each at the plan file's line and column.
-    public static func load(path: String) throws(InputError) -> TrackingPlan {
+    public static func load(path: String, workspace: Workspace? = nil) throws(InputError) -> TrackingPlan {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            return try isIgluRegistry(path) ? loadIglu(directory: path) : loadRudderStack(path: path)
+            return try isIgluRegistry(path)
+                ? loadIglu(directory: path, workspace: workspace) : loadRudderStack(path: path, workspace: workspace)
         }
-        if isYAML(path) { return try loadRudderStack(path: path) }
+        if isYAML(path) { return try loadRudderStack(path: path, workspace: workspace) }
         return try parse(document: JSONDocument.load(path: path))
     }
 

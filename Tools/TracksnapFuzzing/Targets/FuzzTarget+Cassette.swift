@@ -20,6 +20,29 @@ extension FuzzTarget {
         }
     }
 
+    /// The cassette readers, for what replay would serve: every answer accepted has a final
+    /// status (200 to 599), header names that are HTTP tokens, and values with no CR, LF or NUL
+    /// (which would split the answer on the wire).
+    static let cassetteHeaders = FuzzTarget(
+        "headers", "Cassette.read; every answer accepted can be served as one answer",
+        seeds: ["Tests/Fuzz/cassette"]
+    ) { bytes throws(PropertyViolation) in
+        guard let (cassette, _) = try? Cassette.read(bytes, file: "fuzz.yml") else { return }
+        for interaction in cassette.interactions {
+            let response = interaction.response
+            guard (200...599).contains(response.status) else {
+                throw PropertyViolation(target: "headers", "an answer with status \(response.status) was accepted")
+            }
+            for header in response.headers {
+                guard HTTPToken.isToken(header.name),
+                    !header.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 })
+                else {
+                    throw PropertyViolation(target: "headers", "a header that would split the answer was accepted")
+                }
+            }
+        }
+    }
+
     /// An interaction without its time, headers in name order (tracksnap's format keeps them by name).
     private static func comparable(_ interaction: Interaction) -> Interaction {
         var interaction = interaction

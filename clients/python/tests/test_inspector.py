@@ -403,7 +403,7 @@ def test_an_event_opens_decoded_step_by_step_and_copies_as_curl_and_as_snapshot_
 
     browser.find_element(By.ID, "copy-curl").click()
     command = wait_for(browser, lambda: browser.find_element(By.ID, "detail-copied").text)
-    assert command.startswith(f"curl -X POST '{server.url}/track' -H "), command
+    assert command.startswith(f"curl -X 'POST' '{server.url}/track' -H "), command
     original = next(r for r in session.requests() if "Signed" in (r.get("body") or ""))
     before = len(server.requests())
     subprocess.run(["bash", "-c", command + " -s -o /dev/null"], check=True, timeout=30)
@@ -418,3 +418,81 @@ def test_an_event_opens_decoded_step_by_step_and_copies_as_curl_and_as_snapshot_
     assert entry["properties"]["plan"] == "pro" and "index" not in entry, entry
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert errors == [], errors
+
+
+def test_copy_as_curl_quotes_a_captured_method_so_that_bash_runs_no_command_from_it(server, browser, tmp_path):
+    """A method is text the app (or a page) chose. One that is an HTTP token, as the server
+    takes, can still be shell syntax (`|`, `$`, `'` are token characters): "Copy as curl" quotes
+    it as every other word, so the copied text run by bash in an empty folder creates nothing."""
+    session = server.session("hostile method")
+    method = "GET|touch$IFS''pwned"
+    post(f"{server.url}/__tracksnap/sessions/{session.id}/requests",
+         [{"method": method, "url": "http://127.0.0.1:9/copy-as-curl"}],
+         headers={"Authorization": f"Bearer {server.token}"})
+    browser.get(f"{server.url}/__tracksnap/ui/?session={session.id}#token={server.token}")
+    wait_for(browser, lambda: any("copy-as-curl" in cell for row in drawn_rows(browser) for cell in row))
+    row = next(r for r in browser.find_elements(By.CSS_SELECTOR, "#rows tr") if "copy-as-curl" in r.text)
+    row.click()
+    wait_for(browser, lambda: browser.find_element(By.ID, "detail").is_displayed())
+    browser.find_element(By.ID, "copy-curl").click()
+    command = wait_for(browser, lambda: browser.find_element(By.ID, "detail-copied").text)
+    assert command.startswith("curl -X 'GET|touch$IFS'\\'''\\''pwned' 'http://127.0.0.1:9/copy-as-curl'"), command
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    # Run as copied: an argument added at the end would be one more of any command it held.
+    subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, timeout=30)
+    assert list(scratch.iterdir()) == [], "bash ran a command the method held"
+
+
+class _ProxiedApp(BaseHTTPRequestHandler):
+    """The app behind `serve --upstream`: a page whose script, loaded through the proxy, has the
+    control API's own origin, and tries to read the captured traffic and reject a pending snapshot."""
+
+    def do_GET(self):
+        body = b"""<!doctype html><title>app</title><pre id="outcome"></pre><script>
+        (async () => {
+          const attempt = (path, init) => fetch(path, init)
+            .then((answer) => answer.text().then((text) => answer.status + " " + text), () => "failed");
+          const outcome = {
+            read: await attempt("/__tracksnap/requests"),
+            reject: await attempt("/__tracksnap/snapshots/reject", {method: "POST",
+              headers: {"Content-Type": "application/json"}, body: JSON.stringify({snapshot: "Snapshots/cart.json"})}),
+          };
+          document.getElementById("outcome").textContent = JSON.stringify(outcome);
+        })();
+        </script>"""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_POST = do_GET
+
+    def log_message(self, *args):
+        pass
+
+
+def test_a_page_served_through_the_reverse_proxy_reads_no_traffic_and_rejects_no_snapshot(browser, tmp_path):
+    """`serve --upstream` without a token: the page it serves shares the control API's origin, so
+    the Origin and Sec-Fetch-Site rules let its calls through; the token the server made for
+    browsers does not. The client that launched the server calls as before, with no token."""
+    app = ThreadingHTTPServer(("127.0.0.1", 0), _ProxiedApp)
+    threading.Thread(target=app.serve_forever, daemon=True).start()
+    pending = tmp_path / "Snapshots" / "cart.new.json"
+    pending.parent.mkdir()
+    pending.write_text('{"events": []}\n')
+    try:
+        with Tracksnap.start(root=tmp_path, upstream=f"http://127.0.0.1:{app.server_address[1]}") as server:
+            post(server.url + "/v1/track", {"type": "track", "event": "Secret Plan", "writeKey": WRITE_KEY})
+            browser.get(f"{server.url}/app")
+            outcome = json.loads(wait_for(browser, lambda: browser.find_element(By.ID, "outcome").text or None))
+            assert outcome["read"].startswith("401 "), outcome
+            assert outcome["reject"].startswith("401 "), outcome
+            assert "Secret Plan" not in outcome["read"], outcome
+            assert pending.exists(), "the pending snapshot was rejected by the page"
+            # The client that launched the server needs no token: it is not a browser.
+            assert any(r["url"].endswith("/v1/track") for r in server.requests())
+    finally:
+        app.shutdown()
+        browser.get_log("browser")  # the refused fetches are logged as errors

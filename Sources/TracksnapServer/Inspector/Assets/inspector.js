@@ -498,9 +498,10 @@
     return "'" + String(text).replace(/'/g, "'\\''") + "'";
   }
 
-  // The request as a curl command, as captured (secrets as the control API shows them).
+  // The request as a curl command, as captured (secrets as the control API shows them): every
+  // word taken from the request is quoted, the method too (a captured method is text, never a command).
   function curlOf(request) {
-    const words = ["curl", "-X", request.method, shellWord(request.url)];
+    const words = ["curl", "-X", shellWord(request.method), shellWord(request.url)];
     for (const header of request.headers || []) {
       if (/^(host|content-length|connection|transfer-encoding)$/i.test(header.name)) continue;
       words.push("-H", shellWord(header.name + ": " + header.value));
