@@ -56,6 +56,7 @@ enum TrackingCheck {
             }
             if result.passed { return Outcome(result: result) }
             var message = "Tracking does not match the snapshot \(path):\n\n" + ReportFormat.text.render([result])
+            if requests.isEmpty { message += "\nCaptured no request. " + batchingAdvice }
             if recordOnFailure {
                 message +=
                     "\n"
@@ -139,9 +140,16 @@ enum TrackingCheck {
         on every later run while checking nothing. Check that the app's URLSession is made from the \
         configuration the capture was installed on (or that the app sends to the session's base URL \
         or with its X-Tracksnap-Session header), and that the flow sends before the assertion's \
-        timeout.
+        timeout. \(batchingAdvice)
         """
     }
+
+    /// Why an SDK may send nothing within the assertion's wait: most batch on a timer.
+    static let batchingAdvice = """
+        Analytics SDKs batch events and send them on a timer (often every 10 to 30 s, longer than \
+        the default 10 s timeout): call the SDK's flush before the assertion, shorten its flush \
+        interval in the test, or give assertTracking a longer timeout.
+        """
 
     /// When an assertion's wait is over, before the settle time and the deadline: what it
     /// checks for after each arrival.

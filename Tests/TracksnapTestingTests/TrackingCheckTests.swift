@@ -189,6 +189,17 @@ struct TrackingCheckTests {
         #expect(
             outcome.failure?.contains("Captured no request, so the snapshot /nowhere/new.json was not recorded") == true
         )
+        #expect(outcome.failure?.contains(TrackingCheck.batchingAdvice) == true)
         #expect(spy.calls.withLock { $0 }.isEmpty)
+    }
+
+    @Test("nothing captured against a snapshot: the failure says that SDKs batch on a timer and how to flush")
+    func emptyAgainstSnapshot() {
+        let outcome = run([], "Fixtures/Snapshots/checkout.json")
+        let message = outcome.failure ?? ""
+        #expect(message.contains("Captured no request."))
+        #expect(message.contains(TrackingCheck.batchingAdvice))
+        #expect(TrackingCheck.batchingAdvice.contains("flush"))
+        #expect(TrackingCheck.batchingAdvice.contains("timer"))
     }
 }
