@@ -66,8 +66,7 @@ enum TrackingCheck {
             } else if result.onlyOrderDiffers {
                 message += "\n" + SnapshotResult.orderAdvice(file: path)
             } else {
-                message +=
-                    "\nTo accept what was captured, run the test again with \(RecordMode.environmentVariable)=failed."
+                message += "\n" + acceptAdvice(losing: result.acceptingLoss)
             }
             return Outcome(result: result, failure: message)
         }
@@ -150,6 +149,17 @@ enum TrackingCheck {
         the default 10 s timeout): call the SDK's flush before the assertion, shorten its flush \
         interval in the test, or give assertTracking a longer timeout.
         """
+
+    /// The suggestion to accept what was captured, which first says what accepting would remove
+    /// (`SnapshotResult.acceptingLoss`) when an expected entry is missing.
+    static func acceptAdvice(losing loss: String?) -> String {
+        let command = "run the test again with \(RecordMode.environmentVariable)=failed."
+        guard let loss else { return "To accept what was captured, " + command }
+        return """
+            Accepting what was captured would remove \(loss). If the app should still send it, the app \
+            needs the fix, not the snapshot. To accept it anyway, \(command)
+            """
+    }
 
     /// When an assertion's wait is over, before the settle time and the deadline: what it
     /// checks for after each arrival.
