@@ -130,13 +130,31 @@ struct Validate: ParsableCommand {
             )
         }
         if format.name == "github", let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"],
-            !summary.isEmpty,
-            let handle = FileHandle(forWritingAtPath: summary)
+            !summary.isEmpty
         {
-            handle.seekToEndOfFile()
-            handle.write(Data(ReportFormat.markdown.render(results, options: acceptOptions).utf8))
-            try? handle.close()
+            appendStepSummary(ReportFormat.markdown.render(results, options: acceptOptions), to: summary)
         }
         return results.allSatisfy(\.passed)
+    }
+
+    /// Appends the Markdown summary to `$GITHUB_STEP_SUMMARY`'s file, creating it when it is not
+    /// there yet; a file that cannot be written is a warning on stderr, not a failed validation.
+    private func appendStepSummary(_ markdown: String, to path: String) {
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+        }
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            Terminal.error(
+                "warning: cannot write the step summary to $GITHUB_STEP_SUMMARY (\(path)): "
+                    + "no such file, and it cannot be created there")
+            return
+        }
+        do {
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(markdown.utf8))
+            try handle.close()
+        } catch {
+            Terminal.error("warning: cannot write the step summary to $GITHUB_STEP_SUMMARY (\(path)): \(error)")
+        }
     }
 }

@@ -76,7 +76,8 @@ package struct SnapshotRecorder: Sendable {
     /// events as validation does; a paired entry keeps every `$regex`, `$type`, `$any`,
     /// `$absent`, `$literal` and literal that still accepts its value, and its `description`;
     /// the rest is recorded anew. Captured values that pair with no entry are added, entries
-    /// nothing pairs with are dropped. A Szimpla file becomes a tracksnap snapshot.
+    /// nothing pairs with are dropped; under `"order": "any"` paired entries keep their old
+    /// order. A Szimpla file becomes a tracksnap snapshot.
     /// - Parameters:
     ///   - requests: everything captured, in capture order, before filtering.
     ///   - name: the snapshot's `name` when there is no existing one.
@@ -290,10 +291,10 @@ package struct SnapshotRecorder: Sendable {
             return entry
         }
         let trimmed = full.map { trim($0, kind: kind) }
-        let entries = merge(
+        let (entries, captured) = merge(
             old, views: first.map(\.view), full: full, trimmed: trimmed, existing: existing, oldSnapshot: oldSnapshot)
         let section = kind == .request ? "requests" : "events"
-        for (index, entry) in entries.enumerated() {
+        for (position, (entry, index)) in zip(entries, captured).enumerated() {
             // Only what is written: trimmed headers and context, and patterns a person kept, are not news;
             // an environment field left out is, where its object is written.
             let written = found[index].filter { item in
@@ -304,7 +305,7 @@ package struct SnapshotRecorder: Sendable {
                 entry.value(atTokens: tokens.dropLast())?.objectValue != nil
             }.map { Generalizer.Found(tokens: $0, reason: Generalizer.environment) }
             for item in Set(written + leftOut).sorted(by: { $0.tokens.lexicographicallyPrecedes($1.tokens) }) {
-                let path = item.tokens.reduce("/\(section)/\(index)") { JSONPointer.appending($0, $1) }
+                let path = item.tokens.reduce("/\(section)/\(position)") { JSONPointer.appending($0, $1) }
                 generalized.append(Generalization(path: path, reason: item.reason))
             }
         }
@@ -324,18 +325,36 @@ package struct SnapshotRecorder: Sendable {
 
     /// Pairs the existing entries with the captured values by the alignment validation uses,
     /// and keeps what still matches in each pair (`PatternKeeper`).
+    ///
+    /// - Returns: the entries as written, and the captured value each came from. Under `"order":
+    ///   "any"` the entries that pair keep the existing snapshot's order, and a new one follows the
+    ///   entry captured before it, so that a re-recording's diff shows only what changed; under
+    ///   `strict`, capture order, which the snapshot checks.
     private func merge(
         _ old: [ExpectedEntry], views: [JSONValue], full: [JSONValue], trimmed: [JSONValue], existing: JSONDocument?,
         oldSnapshot: Snapshot?
-    ) -> [JSONValue] {
-        guard let existing, let oldSnapshot, !old.isEmpty else { return trimmed }
+    ) -> (entries: [JSONValue], captured: [Int]) {
+        guard let existing, let oldSnapshot, !old.isEmpty else { return (trimmed, Array(trimmed.indices)) }
         let aligner = Aligner(
             expected: old, actual: views, ignore: profile.ignore, strictObjects: oldSnapshot.strict ?? profile.strict)
-        let alignment = aligner.align(order: oldSnapshot.order ?? profile.order)
+        let order = oldSnapshot.order ?? profile.order
+        let alignment = aligner.align(order: order)
         var pairedEntry: [Int: Int] = [:]
         for (e, a) in alignment.pairs + alignment.outOfOrder + alignment.duplicates { pairedEntry[a] = e }
         let keeper = PatternKeeper(ignore: profile.ignore)
-        return views.indices.map { a in
+        var captured = Array(views.indices)
+        if order == .any {
+            // Each captured value sorts at the old entry it pairs with, or just after the one
+            // paired before it in capture order; ties keep capture order.
+            var key: [(entry: Int, new: Int, index: Int)] = []
+            var previous = -1
+            for a in views.indices {
+                if let e = pairedEntry[a] { previous = e }
+                key.append((previous, pairedEntry[a] == nil ? 1 : 0, a))
+            }
+            captured = key.sorted { ($0.entry, $0.new, $0.index) < ($1.entry, $1.new, $1.index) }.map(\.index)
+        }
+        let entries = captured.map { a in
             guard let e = pairedEntry[a] else { return trimmed[a] }
             let merged =
                 keeper.merge(old[e].matcher, full: full[a], trimmed: trimmed[a], actual: views[a]) ?? trimmed[a]
@@ -343,6 +362,7 @@ package struct SnapshotRecorder: Sendable {
             object["description"] = Self.rawEntry(old[e].path, in: existing)?["description"]
             return .object(object)
         }
+        return (entries, captured)
     }
 
     /// Writes a snapshot whole or not at all: sorted keys, two-space indentation, a matcher on its

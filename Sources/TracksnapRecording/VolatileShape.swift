@@ -409,7 +409,7 @@ struct LocalOrigin {
     /// What follows the origin (`/v1/batch`), as captured.
     let rest: String
 
-    static let loopback = #"127\.[0-9]+\.[0-9]+\.[0-9]+|localhost|\[::1\]"#
+    static let loopback = LocalOriginPattern.loopback
 
     init?(_ url: String, serverOrigin: String?) {
         guard let schemeEnd = url.range(of: "://") else { return nil }

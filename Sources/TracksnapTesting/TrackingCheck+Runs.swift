@@ -77,8 +77,8 @@ extension TrackingCheck {
             } else if results.allSatisfy({ $0.passed || $0.onlyOrderDiffers }) {
                 message += "\n" + SnapshotResult.orderAdvice(file: path)
             } else {
-                message +=
-                    "\nTo accept what was captured, run the test again with \(RecordMode.environmentVariable)=failed."
+                let losses = results.compactMap(\.acceptingLoss)
+                message += "\n" + acceptAdvice(losing: losses.isEmpty ? nil : losses.joined(separator: "; "))
             }
             return RunsOutcome(results: results, failure: message)
         }

@@ -56,6 +56,7 @@ enum TrackingCheck {
             }
             if result.passed { return Outcome(result: result) }
             var message = "Tracking does not match the snapshot \(path):\n\n" + ReportFormat.text.render([result])
+            if requests.isEmpty { message += "\nCaptured no request. " + batchingAdvice }
             if recordOnFailure {
                 message +=
                     "\n"
@@ -65,8 +66,7 @@ enum TrackingCheck {
             } else if result.onlyOrderDiffers {
                 message += "\n" + SnapshotResult.orderAdvice(file: path)
             } else {
-                message +=
-                    "\nTo accept what was captured, run the test again with \(RecordMode.environmentVariable)=failed."
+                message += "\n" + acceptAdvice(losing: result.acceptingLoss)
             }
             return Outcome(result: result, failure: message)
         }
@@ -139,8 +139,26 @@ enum TrackingCheck {
         on every later run while checking nothing. Check that the app's URLSession is made from the \
         configuration the capture was installed on (or that the app sends to the session's base URL \
         or with its X-Tracksnap-Session header), and that the flow sends before the assertion's \
-        timeout.
+        timeout. \(batchingAdvice)
         """
+    }
+
+    /// Why an SDK may send nothing within the assertion's wait: most batch on a timer.
+    static let batchingAdvice = """
+        Analytics SDKs batch events and send them on a timer (often every 10 to 30 s, longer than \
+        the default 10 s timeout): call the SDK's flush before the assertion, shorten its flush \
+        interval in the test, or give assertTracking a longer timeout.
+        """
+
+    /// The suggestion to accept what was captured, which first says what accepting would remove
+    /// (`SnapshotResult.acceptingLoss`) when an expected entry is missing.
+    static func acceptAdvice(losing loss: String?) -> String {
+        let command = "run the test again with \(RecordMode.environmentVariable)=failed."
+        guard let loss else { return "To accept what was captured, " + command }
+        return """
+            Accepting what was captured would remove \(loss). If the app should still send it, the app \
+            needs the fix, not the snapshot. To accept it anyway, \(command)
+            """
     }
 
     /// When an assertion's wait is over, before the settle time and the deadline: what it

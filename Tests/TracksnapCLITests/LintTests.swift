@@ -34,7 +34,7 @@ struct LintCase: Sendable, CustomTestStringConvertible {
                   ]
                 }
                 """,
-            severity: "warning", says: [#""[0-9]+""#, "$regex"], at: #""[0-9]+""#),
+            severity: "warning", says: [#""[0-9]+""#, "$regex", "must match the whole value"], at: #""[0-9]+""#),
         LintCase(
             testDescription: "a $regex without a metacharacter is a warning",
             text: """

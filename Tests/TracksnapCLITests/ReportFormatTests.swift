@@ -112,6 +112,27 @@ struct ReportFormatTests {
         }
     }
 
+    @Test("$GITHUB_STEP_SUMMARY set to a file not yet there: it is created; one that cannot be: stderr says why")
+    func githubStepSummaryCreated() throws {
+        try withTemporaryDirectory { directory in
+            let summary = directory.appending(path: "summary.md")
+            let run = try tracksnap(
+                "validate", Self.snapshot, "--capture", Self.release15, "--format", "github",
+                environment: ["GITHUB_STEP_SUMMARY": summary.path])
+            #expect(run.status == 1)
+            let text = try String(contentsOf: summary, encoding: .utf8)
+            #expect(text.hasPrefix("## tracksnap"))
+
+            let nowhere = directory.appending(path: "no such directory/summary.md").path
+            let refused = try tracksnap(
+                "validate", Self.snapshot, "--capture", Self.release15, "--format", "github",
+                environment: ["GITHUB_STEP_SUMMARY": nowhere])
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("GITHUB_STEP_SUMMARY"), "\(refused.stderr)")
+            #expect(refused.stderr.contains(nowhere), "\(refused.stderr)")
+        }
+    }
+
     @Test(
         "--color always colours the text report; never and auto (output not a terminal) do not",
         arguments: [("always", true), ("never", false), ("auto", false)]

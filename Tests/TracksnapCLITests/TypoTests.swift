@@ -48,7 +48,8 @@ struct Typo: Sendable, CustomTestStringConvertible {
         Typo(
             testDescription: "a misspelt built-in profile",
             arguments: ["validate", snapshot, "--capture", capture, "--validator", "segmnet"],
-            status: 2, message: ["no validator profile \"segmnet\"; did you mean segment? available: "]),
+            status: 2, message: ["no validator profile \"segmnet\"; did you mean segment? available: "],
+            not: ["segmnet.json"]),
         Typo(
             testDescription: "a misspelt profile of the validators directory",
             files: ["Validators/shop.json": "{ \"unexpected\": \"allow\" }\n"],
@@ -56,7 +57,9 @@ struct Typo: Sendable, CustomTestStringConvertible {
                 "validate", snapshot, "--capture", capture, "--validators-dir", "$TMP/Validators", "--validator",
                 "shpo",
             ],
-            status: 2, message: ["no validator profile \"shpo\"; did you mean shop? available: "]),
+            status: 2,
+            message: ["$TMP/Validators: error: no validator profile \"shpo\"; did you mean shop? available: "],
+            not: ["shpo.json"]),
         Typo(
             testDescription: "a misspelt profile in a snapshot's validator",
             files: ["x.json": "{\n  \"validator\": \"ga44\",\n  \"requests\": []\n}\n"],

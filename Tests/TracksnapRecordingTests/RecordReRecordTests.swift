@@ -3,6 +3,7 @@ import Testing
 import TracksnapCore
 import TracksnapJSON
 import TracksnapModel
+import TracksnapRecording
 import TracksnapTestSupport
 import TracksnapValidation
 import TracksnapValidationTestSupport
@@ -134,6 +135,36 @@ struct RecordReRecordTests {
             try Data(#"{"requests": [{"url": {"$regexp": "x"}}]}"#.utf8).write(to: URL(fileURLWithPath: path))
             #expect(throws: InputError.self) { try record([get("https://t.example.com/")], to: path, existing: true) }
             #expect(try String(contentsOfFile: path, encoding: .utf8).contains("$regexp"))
+        }
+    }
+
+    @Test(
+        "entries that still match keep the existing snapshot's order: one changed field is a one-entry diff",
+        arguments: [false, true])
+    func keepsOrder(asEvents: Bool) throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appending(path: "s.json").path
+            func batch(_ names: [String], plan: String) -> [CapturedRequest] {
+                names.enumerated().map { i, name in
+                    let properties = name == "checkout" ? #"{"plan": "\#(plan)"}"# : "{}"
+                    return post(
+                        "https://api.segment.io/v1/track",
+                        json: #"{"type": "track", "event": "\#(name)", "userId": "u1", "properties": \#(properties)}"#,
+                        id: i)
+                }
+            }
+            let profile = try #require(asEvents ? Profile.builtIn("segment") : Profile.builtInDefault)
+            let old = try record(
+                batch(["home", "cart", "checkout", "done"], plan: "basic"), profile: profile, to: path)
+            #expect(old.contains(#""order": "any""#))
+            // The next run sends them in another order, and one field changed.
+            let new = try record(
+                batch(["done", "checkout", "home", "cart"], plan: "pro"), profile: profile, to: path, existing: true)
+            let diff = LineDiff.unified(old: old, new: new, oldName: "old", newName: "new", context: 0)
+            let changed = diff.split(separator: "\n").filter { $0.hasPrefix("-") || $0.hasPrefix("+") }.map {
+                $0.prefix(1) + $0.dropFirst().trimmingCharacters(in: .whitespaces)
+            }
+            #expect(changed == ["--- old", "+++ new", #"-"plan": "basic""#, #"+"plan": "pro""#], "\(diff)")
         }
     }
 }

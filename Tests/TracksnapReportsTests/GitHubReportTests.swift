@@ -160,6 +160,10 @@ struct StepSummaryTests {
         #expect(cells(rows[rows.startIndex + 4])[5] == "captured before Checkout Started")
         #expect(markdown.contains("To accept the new result: `tracksnap accept 'Snapshots/checkout.json'`"))
         #expect(
+            markdown.contains(
+                "Accepting would remove 1 expected entry that nothing captured matched: /events/2 segment Coupon Applied (line 25)"
+            ))
+        #expect(
             ReportFormat.markdown.render([Fixtures.passing, Fixtures.checkout], options: Fixtures.acceptOptions)
                 == markdown)
     }

@@ -73,5 +73,9 @@ struct HTMLReportTests {
         let options = ReportOptions(acceptCommand: { "tracksnap record \($0.file) --capture s.har --mode all" })
         let html = ReportFormat.html.render([Fixtures.checkout], options: options)
         #expect(html.contains("tracksnap record Snapshots/checkout.json --capture s.har --mode all"))
+        #expect(
+            html.contains(
+                "Accepting would remove 1 expected entry that nothing captured matched: /events/2 segment Coupon Applied (line 25)"
+            ))
     }
 }

@@ -79,7 +79,11 @@ struct TextReportTests {
         let summary = try #require(lines.firstIndex { $0.hasPrefix("2 snapshots:") })
         #expect(lines[summary] == "2 snapshots: 1 passed, 1 failed (7 findings, 1 of them a warning)")
         #expect(lines[summary - 1].isEmpty)
-        #expect(lines[summary + 1] == "To accept the new result: tracksnap accept 'Snapshots/checkout.json'")
+        #expect(
+            lines[summary + 1]
+                == "Accepting would remove 1 expected entry that nothing captured matched: /events/2 segment Coupon Applied (line 25)"
+        )
+        #expect(lines[summary + 2] == "To accept the new result: tracksnap accept 'Snapshots/checkout.json'")
         #expect(!plain.contains("tracksnap accept 'Snapshots/home.json'"))
         #expect(plain.hasSuffix("\n"))
     }

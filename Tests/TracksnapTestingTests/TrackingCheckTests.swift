@@ -189,6 +189,33 @@ struct TrackingCheckTests {
         #expect(
             outcome.failure?.contains("Captured no request, so the snapshot /nowhere/new.json was not recorded") == true
         )
+        #expect(outcome.failure?.contains(TrackingCheck.batchingAdvice) == true)
         #expect(spy.calls.withLock { $0 }.isEmpty)
+    }
+
+    @Test("nothing captured against a snapshot: the failure says that SDKs batch on a timer and how to flush")
+    func emptyAgainstSnapshot() {
+        let outcome = run([], "Fixtures/Snapshots/checkout.json")
+        let message = outcome.failure ?? ""
+        #expect(message.contains("Captured no request."))
+        #expect(message.contains(TrackingCheck.batchingAdvice))
+        #expect(TrackingCheck.batchingAdvice.contains("flush"))
+        #expect(TrackingCheck.batchingAdvice.contains("timer"))
+    }
+
+    @Test("when an expected entry is missing, the failure says what accepting would remove")
+    func acceptingWouldRemove() {
+        let outcome = run(Array(checkoutRequests().prefix(1)), "Fixtures/Snapshots/checkout.json")
+        let message = outcome.failure ?? ""
+        #expect(
+            message.contains(
+                "Accepting what was captured would remove 1 expected entry that nothing captured matched: "
+                    + "/requests/1 POST https://collect.example/v1/track (line 8)"),
+            "\(message)")
+        #expect(message.contains("To accept it anyway, run the test again with TRACKSNAP_RECORD=failed."))
+
+        let changed = run(checkoutRequests(screen: "Basket"), "Fixtures/Snapshots/checkout.json").failure ?? ""
+        #expect(changed.contains("To accept what was captured, run the test again with TRACKSNAP_RECORD=failed."))
+        #expect(!changed.contains("would remove"))
     }
 }

@@ -36,6 +36,9 @@ struct DefaultProfileTests {
         ("GET", "https://prod.ohttp-gateway.prod.webservices.mozgcp.net/ohttp-configs"),
         ("GET", "https://www.mozilla.org/privacy/firefox/"),
         ("CONNECT", "https://shavar.services.mozilla.com:443"),
+        // A tunnel not intercepted, to any host: nothing in it can be checked.
+        ("CONNECT", "https://start.duckduckgo.com:443"),
+        ("CONNECT", "https://shop.example:443"),
     ]
 
     /// A page's own requests, among them Google's and vendors' hosts next to the browsers' ones.
@@ -43,7 +46,6 @@ struct DefaultProfileTests {
         ("GET", "http://127.0.0.1:8080/pixel.gif?ev=page_view"),
         ("POST", "http://t.example/collect?ev=beacon"),
         ("GET", "https://shop.example/"),
-        ("CONNECT", "https://shop.example:443"),
         ("GET", "https://www.google-analytics.com/g/collect?v=2&en=page_view"),
         ("GET", "https://region1.google-analytics.com/g/collect?v=2&en=page_view"),
         ("POST", "https://analytics.google.com/g/collect?v=2"),

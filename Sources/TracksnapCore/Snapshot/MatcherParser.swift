@@ -74,7 +74,7 @@ package struct MatcherParser {
             if Self.looksLikePattern(string) {
                 warning(
                     pointer,
-                    "\"\(string)\" is compared literally but looks like a pattern; write {\"$regex\": \"\(string)\"} if a pattern was meant"
+                    "\"\(string)\" is compared literally but looks like a pattern; write {\"$regex\": \"\(string)\"} if a pattern was meant (a $regex must match the whole value: put .* before or after a part to find it inside)"
                 )
             }
             return .literal(value)

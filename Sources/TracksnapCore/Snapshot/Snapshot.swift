@@ -111,13 +111,15 @@ public struct ExpectedEntry: Sendable {
     }
 
     /// `GET https://api.example.com/track` or `segment track Order Completed`: how reports name it.
+    /// A URL pattern shows as `/…/`, but a local server's origin on any port, as recording writes
+    /// it, reads `POST http://localhost:*/v1/batch` (`LocalOriginPattern`).
     public var summary: String {
         guard case .object(let members, _) = matcher else { return path }
         func text(_ key: String) -> String? {
             guard let member = members.first(where: { $0.key == key }) else { return nil }
             switch member.matcher {
             case .literal(let value), .exact(let value): return value.scalarText
-            case .regex(let pattern): return "/\(pattern.source)/"
+            case .regex(let pattern): return LocalOriginPattern.readable(pattern.source) ?? "/\(pattern.source)/"
             case .szimpla(let string, _): return string
             default: return member.matcher.json.serialized()
             }

@@ -34,6 +34,7 @@ struct StepSummary {
                 lines.append("| " + row(finding, in: result).joined(separator: " | ") + " |")
             }
             if let command = options.acceptCommand(for: result) {
+                if let loss = result.acceptingLoss { lines += ["", Markdown.text("Accepting would remove " + loss)] }
                 lines += ["", "To accept the new result: " + Markdown.code(command)]
             }
         }

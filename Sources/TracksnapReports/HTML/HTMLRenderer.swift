@@ -84,6 +84,9 @@ package struct HTMLRenderer {
             html += "</ul>\n"
         }
         if let command = options.acceptCommand(for: result) {
+            if let loss = result.acceptingLoss {
+                html += "<p class=\"accept\">\(escape("Accepting would remove " + loss))</p>\n"
+            }
             html += "<p class=\"accept\">To accept the new result: <code>\(escape(command))</code></p>\n"
         }
         return html + "</section>\n"

@@ -25,6 +25,7 @@ struct TextRenderer {
         lines.append(summary(results))
         for result in results {
             if let command = options.acceptCommand(for: result) {
+                if let loss = result.acceptingLoss { lines.append(painter(.yellow, "Accepting would remove " + loss)) }
                 lines.append("To accept the new result: " + painter(.bold, command))
             }
         }

@@ -197,9 +197,14 @@ struct ProfileCatalog {
             return try JSONDocument.load(path: path)
         }
         if let builtIn = BuiltInProfiles.document(named: reference) { return builtIn }
+        // Not the file it would have been (it does not exist): the directory looked in, when
+        // there is one, else the field that names profiles.
+        var isDirectory: ObjCBool = false
+        let looked =
+            FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) && isDirectory.boolValue
         throw InputError(
-            file: path, message: "no validator profile \"\(reference)\"" + Self.hint(for: reference, among: available())
-        )
+            file: looked ? directory : "validator",
+            message: "no validator profile \"\(reference)\"" + Self.hint(for: reference, among: available()))
     }
 
     /// What follows "no validator profile X": the nearest names, then every name there is.
