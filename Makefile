@@ -18,9 +18,16 @@ deps:
 	  else echo "error: install PCRE2 (libpcre2-8), zlib and pkg-config, then run make again" >&2; exit 2; fi; \
 	fi
 
+# The first build (no binary yet) says what it builds as it goes, on stderr: each module once, with
+# SwiftPM's step count; later builds are quiet. The demo's output stays what the README shows.
 build: deps
-	@[ -x .build/debug/tracksnap ] || echo "Building tracksnap (the first time: 10 to 15 minutes on two cores)..." >&2
-	@$(SWIFT) build --product tracksnap -q
+	@if [ -x .build/debug/tracksnap ]; then $(SWIFT) build --product tracksnap -q; else \
+	  echo "Building tracksnap and its dependencies the first time: 10 to 30 minutes on two cores, most of it SwiftNIO, swift-crypto and BoringSSL. Each module is named as it starts:" >&2; \
+	  { $(SWIFT) build --product tracksnap 2>&1; echo "swift build exited $$?"; } | awk '\
+	    /^\[[0-9]+\/[0-9]+\] Compiling / { if (!seen[$$3]++) { print "  " $$1 " " $$3; fflush() } next } \
+	    /error:|warning: .tracksnap/ { print; fflush(); next } \
+	    /^swift build exited / { status = $$4 } \
+	    END { exit status }' >&2; fi
 
 # The demo: a web shop's checkout, captured from two releases of the app, checked against
 # Snapshots/demo/checkout.json; then a product team's edit to the snapshot; then the two-sided
