@@ -29,6 +29,16 @@ struct HTMLReportTests {
         #expect(cells.contains("\"Order Completed·\""))
     }
 
+    @Test("a warning is labelled as one beside its code, and an error is not")
+    func warningsAreLabelled() throws {
+        let document = try page([Fixtures.checkout])
+        let labelled = try document.nodes(forXPath: "//*[local-name()='span'][@class='warning']/..")
+            .compactMap(\.stringValue)
+        #expect(labelled == ["order_mismatch warning"])
+        let codes = try document.nodes(forXPath: "//*[local-name()='td'][starts-with(., 'value_mismatch')]")
+        #expect(codes.compactMap(\.stringValue) == ["value_mismatch"])
+    }
+
     @Test("captured values cannot inject markup, and the page loads nothing from elsewhere")
     func escaping() throws {
         var result = Fixtures.checkout

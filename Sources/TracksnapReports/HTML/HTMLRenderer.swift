@@ -57,7 +57,7 @@ package struct HTMLRenderer {
                 html +=
                     "<tr\(requestAttribute(finding.request ?? block.request))><td><code>\(escape(field))</code></td><td class=\"expected\">\(escape(expected))</td>"
                 html +=
-                    "<td class=\"actual\">\(escape(shown.actual ?? "(absent)"))</td><td>\(finding.code.rawValue)</td><td>\(line(finding))</td></tr>\n"
+                    "<td class=\"actual\">\(escape(shown.actual ?? "(absent)"))</td><td>\(code(finding))</td><td>\(line(finding))</td></tr>\n"
             }
             html += "</table></details>\n"
         }
@@ -96,7 +96,7 @@ package struct HTMLRenderer {
         guard !findings.isEmpty else { return "" }
         return "<h3>\(title)</h3>\n<ul>\n"
             + findings.map {
-                "<li\(requestAttribute($0.request))>\(item($0)) <span class=\"code\">\($0.code.rawValue)</span></li>\n"
+                "<li\(requestAttribute($0.request))>\(item($0)) <span class=\"code\">\(code($0))</span></li>\n"
             }.joined()
             + "</ul>\n"
     }
@@ -110,6 +110,11 @@ package struct HTMLRenderer {
     }
 
     private func line(_ finding: Finding) -> String { finding.location.map { String($0.line) } ?? "" }
+    /// The finding's code, and a label when it is a warning: a warning does not fail the run, and
+    /// must not read as if it did.
+    private func code(_ finding: Finding) -> String {
+        finding.code.rawValue + (finding.severity == .warning ? " <span class=\"warning\">warning</span>" : "")
+    }
     private func mark(_ result: SnapshotResult) -> String { result.passed ? "✓" : "✗" }
     private func escape(_ text: String) -> String { XMLEscaping.text(VisibleText.inline(text)) }
 
@@ -124,6 +129,7 @@ package struct HTMLRenderer {
         .tracksnap-report .expected{color:#1a7f37;font-family:ui-monospace,monospace}\
         .tracksnap-report .actual{color:#cf222e;font-family:ui-monospace,monospace}\
         .tracksnap-report summary{cursor:pointer;margin-top:.6em}.tracksnap-report .code{color:#57606a}\
-        .tracksnap-report .accept{background:#fff8c5;padding:.5em}
+        .tracksnap-report .accept{background:#fff8c5;padding:.5em}\
+        .tracksnap-report .warning{background:#fff8c5;color:#9a6700;border-radius:3px;padding:0 .3em;font-size:12px}
         """
 }
