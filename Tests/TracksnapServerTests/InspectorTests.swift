@@ -125,12 +125,15 @@ struct InspectorTests {
         }
     }
 
-    @Test("an event that breaks its vendor's rules says which, in the stream; one at the limit does not")
+    @Test(
+        "an event that breaks its vendor's limits says which in its rules, one that skips a recommendation in its warnings; one at the limit says nothing"
+    )
     func vendorRules() async throws {
         try await withServer { _, port in
             let atLimit = String(repeating: "a", count: 40)
             let beyond = String(repeating: "b", count: 41)
-            let body = #"{"client_id": "c1", "events": [{"name": "\#(atLimit)"}, {"name": "\#(beyond)"}]}"#
+            let body =
+                #"{"client_id": "c1", "events": [{"name": "\#(atLimit)"}, {"name": "purchase", "params": {"value": 3}}, {"name": "\#(beyond)"}]}"#
             _ = try await RawHTTP.send(
                 port: port, method: "POST", target: "/mp/collect?measurement_id=G-TEST&api_secret=s3cr3tvalue",
                 headers: [("Content-Type", "application/json")], body: Array(body.utf8))
@@ -139,10 +142,15 @@ struct InspectorTests {
             let text = try await reader.read(until: beyond)
             let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("data: ") && $0.contains(beyond) })
             let events = try #require(try json(String(line.dropFirst("data: ".count)))["events"]?.arrayValue)
-            #expect(events.map { $0["vendor"]?.stringValue } == ["ga4", "ga4"])
-            #expect(events[0]["rules"] == nil, "\(events[0])")
-            let rules = events[1]["rules"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(events.map { $0["vendor"]?.stringValue } == ["ga4", "ga4", "ga4"])
+            #expect(events[0]["rules"] == nil && events[0]["warnings"] == nil, "\(events[0])")
+            // A recommendation is a warning, not a problem: the page's badge is not the red one.
+            #expect(events[1]["rules"] == nil, "\(events[1])")
+            let warnings = events[1]["warnings"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(warnings.count == 1 && warnings[0].hasPrefix("ga4.purchase_items: "), "\(warnings)")
+            let rules = events[2]["rules"]?.arrayValue?.compactMap(\.stringValue) ?? []
             #expect(rules.count == 1 && rules[0].hasPrefix("ga4.event_name_length: "), "\(rules)")
+            #expect(events[2]["warnings"] == nil, "\(events[2])")
             #expect(!text.contains("s3cr3tvalue"))
         }
     }

@@ -17,8 +17,9 @@ import TracksnapValidation
 /// ```
 ///
 /// `problems` lists what a decoder could not read, a body refused for its size, a cassette's
-/// miss and the vendor rules the request as a whole breaks; it is absent when there is none.
-/// An event's `rules` lists the vendor rules it breaks (`VendorRule`: every built-in rule of its
+/// miss and the vendor limits the request as a whole breaks, `warnings` the recommendations it
+/// does not follow (neither fails a validation by itself); each is absent when empty. An event's `rules` lists the vendor limits it breaks, its `warnings` the vendor
+/// recommendations it does not follow (`VendorRule`: every built-in rule of its
 /// vendor, as the built-in vendor profiles check them, on the redacted request). `vendor` names
 /// the decoder that claimed the request and could not read it.
 enum InspectedRequest {
@@ -32,16 +33,22 @@ enum InspectedRequest {
         let events = decoded.events.map { event -> JSONValue in
             guard case .object(var fields) = event.validationView else { return event.validationView }
             fields["index"] = .number(String(event.index))
-            let rules = broken.filter { $0.event?.index == event.index }.map { JSONValue.string($0.message) }
+            let own = broken.filter { $0.event?.index == event.index }
+            let rules = own.filter { $0.rule.kind == .limit }.map { JSONValue.string($0.message) }
+            let advice = own.filter { $0.rule.kind == .recommendation }.map { JSONValue.string($0.message) }
             if !rules.isEmpty { fields["rules"] = .array(rules) }
+            if !advice.isEmpty { fields["warnings"] = .array(advice) }
             return .object(fields)
         }
+        let whole = broken.filter { $0.event == nil }
         let problems =
             [decoded.error?.description, safe.refused, safe.replayMiss].compactMap { $0 }
-            + broken.filter { $0.event == nil }.map(\.message)
+            + whole.filter { $0.rule.kind == .limit }.map(\.message)
+        let warnings = whole.filter { $0.rule.kind == .recommendation }.map { JSONValue.string($0.message) }
         var text =
             #"{"request":"# + CaptureFile.ndjsonLine(safe) + #","events":"# + JSONValue.array(events).serialized()
         if !problems.isEmpty { text += #","problems":"# + JSONValue.array(problems.map(JSONValue.string)).serialized() }
+        if !warnings.isEmpty { text += #","warnings":"# + JSONValue.array(warnings).serialized() }
         if let error = decoded.error { text += #","vendor":"# + JSONValue.string(error.vendor).serialized() }
         let steps = layers(safe)
         if !steps.isEmpty { text += #","layers":"# + JSONValue.array(steps).serialized() }

@@ -117,13 +117,15 @@
   function entriesOf(message) {
     const request = message.request;
     const problems = message.problems || [];
+    const warnings = message.warnings || [];
     const events = message.events || [];
     if (events.length === 0) {
-      return [{ request, event: null, vendor: message.vendor || "", problems, key: request.id + ":-" }];
+      return [{ request, event: null, vendor: message.vendor || "", problems, warnings, key: request.id + ":-" }];
     }
-    // An event's problems: its request's, and the vendor rules it breaks.
+    // An event's problems: its request's, and the vendor limits it breaks; its warnings: the
+    // vendor recommendations it, or its request, does not follow (they fail no validation).
     return events.map((event) => ({ request, event, vendor: event.vendor, problems: problems.concat(event.rules || []),
-                                    key: request.id + ":" + event.index }));
+                                    warnings: warnings.concat(event.warnings || []), key: request.id + ":" + event.index }));
   }
 
   function searchText(entry) {
@@ -161,6 +163,11 @@
     if (entry.problems.length > 0) {
       const mark = element("span", "badge", entry.problems.length === 1 ? "problem" : entry.problems.length + " problems");
       mark.title = entry.problems.join("\n");
+      badge.append(mark);
+    }
+    if (entry.warnings.length > 0) {
+      const mark = element("span", "badge warning", entry.warnings.length === 1 ? "warning" : entry.warnings.length + " warnings");
+      mark.title = entry.warnings.join("\n");
       badge.append(mark);
     }
     // One finding a line of the report: a row of an entry's table or an item of a list.
@@ -419,11 +426,12 @@
     if (row) row.setAttribute("aria-selected", "true");
     view.open = key;
     saveView();
-    const { request, event, problems } = entry;
+    const { request, event, problems, warnings } = entry;
     $("detail-title").textContent = event
       ? event.vendor + " · " + event.type + (event.name ? " · " + event.name : "")
       : "request " + request.id + (entry.vendor ? " (" + entry.vendor + " could not read it)" : " (no decoder claimed it)");
-    $("detail-problems").replaceChildren(...problems.map((problem) => element("li", null, problem)));
+    $("detail-problems").replaceChildren(...problems.map((problem) => element("li", null, problem)),
+      ...warnings.map((warning) => element("li", "warning", "warning: " + warning)));
     showFindings(entry);
     $("detail-properties").replaceChildren(event ? tree(event.properties) : element("span", "null", "—"));
     $("detail-context").replaceChildren(event ? tree(event.context) : element("span", "null", "—"));
