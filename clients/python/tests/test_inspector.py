@@ -146,6 +146,7 @@ def test_a_person_follows_filters_and_opens_events(server, browser):
     type_filter(browser, "sku-1")
     wait_for(browser, lambda: [row[3] for row in rows(browser)] == ["track Order Completed"])
     assert "q=sku-1" in browser.current_url
+    assert browser.find_element(By.ID, "status").text == "live — 1 of 7 rows", "the count says what the filter hides"
     type_filter(browser, "getting started")
     wait_for(browser, lambda: [row[3] for row in rows(browser)] == ["page Getting Started"])
     type_filter(browser, "")

@@ -244,7 +244,7 @@
     incoming = [];
     dropBeyondLimit();
     $("empty").hidden = entries.length > 0;
-    setStatus("live — " + entries.length + " rows");
+    showCount();
     draw(true);
     // Someone reading older rows keeps them where they are as new ones arrive on top.
     if (above > 0 && added > 0 && rowHeight > 0) {
@@ -291,7 +291,13 @@
   function applyFilter() {
     needle = view.filter.toLowerCase();
     shown = entries.filter(matches);
+    if (statusText.textContent.startsWith("live")) showCount();
     draw(true);
+  }
+
+  // "live — 40 rows", or "live — 12 of 40 rows" while a filter, session or vendor hides some.
+  function showCount() {
+    setStatus("live — " + (shown.length === entries.length ? "" : shown.length + " of ") + entries.length + " rows");
   }
 
   // Redraws the rows in view: for a change to entries already shown (a validation's findings).
