@@ -114,7 +114,7 @@ public struct PreparedCheck: Sendable {
     }
 
     /// Checks everything captured, in order: the snapshot, then the vendor rules the profile
-    /// turns on (`vendor_rule`), then the plans (`unplanned_event`, `plan_violation`, and the
+    /// turns on (`vendor_rule`), then personal data (`personal_data`), then the plans (`unplanned_event`, `plan_violation`, and the
     /// planned events never sent in `unsentPlanned`). A request a cassette had no answer for is a `replay_miss`
     /// whatever the profile selects: the app got a 599 instead of its backend's answer, so what
     /// it sent afterwards is not what the flow sends.
@@ -123,6 +123,7 @@ public struct PreparedCheck: Sendable {
         // The rules and the plans read the same decoded events: selected and decoded once.
         lazy var selection = profile.select(requests, decodingEvents: true)
         result.findings += profile.ruleFindings(requests, selection: { selection })
+        result.findings += profile.personalDataFindings(requests, selection: { selection })
         let planCheck = profile.planCheck(plans, requests, selection: { selection })
         result.findings += planCheck.findings
         result.unsentPlanned = planCheck.unsent
@@ -138,7 +139,9 @@ public struct PreparedCheck: Sendable {
                     request: RequestReference(
                         id: request.id, index: index, method: request.method, url: request.urlWithoutQuery)))
         }
-        return result
+        // Personal data is masked wherever a finding quotes traffic (an unexpected event's view, a
+        // plan violation's value), as the snapshot's own findings already are.
+        return result.findings.isEmpty ? result : Redactor(secrets: []).redact(result)
     }
 
     /// Whether a wait for traffic is over: every expected entry is paired with a request.
