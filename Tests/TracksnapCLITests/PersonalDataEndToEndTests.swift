@@ -110,4 +110,53 @@ struct PersonalDataEndToEndTests {
             for value in values.planted.values { #expect(!events.stdout.contains(value)) }
         }
     }
+
+    @Test("a capture file read by the CLI: tracksnap events and validate in every format show each value masked")
+    func cli() async throws {
+        let planted = [
+            "ada@example.com", "+44 20 7946 0958", "4111 1111 1111 1111", "6D92078A-8246-4BA4-AE5B-76104861E7DC",
+            "DE89 3704 0044 0532 0130 00", "203.0.113.195", "52.520008",
+        ]
+        let call: [String: Any] = [
+            "type": "track", "event": "Checkout Started", "userId": "u-1",
+            "properties": [
+                "contact": planted[0], "tel": planted[1], "card": planted[2], "iban": planted[4], "origin": planted[5],
+                "latitude": planted[6],
+            ],
+            "context": ["device": ["advertisingId": planted[3]]],
+        ]
+        let body = String(decoding: try JSONSerialization.data(withJSONObject: ["batch": [call]]), as: UTF8.self)
+        let line = try JSONSerialization.data(withJSONObject: [
+            "method": "POST", "url": "https://api.segment.io/v1/batch",
+            "headers": [["name": "Content-Type", "value": "application/json"]], "body": body,
+        ])
+        try await withTemporaryDirectory { directory in
+            let capture = directory.appending(path: "capture.ndjson")
+            try line.write(to: capture)
+            let snapshot = directory.appending(path: "empty.json")
+            try Data(#"{"requests": [], "unexpected": "allow"}"#.utf8).write(to: snapshot)
+            var outputs: [(String, String)] = []
+            for format in ["text", "json"] {
+                let events = try await tracksnap(
+                    "events", "--capture", capture.path, "--validator", "segment", "--format", format)
+                #expect(events.status == 0, "\(events.stderr)")
+                outputs.append(("events \(format)", events.stdout + events.stderr))
+            }
+            for format in ["text", "json", "junit", "github", "markdown", "html"] {
+                let run = try await tracksnap(
+                    "validate", snapshot.path, "--capture", capture.path, "--validator", "segment", "--format", format)
+                #expect(run.status == 0, "\(format): \(run.stdout)\(run.stderr)")
+                outputs.append(("validate \(format)", run.stdout + run.stderr))
+            }
+            let json = try #require(outputs.first { $0.0 == "validate json" }?.1)
+            for kind in ["email", "phone", "payment_card", "iban", "advertising_id", "ip_address", "coordinates"] {
+                // One finding, listed in its snapshot and in the run's findings.
+                #expect(json.components(separatedBy: "\"\(kind): ").count == 3, "\(kind) in \(json)")
+            }
+            for (place, output) in outputs {
+                #expect(output.contains("a***@example.com"), "\(place): \(output)")
+                for value in planted { #expect(!output.contains(value), "\(place) shows \(value)") }
+            }
+        }
+    }
 }

@@ -51,7 +51,8 @@ extension PersonalData {
 
     /// Whether a call that sets a user's profile carries this hit by design: in its traits.
     static func isIdentifyTrait(_ event: AnalyticsEvent, at path: [String]) -> Bool {
-        isProfileCall(event) && (path.first == "properties" || path.starts(with: ["context", "traits"]))
+        // RudderStack's identify keeps its traits in the call's own context: `/context/context/traits`.
+        isProfileCall(event) && (path.first == "properties" || path.contains("traits"))
     }
 
     static func isProfileCall(_ event: AnalyticsEvent) -> Bool {
@@ -61,8 +62,8 @@ extension PersonalData {
 
 extension Profile {
     /// The personal data in the traffic this profile selects (`selection`, asked only when the
-    /// check is on): a `personal_data` finding per value and event, naming the kind, the request,
-    /// the event and the JSON Pointer, the value masked.
+    /// check is on): a `personal_data` finding per value and request, naming the kind, the
+    /// request, the first event that carries it and the JSON Pointer, the value masked.
     package func personalDataFindings(_ requests: [CapturedRequest], selection: () -> Selection) -> [Finding] {
         let policy = personalData
         guard policy.check != .off || policy.kinds.values.contains(where: { $0 != .off }) else { return [] }
@@ -77,13 +78,18 @@ extension Profile {
             let events: [AnalyticsEvent]
             if case .events(let decodedEvents) = decoded { events = decodedEvents } else { events = [] }
             let found = PersonalData.hits(in: request, events: events)
+            // A value is one finding per request, at the first event that carries it: the context
+            // a batch shares (Firebase's bundle, an SDK's device) is copied into each of its events.
+            var reported: Set<String> = []
             func add(_ hit: PersonalData.Hit, vendor: String?, subject: String, reference: RequestReference) {
+                guard !reported.contains(hit.value) else { return }
                 // An advertising id is a matter of consent, not of a vendor's ban: at most a warning.
                 let rule = PersonalData.rule(vendor: vendor, path: hit.path)
                 let forbidden = rule.forbidden && hit.kind != .advertisingID
                 guard !policy.allows(hit.kind, at: hit.path),
                     let severity = policy.severity(of: hit.kind, forbidden: forbidden)
                 else { return }
+                reported.insert(hit.value)
                 let why = forbidden && severity == .error ? rule.why.map { "; \($0)" } ?? "" : ""
                 findings.append(
                     Finding(
