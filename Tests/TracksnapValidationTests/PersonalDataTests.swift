@@ -262,3 +262,29 @@ struct PersonalDataCorpusTests {
         #expect(advertisingIDs > 0)
     }
 }
+
+/// Meta asks for its advanced-matching fields hashed: one in clear is an error, a hash nothing.
+@Suite("Personal data: Meta's advanced matching")
+struct PersonalDataMetaTests {
+    static func pixel(_ email: String, _ phone: String) -> CapturedRequest {
+        let query = [("id", "1234567890123456"), ("ev", "Purchase"), ("ud[em]", email), ("ud[ph]", phone)]
+            .map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0.1)" }
+            .joined(separator: "&")
+        return CapturedRequest(id: "1", method: "GET", url: "https://www.facebook.com/tr/?" + query)
+    }
+
+    @Test("an email and a phone in clear in ud[em] and ud[ph] are errors; their SHA-256 hashes no finding")
+    func advancedMatching() throws {
+        let clear = try PreparedCheck(profileAlone: "default").validate([Self.pixel("ada@example.com", "16505551234")])
+            .findings.filter { $0.code == .personalData }
+        #expect(clear.map(\.severity) == [.error, .error], "\(clear.map(\.message))")
+        #expect(
+            clear.allSatisfy { $0.message.contains("SHA-256") && $0.path.contains("/ud/") }, "\(clear.map(\.message))")
+        let hashed = Self.pixel(
+            "c1976429369bedaa3b2b2a2e6a2b2a2e6a2b2a2e6a2b2a2e6a2b2a2e6a2b2a2e",
+            "254aa248acb47dd654ca3ea53f48c2c26d641d23d7e2e93a1ec56258df7674c4")
+        #expect(
+            try PreparedCheck(profileAlone: "default").validate([hashed]).findings.filter { $0.code == .personalData }
+                .isEmpty)
+    }
+}
