@@ -83,6 +83,10 @@ public struct PreparedCheck: Sendable {
             throw InputError(
                 file: profile.file ?? file, message: "no validator is registered as \"\(profile.validator)\"")
         }
+        var profile = profile
+        let (personalData, problems) = PersonalDataPolicy.applying(snapshot, to: profile.personalData)
+        if problems.contains(where: { $0.severity == .error }) { throw InputError(problems) }
+        profile.personalData = personalData
         self.snapshot = snapshot
         self.file = file
         self.profile = profile

@@ -288,3 +288,40 @@ struct PersonalDataMetaTests {
                 .isEmpty)
     }
 }
+
+/// A snapshot can allow a field or set the check for itself, over its profile's setting.
+@Suite("Personal data: a snapshot's own setting")
+struct PersonalDataSnapshotTests {
+    func findings(_ snapshot: String) throws -> [Finding] {
+        let request = PersonalDataTests.segment(
+            "track", ["event": "Signed Up", "properties": ["support_email": "help@shop.example"]])
+        let parsed = try Snapshot.parse(Array(snapshot.utf8), file: "s.json")
+        return try PreparedCheck(parsed, file: "s.json", profile: "segment").validate([request]).findings.filter {
+            $0.code == .personalData
+        }
+    }
+
+    @Test("a snapshot's allow list and check apply over the profile's")
+    func settings() throws {
+        #expect(try findings(#"{"requests": [], "unexpected": "allow"}"#).count == 1)
+        let allowed =
+            #"{"requests": [], "unexpected": "allow", "personalData": {"allow": {"email": ["support_email"]}}}"#
+        #expect(try findings(allowed).isEmpty)
+        #expect(try findings(#"{"requests": [], "unexpected": "allow", "personalData": "off"}"#).isEmpty)
+        let strict = #"{"requests": [], "unexpected": "allow", "personalData": {"check": "error"}}"#
+        #expect(try findings(strict).map(\.severity) == [.error])
+    }
+
+    @Test("a bad setting in a snapshot is an error at its line and column")
+    func bad() throws {
+        let text = "{\"requests\": [],\n \"personalData\": {\"kinds\": {\"mail\": \"off\"}}}"
+        let snapshot = try Snapshot.parse(Array(text.utf8), file: "s.json")
+        #expect {
+            _ = try PreparedCheck(snapshot, file: "s.json", profile: "segment")
+        } throws: { error in
+            "\(error)".contains("s.json:2:") && "\(error)".contains("\"mail\"")
+        }
+        let document = try JSONDocument.parse(Array(text.utf8), file: "s.json")
+        #expect(Validation.lint(document: document).contains { $0.message.contains("\"mail\"") })
+    }
+}

@@ -58,6 +58,16 @@ public struct PersonalDataPolicy: Sendable, Hashable {
 
     static let keys = ["check", "kinds", "allow", "traits"]
 
+    /// A snapshot's own `"personalData"`, over the profile's: its settings win, the allowed
+    /// fields add up. The errors are at their place in the snapshot file.
+    static func applying(_ snapshot: Snapshot, to profile: PersonalDataPolicy) -> (PersonalDataPolicy, [Diagnostic]) {
+        guard let raw = snapshot.personalData else { return (profile, []) }
+        var parser = MatcherParser(
+            document: JSONDocument(file: snapshot.file, value: ["personalData": raw], locations: snapshot.locations))
+        guard let own = read(raw, at: "/personalData", &parser) else { return (profile, parser.diagnostics) }
+        return (own.merging(profile, explicit: true, otherExplicit: true), parser.diagnostics)
+    }
+
     /// Reads `"personalData"`: a setting (`"off"`) or an object of `keys`.
     static func read(_ value: JSONValue, at pointer: String, _ parser: inout MatcherParser) -> PersonalDataPolicy? {
         var policy = PersonalDataPolicy()
