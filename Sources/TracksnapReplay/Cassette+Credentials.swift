@@ -20,7 +20,7 @@ extension Cassette {
             let answer = CapturedRequest(
                 id: "", method: "", url: "", headers: interaction.response.headers,
                 body: interaction.response.body?.captured)
-            let redactor = Redactor(requests: [request, answer])
+            let redactor = Redactor(requests: [request, answer]).keepingPersonalData
             let (hiddenRequest, hiddenAnswer) = (redactor.redact(request), redactor.redact(answer))
             var places: [String] = []
             if hiddenRequest.url != request.url { places.append("the request's URL") }

@@ -133,7 +133,8 @@ public final class CassettePlayer: Sendable {
             // Another tool's cassette holds its secrets as recorded: hidden here as in a request
             // asked (tracksnap's own never held them), so that the same request matches.
             if cassette.format != .tracksnap {
-                request = Interaction.Request(Redactor(requests: [request.captured]).redact(request.captured))
+                request = Interaction.Request(
+                    Redactor(requests: [request.captured]).keepingPersonalData.redact(request.captured))
             }
             state.add(request, as: self.matching)
         }
@@ -149,7 +150,7 @@ public final class CassettePlayer: Sendable {
     public func answer(for request: CapturedRequest, ignoringOrigin: Bool = false) -> Decision {
         // `all` records every request anew, a repeated one too.
         if mode == .all { return .forward }
-        let request = Redactor(requests: [request]).redact(request)
+        let request = Redactor(requests: [request]).keepingPersonalData.redact(request)
         var matching = matching
         if ignoringOrigin { matching.fields.removeAll { [.scheme, .host, .port].contains($0) } }
         let asked = matching.prepare(request)
@@ -180,7 +181,7 @@ public final class CassettePlayer: Sendable {
         // The response as a request, so that the one Redactor reads and rewrites it the same way.
         let answer = CapturedRequest(
             id: "", method: "", url: "", headers: response.headers, body: response.body?.captured)
-        let redactor = Redactor(requests: [request, answer])
+        let redactor = Redactor(requests: [request, answer]).keepingPersonalData
         let hidden = redactor.redact(answer)
         let safe = Interaction.Response(status: response.status, headers: hidden.headers, bytes: hidden.bodyBytes ?? [])
         let asked = Interaction.Request(redactor.redact(request))

@@ -34,4 +34,8 @@ public enum FindingCode: String, Sendable, Hashable, CaseIterable {
     /// An event that fails its definition in a tracking plan: the message names the event and
     /// the schema keyword, the path is the property's JSON Pointer in the call.
     case planViolation = "plan_violation"
+    /// Personal data in an event or request (an email address, a phone number, a card number,
+    /// an IBAN, an advertising id, an IP address, precise coordinates): the message names the
+    /// kind, the event and the JSON Pointer, the value is masked (`a***@example.com`).
+    case personalData = "personal_data"
 }

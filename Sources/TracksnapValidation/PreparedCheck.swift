@@ -83,6 +83,10 @@ public struct PreparedCheck: Sendable {
             throw InputError(
                 file: profile.file ?? file, message: "no validator is registered as \"\(profile.validator)\"")
         }
+        var profile = profile
+        let (personalData, problems) = PersonalDataPolicy.applying(snapshot, to: profile.personalData)
+        if problems.contains(where: { $0.severity == .error }) { throw InputError(problems) }
+        profile.personalData = personalData
         self.snapshot = snapshot
         self.file = file
         self.profile = profile
@@ -114,7 +118,7 @@ public struct PreparedCheck: Sendable {
     }
 
     /// Checks everything captured, in order: the snapshot, then the vendor rules the profile
-    /// turns on (`vendor_rule`), then the plans (`unplanned_event`, `plan_violation`, and the
+    /// turns on (`vendor_rule`), then personal data (`personal_data`), then the plans (`unplanned_event`, `plan_violation`, and the
     /// planned events never sent in `unsentPlanned`). A request a cassette had no answer for is a `replay_miss`
     /// whatever the profile selects: the app got a 599 instead of its backend's answer, so what
     /// it sent afterwards is not what the flow sends.
@@ -123,6 +127,7 @@ public struct PreparedCheck: Sendable {
         // The rules and the plans read the same decoded events: selected and decoded once.
         lazy var selection = profile.select(requests, decodingEvents: true)
         result.findings += profile.ruleFindings(requests, selection: { selection })
+        result.findings += profile.personalDataFindings(requests, selection: { selection })
         let planCheck = profile.planCheck(plans, requests, selection: { selection })
         result.findings += planCheck.findings
         result.unsentPlanned = planCheck.unsent
@@ -138,7 +143,9 @@ public struct PreparedCheck: Sendable {
                     request: RequestReference(
                         id: request.id, index: index, method: request.method, url: request.urlWithoutQuery)))
         }
-        return result
+        // Personal data is masked wherever a finding quotes traffic (an unexpected event's view, a
+        // plan violation's value), as the snapshot's own findings already are.
+        return result.findings.isEmpty ? result : Redactor(secrets: []).redact(result)
     }
 
     /// Whether a wait for traffic is over: every expected entry is paired with a request.

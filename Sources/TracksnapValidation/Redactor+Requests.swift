@@ -88,7 +88,7 @@ extension Redactor {
         guard let cuts = Secrets.cuts(in: text, known: secrets) else {
             return checked(restructured(text, depth: depth)) ?? Secrets.placeholderText
         }
-        if cuts.isEmpty { return text }
+        if cuts.isEmpty, !masksPersonalData || PersonalData.hits(in: .string(text)).isEmpty { return text }
         return checked(restructured(text, depth: depth)) ?? redact(text: text)
     }
 
@@ -101,7 +101,8 @@ extension Redactor {
             secret == text || (secret.utf8.count >= Secrets.shortestSearchedSecret && text.contains(secret))
         }
         let carried = Secrets.values(in: .string(text)).contains { !$0.contains("redacted") }
-        return known || carried ? nil : text
+        let personal = masksPersonalData && !PersonalData.hits(in: .string(text)).isEmpty
+        return known || carried || personal ? nil : text
     }
 
     /// The text taken apart, redacted piece by piece, and put back in the same encoding; nil
@@ -137,7 +138,9 @@ extension Redactor {
         case .object(let members):
             .object(
                 members.reduce(into: [:]) {
-                    $0[$1.key] = Secrets.isSecret($1.key) ? Secrets.placeholder : redact(json: $1.value, depth: depth)
+                    $0[$1.key] =
+                        Secrets.isSecret($1.key)
+                        ? Secrets.placeholder : masked(member: $1.key, $1.value) ?? redact(json: $1.value, depth: depth)
                 })
         case .array(let items):
             .array(items.map { redact(json: $0, depth: depth) })

@@ -31,13 +31,29 @@ extension CapturedRequest {
 package struct Redactor {
     /// The secret values the requests carry.
     package let secrets: Set<String>
+    /// Whether personal data is masked too (`a***@example.com`): everywhere but in what a
+    /// cassette keeps, which must match the app's next request (`keepingPersonalData`).
+    package var masksPersonalData = true
+    /// The personal data the requests carry in fields that say what it is (an advertising id
+    /// in `idfa`), by value, masked: its copies elsewhere are masked too.
+    package var personalData: [String: String] = [:]
 
     package init(requests: some Sequence<CapturedRequest>) {
         self.init(secrets: requests.reduce(into: []) { $0.formUnion($1.carriedSecrets) })
+        for request in requests {
+            for hit in PersonalData.hits(in: request.validationView) { personalData[hit.value] = hit.masked }
+        }
     }
 
     package init(secrets: Set<String>) {
         self.secrets = secrets
+    }
+
+    /// The same, leaving personal data as it is: for what a cassette keeps.
+    package var keepingPersonalData: Redactor {
+        var redactor = self
+        redactor.masksPersonalData = false
+        return redactor
     }
 
     func redact(_ result: SnapshotResult) -> SnapshotResult {
@@ -75,7 +91,9 @@ package struct Redactor {
         case .object(let members):
             .object(
                 members.reduce(into: [:]) {
-                    $0[$1.key] = Secrets.isSecret($1.key) ? Secrets.placeholder : redact($1.value)
+                    $0[$1.key] =
+                        Secrets.isSecret($1.key)
+                        ? Secrets.placeholder : masked(member: $1.key, $1.value) ?? redact($1.value)
                 })
         case .array(let items):
             .array(items.map(redact))
@@ -88,6 +106,37 @@ package struct Redactor {
 
     package func redact(text: String) -> String {
         guard let cuts = Secrets.cuts(in: text, known: secrets) else { return Secrets.placeholderText }
-        return cuts.reduce(text) { $0.replacingOccurrences(of: $1, with: Secrets.placeholderText) }
+        return masked(text: cuts.reduce(text) { $0.replacingOccurrences(of: $1, with: Secrets.placeholderText) })
+    }
+
+    /// A text with the personal data it carries masked: the known values and those its shape
+    /// gives away; hidden whole when it carries some inside an encoding (base64 of an email).
+    func masked(text: String) -> String {
+        guard masksPersonalData else { return text }
+        var out = text
+        for (raw, mask) in personalData where raw.utf8.count >= 4 && out.contains(raw) {
+            out = out.replacingOccurrences(of: raw, with: mask)
+        }
+        let hits = PersonalData.hits(in: .string(out))
+        for hit in hits.sorted(by: { $0.value.count > $1.value.count }) {
+            guard out.contains(hit.value) else { return Secrets.placeholderText }
+            out = out.replacingOccurrences(of: hit.value, with: hit.masked)
+        }
+        return out
+    }
+
+    /// A member's value masked when its field says it is personal data (an advertising id in
+    /// `idfa`, a precise `latitude`) or it is an IP address; nil otherwise.
+    func masked(member key: String, _ value: JSONValue) -> JSONValue? {
+        guard masksPersonalData else { return nil }
+        if let hit = PersonalData.fieldHit(key: key, value: value, vendor: nil) {
+            return .string(PersonalData.mask(hit.value, as: hit.kind))
+        }
+        if let text = value.stringValue, !PersonalData.isVersionName(key),
+            PersonalData.ipAddresses(in: text) == [text.trimmingCharacters(in: .whitespaces)]
+        {
+            return .string(PersonalData.mask(text, as: .ipAddress))
+        }
+        return nil
     }
 }

@@ -51,25 +51,61 @@ extension Secrets {
     private static func collect(
         _ value: JSONValue, depth: Int, budget: inout InflationBudget, into found: inout Set<String>
     ) {
+        search(value, budget: &budget) { key, member, _ in
+            guard isSecret(key) else { return false }
+            strings(in: member, into: &found)
+            return true
+        } text: { text, _, decoded in
+            found.formUnion(shapedCredentials(in: text))
+            if !decoded { found.formUnion(valuesAfterSecretKeys(in: text)) }
+        }
+    }
+
+    /// The one search of a value at any depth of any encoding, which secrets and personal data
+    /// (`PersonalData`) share: every member of every object, given with its key (`member`
+    /// returns true when it has taken the member whole, so that the search does not go into
+    /// it), and every string (`text`), each at its path of JSON Pointer tokens; a string that
+    /// is JSON text, a form, a URL's query, base64 or base64url text, or gzip in base64 is
+    /// searched as what it decodes to (within `budget`, `EncodedLayers.deepest` deep), the path
+    /// going on into it (`/properties/url/email` for `?email=` in the URL at
+    /// `/properties/url`), and then given to `text` itself with `decoded` true.
+    static func search(
+        _ value: JSONValue, budget: inout InflationBudget,
+        member: (_ key: String, _ value: JSONValue, _ path: [String]) -> Bool,
+        text: (_ text: String, _ path: [String], _ decoded: Bool) -> Void
+    ) {
+        var path: [String] = []
+        search(value, depth: 0, path: &path, budget: &budget, member: member, text: text)
+    }
+
+    private static func search(
+        _ value: JSONValue, depth: Int, path: inout [String], budget: inout InflationBudget,
+        member: (_ key: String, _ value: JSONValue, _ path: [String]) -> Bool,
+        text: (_ text: String, _ path: [String], _ decoded: Bool) -> Void
+    ) {
         guard depth <= EncodedLayers.deepest else { return }
         switch value {
         case .object(let members):
-            for (key, member) in members {
-                if isSecret(key) {
-                    strings(in: member, into: &found)
-                } else {
-                    collect(member, depth: depth, budget: &budget, into: &found)
+            for (key, item) in members {
+                path.append(key)
+                if !member(key, item, path) {
+                    search(item, depth: depth, path: &path, budget: &budget, member: member, text: text)
                 }
+                path.removeLast()
             }
         case .array(let items):
-            for item in items { collect(item, depth: depth, budget: &budget, into: &found) }
-        case .string(let text):
-            found.formUnion(shapedCredentials(in: text))
+            for (index, item) in items.enumerated() {
+                path.append(String(index))
+                search(item, depth: depth, path: &path, budget: &budget, member: member, text: text)
+                path.removeLast()
+            }
+        case .string(let string):
             // A layer that inflates beyond the budget is searched as the text it is.
-            if let layer = try? EncodedLayers.layer(in: text, budget: &budget) {
-                collect(layer, depth: depth + 1, budget: &budget, into: &found)
+            if let layer = try? EncodedLayers.layer(in: string, budget: &budget) {
+                search(layer, depth: depth + 1, path: &path, budget: &budget, member: member, text: text)
+                text(string, path, true)
             } else {
-                found.formUnion(valuesAfterSecretKeys(in: text))
+                text(string, path, false)
             }
         default:
             break

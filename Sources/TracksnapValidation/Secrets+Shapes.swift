@@ -79,7 +79,7 @@ extension Secrets {
 
     /// 13 to 19 digits, groups split by one space or dash, first digit 2 to 6, Luhn-valid, with
     /// no digit or letter right after.
-    private static func cardEnd(at start: Int, in bytes: [UInt8]) -> Int? {
+    static func cardEnd(at start: Int, in bytes: [UInt8]) -> Int? {
         guard bytes[start] >= UInt8(ascii: "2"), bytes[start] <= UInt8(ascii: "6") else { return nil }
         var digits: [UInt8] = []
         var index = start
@@ -124,9 +124,9 @@ extension Secrets {
         return prefix.withUTF8Buffer { bytes[start..<(start + count)].elementsEqual($0) }
     }
 
-    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
     private static func isCapital(_ byte: UInt8) -> Bool { byte >= 0x41 && byte <= 0x5A }
-    private static func isWordByte(_ byte: UInt8) -> Bool {
+    static func isWordByte(_ byte: UInt8) -> Bool {
         isDigit(byte) || isCapital(byte) || (byte >= 0x61 && byte <= 0x7A)
     }
     private static func isBase64URLByte(_ byte: UInt8) -> Bool {

@@ -40,6 +40,9 @@ public struct Snapshot: Sendable {
     public var locations: [String: SourceLocation]
     /// Warnings found while reading (a literal that looks like a pattern…).
     public var warnings: [Diagnostic]
+    /// How personal data is checked for this snapshot, as its file writes it (`"personalData"`:
+    /// read and applied over the profile's by validation, which owns the policy).
+    public var personalData: JSONValue? = nil
 
     /// Every expected entry, requests first.
     public var entries: [ExpectedEntry] { requests + events }
@@ -173,7 +176,8 @@ private struct SnapshotReader {
     }
 
     static let topLevelKeys = [
-        "$schema", "name", "description", "validator", "order", "unexpected", "strict", "requests", "events",
+        "$schema", "name", "description", "validator", "order", "unexpected", "strict", "personalData", "requests",
+        "events",
     ]
 
     mutating func read() -> Snapshot? {
@@ -195,7 +199,7 @@ private struct SnapshotReader {
                     JSONPointer.appending("", key),
                     "unknown key \"\(key)\"; a snapshot has \(Self.topLevelKeys.joined(separator: ", "))")
             }
-            let snapshot = Snapshot(
+            var snapshot = Snapshot(
                 file: document.file, format: .tracksnap,
                 name: string(top, "name") ?? defaultName,
                 validator: validatorNames(top),
@@ -206,6 +210,7 @@ private struct SnapshotReader {
                 events: entries(top, .event),
                 locations: document.locations,
                 warnings: [])
+            snapshot.personalData = top["personalData"]
             return snapshot.with(warnings: parser.diagnostics.filter { $0.severity == .warning })
         default:
             parser.error(

@@ -71,6 +71,7 @@ package struct HTMLRenderer {
         }
         for (title, findings) in [
             ("Vendor rules", groups.rules), ("Replay", groups.replayMisses), ("Tracking plan", groups.plan),
+            ("Privacy", groups.privacy),
         ] {
             html += list(title, findings) { finding in
                 let request = finding.request.map { "#\($0.index + 1) \($0.method) \($0.url) " } ?? ""

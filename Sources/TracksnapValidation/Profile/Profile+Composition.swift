@@ -12,7 +12,7 @@ extension Profile {
     /// lists — `ignore`, `environment`, `redact`, `decoders`, `plan`, `record.headers`, `record.context`,
     /// `record.literal` — are unions (`decoders` is every decoder when one of them says `"all"`);
     /// every other setting — `order`, `delivery`, `unexpected`, `strict`, `validator`, `record.generalize`, each
-    /// code's `severity` and each of the `rules` — comes from the first profile in the list whose file sets it, else
+    /// code's `severity`, each of the `rules` and `personalData`'s `check`, `traits` and each of its `kinds` (its `allow` lists add up) — comes from the first profile in the list whose file sets it, else
     /// takes its default. A list of one is that profile.
     package static func combining(_ profiles: [Profile]) -> Profile {
         guard var combined = profiles.first else { return builtInDefault }
@@ -56,6 +56,9 @@ extension Profile {
         fill("record.generalize", \.generalizes)
         merged.severities = severities.merging(other.severities) { mine, _ in mine }
         merged.rules = rules.merging(other.rules) { mine, _ in mine }
+        merged.personalData = personalData.merging(
+            other.personalData, explicit: explicitKeys.contains("personalData"),
+            otherExplicit: other.explicitKeys.contains("personalData"))
         merged.ignore = ignore.union(other.ignore)
         merged.redact = redact.union(other.redact)
         merged.literal = literal.union(other.literal)

@@ -60,6 +60,10 @@ public struct Profile: Sendable {
     /// (`ga4.purchase_items`), a rule's own setting winning (`"rules": {"ga4": "on"}`, as the
     /// built-in vendor profiles set it; see `VendorRule`).
     public var rules: [String: RuleSetting] = [:]
+    /// How personal data is checked: on in every profile, each kind at its vendor's severity
+    /// (`"personalData": {"allow": {"email": ["/properties/support_email"]}}`; see
+    /// `PersonalDataPolicy`).
+    public var personalData = PersonalDataPolicy()
     /// The tracking plans every event is checked against (`"plan": "shop.plan.json"` or a list),
     /// as paths: relative ones are relative to the profile file's directory.
     public var plans: [String] = []

@@ -114,6 +114,11 @@ struct ProfileKey {
                 }
                 return true
             },
+            ProfileKey("personalData") { value, pointer, profile, parser in
+                guard let policy = PersonalDataPolicy.read(value, at: pointer, &parser) else { return false }
+                profile.personalData = policy
+                return true
+            },
             ProfileKey("plan") { value, pointer, profile, parser in
                 let paths = value.stringValue.map { [$0] } ?? value.arrayValue?.compactMap(\.stringValue)
                 guard let paths, paths.count == (value.arrayValue?.count ?? 1), !paths.contains(where: \.isEmpty) else {

@@ -1,0 +1,119 @@
+import TracksnapCore
+import TracksnapDecoders
+import TracksnapJSON
+package import TracksnapModel
+
+extension PersonalData {
+    /// Vendors whose terms forbid sending personal data: a hit in their events is an error.
+    static let forbiddingVendors: [String: String] = [
+        "ga4": "Google Analytics forbids sending personal data (Analytics terms, 7 Privacy)",
+        "firebase": "Google Analytics for Firebase forbids sending personal data (Analytics terms, 7 Privacy)",
+        "universal-analytics": "Google Analytics forbids sending personal data (Analytics terms, 7 Privacy)",
+    ]
+    /// Meta's advanced-matching fields, which must be SHA-256 hashed: a value in clear is an error.
+    static let metaMatchingFields: Set<String> = ["ud", "user_data"]
+    /// The calls that set a user's profile, which carry email and phone by design: a CDP's
+    /// identify (Segment, RudderStack, mParticle), Mixpanel's people updates (`engage`),
+    /// Amplitude's and PostHog's identify (`$identify`, `$set`).
+    static let profileCalls: [String: Set<String>] = [
+        "segment": ["identify"], "rudderstack": ["identify"], "mparticle": ["identify"], "mixpanel": ["engage"],
+        "amplitude": ["identify"], "posthog": ["identify", "set"],
+    ]
+
+    /// The hits in one request and the events decoded from it, each value once per event: the
+    /// events' own (IP addresses in their `properties` only), then what the request carries that
+    /// none of its events does (its URL's parameters, headers, a body member no decoder kept).
+    static func hits(in request: CapturedRequest, events: [AnalyticsEvent]) -> (
+        events: [(AnalyticsEvent, [Hit])], request: [Hit]
+    ) {
+        var inEvents: Set<String> = []
+        let byEvent = events.map { event in
+            let hits = PersonalData.hits(in: event.validationView, vendor: event.vendor) { $0.first == "properties" }
+            inEvents.formUnion(hits.map(\.value))
+            return (event, hits)
+        }
+        let own = PersonalData.hits(in: request.validationView, vendor: events.first?.vendor).filter {
+            !inEvents.contains($0.value)
+        }
+        return (byEvent, own)
+    }
+
+    /// Why a hit is at its severity when a vendor's rule decides it, and whether the vendor
+    /// forbids it.
+    static func rule(vendor: String?, path: [String]) -> (forbidden: Bool, why: String?) {
+        guard let vendor else { return (false, nil) }
+        if let why = forbiddingVendors[vendor] { return (true, why) }
+        if vendor.hasPrefix("meta"), path.contains(where: metaMatchingFields.contains) {
+            return (true, "Meta's advanced-matching fields must be SHA-256 hashed")
+        }
+        return (false, nil)
+    }
+
+    /// Whether a call that sets a user's profile carries this hit by design: in its traits.
+    static func isIdentifyTrait(_ event: AnalyticsEvent, at path: [String]) -> Bool {
+        // RudderStack's identify keeps its traits in the call's own context: `/context/context/traits`.
+        isProfileCall(event) && (path.first == "properties" || path.contains("traits"))
+    }
+
+    static func isProfileCall(_ event: AnalyticsEvent) -> Bool {
+        profileCalls[event.vendor]?.contains(event.type) ?? false
+    }
+}
+
+extension Profile {
+    /// The personal data in the traffic this profile selects (`selection`, asked only when the
+    /// check is on): a `personal_data` finding per value and request, naming the kind, the
+    /// request, the first event that carries it and the JSON Pointer, the value masked.
+    package func personalDataFindings(_ requests: [CapturedRequest], selection: () -> Selection) -> [Finding] {
+        let policy = personalData
+        guard policy.check != .off || policy.kinds.values.contains(where: { $0 != .off }) else { return [] }
+        // `"severity": {"personal_data": "warning"}` makes every hit a warning.
+        let ceiling = severities[.personalData] ?? .error
+        let selection = selection()
+        var findings: [Finding] = []
+        for (index, decoded) in zip(selection.selected, selection.decoded) {
+            let request = requests[index]
+            let reference = RequestReference(
+                id: request.id, index: index, method: request.method, url: request.urlWithoutQuery)
+            let events: [AnalyticsEvent]
+            if case .events(let decodedEvents) = decoded { events = decodedEvents } else { events = [] }
+            let found = PersonalData.hits(in: request, events: events)
+            // A value is one finding per request, at the first event that carries it: the context
+            // a batch shares (Firebase's bundle, an SDK's device) is copied into each of its events.
+            var reported: Set<String> = []
+            func add(_ hit: PersonalData.Hit, vendor: String?, subject: String, reference: RequestReference) {
+                guard !reported.contains(hit.value) else { return }
+                // An advertising id is a matter of consent, not of a vendor's ban: at most a warning.
+                let rule = PersonalData.rule(vendor: vendor, path: hit.path)
+                let forbidden = rule.forbidden && hit.kind != .advertisingID
+                guard !policy.allows(hit.kind, at: hit.path),
+                    let severity = policy.severity(of: hit.kind, forbidden: forbidden)
+                else { return }
+                reported.insert(hit.value)
+                let why = forbidden && severity == .error ? rule.why.map { "; \($0)" } ?? "" : ""
+                findings.append(
+                    Finding(
+                        code: .personalData, severity: ceiling == .warning ? .warning : severity, path: hit.pointer,
+                        actual: .string(hit.masked),
+                        message: "\(hit.kind.rawValue): \(subject) at \(hit.pointer): \(hit.masked)\(why)",
+                        request: reference))
+            }
+            for (event, hits) in found.events {
+                let subject =
+                    "\(event.vendor) \(event.type)\(event.name.map { " \"\($0)\"" } ?? "") (event \(event.index + 1))"
+                for hit in hits where policy.traits || !PersonalData.isIdentifyTrait(event, at: hit.path) {
+                    add(hit, vendor: event.vendor, subject: subject, reference: reference.event(event.index))
+                }
+            }
+            // What a profile call carries by design (its values are in `inEvents`) stays allowed in
+            // its request too; what a decoder left out of it is the request's.
+            for hit in found.request {
+                add(
+                    hit, vendor: events.first?.vendor,
+                    subject: "request #\(index + 1) \(request.method) \(reference.url)",
+                    reference: reference)
+            }
+        }
+        return findings
+    }
+}

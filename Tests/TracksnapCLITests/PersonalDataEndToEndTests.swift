@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+import TracksnapTestSupport
+
+/// The vendors' Python SDKs (and GA4 hits built as Google documents them) send an event with an
+/// email, a phone number and a card number planted in it, each in another encoding, and decoys
+/// beside them; `tracksnap serve` checks the session in every report format.
+@Suite("Personal data planted through the vendors' SDKs: one masked finding each, never shown raw")
+struct PersonalDataEndToEndTests {
+    static let python = PackagePaths.python
+
+    /// A vendor's sender (`send_personal_data.py VENDOR`), the built-in profile checking it, and
+    /// the severity its rule gives personal data.
+    struct Sender: CustomTestStringConvertible, Sendable {
+        var name: String
+        var profile: String
+        var severity: String
+        var testDescription: String { name }
+    }
+
+    static let senders = [
+        Sender(name: "segment", profile: "segment", severity: "warning"),
+        Sender(name: "mixpanel", profile: "mixpanel", severity: "warning"),
+        Sender(name: "amplitude", profile: "amplitude", severity: "warning"),
+        Sender(name: "posthog", profile: "posthog", severity: "warning"),
+        Sender(name: "ga4-mp", profile: "ga4", severity: "error"),
+        Sender(name: "ga4-gtag", profile: "ga4", severity: "error"),
+    ]
+
+    private struct Planted: Decodable {
+        var planted: [String: String]
+        var decoys: [String: String]
+    }
+
+    private struct Report: Decodable {
+        struct Finding: Decodable {
+            var code: String
+            var severity: String
+            var path: String
+            var message: String
+            var actual: String?
+        }
+        var findings: [Finding]
+    }
+
+    @Test(
+        "each planted value is one personal_data finding, masked, at the vendor's severity; no decoy is one; no format, log or journal shows a planted value",
+        arguments: senders)
+    func planted(_ sender: Sender) async throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.python.path) else {
+            Issue.record("\(Self.python.path) is missing: run `make sdk-venv`, which installs the analytics SDKs")
+            return
+        }
+        try await withTemporaryDirectory { directory in
+            let journal = directory.appending(path: "journal.ndjson")
+            let server = try await ServeChild.launch(["--journal", journal.path])
+            defer { server.stop() }
+            let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
+
+            let script = PackagePaths.fixtures.appending(path: "sdk/send_personal_data.py").path
+            let sent = try await runProcess(Self.python, [script, sender.name, server.base], timeout: 120)
+            #expect(sent.status == 0, "the \(sender.name) sender failed: \(sent.stderr)")
+            let values = try JSONDecoder().decode(Planted.self, from: Data(sent.stdout.utf8))
+            _ = try await server.call("GET", "sessions/\(session)/requests?count=1&timeout=30")
+
+            func validate(_ format: String) async throws -> Data {
+                let body = try JSONSerialization.data(withJSONObject: [
+                    "snapshotContent": ["requests": [], "unexpected": "allow"], "validator": sender.profile,
+                    "format": format,
+                ])
+                return try await server.call("POST", "sessions/\(session)/validate", body: body)
+            }
+            let report = try JSONDecoder().decode(Report.self, from: try await validate("json"))
+            let personal = report.findings.filter { $0.code == "personal_data" }
+            let masks = [
+                "email": "a***@example.com", "phone": "+** ** **** **58", "payment_card": "**** **** **** 1111",
+            ]
+            for (kind, mask) in masks {
+                let found = personal.filter { $0.message.hasPrefix(kind + ":") }
+                #expect(found.count == 1, "\(kind): \(personal.map(\.message))")
+                #expect(found.first?.actual == mask, "\(kind): \(found.map(\.message))")
+                #expect(found.first?.severity == sender.severity)
+            }
+            #expect(personal.count == 3, "\(personal.map(\.message))")
+            #expect(personal.allSatisfy { $0.path.hasPrefix("/properties/") }, "\(personal.map(\.path))")
+
+            // Every format, the requests the control API answers, the journal and the log.
+            var outputs: [(String, String)] = []
+            for format in ["text", "json", "junit", "github", "markdown", "html"] {
+                outputs.append((format, String(decoding: try await validate(format), as: UTF8.self)))
+            }
+            let requests = try await server.call("GET", "sessions/\(session)/requests")
+            outputs.append(("control API requests", String(decoding: requests, as: UTF8.self)))
+            outputs.append(("journal", (try? String(contentsOf: journal, encoding: .utf8)) ?? ""))
+            outputs.append(("log", (try? String(contentsOf: server.stderrURL, encoding: .utf8)) ?? ""))
+            #expect(outputs[0].1.contains("a***@example.com"), "\(outputs[0].1)")
+            for (place, output) in outputs {
+                for value in values.planted.values {
+                    #expect(!output.contains(value), "\(place) shows \(value)")
+                    let encoded = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value
+                    #expect(!output.contains(encoded), "\(place) shows \(encoded)")
+                }
+            }
+            #expect(!outputs[7].1.isEmpty, "the journal was not written: the check would prove nothing")
+
+            // What the journal kept, masked, checks clean and shows masked in `tracksnap events`.
+            let events = try await tracksnap("events", "--capture", journal.path, "--validator", sender.profile)
+            #expect(events.status == 0, "\(events.stderr)")
+            #expect(events.stdout.contains("a***@example.com"), "\(events.stdout)")
+            for value in values.planted.values { #expect(!events.stdout.contains(value)) }
+        }
+    }
+
+    @Test("a capture file read by the CLI: tracksnap events and validate in every format show each value masked")
+    func cli() async throws {
+        let planted = [
+            "ada@example.com", "+44 20 7946 0958", "4111 1111 1111 1111", "6D92078A-8246-4BA4-AE5B-76104861E7DC",
+            "DE89 3704 0044 0532 0130 00", "203.0.113.195", "52.520008",
+        ]
+        let call: [String: Any] = [
+            "type": "track", "event": "Checkout Started", "userId": "u-1",
+            "properties": [
+                "contact": planted[0], "tel": planted[1], "card": planted[2], "iban": planted[4], "origin": planted[5],
+                "latitude": planted[6],
+            ],
+            "context": ["device": ["advertisingId": planted[3]]],
+        ]
+        let body = String(decoding: try JSONSerialization.data(withJSONObject: ["batch": [call]]), as: UTF8.self)
+        let line = try JSONSerialization.data(withJSONObject: [
+            "method": "POST", "url": "https://api.segment.io/v1/batch",
+            "headers": [["name": "Content-Type", "value": "application/json"]], "body": body,
+        ])
+        try await withTemporaryDirectory { directory in
+            let capture = directory.appending(path: "capture.ndjson")
+            try line.write(to: capture)
+            let snapshot = directory.appending(path: "empty.json")
+            try Data(#"{"requests": [], "unexpected": "allow"}"#.utf8).write(to: snapshot)
+            var outputs: [(String, String)] = []
+            for format in ["text", "json"] {
+                let events = try await tracksnap(
+                    "events", "--capture", capture.path, "--validator", "segment", "--format", format)
+                #expect(events.status == 0, "\(events.stderr)")
+                outputs.append(("events \(format)", events.stdout + events.stderr))
+            }
+            for format in ["text", "json", "junit", "github", "markdown", "html"] {
+                let run = try await tracksnap(
+                    "validate", snapshot.path, "--capture", capture.path, "--validator", "segment", "--format", format)
+                #expect(run.status == 0, "\(format): \(run.stdout)\(run.stderr)")
+                outputs.append(("validate \(format)", run.stdout + run.stderr))
+            }
+            let json = try #require(outputs.first { $0.0 == "validate json" }?.1)
+            for kind in ["email", "phone", "payment_card", "iban", "advertising_id", "ip_address", "coordinates"] {
+                // One finding, listed in its snapshot and in the run's findings.
+                #expect(json.components(separatedBy: "\"\(kind): ").count == 3, "\(kind) in \(json)")
+            }
+            for (place, output) in outputs {
+                #expect(output.contains("a***@example.com"), "\(place): \(output)")
+                for value in planted { #expect(!output.contains(value), "\(place) shows \(value)") }
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+import TracksnapJSON
+import TracksnapModel
+import TracksnapValidation
+
+@testable import TracksnapServer
+
+/// What the inspector is sent of a request: personal data masked in the request and its events.
+@Suite("The inspector's view of a request masks personal data")
+struct InspectedPersonalDataTests {
+    @Test("an email, a phone, a card and an advertising id, in a body and in base64, reach the inspector masked")
+    func masked() {
+        let inner = Data(#"{"event":"Signed Up","properties":{"tel":"+44 20 7946 0958","token":"mp_1"}}"#.utf8)
+            .base64EncodedString()
+        let segment = CapturedRequest(
+            id: "1", method: "POST", url: "http://127.0.0.1:8181/v1/batch",
+            headers: [.init(name: "Content-Type", value: "application/json")],
+            body: .text(
+                #"{"batch":[{"type":"track","event":"Checkout","userId":"u","properties":{"contact":"ada@example.com","payment":"4111 1111 1111 1111"},"context":{"device":{"advertisingId":"6D92078A-8246-4BA4-AE5B-76104861E7DC"}}}]}"#
+            ))
+        let mixpanel = CapturedRequest(
+            id: "2", method: "POST", url: "http://127.0.0.1:8181/track",
+            headers: [.init(name: "Content-Type", value: "application/x-www-form-urlencoded")],
+            body: .text("data=" + (inner.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? inner)))
+        let redactor = Redactor(requests: [segment, mixpanel])
+        let shown =
+            InspectedRequest.json(segment, redactor: redactor) + InspectedRequest.json(mixpanel, redactor: redactor)
+        for raw in ["ada@example.com", "4111 1111 1111 1111", "7946 0958", "6D92078A-8246-4BA4-AE5B-76104861E7DC"] {
+            #expect(!shown.contains(raw), "\(raw) in \(shown)")
+        }
+        #expect(shown.contains("a***@example.com"), "\(shown)")
+        #expect(shown.contains("E7DC"), "\(shown)")
+        #expect(shown.contains("Signed Up"), "the base64 body no longer decodes: \(shown)")
+    }
+}
