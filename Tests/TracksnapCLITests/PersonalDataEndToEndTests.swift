@@ -5,7 +5,9 @@ import TracksnapTestSupport
 /// The vendors' Python SDKs (and GA4 hits built as Google documents them) send an event with an
 /// email, a phone number and a card number planted in it, each in another encoding, and decoys
 /// beside them; `tracksnap serve` checks the session in every report format.
-@Suite("Personal data planted through the vendors' SDKs: one masked finding each, never shown raw")
+@Suite(
+    "Personal data planted through the vendors' SDKs: one masked finding each, never shown raw", .tags(.process),
+    .leftToMakeTest)
 struct PersonalDataEndToEndTests {
     static let python = PackagePaths.python
 
