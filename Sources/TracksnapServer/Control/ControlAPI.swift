@@ -121,7 +121,11 @@ struct ControlAPI: Sendable {
         ControlRoute(.GET, "requests/stream") { api, request, _ in .now(api.requestStream(request)) },
         ControlRoute(.POST, "reset") { api, _, _ in .now(api.reset()) },
         ControlRoute(.GET, "sessions") { api, _, _ in .now(api.listSessions()) },
-        ControlRoute(.POST, "sessions") { api, request, _ in .now(api.startSession(request)) },
+        // The session's cassette is read and parsed on the thread pool: a large one holds up
+        // none of the event loop's other clients.
+        ControlRoute(.POST, "sessions") { api, request, _ in
+            .later { await BlockingWork.run { api.startSession(request) } }
+        },
         ControlRoute(.GET, "sessions/{id}/requests") { api, request, id in api.sessionRequests(id[0], request) },
         ControlRoute(.POST, "sessions/{id}/requests") { api, request, id in api.ingest(id[0], request) },
         ControlRoute(.DELETE, "sessions/{id}") { api, request, id in api.endSession(id[0], request) },
@@ -220,7 +224,8 @@ struct ControlAPI: Sendable {
                             "start the session again with \"recordMode\": \"failed\" (records what the cassette lacks)",
                         repeatHint:
                             "a cassette whose rules repeat (tracksnap's or DVR's format), or record the repeat with \"recordMode\": \"failed\"",
-                        writeFailed: { [notices] in notices?("cassette: \($0.description)") })
+                        writeFailed: { [notices] in notices?("cassette: \($0.description)") },
+                        maximumRecorded: store.maximumRequests)
                 } catch {
                     return .error(.badRequest, error.description)
                 }

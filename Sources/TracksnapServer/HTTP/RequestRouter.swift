@@ -235,32 +235,47 @@ final class RequestRouter: Sendable {
             refused == nil ? store.session(receiving: sessionHint).flatMap(store.cassette) ?? configuration.replay : nil
         let asked = CapturedRequest(
             id: "", method: request.method.rawValue, url: url, headers: Self.headers(request.headers), body: body)
-        let decision = replay?.answer(for: asked, ignoringOrigin: ignoringOrigin)
-        var miss: ReplayMiss?
-        if case .miss(let missed) = decision { miss = missed }
-        let recorded = store.recordAttributed(
-            method: asked.method, url: recordedAs ?? url, headers: asked.headers, body: body, sessionHint: sessionHint,
-            serverOrigin: serverOrigin, refused: refused, replayMiss: miss?.description)
-        if let refused { return logged(recorded, refusal(refused, request)) }
-        switch decision {
-        case .replay(let recordedAnswer):
-            let accepted = request.headers["Accept-Encoding"].joined(separator: ", ")
-            return logged(
-                recorded, .now(Response(replayed: recordedAnswer, acceptEncoding: accepted.isEmpty ? nil : accepted)))
-        case .miss(let miss):
-            configuration.notices?(miss.description)
-            return logged(
-                recorded, .now(.json(HTTPResponseStatus(statusCode: 599, reasonPhrase: "Not In Cassette"), miss.json)))
-        case .forward:
-            return logged(
-                recorded,
-                .later {
-                    let response = await forward()
-                    if response.isUpstreamAnswer { replay?.record(asked, response: Interaction.Response(response)) }
-                    return response
-                })
-        case nil:
+        guard let replay else {
+            let recorded = store.recordAttributed(
+                method: asked.method, url: recordedAs ?? url, headers: asked.headers, body: body,
+                sessionHint: sessionHint, serverOrigin: serverOrigin, refused: refused)
+            if let refused { return logged(recorded, refusal(refused, request)) }
             return logged(recorded, .later(forward))
+        }
+        // Off the event loop: a miss on a large cassette looks for its nearest interactions,
+        // and the loop's other clients are answered meanwhile.
+        return .later { [self] in
+            let decision = await BlockingWork.run { replay.answer(for: asked, ignoringOrigin: ignoringOrigin) }
+            var miss: ReplayMiss?
+            if case .miss(let missed) = decision { miss = missed }
+            let recorded = store.recordAttributed(
+                method: asked.method, url: recordedAs ?? url, headers: asked.headers, body: body,
+                sessionHint: sessionHint, serverOrigin: serverOrigin, replayMiss: miss?.description)
+            let reply: Reply
+            switch decision {
+            case .replay(let recordedAnswer):
+                let accepted = request.headers["Accept-Encoding"].joined(separator: ", ")
+                reply = logged(
+                    recorded,
+                    .now(Response(replayed: recordedAnswer, acceptEncoding: accepted.isEmpty ? nil : accepted)))
+            case .miss(let miss):
+                configuration.notices?(miss.description)
+                reply = logged(
+                    recorded,
+                    .now(.json(HTTPResponseStatus(statusCode: 599, reasonPhrase: "Not In Cassette"), miss.json)))
+            case .forward:
+                reply = logged(
+                    recorded,
+                    .later {
+                        let response = await forward()
+                        if response.isUpstreamAnswer { replay.record(asked, response: Interaction.Response(response)) }
+                        return response
+                    })
+            }
+            switch reply {
+            case .now(let response): return response
+            case .later(let work): return await work()
+            }
         }
     }
 
