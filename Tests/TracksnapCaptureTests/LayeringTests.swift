@@ -60,7 +60,7 @@ private let allowedDependencies: [String: Set<String>] = [
     ],
     "TracksnapFuzzing": [
         "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
-        "TracksnapRecording",
+        "TracksnapRecording", "TracksnapYAML",
         "TracksnapServer", "TracksnapReplay", "Patterns", "NIOCore", "NIOEmbedded", "JSONSchemaValidation", "Protobuf",
     ],
     "CLibFuzzer": [],
