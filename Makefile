@@ -63,6 +63,10 @@ demo: build
 	@echo '$$ tracksnap validate Snapshots/examples/segment.json --capture Snapshots/examples/captures/segment.ndjson'
 	@$(TRACKSNAP) validate Snapshots/examples/segment.json --capture Snapshots/examples/captures/segment.ndjson
 	@echo
+	@echo "# The apps' own analytics too: a Firebase upload (a protobuf batch, events named as GA4 names them):"
+	@echo '$$ tracksnap validate Snapshots/examples/firebase.json --capture Snapshots/examples/captures/firebase.ndjson'
+	@$(TRACKSNAP) validate Snapshots/examples/firebase.json --capture Snapshots/examples/captures/firebase.ndjson
+	@echo
 	@Snapshots/demo/shop/demo.sh $(TRACKSNAP) .build/demo/shop
 
 # The analytics SDKs the end-to-end tests run against `tracksnap serve`, at the versions the decoder
