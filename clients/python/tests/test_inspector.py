@@ -119,14 +119,15 @@ def test_a_person_follows_filters_and_opens_events(server, browser):
     assert all(row[1] == session.id and row[2] == "segment" for row in seen), seen
     assert all(row[4].startswith("POST 127.0.0.1:") and row[4].endswith("/v1/batch") for row in seen), seen
 
-    # Live: a request sent while the page is open is shown within a second, on top; captured
-    # text is shown as text, never made into markup.
+    # Live: a request sent while the page is open is shown at once (milliseconds on an idle
+    # machine; 1.2 to 1.4 s seen with the whole suite and builds on 2 cores, hence 3 s), on top;
+    # captured text is shown as text, never made into markup.
     hostile = '<img src=x onerror="document.title=1">'
     sent = time.monotonic()
     post(session.base_url + "/v1/track", {"type": "track", "event": hostile, "userId": "u",
                                           "properties": {"note": "<b>bold</b>"}, "writeKey": WRITE_KEY})
     wait_for(browser, lambda: len(rows(browser)) == 5, seconds=5)
-    assert time.monotonic() - sent < 1.0
+    assert time.monotonic() - sent < 3.0
     assert rows(browser)[0][3] == "track " + hostile
     assert not browser.find_elements(By.CSS_SELECTOR, "#rows img, #rows b")
     assert browser.title == "tracksnap inspector"
