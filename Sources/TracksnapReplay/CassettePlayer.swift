@@ -174,46 +174,108 @@ public final class CassettePlayer: Sendable {
     ///   - ignoringOrigin: compare no scheme, host or port: a reverse proxy's cassette,
     ///     recorded against one backend, replays in front of another.
     public func answer(for request: CapturedRequest, ignoringOrigin: Bool = false) -> Decision {
-        // `all` records every request anew, a repeated one too.
-        if mode == .all { return .forward }
-        let request = Redactor(requests: [request]).redact(request)
-        var matching = matching
-        if ignoringOrigin { matching.fields.removeAll { [.scheme, .host, .port].contains($0) } }
-        let asked = matching.prepare(request)
-        let decided = state.withLock { state -> Decided in
-            let (recorded, patterns) = (state.recorded, state.patterns)
-            let candidates = matching.candidateKeys(request).flatMap { state.candidates[$0] ?? [] }.sorted()
-            state.comparisons += candidates.count
-            let matches = candidates.filter { matching.matches(asked, recorded[$0], patterns: patterns[$0]) }
-            if let next = matches.first(where: { !state.played[$0] }) ?? (matching.repeats ? matches.last : nil) {
-                state.played[next] = true
-                return .decision(.replay(state.cassette.interactions[next].response))
-            }
-            if records { return .decision(.forward) }
-            // The nearest are looked for outside the lock, among a bounded few: a miss on a
-            // large cassette holds up neither the other requests nor the other misses.
-            let nearby = Self.nearby(
-                request, ignoringOrigin: ignoringOrigin, byMethodAndHost: state.byMethodAndHost,
-                byMethod: state.byMethod, count: recorded.count)
-            return .miss(matches, nearby, recorded, patterns)
-        }
-        switch decided {
-        case .decision(let decision):
-            return decision
-        case .miss(let matches, let nearby, let recorded, let patterns):
-            var miss = ReplayMiss(
-                request: request, nearest: nearest(asked, nearby, recorded, patterns, matching), cassette: path,
-                mode: mode, recordHint: recordHint, played: matches, repeatHint: repeatHint)
-            if nearby.count < recorded.count { miss.compared = .init(among: nearby.count, of: recorded.count) }
-            state.withLock { $0.misses.append(miss) }
-            return .miss(miss)
+        switch lookup(for: request, ignoringOrigin: ignoringOrigin) {
+        case .decided(let decision): decision
+        case .later(let work): work.decide()
         }
     }
 
-    /// What the lock decided: a decision, or a miss whose nearest are still to be found.
-    private enum Decided {
-        case decision(Decision)
-        case miss([Int], [Int], [CassetteMatching.Prepared], [RequestPatterns])
+    /// What a lookup found: the decision, when it took little work; or the work still to do,
+    /// the part of answering that grows with the cassette, for the caller to run where it
+    /// holds up nothing else (a server: off its event loop).
+    package enum Lookup: Sendable {
+        case decided(Decision)
+        case later(LaterLookup)
+    }
+
+    /// A lookup's work still to do: `decide()` finishes it.
+    package struct LaterLookup: Sendable {
+        package let decide: @Sendable () -> Decision
+    }
+
+    /// `answer(for:ignoringOrigin:)` in two parts. Decided at once: a request compared with at
+    /// most `inlineCompared` recorded ones (those of its method, path and query) that one of
+    /// them answers, or that is forwarded to be recorded. Left for later: a miss, whose nearest
+    /// interactions are still to be found (among at most `nearestCompared`), and a request
+    /// with more candidates than `inlineCompared` (many interactions of one method, path and
+    /// query, as a GraphQL endpoint's).
+    package func lookup(for request: CapturedRequest, ignoringOrigin: Bool = false) -> Lookup {
+        // `all` records every request anew, a repeated one too.
+        if mode == .all { return .decided(.forward) }
+        let request = Redactor(requests: [request]).redact(request)
+        var rules = matching
+        if ignoringOrigin { rules.fields.removeAll { [.scheme, .host, .port].contains($0) } }
+        let matching = rules
+        let asked = matching.prepare(request)
+        let keys = matching.candidateKeys(request)
+        let missed = { @Sendable [self] (played: [Int]) -> Decision in
+            .miss(miss(request, asked, played: played, ignoringOrigin: ignoringOrigin, matching: matching))
+        }
+        let many = state.withLock { state in keys.reduce(0) { $0 + (state.candidates[$1]?.count ?? 0) } }
+        if many > Self.inlineCompared {
+            return .later(
+                LaterLookup { [self] in
+                    switch match(asked, keys: keys, matching: matching) {
+                    case .decided(let decision): decision
+                    case .missed(let played): missed(played)
+                    }
+                })
+        }
+        switch match(asked, keys: keys, matching: matching) {
+        case .decided(let decision): return .decided(decision)
+        case .missed(let played): return .later(LaterLookup { missed(played) })
+        }
+    }
+
+    /// The most recorded interactions `lookup` compares a request with before it leaves the
+    /// comparing for later.
+    package static let inlineCompared = 100
+
+    /// What comparing a request with its candidates found.
+    private enum Matched {
+        case decided(Decision)
+        /// No interaction answers: those that match but were played already.
+        case missed([Int])
+    }
+
+    /// Compares a request with the interactions of its method, path and query, and takes the
+    /// first that answers it.
+    private func match(_ asked: CassetteMatching.Prepared, keys: Set<String>, matching: CassetteMatching) -> Matched {
+        state.withLock { state in
+            let candidates = keys.flatMap { state.candidates[$0] ?? [] }
+            state.comparisons += candidates.count
+            let (recorded, patterns) = (state.recorded, state.patterns)
+            let matches = candidates.sorted().filter {
+                matching.matches(asked, recorded[$0], patterns: patterns[$0])
+            }
+            if let next = matches.first(where: { !state.played[$0] }) ?? (matching.repeats ? matches.last : nil) {
+                state.played[next] = true
+                return .decided(.replay(state.cassette.interactions[next].response))
+            }
+            return records ? .decided(.forward) : .missed(matches)
+        }
+    }
+
+    /// The miss of a request no interaction answers, with its nearest interactions: looked for
+    /// outside the lock (a miss on a large cassette holds up no other request), among at most
+    /// `nearestCompared`.
+    private func miss(
+        _ request: CapturedRequest, _ asked: CassetteMatching.Prepared, played: [Int], ignoringOrigin: Bool,
+        matching: CassetteMatching
+    ) -> ReplayMiss {
+        // Copies that share the arrays' storage: taken in constant time.
+        let (recorded, patterns, byMethodAndHost, byMethod) = state.withLock {
+            ($0.recorded, $0.patterns, $0.byMethodAndHost, $0.byMethod)
+        }
+        let nearby = Self.nearby(
+            request, ignoringOrigin: ignoringOrigin, byMethodAndHost: byMethodAndHost, byMethod: byMethod,
+            count: recorded.count)
+        var miss = ReplayMiss(
+            request: request, nearest: nearest(asked, nearby, recorded, patterns, matching), cassette: path,
+            mode: mode, recordHint: recordHint, played: played, repeatHint: repeatHint)
+        if nearby.count < recorded.count { miss.compared = .init(among: nearby.count, of: recorded.count) }
+        state.withLock { $0.misses.append(miss) }
+        return miss
     }
 
     /// The most recorded interactions a miss compares the request with to find its nearest.
@@ -230,8 +292,9 @@ public final class CassettePlayer: Sendable {
         var chosen: [Int] = []
         var seen = Set<Int>()
         func take(_ indices: some Sequence<Int>) {
-            for index in indices where chosen.count < nearestCompared && seen.insert(index).inserted {
-                chosen.append(index)
+            for index in indices {
+                guard chosen.count < nearestCompared else { return }
+                if seen.insert(index).inserted { chosen.append(index) }
             }
         }
         if !ignoringOrigin { take(byMethodAndHost[methodAndHost(request)] ?? []) }

@@ -242,29 +242,28 @@ final class RequestRouter: Sendable {
             if let refused { return logged(recorded, refusal(refused, request)) }
             return logged(recorded, .later(forward))
         }
-        // Off the event loop: a miss on a large cassette looks for its nearest interactions,
+        // A hit in the cassette's index is answered here; a miss (its nearest interactions
+        // looked for) and a request with many candidates are decided on replay's own thread,
         // and the loop's other clients are answered meanwhile.
-        return .later { [self] in
-            let decision = await BlockingWork.run { replay.answer(for: asked, ignoringOrigin: ignoringOrigin) }
+        let answered = { @Sendable [self] (decision: CassettePlayer.Decision) -> Reply in
             var miss: ReplayMiss?
             if case .miss(let missed) = decision { miss = missed }
             let recorded = store.recordAttributed(
                 method: asked.method, url: recordedAs ?? url, headers: asked.headers, body: body,
                 sessionHint: sessionHint, serverOrigin: serverOrigin, replayMiss: miss?.description)
-            let reply: Reply
             switch decision {
             case .replay(let recordedAnswer):
                 let accepted = request.headers["Accept-Encoding"].joined(separator: ", ")
-                reply = logged(
+                return logged(
                     recorded,
                     .now(Response(replayed: recordedAnswer, acceptEncoding: accepted.isEmpty ? nil : accepted)))
             case .miss(let miss):
                 configuration.notices?(miss.description)
-                reply = logged(
+                return logged(
                     recorded,
                     .now(.json(HTTPResponseStatus(statusCode: 599, reasonPhrase: "Not In Cassette"), miss.json)))
             case .forward:
-                reply = logged(
+                return logged(
                     recorded,
                     .later {
                         let response = await forward()
@@ -272,9 +271,16 @@ final class RequestRouter: Sendable {
                         return response
                     })
             }
-            switch reply {
-            case .now(let response): return response
-            case .later(let work): return await work()
+        }
+        switch replay.lookup(for: asked, ignoringOrigin: ignoringOrigin) {
+        case .decided(let decision):
+            return answered(decision)
+        case .later(let lookup):
+            return .later {
+                switch answered(await BlockingWork.replaying(lookup.decide)) {
+                case .now(let response): return response
+                case .later(let work): return await work()
+                }
             }
         }
     }
