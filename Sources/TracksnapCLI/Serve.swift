@@ -251,7 +251,8 @@ struct Serve: ParsableCommand {
                     recordHint:
                         "start tracksnap serve again with --record-mode failed (records what the cassette lacks)",
                     repeatHint: "start tracksnap serve again with --allow-repeats",
-                    writeFailed: { [notices = configuration.notices] in notices?("cassette: \($0.description)") })
+                    writeFailed: { [notices = configuration.notices] in notices?("cassette: \($0.description)") },
+                    maximumRecorded: maxRequests)
             } catch {
                 Terminal.error("\(error)")
                 throw Exit.badInput

@@ -56,6 +56,10 @@ public final class CassettePlayer: Sendable {
         /// matchers is left out of its key): the only ones a request can match, so that a large
         /// cassette answers in constant time.
         var candidates: [String: [Int]] = [:]
+        /// The interactions by method and host, and by method: where a miss looks for its
+        /// nearest first (`nearestCompared`).
+        var byMethodAndHost: [String: [Int]] = [:]
+        var byMethod: [String: [Int]] = [:]
         var misses: [ReplayMiss] = []
         var failures: [InputError] = []
         /// Recorded interactions not yet written, and whether a write is on its way.
@@ -65,10 +69,17 @@ public final class CassettePlayer: Sendable {
         var writes = 0
         /// How many recorded requests answering compared a request with, for tests.
         var comparisons = 0
+        /// How many interactions were recorded while the player ran, and the bytes they hold.
+        var recordedCount = 0
+        var recordedBytes = 0
+        /// Whether a request went unrecorded because a bound was reached (told once).
+        var full = false
 
         mutating func add(_ request: Interaction.Request, as matching: CassetteMatching) {
             let captured = request.captured
             candidates[matching.candidateKey(captured, patterns: request.patterns), default: []].append(recorded.count)
+            byMethodAndHost[CassettePlayer.methodAndHost(captured), default: []].append(recorded.count)
+            byMethod[captured.method.uppercased(), default: []].append(recorded.count)
             recorded.append(matching.prepare(captured))
             patterns.append(request.patterns)
         }
@@ -81,6 +92,13 @@ public final class CassettePlayer: Sendable {
     /// How long a recorded interaction waits for others before the cassette is written.
     private let writeDelay: Duration
     private let writeFailed: (@Sendable (InputError) -> Void)?
+    /// The most interactions recorded while the player runs, or nil for no bound but the bytes.
+    public let maximumRecorded: Int?
+    /// The most bytes the interactions recorded while the player runs hold (`recordedBytesKept`).
+    public let maximumRecordedBytes: Int
+
+    /// The most bytes a recording holds by default: 64 MiB of URLs, headers and bodies.
+    public static let recordedBytesKept = 64 * 1024 * 1024
 
     /// Reads the cassette at `path` (none yet is an empty one, which `missing` then records).
     ///
@@ -95,15 +113,24 @@ public final class CassettePlayer: Sendable {
     ///     once, VCR's) says to let it answer again.
     ///   - writeDelay: how long a recorded interaction waits for others before the cassette is
     ///     written (each write is of the whole cassette).
-    ///   - writeFailed: told when the cassette cannot be written (the failure is among
-    ///     `problems` too).
+    ///   - writeFailed: told when the cassette cannot be written, or a request was not recorded
+    ///     because a bound was reached (the failure is among `problems` too).
+    ///   - maximumRecorded: the most interactions recorded while the player runs (a server's
+    ///     `--max-requests`); nil for no bound but the bytes.
+    ///   - maximumRecordedBytes: the most bytes (URLs, headers, bodies) the interactions
+    ///     recorded while the player runs hold. The whole cassette sits in memory and is
+    ///     rewritten whole: once a bound is reached, further requests are forwarded but not
+    ///     recorded, and the recording says so, once, among `problems`.
     /// - Throws: `InputError` for a cassette that cannot be read.
     public init(
         path: String, mode: RecordMode, matching: CassetteMatching? = nil, allowingRepeats: Bool = false,
         recordHint: String = "run again with TRACKSNAP_RECORD=failed (records what the cassette lacks)",
         repeatHint: String = "matching: CassetteMatching.vcr.allowingRepeats (as vcrpy's allow_playback_repeats)",
-        writeDelay: Duration = .milliseconds(200), writeFailed: (@Sendable (InputError) -> Void)? = nil
+        writeDelay: Duration = .milliseconds(200), writeFailed: (@Sendable (InputError) -> Void)? = nil,
+        maximumRecorded: Int? = nil, maximumRecordedBytes: Int = CassettePlayer.recordedBytesKept
     ) throws(InputError) {
+        self.maximumRecorded = maximumRecorded
+        self.maximumRecordedBytes = maximumRecordedBytes
         let exists = FileManager.default.fileExists(atPath: path)
         var cassette =
             exists && mode != .all
@@ -148,28 +175,143 @@ public final class CassettePlayer: Sendable {
     ///   - ignoringOrigin: compare no scheme, host or port: a reverse proxy's cassette,
     ///     recorded against one backend, replays in front of another.
     public func answer(for request: CapturedRequest, ignoringOrigin: Bool = false) -> Decision {
+        switch lookup(for: request, ignoringOrigin: ignoringOrigin) {
+        case .decided(let decision): decision
+        case .later(let work): work.decide()
+        }
+    }
+
+    /// What a lookup found: the decision, when it took little work; or the work still to do,
+    /// the part of answering that grows with the cassette, for the caller to run where it
+    /// holds up nothing else (a server: off its event loop).
+    package enum Lookup: Sendable {
+        case decided(Decision)
+        case later(LaterLookup)
+    }
+
+    /// A lookup's work still to do: `decide()` finishes it.
+    package struct LaterLookup: Sendable {
+        package let decide: @Sendable () -> Decision
+    }
+
+    /// `answer(for:ignoringOrigin:)` in two parts. Decided at once: a request compared with at
+    /// most `inlineCompared` recorded ones (those of its method, path and query) that one of
+    /// them answers, or that is forwarded to be recorded. Left for later: a miss, whose nearest
+    /// interactions are still to be found (among at most `nearestCompared`), and a request
+    /// with more candidates than `inlineCompared` (many interactions of one method, path and
+    /// query, as a GraphQL endpoint's).
+    package func lookup(for request: CapturedRequest, ignoringOrigin: Bool = false) -> Lookup {
         // `all` records every request anew, a repeated one too.
-        if mode == .all { return .forward }
+        if mode == .all { return .decided(.forward) }
         let request = Redactor(requests: [request]).keepingPersonalData.redact(request)
-        var matching = matching
-        if ignoringOrigin { matching.fields.removeAll { [.scheme, .host, .port].contains($0) } }
+        var rules = matching
+        if ignoringOrigin { rules.fields.removeAll { [.scheme, .host, .port].contains($0) } }
+        let matching = rules
         let asked = matching.prepare(request)
-        return state.withLock { state in
-            let (recorded, patterns) = (state.recorded, state.patterns)
-            let candidates = matching.candidateKeys(request).flatMap { state.candidates[$0] ?? [] }.sorted()
+        let keys = matching.candidateKeys(request)
+        let missed = { @Sendable [self] (played: [Int]) -> Decision in
+            .miss(miss(request, asked, played: played, ignoringOrigin: ignoringOrigin, matching: matching))
+        }
+        let many = state.withLock { state in keys.reduce(0) { $0 + (state.candidates[$1]?.count ?? 0) } }
+        if many > Self.inlineCompared {
+            return .later(
+                LaterLookup { [self] in
+                    switch match(asked, keys: keys, matching: matching) {
+                    case .decided(let decision): decision
+                    case .missed(let played): missed(played)
+                    }
+                })
+        }
+        switch match(asked, keys: keys, matching: matching) {
+        case .decided(let decision): return .decided(decision)
+        case .missed(let played): return .later(LaterLookup { missed(played) })
+        }
+    }
+
+    /// The most recorded interactions `lookup` compares a request with before it leaves the
+    /// comparing for later.
+    package static let inlineCompared = 100
+
+    /// What comparing a request with its candidates found.
+    private enum Matched {
+        case decided(Decision)
+        /// No interaction answers: those that match but were played already.
+        case missed([Int])
+    }
+
+    /// Compares a request with the interactions of its method, path and query, and takes the
+    /// first that answers it.
+    private func match(_ asked: CassetteMatching.Prepared, keys: Set<String>, matching: CassetteMatching) -> Matched {
+        state.withLock { state in
+            let candidates = keys.flatMap { state.candidates[$0] ?? [] }
             state.comparisons += candidates.count
-            let matches = candidates.filter { matching.matches(asked, recorded[$0], patterns: patterns[$0]) }
+            let (recorded, patterns) = (state.recorded, state.patterns)
+            let matches = candidates.sorted().filter {
+                matching.matches(asked, recorded[$0], patterns: patterns[$0])
+            }
             if let next = matches.first(where: { !state.played[$0] }) ?? (matching.repeats ? matches.last : nil) {
                 state.played[next] = true
-                return .replay(state.cassette.interactions[next].response)
+                return .decided(.replay(state.cassette.interactions[next].response))
             }
-            if records { return .forward }
-            let miss = ReplayMiss(
-                request: request, nearest: nearest(asked, recorded, patterns, matching), cassette: path, mode: mode,
-                recordHint: recordHint, played: matches, repeatHint: repeatHint)
-            state.misses.append(miss)
-            return .miss(miss)
+            return records ? .decided(.forward) : .missed(matches)
         }
+    }
+
+    /// The miss of a request no interaction answers, with its nearest interactions: looked for
+    /// outside the lock (a miss on a large cassette holds up no other request), among at most
+    /// `nearestCompared`.
+    private func miss(
+        _ request: CapturedRequest, _ asked: CassetteMatching.Prepared, played: [Int], ignoringOrigin: Bool,
+        matching: CassetteMatching
+    ) -> ReplayMiss {
+        // Copies that share the arrays' storage: taken in constant time.
+        let (recorded, patterns, byMethodAndHost, byMethod) = state.withLock {
+            ($0.recorded, $0.patterns, $0.byMethodAndHost, $0.byMethod)
+        }
+        let nearby = Self.nearby(
+            request, ignoringOrigin: ignoringOrigin, byMethodAndHost: byMethodAndHost, byMethod: byMethod,
+            count: recorded.count)
+        var miss = ReplayMiss(
+            request: request, nearest: nearest(asked, nearby, recorded, patterns, matching), cassette: path,
+            mode: mode, recordHint: recordHint, played: played, repeatHint: repeatHint)
+        if nearby.count < recorded.count { miss.compared = .init(among: nearby.count, of: recorded.count) }
+        state.withLock { $0.misses.append(miss) }
+        return miss
+    }
+
+    /// The most recorded interactions a miss compares the request with to find its nearest.
+    public static let nearestCompared = 1_000
+
+    /// The interactions a miss compares the request with: those of its method and host first,
+    /// then of its method, then the rest, at most `nearestCompared`, in the cassette's order
+    /// within each.
+    private static func nearby(
+        _ request: CapturedRequest, ignoringOrigin: Bool, byMethodAndHost: [String: [Int]],
+        byMethod: [String: [Int]], count: Int
+    ) -> [Int] {
+        if count <= nearestCompared { return Array(0..<count) }
+        var chosen: [Int] = []
+        var seen = Set<Int>()
+        func take(_ indices: some Sequence<Int>) {
+            for index in indices {
+                guard chosen.count < nearestCompared else { return }
+                if seen.insert(index).inserted { chosen.append(index) }
+            }
+        }
+        if !ignoringOrigin { take(byMethodAndHost[methodAndHost(request)] ?? []) }
+        take(byMethod[request.method.uppercased()] ?? [])
+        take(0..<count)
+        return chosen.sorted()
+    }
+
+    /// `METHOD host[:port]`, the host lowercased: where a miss looks for its nearest first.
+    static func methodAndHost(_ request: CapturedRequest) -> String {
+        let url = request.url
+        var authority = Substring(url)
+        if let scheme = url.range(of: "://") { authority = url[scheme.upperBound...] }
+        authority = authority.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        return request.method.uppercased() + " " + authority.lowercased()
     }
 
     /// Adds what the network answered to the cassette, with the secrets of both hidden:
@@ -185,15 +327,34 @@ public final class CassettePlayer: Sendable {
         let hidden = redactor.redact(answer)
         let safe = Interaction.Response(status: response.status, headers: hidden.headers, bytes: hidden.bodyBytes ?? [])
         let asked = Interaction.Request(redactor.redact(request))
-        let schedule = state.withLock { state in
+        let size = Self.size(asked.captured) + Self.size(hidden)
+        let (schedule, full) = state.withLock { state -> (Bool, InputError?) in
+            if state.recordedCount >= maximumRecorded ?? Int.max || state.recordedBytes + size > maximumRecordedBytes {
+                if state.full { return (false, nil) }
+                state.full = true
+                let bound =
+                    state.recordedCount >= maximumRecorded ?? Int.max
+                    ? "\(state.recordedCount) interactions (the most a recording holds: --max-requests)"
+                    : "\(state.recordedBytes / (1024 * 1024)) MiB (a recording holds at most \(maximumRecordedBytes / (1024 * 1024)) MiB)"
+                let error = InputError(
+                    file: path,
+                    message:
+                        "the recording is full at \(bound): \(request.method) \(request.url) and the requests after it were forwarded but not recorded; record fewer requests per cassette"
+                )
+                state.failures.append(error)
+                return (false, error)
+            }
+            state.recordedCount += 1
+            state.recordedBytes += size
             state.cassette.interactions.append(
                 Interaction(request: asked, response: safe, recordedAt: Date().timeIntervalSince1970))
             state.played.append(true)
             state.add(asked, as: matching)
             state.unwritten = true
             defer { state.writeScheduled = true }
-            return !state.writeScheduled
+            return (!state.writeScheduled, nil)
         }
+        if let full { writeFailed?(full) }
         guard schedule else { return }
         // On a Dispatch queue, not a task: the write blocks on the file, and a busy cooperative
         // pool would hold it back.
@@ -227,6 +388,13 @@ public final class CassettePlayer: Sendable {
         }
     }
 
+    /// About the bytes a request (or an answer as one) holds: its URL, headers and body.
+    private static func size(_ request: CapturedRequest) -> Int {
+        request.headers.reduce(request.url.utf8.count + (request.bodyBytes?.count ?? 0)) {
+            $0 + $1.name.utf8.count + $1.value.utf8.count
+        }
+    }
+
     /// How many times the cassette was written.
     package var writes: Int { state.withLock { $0.writes } }
 
@@ -242,18 +410,19 @@ public final class CassettePlayer: Sendable {
         state.withLock { $0.misses.map(\.description) + $0.failures.map(\.description) }
     }
 
-    /// The recorded interactions closest to a request: fewest differences first, at most three.
+    /// The recorded interactions closest to a request, among `indices`: fewest differences
+    /// first, at most three.
     private func nearest(
-        _ request: CassetteMatching.Prepared, _ recorded: [CassetteMatching.Prepared], _ patterns: [RequestPatterns],
-        _ matching: CassetteMatching
+        _ request: CassetteMatching.Prepared, _ indices: [Int], _ recorded: [CassetteMatching.Prepared],
+        _ patterns: [RequestPatterns], _ matching: CassetteMatching
     ) -> [ReplayMiss.Near] {
-        recorded.enumerated()
+        indices
             .map {
                 ReplayMiss.Near(
-                    index: $0, request: "\($1.request.method) \($1.request.url)",
-                    differences: matching.differences(request, $1, patterns: patterns[$0]))
+                    index: $0, request: "\(recorded[$0].request.method) \(recorded[$0].request.url)",
+                    differences: matching.differences(request, recorded[$0], patterns: patterns[$0]))
             }
-            .sorted { $0.differences.count < $1.differences.count }
+            .sorted { ($0.differences.count, $0.index) < ($1.differences.count, $1.index) }
             .prefix(3).map { $0 }
     }
 }
@@ -281,6 +450,22 @@ public struct ReplayMiss: Sendable, Hashable, CustomStringConvertible {
     public var played: [Int] = []
     /// How to let an interaction already played answer again.
     public var repeatHint: String = ""
+    /// How many interactions the nearest were looked for among, of how many, when not all
+    /// (`CassettePlayer.nearestCompared`: those of the request's method and host first).
+    public var compared: Compared?
+
+    /// How many interactions the nearest were looked for among, of how many.
+    public struct Compared: Sendable, Hashable {
+        public var among: Int
+        public var of: Int
+    }
+
+    /// Says which interactions the nearest were looked for among, when not all.
+    private var comparedNote: String? {
+        compared.map {
+            "the nearest were looked for among \($0.among) of the cassette's \($0.of) interactions: those of the same method and host first"
+        }
+    }
 
     /// The answer the app gets: 599 is no status a backend sends, so a test that goes on
     /// fails where it reads it; the body is this description.
@@ -305,6 +490,7 @@ public struct ReplayMiss: Sendable, Hashable, CustomStringConvertible {
                 }),
             "record": .string(recordHint),
         ]
+        if let comparedNote { members["compared"] = .string(comparedNote) }
         if !played.isEmpty {
             members["played"] = .array(played.map { .number(String($0 + 1)) })
             members["repeat"] = .string(repeatHint)
@@ -330,6 +516,7 @@ public struct ReplayMiss: Sendable, Hashable, CustomStringConvertible {
             lines.append("  nearest: interaction \(near.index + 1), \(near.request)")
             lines += near.differences.map { "    differs in \($0)" }
         }
+        if let comparedNote { lines.append("  \(comparedNote)") }
         lines.append("  to record it: \(recordHint)")
         return lines.joined(separator: "\n")
     }

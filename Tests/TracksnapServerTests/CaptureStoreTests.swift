@@ -76,3 +76,45 @@ struct CaptureStoreTests {
         #expect(store.statistics == HealthAnswer(captured: 4, dropped: 1, rejected: 0, sessions: 0, stored: 1))
     }
 }
+
+@Suite("The answers the capture store keeps for the inspector")
+struct CaptureStoreAnswerBoundTests {
+    private func answer(_ store: CaptureStore, bytes: Int) {
+        let request = store.record(method: "GET", url: "http://t.example/a", sessionHint: nil)
+        store.answered(
+            request.id,
+            CapturedAnswer(
+                status: 200, headers: [.init(name: "Content-Type", value: "text/plain")],
+                bytes: Array(repeating: UInt8(ascii: "a"), count: bytes)))
+    }
+
+    @Test("no more answers are kept than requests (--max-requests): the oldest are forgotten")
+    func boundedByMaximumRequests() throws {
+        let store = try CaptureStore(maximumRequests: 3)
+        for _ in 1...5 { answer(store, bytes: 10) }
+        #expect(store.answersHeld.count == 3)
+        #expect(store.answersKept == 3)
+    }
+
+    @Test("the answers kept hold no more than their bytes' bound, and a follower is told once when older ones go")
+    func boundedByBytes() async throws {
+        let store = try CaptureStore(answerBytes: 100_000)
+        let follower = store.follow(buffering: 100)
+        for _ in 1...5 { answer(store, bytes: 40_000) }
+        let held = store.answersHeld
+        #expect(held.count == 2 && held.bytes <= 100_000, "\(held)")
+        store.close()
+        var told: [Int] = []
+        for await item in follower.items {
+            if case .answersForgotten(let bytes) = item { told.append(bytes) }
+        }
+        #expect(told == [100_000])
+    }
+
+    @Test("one answer larger than the bound is still kept: the latest request's answer is always shown")
+    func latestKept() throws {
+        let store = try CaptureStore(answerBytes: 1_000)
+        answer(store, bytes: 5_000)
+        #expect(store.answersHeld.count == 1)
+    }
+}

@@ -238,12 +238,17 @@ struct ControlIngestTests {
                 separator: ",") + "]"
         let recorded = try await RawHTTP.send(
             port: server.port, method: "POST", target: "/__tracksnap/sessions/\(session)/requests",
-            headers: [("Content-Type", "application/json")], body: Array(heavy.utf8))
+            headers: [("Content-Type", "application/json")], body: Array(heavy.utf8), timeout: Self.ingestTimeout)
         #expect(recorded.status == 200, "\(recorded.text)")
         let growth = try Self.peakMemory(pid) - before
         // Before ingests were bounded: 395 MB for the first, 270 MB for the second.
         #expect(growth < 160 * 1024 * 1024, "peak memory grew by \(growth / 1024 / 1024) MiB")
     }
+
+    /// How long a 16 MiB ingest's answer is waited for, in seconds: what this test bounds is
+    /// memory and health's wait, not the ingest's own time, which in a debug build took 24 s
+    /// alone on 2 busy cores, and more than the usual 30 s beside the whole suite.
+    static let ingestTimeout = 180
 
     /// The ingest's answer, and the slowest of the `health` answers to calls another
     /// connection made while it ran (and how many there were).
@@ -255,7 +260,7 @@ struct ControlIngestTests {
             defer { done.withLock { $0 = true } }
             return try await RawHTTP.send(
                 port: port, method: "POST", target: "/__tracksnap/sessions/\(session)/requests",
-                headers: [("Content-Type", "application/json")], body: Array(body.utf8))
+                headers: [("Content-Type", "application/json")], body: Array(body.utf8), timeout: ingestTimeout)
         }
         var slowest = Duration.zero
         var answered = 0

@@ -157,13 +157,16 @@ struct InspectorTests {
 
     @Test(
         "the stream first tells how many requests the server keeps (--max-requests), so that the page keeps as many",
-        arguments: [(Int?.some(3), "3"), (nil, "null")])
-    func streamTellsLimit(maximum: Int?, shown: String) async throws {
+        arguments: [(Int?.some(3), "3", "3"), (nil, "null", "10000")])
+    func streamTellsLimit(maximum: Int?, shown: String, answers: String) async throws {
         try await withServer(.init(maximumRequests: maximum)) { _, port in
             let reader = try StreamReader(port: port, token: nil)
             defer { reader.close() }
             let head = try await reader.read(until: "}\n\n")
-            #expect(head.contains("retry: 1000\n\nevent: server\ndata: {\"max_requests\": \(shown)}\n\n"))
+            #expect(
+                head.contains(
+                    "retry: 1000\n\nevent: server\ndata: {\"answer_bytes_kept\":67108864,\"answers_kept\":\(answers),\"max_requests\":\(shown)}\n\n"
+                ), "\(head)")
         }
     }
 

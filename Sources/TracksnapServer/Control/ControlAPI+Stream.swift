@@ -19,7 +19,9 @@ extension ControlAPI {
     /// retry: 1000
     ///
     /// event: server
-    /// data: {"max_requests": 100000}     (`--max-requests`; null when there is no limit)
+    /// data: {"max_requests": 100000, "answers_kept": 10000, "answer_bytes_kept": 67108864}
+    ///       (`--max-requests`, null when there is no limit; the most answers the server keeps,
+    ///       and the most bytes they hold: `CaptureStore.answered`)
     ///
     /// id: 1
     /// event: request
@@ -30,6 +32,10 @@ extension ControlAPI {
     ///
     /// event: reset            (POST /__tracksnap/reset: what was shown is gone)
     /// event: overflow         (the reader fell more than `streamBuffer` requests behind; the stream ends)
+    ///
+    /// event: server           (once, when the answers' bytes first make the server forget older ones)
+    /// data: {"max_requests": 100000, "answers_kept": 10000, "answer_bytes_kept": 67108864,
+    ///        "answers_forgotten": "…older answers are no longer shown…"}
     /// ```
     ///
     /// Redacting and decoding run off the event loop, one request at a time, each written once
@@ -47,8 +53,7 @@ extension ControlAPI {
             let follower = store.follow(buffering: Self.streamBuffer)
             defer { follower.finish() }
             // The page keeps as many requests as the server does (`--max-requests`).
-            let limit = store.maximumRequests.map(String.init) ?? "null"
-            var pending = "retry: 1000\n\nevent: server\ndata: {\"max_requests\": \(limit)}\n\n"
+            var pending = "retry: 1000\n\n" + Self.serverEvent(store, forgotten: nil)
             // Every secret this reader's requests carried so far, as an answer's redactor knows
             // those of every request it holds.
             var secrets = Redactor(requests: follower.backlog).secrets
@@ -76,6 +81,11 @@ extension ControlAPI {
                     sent = await stream.send(Self.event(answer: answer, id: id, secrets: secrets))
                 case .reset:
                     sent = await stream.send("event: reset\ndata: {}\n\n")
+                case .answersForgotten(let bytes):
+                    let told =
+                        "the answers shown hold more than \(bytes / (1024 * 1024)) MiB: "
+                        + "the oldest requests' answers are forgotten"
+                    sent = await stream.send(Self.serverEvent(store, forgotten: told))
                 }
                 guard sent else { return }
             }
@@ -86,6 +96,17 @@ extension ControlAPI {
             }
         }
         return response
+    }
+
+    /// The `server` event: the bounds of what the server keeps, and what it forgot.
+    private static func serverEvent(_ store: CaptureStore, forgotten: String?) -> String {
+        var fields: [String: JSONValue] = [
+            "max_requests": store.maximumRequests.map { .number(String($0)) } ?? .null,
+            "answers_kept": .number(String(store.answersKept)),
+            "answer_bytes_kept": .number(String(store.answerBytesKept)),
+        ]
+        if let forgotten { fields["answers_forgotten"] = .string(forgotten) }
+        return "event: server\ndata: \(JSONValue.object(fields).serialized())\n\n"
     }
 
     /// What the server answered a request, as a Server-Sent Event, hiding `secrets` (its

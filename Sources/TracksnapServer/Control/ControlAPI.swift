@@ -121,7 +121,7 @@ struct ControlAPI: Sendable {
         ControlRoute(.GET, "requests/stream") { api, request, _ in .now(api.requestStream(request)) },
         ControlRoute(.POST, "reset") { api, _, _ in .now(api.reset()) },
         ControlRoute(.GET, "sessions") { api, _, _ in .now(api.listSessions()) },
-        ControlRoute(.POST, "sessions") { api, request, _ in .now(api.startSession(request)) },
+        ControlRoute(.POST, "sessions") { api, request, _ in api.startSession(request) },
         ControlRoute(.GET, "sessions/{id}/requests") { api, request, id in api.sessionRequests(id[0], request) },
         ControlRoute(.POST, "sessions/{id}/requests") { api, request, id in api.ingest(id[0], request) },
         ControlRoute(.DELETE, "sessions/{id}") { api, request, id in api.endSession(id[0], request) },
@@ -187,48 +187,60 @@ struct ControlAPI: Sendable {
     /// A session, with a cassette of its own when the body names one (under the root): what it
     /// gets that would be forwarded is answered from it, recorded as `recordMode` says (the
     /// server's environment decides when it is absent, as for `serve --record-mode`).
-    private func startSession(_ request: IncomingRequest) -> Response {
+    private func startSession(_ request: IncomingRequest) -> Reply {
         let name: String?
-        var cassette: CassettePlayer?
+        let mode: RecordMode?
+        let path: String?
         do throws(ControlBody.Problem) {
             let body = try ControlBody(
                 request.body.readableBytesView, fields: ["name", "cassette", "recordMode"],
                 example: #"{"name": "checkout", "cassette": "Cassettes/checkout.json", "recordMode": "never"}"#)
             name = try body.string("name")
-            let mode = try body.word("recordMode", of: RecordMode.cassetteNames).flatMap(RecordMode.init(cassette:))
-            if let path = try body.string("cassette") {
-                do throws(InputError) {
-                    let resolved = try workspace.path(path, field: "cassette")
-                    let recordMode =
-                        mode
-                        ?? (try? RecordMode.resolve(
-                            explicit: nil, configured: nil, environment: ProcessInfo.processInfo.environment))
-                        ?? .never
-                    if recordMode != .never {
-                        // Only a cassette is written, and only over a cassette: `all` would not
-                        // read the file it replaces, so it is read here first.
-                        try workspace.checkWritable(
-                            resolved, field: "cassette", extensions: [".json", ".yml", ".yaml"])
-                        if recordMode == .all, FileManager.default.fileExists(atPath: resolved) {
-                            _ = try Cassette.read(path: resolved)
-                        }
-                    }
-                    cassette = try CassettePlayer(
-                        path: resolved,
-                        mode: recordMode,
-                        recordHint:
-                            "start the session again with \"recordMode\": \"failed\" (records what the cassette lacks)",
-                        repeatHint:
-                            "a cassette whose rules repeat (tracksnap's or DVR's format), or record the repeat with \"recordMode\": \"failed\"",
-                        writeFailed: { [notices] in notices?("cassette: \($0.description)") })
-                } catch {
-                    return .error(.badRequest, error.description)
-                }
-            } else if mode != nil {
-                return .error(.badRequest, "recordMode applies to a cassette: add \"cassette\": PATH")
-            }
+            mode = try body.word("recordMode", of: RecordMode.cassetteNames).flatMap(RecordMode.init(cassette:))
+            path = try body.string("cassette")
         } catch {
-            return .error(.badRequest, error.message)
+            return .now(.error(.badRequest, error.message))
+        }
+        guard let path else {
+            if mode != nil {
+                return .now(.error(.badRequest, "recordMode applies to a cassette: add \"cassette\": PATH"))
+            }
+            return .now(.answer(.created, SessionAnswer(id: store.startSession(name: name, cassette: nil), name: name)))
+        }
+        // The cassette is read and parsed on replay's own thread: a large one holds up none of
+        // the event loop's other clients, nor the thread pool's bodies and ingests.
+        return .later { [self] in await BlockingWork.replaying { startSession(name: name, cassette: path, mode: mode) }
+        }
+    }
+
+    /// Starts a session that replays (and records into) the cassette at `path`.
+    private func startSession(name: String?, cassette path: String, mode: RecordMode?) -> Response {
+        let cassette: CassettePlayer
+        do throws(InputError) {
+            let resolved = try workspace.path(path, field: "cassette")
+            let recordMode =
+                mode
+                ?? (try? RecordMode.resolve(
+                    explicit: nil, configured: nil, environment: ProcessInfo.processInfo.environment))
+                ?? .never
+            if recordMode != .never {
+                // Only a cassette is written, and only over a cassette: `all` would not read the
+                // file it replaces, so it is read here first.
+                try workspace.checkWritable(resolved, field: "cassette", extensions: [".json", ".yml", ".yaml"])
+                if recordMode == .all, FileManager.default.fileExists(atPath: resolved) {
+                    _ = try Cassette.read(path: resolved)
+                }
+            }
+            cassette = try CassettePlayer(
+                path: resolved,
+                mode: recordMode,
+                recordHint: "start the session again with \"recordMode\": \"failed\" (records what the cassette lacks)",
+                repeatHint:
+                    "a cassette whose rules repeat (tracksnap's or DVR's format), or record the repeat with \"recordMode\": \"failed\"",
+                writeFailed: { [notices] in notices?("cassette: \($0.description)") },
+                maximumRecorded: store.maximumRequests)
+        } catch {
+            return .error(.badRequest, error.description)
         }
         return .answer(.created, SessionAnswer(id: store.startSession(name: name, cassette: cassette), name: name))
     }

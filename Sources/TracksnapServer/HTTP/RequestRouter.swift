@@ -235,32 +235,53 @@ final class RequestRouter: Sendable {
             refused == nil ? store.session(receiving: sessionHint).flatMap(store.cassette) ?? configuration.replay : nil
         let asked = CapturedRequest(
             id: "", method: request.method.rawValue, url: url, headers: Self.headers(request.headers), body: body)
-        let decision = replay?.answer(for: asked, ignoringOrigin: ignoringOrigin)
-        var miss: ReplayMiss?
-        if case .miss(let missed) = decision { miss = missed }
-        let recorded = store.recordAttributed(
-            method: asked.method, url: recordedAs ?? url, headers: asked.headers, body: body, sessionHint: sessionHint,
-            serverOrigin: serverOrigin, refused: refused, replayMiss: miss?.description)
-        if let refused { return logged(recorded, refusal(refused, request)) }
-        switch decision {
-        case .replay(let recordedAnswer):
-            let accepted = request.headers["Accept-Encoding"].joined(separator: ", ")
-            return logged(
-                recorded, .now(Response(replayed: recordedAnswer, acceptEncoding: accepted.isEmpty ? nil : accepted)))
-        case .miss(let miss):
-            configuration.notices?(miss.description)
-            return logged(
-                recorded, .now(.json(HTTPResponseStatus(statusCode: 599, reasonPhrase: "Not In Cassette"), miss.json)))
-        case .forward:
-            return logged(
-                recorded,
-                .later {
-                    let response = await forward()
-                    if response.isUpstreamAnswer { replay?.record(asked, response: Interaction.Response(response)) }
-                    return response
-                })
-        case nil:
+        guard let replay else {
+            let recorded = store.recordAttributed(
+                method: asked.method, url: recordedAs ?? url, headers: asked.headers, body: body,
+                sessionHint: sessionHint, serverOrigin: serverOrigin, refused: refused)
+            if let refused { return logged(recorded, refusal(refused, request)) }
             return logged(recorded, .later(forward))
+        }
+        // A hit in the cassette's index is answered here; a miss (its nearest interactions
+        // looked for) and a request with many candidates are decided on replay's own thread,
+        // and the loop's other clients are answered meanwhile.
+        let answered = { @Sendable [self] (decision: CassettePlayer.Decision) -> Reply in
+            var miss: ReplayMiss?
+            if case .miss(let missed) = decision { miss = missed }
+            let recorded = store.recordAttributed(
+                method: asked.method, url: recordedAs ?? url, headers: asked.headers, body: body,
+                sessionHint: sessionHint, serverOrigin: serverOrigin, replayMiss: miss?.description)
+            switch decision {
+            case .replay(let recordedAnswer):
+                let accepted = request.headers["Accept-Encoding"].joined(separator: ", ")
+                return logged(
+                    recorded,
+                    .now(Response(replayed: recordedAnswer, acceptEncoding: accepted.isEmpty ? nil : accepted)))
+            case .miss(let miss):
+                configuration.notices?(miss.description)
+                return logged(
+                    recorded,
+                    .now(.json(HTTPResponseStatus(statusCode: 599, reasonPhrase: "Not In Cassette"), miss.json)))
+            case .forward:
+                return logged(
+                    recorded,
+                    .later {
+                        let response = await forward()
+                        if response.isUpstreamAnswer { replay.record(asked, response: Interaction.Response(response)) }
+                        return response
+                    })
+            }
+        }
+        switch replay.lookup(for: asked, ignoringOrigin: ignoringOrigin) {
+        case .decided(let decision):
+            return answered(decision)
+        case .later(let lookup):
+            return .later {
+                switch answered(await BlockingWork.replaying(lookup.decide)) {
+                case .now(let response): return response
+                case .later(let work): return await work()
+                }
+            }
         }
     }
 

@@ -52,6 +52,10 @@ public final class CaptureStore: Sendable {
         var answers: [String: CapturedAnswer] = [:]
         var answerOrder: [String] = []
         var answerStart = 0
+        /// The bytes the kept answers hold (`CapturedAnswer.size`).
+        var answerBytes = 0
+        /// Whether the followers were told that answers were forgotten for their bytes.
+        var toldAnswersForgotten = false
 
         /// Tells every follower still reading, and forgets the others.
         mutating func tell(_ item: RequestFollower.Item) {
@@ -74,6 +78,11 @@ public final class CaptureStore: Sendable {
 
     /// The most requests each list keeps, or nil for no limit.
     public let maximumRequests: Int?
+    /// The most answers kept for the inspector: those of the latest requests, as many as the
+    /// list keeps (`maximumRequests`), never more than `answersKept`.
+    package let answersKept: Int
+    /// The most bytes the kept answers hold, all told (`answerBytesKept`).
+    package let answerBytesKept: Int
 
     /// - Parameters:
     ///   - maximumRequests: the most requests the global list and each session keep; older
@@ -86,12 +95,16 @@ public final class CaptureStore: Sendable {
     ///     `Authorization` header that carries this token, are left out of each request.
     ///   - logsRequests: each request is logged (`requestLog`): its secrets are remembered for
     ///     the log's lines as for the journal's.
+    ///   - answerBytes: the most bytes the answers kept for the inspector hold, all told; the
+    ///     oldest are forgotten first.
     /// - Throws: `CaptureServerError` when the journal cannot be opened (see `Journal`).
     package init(
         maximumRequests: Int? = nil, journalPath: String? = nil, journalKeepsSecrets: Bool = false,
-        token: String? = nil, logsRequests: Bool = false
+        token: String? = nil, logsRequests: Bool = false, answerBytes: Int = CaptureStore.answerBytesKept
     ) throws(CaptureServerError) {
         self.maximumRequests = maximumRequests
+        answersKept = min(maximumRequests ?? Self.answersKept, Self.answersKept)
+        answerBytesKept = answerBytes
         // Only what writes requests out needs the latest requests' secrets.
         remembersSecrets = (journalPath != nil && !journalKeepsSecrets) || logsRequests
         self.token = token.map(AccessToken.init)
@@ -313,21 +326,47 @@ public final class CaptureStore: Sendable {
     /// The most answers kept (`answered`): those of the latest requests.
     static let answersKept = 10_000
 
+    /// The most bytes the answers kept hold, all told: 64 MiB, 256 answers cut at
+    /// `CapturedAnswer.bodyLimit`.
+    package static let answerBytesKept = 64 * 1024 * 1024
+
     /// Keeps what the server answered a recorded request, for the inspector, and tells the
-    /// followers. Only the answers of the latest `answersKept` requests are kept.
+    /// followers. Only the answers of the latest requests are kept: at most `answersKept` of
+    /// them (`--max-requests`, never more than 10,000), holding at most `answerBytesKept`
+    /// bytes; the oldest are forgotten first. The first time the bytes make the store forget
+    /// the answer of a request it still holds, the followers are told (`answersForgotten`).
     package func answered(_ id: String, _ answer: CapturedAnswer) {
         state.withLock { state in
-            if state.answers.updateValue(answer, forKey: id) == nil { state.answerOrder.append(id) }
-            while state.answerOrder.count - state.answerStart > Self.answersKept {
-                state.answers[state.answerOrder[state.answerStart]] = nil
+            if let old = state.answers.updateValue(answer, forKey: id) {
+                state.answerBytes -= old.size
+            } else {
+                state.answerOrder.append(id)
+            }
+            state.answerBytes += answer.size
+            var forgotForBytes = false
+            while state.answerOrder.count - state.answerStart > answersKept
+                || (state.answerBytes > answerBytesKept && state.answerOrder.count - state.answerStart > 1)
+            {
+                forgotForBytes = forgotForBytes || state.answerOrder.count - state.answerStart <= answersKept
+                let oldest = state.answerOrder[state.answerStart]
+                state.answerBytes -= state.answers.removeValue(forKey: oldest)?.size ?? 0
                 state.answerStart += 1
             }
-            if state.answerStart > Self.answersKept {
+            if state.answerStart > answersKept {
                 state.answerOrder.removeFirst(state.answerStart)
                 state.answerStart = 0
             }
             state.tell(.answer(id: id, answer))
+            if forgotForBytes && !state.toldAnswersForgotten {
+                state.toldAnswersForgotten = true
+                state.tell(.answersForgotten(bytes: answerBytesKept))
+            }
         }
+    }
+
+    /// How many answers the store keeps now, and the bytes they hold.
+    package var answersHeld: (count: Int, bytes: Int) {
+        state.withLock { ($0.answers.count, $0.answerBytes) }
     }
 
     /// A reader of everything captured: what the store holds now, then each request as it is
@@ -365,6 +404,8 @@ public final class CaptureStore: Sendable {
             state.answers = [:]
             state.answerOrder = []
             state.answerStart = 0
+            state.answerBytes = 0
+            state.toldAnswersForgotten = false
             state.tell(.reset)
         }
     }

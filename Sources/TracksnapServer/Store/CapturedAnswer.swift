@@ -1,6 +1,6 @@
 import Foundation
 import TracksnapJSON
-import TracksnapModel
+package import TracksnapModel
 import TracksnapValidation
 
 /// What the server answered a captured request: the collector's answer, what the upstream or
@@ -22,7 +22,7 @@ package struct CapturedAnswer: Sendable, Hashable {
     /// The body was longer than `bodyLimit`, or could not be decoded within it.
     var truncated: Bool
 
-    init(status: Int, headers: [CapturedRequest.Header], bytes: [UInt8]) {
+    package init(status: Int, headers: [CapturedRequest.Header], bytes: [UInt8]) {
         self.status = status
         self.headers = headers
         truncated = bytes.count > Self.bodyLimit
@@ -38,6 +38,17 @@ package struct CapturedAnswer: Sendable, Hashable {
                 String(validating: kept, as: UTF8.self).map { .text($0) } ?? .base64(Data(kept).base64EncodedString())
             truncated = true
         }
+    }
+
+    /// About the bytes the answer holds in memory: its body and its headers.
+    var size: Int {
+        let body: Int
+        switch self.body {
+        case .text(let text): body = text.utf8.count
+        case .base64(let encoded): body = encoded.utf8.count
+        case nil: body = 0
+        }
+        return headers.reduce(body) { $0 + $1.name.utf8.count + $1.value.utf8.count }
     }
 
     /// The answer as JSON, its secrets hidden as its request's are.

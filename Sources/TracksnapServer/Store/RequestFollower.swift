@@ -24,6 +24,9 @@ package final class RequestFollower: Sendable {
         case answer(id: String, CapturedAnswer)
         /// The store forgot every request it held (`POST /__tracksnap/reset`).
         case reset
+        /// The store forgot the oldest answers of requests it still holds: together they held
+        /// more than `bytes` (`CaptureStore.answered`). Told once, until the next reset.
+        case answersForgotten(bytes: Int)
     }
 
     /// What the store held when the follower started, oldest first.

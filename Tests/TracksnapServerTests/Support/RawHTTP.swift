@@ -28,16 +28,17 @@ enum RawHTTP {
         var description: String
     }
 
-    /// Sends one request with `Connection: close` and reads the response to the end.
+    /// Sends one request with `Connection: close` and reads the response to the end, waiting
+    /// at most `timeout` seconds for each read.
     static func send(
         port: Int, method: String = "GET", target: String, host: String? = nil, headers: [(String, String)] = [],
-        body: [UInt8] = []
+        body: [UInt8] = [], timeout: Int = 30
     ) async throws -> RawResponse {
         var text = "\(method) \(target) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         if !body.isEmpty || method == "POST" || method == "PUT" { text += "Content-Length: \(body.count)\r\n" }
         text += "Connection: close\r\n\r\n"
-        return try await exchange(port: port, Array(text.utf8) + body)
+        return try await exchange(port: port, Array(text.utf8) + body, timeout: timeout)
     }
 
     /// Writes raw bytes, reads until the server closes, and parses the last response.

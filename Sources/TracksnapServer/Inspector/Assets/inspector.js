@@ -594,8 +594,11 @@
     if (type === "request") receive(JSON.parse(data.join("\n")));
     else if (type === "answer") receiveAnswer(JSON.parse(data.join("\n")));
     else if (type === "server") {
-      const told = JSON.parse(data.join("\n")).max_requests;
+      const server = JSON.parse(data.join("\n"));
+      const told = server.max_requests;
       limit = Number.isInteger(told) && told > 0 ? told : defaultLimit;
+      // The server keeps the answers of the latest requests only: said once when it forgets some.
+      if (typeof server.answers_forgotten === "string") setStatus(server.answers_forgotten);
     }
     else if (type === "reset") clearRows();
     else if (type === "overflow") setStatus("fell behind; reconnecting…");
