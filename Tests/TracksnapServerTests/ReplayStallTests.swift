@@ -10,7 +10,7 @@ import TracksnapTestSupport
 /// A large cassette holds up none of the server's other clients: its misses look for their
 /// nearest interactions, and a session's cassette is read, on replay's own thread; a hit, the
 /// control API and the thread pool's other work (an ingest) go on meanwhile.
-@Suite("Replay work stays off the event loop and off the shared thread pool")
+@Suite("Replay work stays off the event loop and off the shared thread pool", .tags(.network), .leftToMakeTest)
 struct ReplayStallTests {
     /// How many answers came, counted from the tasks that wait for them.
     final class Counter: Sendable {
