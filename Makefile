@@ -76,14 +76,15 @@ demo: build
 # the intercepted HTTP/2 timeout tests' client, vcrpy for the replay tests' cassettes (brotli, for
 # their brotli answer), selenium for the inspector's browser tests (it drives Debian's chromedriver,
 # never one it downloads), bbpb (blackboxprotobuf) as the schemaless protobuf reader's differential
-# peer, in their
+# peer, protobuf to encode the descriptor-set tests' bodies, in their
 # own venv (current Debian and Ubuntu refuse pip into the system Python). Installed only when one is
 # missing or at another version; when PyPI cannot be reached this fails, it does not skip the tests.
 SDK_VENV := .build/sdk-venv
 JSONSCHEMA_VERSION := 4.26.0
 SDK_PACKAGES := segment-analytics-python==2.4.0 rudder-sdk-python==2.1.9 mixpanel==5.4.1 \
                 amplitude-analytics==1.3.0 snowplow-tracker==1.1.0 posthog==7.91.1 jsonschema==$(JSONSCHEMA_VERSION) \
-                schemathesis==4.32.5 pytest==9.2.0 h2==4.4.1 vcrpy==9.4.2 selenium==4.38.0 bbpb==1.4.2 brotli==1.2.1
+                schemathesis==4.32.5 pytest==9.2.0 h2==4.4.1 vcrpy==9.4.2 selenium==4.38.0 bbpb==1.4.2 brotli==1.2.1 \
+                protobuf==7.36.2
 VENV_CHECK := import sys, importlib.metadata as m; \
   key = lambda name: name.lower().replace("_", "-"); \
   have = {key(d.metadata["Name"]): d.version for d in m.distributions()}; \
@@ -163,9 +164,9 @@ screenshots: build python-client
 
 # curl, openssl, Debian's chromium, NSS's certutil and ca-certificates are the HTTPS interception tests' clients,
 # certificate checker and trust store, as a user's; strace shows the mode the CA's folder is made with; Debian's
-# chromedriver lets the inspector's tests drive that chromium (COMMAND:PACKAGE).
+# chromedriver lets the inspector's tests drive that chromium; protoc compiles the descriptor-set tests' .proto (COMMAND:PACKAGE).
 TEST_TOOLS := curl:curl openssl:openssl chromium:chromium certutil:libnss3-tools update-ca-certificates:ca-certificates \
-	strace:strace chromedriver:chromium-driver
+	strace:strace chromedriver:chromium-driver protoc:protobuf-compiler
 test-tools:
 	@missing=""; for pair in $(TEST_TOOLS); do command -v $${pair%%:*} >/dev/null || missing="$$missing $${pair#*:}"; done; \
 	if [ -n "$$missing" ]; then \
