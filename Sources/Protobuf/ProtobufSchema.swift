@@ -88,7 +88,10 @@ package struct ProtobufSchema: Sendable {
         scope.isEmpty ? name : scope + "." + name
     }
 
-    private mutating func add(message: ProtobufMessage, scope: String) throws(SchemaError) {
+    private mutating func add(message: ProtobufMessage, scope: String, depth: Int = 0) throws(SchemaError) {
+        guard depth < ProtobufValue.depthLimit else {
+            throw SchemaError("message types nest deeper than \(ProtobufValue.depthLimit) levels in \(scope)")
+        }
         guard let short = message.last(1)?.text, !short.isEmpty else {
             throw SchemaError(
                 "it is not a descriptor set: a message type in \(scope.isEmpty ? "it" : scope) has no name")
@@ -112,7 +115,7 @@ package struct ProtobufSchema: Sendable {
         var isMapEntry = false
         if let options = message.last(7) { isMapEntry = try Self.message(options).last(7)?.integer == 1 }
         messages[name] = Message(name: name, fields: fields, isMapEntry: isMapEntry)
-        for nested in message.fields(3) { try add(message: try Self.message(nested), scope: name) }
+        for nested in message.fields(3) { try add(message: try Self.message(nested), scope: name, depth: depth + 1) }
         for nested in message.fields(4) { try add(enum: try Self.message(nested), scope: name) }
     }
 
