@@ -7,7 +7,7 @@ SWIFT ?= swift
 TRACKSNAP := .build/debug/tracksnap
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test json-schema-suite docs docs-check front-page-check install-files install-check format bench bench-server bench-intercept bench-replay bench-plan bench-inspector plan-bench-venv deps build sdk-venv mitmproxy-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run python-client control-api-check python-test screenshots
+.PHONY: demo test json-schema-suite docs docs-check front-page-check install-files install-check format bench bench-server bench-intercept bench-replay bench-plan bench-firebase bench-inspector plan-bench-venv deps build sdk-venv mitmproxy-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run python-client control-api-check python-test screenshots
 
 # PCRE2 and zlib are the system libraries tracksnap links; pkg-config finds them for SwiftPM.
 deps:
@@ -336,6 +336,10 @@ bench-replay: deps
 # Events per second checked against a plan of 200 event schemas, beside jsonschema and jsonschema-rs.
 bench-plan: deps
 	@Benchmarks/plan.sh
+
+# Firebase uploads decoded into events per second, beside Python's bbpb reading the same bodies schemaless.
+bench-firebase: deps
+	@Benchmarks/firebase.sh
 
 # The inspector's page at 10,000 and 100,000 events in headless chromium, beside a plain table of every row.
 bench-inspector: deps python-client test-tools
