@@ -158,6 +158,37 @@ struct DescriptorProtobufTests {
     }
 
     @Test(
+        "tracksnap events shows the message by its names; a field the type does not define stays, by its number, and an enum number it does not define stays a number"
+    )
+    func eventsShowsNames() throws {
+        try withTemporaryDirectory { directory in
+            try Self.prepare(in: directory)
+            var body = try Self.encode(
+                Self.checkout(order: "o-1", session: "s-1", sentAt: 1_764_000_000_123, status: "PAID"), named: "body",
+                in: directory)
+            // Field 15 (not in the .proto) = 42; status (field 3) = 7, which Status does not define: the last wins.
+            body += [0x78, 0x2A, 0x18, 0x07]
+            let capture = try Self.capture(bytes: body, named: "body", in: directory)
+            let run = try tracksnap(
+                "events", "--capture", capture, "--validator", "Validators/shop.json", "--format", "json", in: directory
+            )
+            #expect(run.status == 0, "\(run.stderr)")
+            let requests = try #require(
+                try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+            let events = try #require(requests.first?["events"] as? [[String: Any]], "\(run.stdout)")
+            #expect(events.count == 1 && events.first?["vendor"] as? String == "protobuf", "\(run.stdout)")
+            let properties = try #require(events.first?["properties"] as? [String: Any], "\(run.stdout)")
+            #expect(properties["order_id"] as? String == "o-1")
+            #expect((properties["sent_at_millis"] as? NSNumber)?.int64Value == 1_764_000_000_123, "\(properties)")
+            #expect(properties["steps"] as? [Int] == [1, 2, 300], "\(properties)")
+            #expect(properties["balance_delta"] as? Int == -3, "\(properties)")
+            #expect(properties["labels"] as? [String: String] == ["channel": "app", "ab": "b"], "\(properties)")
+            #expect(properties["15"] as? Int == 42, "\(properties)")
+            #expect(properties["status"] as? Int == 7, "\(properties)")
+        }
+    }
+
+    @Test(
         "a file that is no descriptor set, and a type the set does not define, are errors naming them; lint says so too"
     )
     func badDescriptorOrType() throws {
