@@ -226,6 +226,37 @@ struct DescriptorProtobufTests {
         }
     }
 
+    @Test(
+        "under serve --root, a descriptor set is opened through the workspace: one outside the root is refused, naming it"
+    )
+    func confinedToTheRoot() async throws {
+        try await withTemporaryDirectory { outside in
+            try Self.prepare(in: outside)
+            let root = outside.appending(path: "app")
+            try FileManager.default.createDirectory(
+                at: root.appending(path: "Validators"), withIntermediateDirectories: true)
+            // The profile is under the root; the descriptor set it names is not.
+            try Self.profile.replacingOccurrences(of: "../shop.pb", with: "../../shop.pb").write(
+                to: root.appending(path: "Validators/shop.json"), atomically: true, encoding: .utf8)
+            let server = try await ServeChild.launch(["--root", root.path])
+            defer { server.stop() }
+            let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
+            let body = try JSONSerialization.data(withJSONObject: [
+                "validator": "Validators/shop.json", "settle": 0,
+                "snapshotContent": ["events": [["vendor": "protobuf", "name": "shop.v1.Checkout"]]],
+            ])
+            do {
+                _ = try await server.call("POST", "sessions/\(session)/validate", body: body)
+                Issue.record("a descriptor set outside the root was read")
+            } catch {
+                #expect("\(error)".contains(" 400 "), "\(error)")
+                #expect(
+                    "\(error)".contains("descriptor set") && "\(error)".contains("shop.pb")
+                        && "\(error)".contains("is outside the root"), "\(error)")
+            }
+        }
+    }
+
     // MARK: - Helpers
 
     struct Finding: Decodable, CustomStringConvertible {
