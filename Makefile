@@ -7,7 +7,7 @@ SWIFT ?= swift
 TRACKSNAP := .build/debug/tracksnap
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test json-schema-suite docs docs-check front-page-check install-files install-check format bench bench-server bench-intercept bench-replay bench-plan bench-firebase bench-inspector plan-bench-venv deps build sdk-venv mitmproxy-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run python-client control-api-check python-test screenshots
+.PHONY: demo test check json-schema-suite docs docs-check front-page-check install-files install-check format bench bench-server bench-intercept bench-replay bench-plan bench-firebase bench-inspector plan-bench-venv deps build sdk-venv mitmproxy-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run python-client control-api-check python-test screenshots
 
 # PCRE2 and zlib are the system libraries tracksnap links; pkg-config finds them for SwiftPM.
 deps:
@@ -202,6 +202,14 @@ test: deps sdk-venv mitmproxy-venv test-tools json-schema-suite
 	@$(MAKE) --no-print-directory fuzz-smoke
 	@$(MAKE) --no-print-directory control-api-check python-test
 	@SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(SWIFT_TEST_WIDTH) $(SWIFT) test
+
+# The fast loop while working: the formatter's check and every Swift test not tagged .process,
+# .network or .browser (Tests/Support/Costs.swift; TRACKSNAP_CHECK cancels the tagged ones), after
+# a build. `make test` runs everything, and is what CI runs.
+check: deps json-schema-suite
+	@$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED) || { echo "error: run make format" >&2; exit 1; }
+	@$(SWIFT) build --build-tests
+	@TRACKSNAP_CHECK=1 $(SWIFT) test --skip-build
 
 # The API reference: TracksnapTesting's DocC catalog (Sources/TracksnapTesting/TracksnapTesting.docc
 # and its doc comments), built by swift-docc-plugin into .build/docs; a warning fails it.

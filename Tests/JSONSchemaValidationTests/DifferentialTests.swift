@@ -7,7 +7,7 @@ import TracksnapTestSupport
 /// Random schemas and instances, validated here and by Python's `jsonschema` (the version the
 /// Makefile's test venv pins), which must agree on every instance. Bounded and seeded: the same
 /// cases every run, and a disagreement names its seed, schema and instance.
-@Suite("differential against Python jsonschema")
+@Suite("differential against Python jsonschema", .tags(.process), .leftToMakeTest)
 struct DifferentialTests {
     static let seed: UInt64 = 20
     static let schemaCount = 1000

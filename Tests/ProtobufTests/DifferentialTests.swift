@@ -11,7 +11,7 @@ import TracksnapTestSupport
 /// reads none), field number 0 (not protobuf; `bbpb` takes it) and text or bytes that happen to
 /// parse as a message (each reader would guess; the reader's own tests cover the guess). Text
 /// starts with `_` and bytes with `0xFF`, whose wire type 7 makes them no message.
-@Suite("differential against Python bbpb")
+@Suite("differential against Python bbpb", .tags(.process), .leftToMakeTest)
 struct DifferentialTests {
     static let seed: UInt64 = 29
     static let messageCount = 400

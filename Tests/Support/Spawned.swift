@@ -43,6 +43,7 @@ public final class Spawned: Sendable {
         standardOutput: Int32? = nil, standardError: Int32? = nil
     ) throws {
         command = ([executable.lastPathComponent] + arguments).joined(separator: " ")
+        requireProcessTag(starting: executable.lastPathComponent)
         let null = open("/dev/null", O_RDWR | O_CLOEXEC)
         guard null >= 0 else { throw SpawnFailure(command: command, errno: errno) }
         defer { close(null) }

@@ -125,7 +125,8 @@ struct BadInput: Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite("Bad input: exit 2, an error that says where, and nothing that reads as a pass")
+@Suite(
+    "Bad input: exit 2, an error that says where, and nothing that reads as a pass", .tags(.process), .leftToMakeTest)
 struct BadInputTests {
     @Test("bad input exits 2 with the file and place on stderr and nothing on stdout", arguments: BadInput.cases)
     func badInput(_ input: BadInput) throws {

@@ -5,7 +5,7 @@ import TracksnapTestSupport
 /// A real browser — Debian's Chromium, headless — loading a shop page whose tags send to the
 /// vendors' own HTTPS hosts, through `tracksnap serve --intercept analytics --answer`. The CA is
 /// trusted the way a tester would for one browser profile: by its SPKI hash.
-@Suite("HTTPS interception end to end: headless Chromium")
+@Suite("HTTPS interception end to end: headless Chromium", .tags(.process, .browser), .leftToMakeTest)
 struct BrowserInterceptionTests {
     static let chromium = "/usr/bin/chromium"
 

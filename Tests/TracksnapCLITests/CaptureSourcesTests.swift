@@ -4,7 +4,7 @@ import TracksnapTestSupport
 
 /// Captures from anywhere a shell can hand them over: standard input, a pipe, the control API's
 /// JSON array saved as it came.
-@Suite("--capture reads standard input, pipes and the control API's arrays")
+@Suite("--capture reads standard input, pipes and the control API's arrays", .tags(.process), .leftToMakeTest)
 struct CaptureSourcesTests {
     static let browse = SzimplaAndNDJSONTests.browse
     static let buy = SzimplaAndNDJSONTests.buy

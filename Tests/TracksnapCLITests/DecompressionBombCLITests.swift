@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TracksnapTestSupport
 
-@Suite("A decompression bomb in a capture file")
+@Suite("A decompression bomb in a capture file", .tags(.process), .leftToMakeTest)
 struct DecompressionBombCLITests {
     @Test("validate --capture names the line and the limit, exits 2, and holds far less than the bomb in memory")
     func captureFileBomb() async throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TracksnapTestSupport
 
-@Suite("The demo: a web shop's releases 1.4 and 1.5 checked against one snapshot")
+@Suite("The demo: a web shop's releases 1.4 and 1.5 checked against one snapshot", .tags(.process), .leftToMakeTest)
 struct DemoTests {
     static let snapshot = "Snapshots/demo/checkout.json"
     static let release14 = "Snapshots/demo/captures/release-1.4.har"

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TracksnapTestSupport
 
-@Suite("validate DIRECTORY: every snapshot below it")
+@Suite("validate DIRECTORY: every snapshot below it", .tags(.process), .leftToMakeTest)
 struct DirectoryTests {
     /// A tree of two snapshots at different depths, plus files that are not snapshots: a
     /// pending `.new.json` (broken, so that reading it would show) and a text file.

@@ -3,7 +3,7 @@ import Testing
 import TracksnapTestSupport
 
 /// `tracksnap events`: what each captured request decodes to, run on the repository's own captures.
-@Suite("tracksnap events")
+@Suite("tracksnap events", .tags(.process), .leftToMakeTest)
 struct EventsCommandTests {
     static let examples = "Snapshots/examples/captures"
     static let appFixtures = PackagePaths.root.appending(path: "Tests/TracksnapDecodersTests/Fixtures")

@@ -5,7 +5,7 @@ import TracksnapTestSupport
 /// `Snapshots/examples/VENDOR.json` was recorded through the built-in profile `VENDOR` from a capture of
 /// that vendor's real SDK or tag (`Snapshots/examples/captures/VENDOR.ndjson`); each must keep
 /// validating against it.
-@Suite("The shipped vendor examples")
+@Suite("The shipped vendor examples", .tags(.process), .leftToMakeTest)
 struct ExamplesTests {
     static let vendors = [
         "adjust", "amplitude", "branch", "firebase", "ga4", "meta-app", "meta-pixel", "mixpanel", "posthog",

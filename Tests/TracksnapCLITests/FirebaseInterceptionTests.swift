@@ -7,7 +7,9 @@ import TracksnapTestSupport
 /// `tracksnap serve --intercept analytics --answer` as the HTTPS proxy: recorded from one install,
 /// validated against another install on another device, OS and day, and a renamed event and a
 /// changed parameter each caught with one finding.
-@Suite("Firebase Analytics end to end: intercepted uploads recorded from one install, validated against another")
+@Suite(
+    "Firebase Analytics end to end: intercepted uploads recorded from one install, validated against another",
+    .tags(.process), .leftToMakeTest)
 struct FirebaseInterceptionTests {
     @Test("one install's checkout records a snapshot another install passes; a rename and a new price fail once each")
     func recordAndValidate() async throws {

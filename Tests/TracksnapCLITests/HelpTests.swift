@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+import TracksnapTestSupport
 
-@Suite("Help and version")
+@Suite("Help and version", .tags(.process), .leftToMakeTest)
 struct HelpTests {
     @Test(
         "--help exits 0 and describes the command",

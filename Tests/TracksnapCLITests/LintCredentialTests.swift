@@ -4,7 +4,7 @@ import TracksnapTestSupport
 
 /// Another tool's cassette (vcrpy's here) keeps what it recorded: `lint` says where it holds
 /// what tracksnap's recording would have hidden, never the value itself.
-@Suite("tracksnap lint warns about credentials in a cassette")
+@Suite("tracksnap lint warns about credentials in a cassette", .tags(.process), .leftToMakeTest)
 struct LintCredentialTests {
     static let cassette = """
         interactions:

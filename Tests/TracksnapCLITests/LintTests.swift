@@ -143,7 +143,7 @@ struct LintCase: Sendable, CustomTestStringConvertible {
     var place: String? { SourceText(text: text).place(of: at, after: after) }
 }
 
-@Suite("tracksnap lint: snapshot and profile files checked without a capture")
+@Suite("tracksnap lint: snapshot and profile files checked without a capture", .tags(.process), .leftToMakeTest)
 struct LintTests {
     @Test(
         "the repository's own Snapshots and Validators lint clean",

@@ -41,7 +41,7 @@ struct PlanDefect: CustomTestStringConvertible, Sendable {
 /// control API's validate checks them against the same plan written natively, in Segment's
 /// two export formats, as an mParticle data plan and as RudderStack's YAML (a Segment plan
 /// checks what RudderStack's SDK sent, too, and a RudderStack plan what Segment's sent).
-@Suite("Tracking plans against the vendors' Python SDKs")
+@Suite("Tracking plans against the vendors' Python SDKs", .tags(.process), .leftToMakeTest)
 struct PlanEndToEndTests {
     static let plans = PackagePaths.fixtures.appending(path: "plans")
 
@@ -175,7 +175,7 @@ extension PlanDefect {
 
 /// Snowplow's own Python tracker sends a self-describing event with a context; an Iglu registry
 /// folder checks both by their `iglu:` URIs.
-@Suite("An Iglu registry against Snowplow's Python tracker")
+@Suite("An Iglu registry against Snowplow's Python tracker", .tags(.process), .leftToMakeTest)
 struct IgluEndToEndTests {
     static let registry = PackagePaths.fixtures.appending(path: "plans/iglu").path
 
@@ -234,7 +234,7 @@ struct IgluEndToEndTests {
 
 /// A plan is input like any other: a bad one stops `validate` with exit 2 and its place, and
 /// `lint` reports it.
-@Suite("Bad tracking plans on the command line")
+@Suite("Bad tracking plans on the command line", .tags(.process), .leftToMakeTest)
 struct BadPlanCommandTests {
     @Test(
         "validate --plan with an invalid schema or an unresolvable $ref exits 2 naming file:line:col; lint lists both")
@@ -290,7 +290,7 @@ struct BadPlanCommandTests {
 
 /// A RudderStack plan is input like any other: malformed YAML, a reference to nothing and a type
 /// that is none stop `validate` with exit 2, each at its file, line and column, and `lint` lists them.
-@Suite("Bad RudderStack plans on the command line")
+@Suite("Bad RudderStack plans on the command line", .tags(.process), .leftToMakeTest)
 struct BadRudderStackPlanTests {
     static let events = """
         version: rudder/v0.1

@@ -2,7 +2,9 @@ import Foundation
 import Testing
 import TracksnapTestSupport
 
-@Suite("Profiles from the command line: built in, overridden, composed; six SDKs through one collector")
+@Suite(
+    "Profiles from the command line: built in, overridden, composed; six SDKs through one collector", .tags(.process),
+    .leftToMakeTest)
 struct ProfileCommandTests {
     /// The SDKs whose real traffic `Snapshots/examples/captures/` holds, all sending to a local collector.
     static let collectorVendors = ["segment", "rudderstack", "mixpanel", "amplitude", "snowplow", "posthog"]
@@ -116,7 +118,7 @@ struct ProfileCommandTests {
     }
 }
 
-@Suite("A snapshot naming a profile that does not exist")
+@Suite("A snapshot naming a profile that does not exist", .tags(.process), .leftToMakeTest)
 struct UnknownProfileNameTests {
     @Test(
         "lint and validate report a snapshot's unknown profile name at its line and column, listing the profiles there are"

@@ -6,7 +6,7 @@ import TracksnapTestSupport
 /// request) sends them in another order every run: a snapshot recorded from one run, or learnt
 /// from several, must pass every later run, on another machine too, and still catch a real change
 /// with exactly one finding.
-@Suite("Events that race: recorded once or from four runs, every later run passes")
+@Suite("Events that race: recorded once or from four runs, every later run passes", .tags(.process), .leftToMakeTest)
 struct RaceTests {
     static let app = PackagePaths.fixtures.appending(path: "race/race_app.py")
 

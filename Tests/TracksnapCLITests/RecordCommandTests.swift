@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TracksnapTestSupport
 
-@Suite("tracksnap record, accept and reject")
+@Suite("tracksnap record, accept and reject", .tags(.process), .leftToMakeTest)
 struct RecordCommandTests {
     static let release14 = PackagePaths.root.appending(path: "Snapshots/demo/captures/release-1.4.har").path
     static let release15 = PackagePaths.root.appending(path: "Snapshots/demo/captures/release-1.5.har").path

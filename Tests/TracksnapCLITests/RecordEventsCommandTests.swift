@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TracksnapTestSupport
 
-@Suite("tracksnap record through a vendor profile")
+@Suite("tracksnap record through a vendor profile", .tags(.process), .leftToMakeTest)
 struct RecordEventsCommandTests {
     static let decoderFixtures = PackagePaths.root.appending(path: "Tests/TracksnapDecodersTests/Fixtures")
 

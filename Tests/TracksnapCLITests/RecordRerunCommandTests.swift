@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TracksnapTestSupport
 
-@Suite("tracksnap record: patterns for volatile values, --rerun")
+@Suite("tracksnap record: patterns for volatile values, --rerun", .tags(.process), .leftToMakeTest)
 struct RecordRerunCommandTests {
     /// Writes runs of the client model as NDJSON files in the directory, returning their paths.
     static func runs(_ clients: [AnalyticsClientModel], in directory: URL) throws -> [String] {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TracksnapTestSupport
 
-@Suite("tracksnap review, and the accept command a failed validation ends with")
+@Suite("tracksnap review, and the accept command a failed validation ends with", .tags(.process), .leftToMakeTest)
 struct RecordReviewTests {
     static let release14 = PackagePaths.root.appending(path: "Snapshots/demo/captures/release-1.4.har").path
     static let release15 = PackagePaths.root.appending(path: "Snapshots/demo/captures/release-1.5.har").path

@@ -6,7 +6,7 @@ import TracksnapTestSupport
     import FoundationXML
 #endif
 
-@Suite("validate --format: the demo's mismatches in each machine-readable form")
+@Suite("validate --format: the demo's mismatches in each machine-readable form", .tags(.process), .leftToMakeTest)
 struct ReportFormatTests {
     static let snapshot = DemoTests.snapshot
     static let release15 = DemoTests.release15

@@ -30,7 +30,7 @@ struct SDKCase: CustomTestStringConvertible, Sendable {
 /// The SDKs `make test` installs into `.build/sdk-venv` (the versions the decoder fixtures were
 /// recorded with), sending to `tracksnap serve`; what they send is validated against a committed
 /// event-level snapshot through the vendor's profile, then recorded, with no key written.
-@Suite("The vendors' Python SDKs end to end through tracksnap serve")
+@Suite("The vendors' Python SDKs end to end through tracksnap serve", .tags(.process), .leftToMakeTest)
 struct SDKEndToEndTests {
     static let python = PackagePaths.python
 

@@ -5,7 +5,7 @@ import TracksnapTestSupport
 /// A snapshot recorded on one machine passes on another: the vendors' SDKs recorded on this
 /// machine, then run as on a Mac with another Python and a newer release of every SDK
 /// (`other_machine.py`), so that their OS, runtime, library version and user agent all differ.
-@Suite("Recorded on one machine, passing on another: the vendors' Python SDKs")
+@Suite("Recorded on one machine, passing on another: the vendors' Python SDKs", .tags(.process), .leftToMakeTest)
 struct SDKEnvironmentTests {
     static let otherMachine = PackagePaths.fixtures.appending(path: "sdk/other_machine.py")
 

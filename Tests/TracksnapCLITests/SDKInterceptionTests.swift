@@ -9,7 +9,9 @@ import TracksnapTestSupport
 /// The vendors' SDKs as an app ships them — sending to their own HTTPS hosts — through
 /// `tracksnap serve --intercept analytics --answer` as their HTTPS proxy, trusting the local CA
 /// by environment variables alone: every event captured and validated, nothing sent anywhere.
-@Suite("HTTPS interception end to end: curl and the vendors' Python SDKs at their default hosts")
+@Suite(
+    "HTTPS interception end to end: curl and the vendors' Python SDKs at their default hosts", .tags(.process),
+    .leftToMakeTest)
 struct SDKInterceptionTests {
     /// Where each SDK sends by default. Snowplow has no vendor host: its collector is the customer's.
     static let defaultHosts = [

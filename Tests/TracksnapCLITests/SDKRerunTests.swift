@@ -5,7 +5,7 @@ import TracksnapTestSupport
 /// Szimpla's loop with the vendors' real SDKs: record from one run, validate every later run.
 /// Each run is the SDK's script against a fresh `tracksnap serve` on a new port, so ids,
 /// timestamps and the server's origin all differ between runs.
-@Suite("Record once, pass on every later run: the vendors' Python SDKs")
+@Suite("Record once, pass on every later run: the vendors' Python SDKs", .tags(.process), .leftToMakeTest)
 struct SDKRerunTests {
     @Test(
         "each SDK run three times against three fresh servers: recorded from the first run through its vendor profile and through the default profile, the next two runs pass with no edit",

@@ -4,7 +4,7 @@ import TracksnapTestSupport
 
 /// `tracksnap serve` notes its own origin on what it receives as a collector, so that recording
 /// can write that origin as a pattern; a forward-proxy request's URL is its real target and gets none.
-@Suite("The capture server records its own origin")
+@Suite("The capture server records its own origin", .tags(.process), .leftToMakeTest)
 struct ServerOriginTests {
     @Test("a collector request carries serverOrigin; the same URL sent through the server as a forward proxy does not")
     func serverOrigin() async throws {

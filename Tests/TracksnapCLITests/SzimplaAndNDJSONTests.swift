@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TracksnapTestSupport
 
-@Suite("Szimpla snapshots and NDJSON captures through the command line")
+@Suite("Szimpla snapshots and NDJSON captures through the command line", .tags(.process), .leftToMakeTest)
 struct SzimplaAndNDJSONTests {
     static let szimpla = PackagePaths.fixtures.appending(path: "szimpla/checkout.json").path
     static let browse = PackagePaths.fixtures.appending(path: "captures/checkout-browse.ndjson").path

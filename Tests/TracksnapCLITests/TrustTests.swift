@@ -5,7 +5,8 @@ import TracksnapTestSupport
 /// `tracksnap ca --trust` and `--untrust` against the real stores: the system's roots (in a private
 /// mount namespace, so that the machine's own are never touched), an NSS database in a temporary
 /// HOME, and `xcrun` on the PATH for the iOS Simulator.
-@Suite("Trusting the CA and taking it back: the system store, NSS and the iOS Simulator")
+@Suite(
+    "Trusting the CA and taking it back: the system store, NSS and the iOS Simulator", .tags(.process), .leftToMakeTest)
 struct TrustTests {
     /// Where Debian's curl and OpenSSL read the system's roots from.
     static let bundle = "/etc/ssl/certs/ca-certificates.crt"

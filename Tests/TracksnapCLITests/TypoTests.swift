@@ -79,7 +79,7 @@ struct Typo: Sendable, CustomTestStringConvertible {
     ]
 }
 
-@Suite("Typos: the wrong word named, with the nearest right ones")
+@Suite("Typos: the wrong word named, with the nearest right ones", .tags(.process), .leftToMakeTest)
 struct TypoTests {
     @Test("a typo exits as bad input does, saying what was typed and what was meant", arguments: Typo.cases)
     func typo(_ typo: Typo) throws {

@@ -16,7 +16,7 @@ func capturedSession(_ mode: CaptureMode = .respond(), name: String? = nil) -> (
     return (URLSession(configuration: configuration), capture)
 }
 
-@Suite("In-process capture of URLSession requests")
+@Suite("In-process capture of URLSession requests", .tags(.process), .leftToMakeTest)
 struct CaptureSessionTests {
     @Test("a GET is recorded with its method, its URL and query, and its headers; the app gets 200 {}")
     func getWithQuery() async throws {

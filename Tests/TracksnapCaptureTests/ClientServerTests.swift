@@ -12,7 +12,7 @@ import TracksnapTestSupport
 
 /// The control API client against the real capture server, as a test in another process would
 /// use it: start a session, send traffic, wait, validate, stop.
-@Suite("The client drives a real capture server")
+@Suite("The client drives a real capture server", .tags(.network), .leftToMakeTest)
 struct ClientServerTests {
     private func withServer(root: URL? = nil, _ body: (URL) async throws -> Void) async throws {
         let server = try CaptureServer(configuration: .init(root: root?.path))

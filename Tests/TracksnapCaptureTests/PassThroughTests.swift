@@ -3,6 +3,7 @@ import Testing
 import TracksnapCapture
 import TracksnapCore
 import TracksnapModel
+import TracksnapTestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -16,7 +17,7 @@ struct Echo: Decodable {
     var body: String
 }
 
-@Suite("Pass-through capture forwards to the network")
+@Suite("Pass-through capture forwards to the network", .tags(.network), .leftToMakeTest)
 struct PassThroughTests {
     @Test("a POST reaches the server with its body and headers, the app gets the server's answer, and it is recorded")
     func forwardsAndRecords() async throws {

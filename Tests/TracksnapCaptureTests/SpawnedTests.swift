@@ -4,7 +4,7 @@ import TracksnapTestSupport
 
 /// The tests' own child processes (`Spawned`, under `runProcess` and `ChildProcess`): what
 /// Foundation's `Process` got wrong for them on Linux.
-@Suite("Child processes of the tests")
+@Suite("Child processes of the tests", .tags(.process), .leftToMakeTest)
 struct SpawnedTests {
     @Test("a child starts with no signal blocked, so SIGTERM ends it")
     func signalsUnblocked() async throws {

@@ -4,6 +4,7 @@ import TracksnapCapture
 import TracksnapCore
 import TracksnapJSON
 import TracksnapModel
+import TracksnapTestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -31,7 +32,7 @@ let capturedArray = #"""
      {"body":"aGk=","bodyEncoding":"base64","id":8,"method":"GET","url":"https://collect.example/e?ev=view"}]
     """#
 
-@Suite("The control API client")
+@Suite("The control API client", .tags(.network), .leftToMakeTest)
 struct TracksnapClientTests {
     @Test("startSession posts the name as JSON with the bearer token and reads the id")
     func startSession() async throws {

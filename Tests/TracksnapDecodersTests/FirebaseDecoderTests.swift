@@ -5,7 +5,9 @@ import TracksnapJSON
 import TracksnapModel
 import TracksnapTestSupport
 
-@Suite("Firebase Analytics: protobuf batches to app-measurement.com/a, named as GA4 names them")
+@Suite(
+    "Firebase Analytics: protobuf batches to app-measurement.com/a, named as GA4 names them", .tags(.process),
+    .leftToMakeTest)
 struct FirebaseDecoderTests {
     /// An upload as the iOS SDK sends it: gzip'd protobuf under a content type it is not.
     static func upload(_ body: [UInt8], host: String = "app-measurement.com", path: String = "/a", gzip: Bool = true)

@@ -3,7 +3,7 @@ import Testing
 import TracksnapModel
 import TracksnapTestSupport
 
-@Suite("The body decoder: every layer of a request inflated within one limit")
+@Suite("The body decoder: every layer of a request inflated within one limit", .tags(.process), .leftToMakeTest)
 struct BodyDecoderTests {
     private let limit = 1 << 20
 

@@ -3,7 +3,7 @@ import Testing
 import TracksnapModel
 import TracksnapTestSupport
 
-@Suite("Content decoding: gzip and deflate, with a limit")
+@Suite("Content decoding: gzip and deflate, with a limit", .tags(.process), .leftToMakeTest)
 struct ContentDecodingTests {
     private func gzip(_ text: String) throws -> [UInt8] { Array(try gzipped(Data(text.utf8))) }
 

@@ -5,7 +5,7 @@ import TracksnapTestSupport
 
 @testable import TracksnapModel
 
-@Suite("Encoded layers, step by step")
+@Suite("Encoded layers, step by step", .tags(.process), .leftToMakeTest)
 struct EncodedLayersTests {
     @Test("a form whose field is base64 JSON holding a form reads as three steps, each at its pointer")
     func steps() {

@@ -11,7 +11,7 @@ import TracksnapValidation
 /// another day and device (every per-install id, timestamp and counter new) passes, and one real
 /// change is caught with exactly one finding. The runs are `Tests/TracksnapDecodersTests/Fixtures`'
 /// `VENDOR.ndjson` and `VENDOR-run2.ndjson` (`write_app_fixtures.py`).
-@Suite("Record one run of an app's SDK, validate the next")
+@Suite("Record one run of an app's SDK, validate the next", .tags(.process), .leftToMakeTest)
 struct AppVendorRecordingTests {
     struct Change: Sendable, CustomTestStringConvertible {
         let vendor: String

@@ -6,7 +6,7 @@ import TracksnapModel
 import TracksnapReplay
 import TracksnapTestSupport
 
-@Suite("Cassettes are written in tracksnap's own format and read back the same")
+@Suite("Cassettes are written in tracksnap's own format and read back the same", .tags(.process), .leftToMakeTest)
 struct CassetteWritingTests {
     /// Every kind of body and header a cassette holds.
     let cassette = Cassette(

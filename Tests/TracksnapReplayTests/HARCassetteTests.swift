@@ -6,7 +6,7 @@ import TracksnapModel
 import TracksnapReplay
 import TracksnapTestSupport
 
-@Suite("HAR files as cassettes")
+@Suite("HAR files as cassettes", .tags(.process), .leftToMakeTest)
 struct HARCassetteTests {
     @Test(
         "each entry's request and response, base64 content as bytes; an entry the browser got no answer for is skipped with a warning"

@@ -5,7 +5,7 @@ import TracksnapModel
 import TracksnapReplay
 import TracksnapTestSupport
 
-@Suite("VCR's and vcrpy's YAML cassettes")
+@Suite("VCR's and vcrpy's YAML cassettes", .tags(.process), .leftToMakeTest)
 struct VCRCassetteTests {
     @Test(
         "a cassette vcrpy itself recorded from a backend on loopback: text as text, !!binary as bytes, headers repeated"

@@ -10,7 +10,7 @@ import TracksnapValidation
 /// `Schemas/report.schema.json` describes for other languages the report `ValidationReport` is;
 /// these run the real JSON Schema validator (`Schemas/check.py`, jsonschema in the venv `make test`
 /// installs) over what the writer writes.
-@Suite("The report schema and the writer agree")
+@Suite("The report schema and the writer agree", .tags(.process), .leftToMakeTest)
 struct ReportSchemaTests {
     static let python = PackagePaths.python
     static let check = PackagePaths.root.appending(path: "Schemas/check.py")

@@ -82,7 +82,7 @@ struct PlantedSecret: CustomTestStringConvertible, Sendable {
     }
 }
 
-@Suite("No secret in any recording or report, at any depth of any encoding")
+@Suite("No secret in any recording or report, at any depth of any encoding", .tags(.process), .leftToMakeTest)
 struct SecretsEverywhereTests {
     @Test(
         "each planted secret is in the capture, and is written nowhere when recording",

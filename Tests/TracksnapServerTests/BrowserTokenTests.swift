@@ -8,7 +8,8 @@ import TracksnapTestSupport
 /// `Sec-Fetch-Site` rules pass its calls. When the server serves content it did not write, a
 /// browser's control call needs a token, made for the run when the user gave none; every
 /// other client (curl, SDKs, the project's clients) calls as before.
-@Suite("A browser's control API call needs a token when the server serves others' pages")
+@Suite(
+    "A browser's control API call needs a token when the server serves others' pages", .tags(.network), .leftToMakeTest)
 struct BrowserTokenTests {
     static let sameOrigin = [("Sec-Fetch-Site", "same-origin"), ("Sec-Fetch-Mode", "cors")]
 

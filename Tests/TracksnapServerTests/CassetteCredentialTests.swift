@@ -5,7 +5,7 @@ import TracksnapTestSupport
 
 /// A cassette is made to be committed and reviewed: whatever credential the app sent or the
 /// backend answered must not be in it, whether its name says so or only its shape does.
-@Suite("A recorded cassette holds none of the common credentials, in clear")
+@Suite("A recorded cassette holds none of the common credentials, in clear", .tags(.process), .leftToMakeTest)
 struct CassetteCredentialTests {
     static let backend = PackagePaths.root.appending(path: "Tests/TracksnapServerTests/Fixtures/credential_backend.py")
 

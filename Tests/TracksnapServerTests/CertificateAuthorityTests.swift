@@ -7,7 +7,7 @@ import X509
 
 @testable import TracksnapServer
 
-@Suite("The local certificate authority (tracksnap ca)")
+@Suite("The local certificate authority (tracksnap ca)", .tags(.process), .leftToMakeTest)
 struct CertificateAuthorityTests {
     @Test("made once: the key has mode 0600, the certificate is a CA; loading again gives the same one")
     func createdOnce() async throws {

@@ -9,7 +9,7 @@ import TracksnapTestSupport
     import FoundationNetworking
 #endif
 
-@Suite("The collector")
+@Suite("The collector", .tags(.process, .network), .leftToMakeTest)
 struct CollectorTests {
     @Test("answers 200 {} as JSON and records method, absolute URL, headers in order and body")
     func answersAndRecords() async throws {

@@ -4,7 +4,7 @@ import TracksnapCore
 import TracksnapServer
 import TracksnapTestSupport
 
-@Suite("Connection timeouts")
+@Suite("Connection timeouts", .tags(.process, .network), .leftToMakeTest)
 struct ConnectionTimeoutTests {
     /// What "closed at last" allows for a 1 s timeout: the whole suite running on a loaded 2-core
     /// machine delayed one close to 5.6 s. It rules out never; the lower bounds rule out early.

@@ -6,7 +6,7 @@ import TracksnapModel
 import TracksnapServer
 import TracksnapTestSupport
 
-@Suite("The control API")
+@Suite("The control API", .tags(.network), .leftToMakeTest)
 struct ControlAPITests {
     @Test("health reports the counters")
     func health() async throws {

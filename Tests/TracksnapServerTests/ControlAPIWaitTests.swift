@@ -55,7 +55,7 @@ private let threeViews: [(method: String, target: String, body: String?)] = [
 private let threeViewsSnapshot =
     #"{"requests": [{"method": "GET", "url": "http://collect.example/e", "parameters": {"ev": "1"}}, {"method": "GET", "url": "http://collect.example/e", "parameters": {"ev": "2"}}, {"method": "GET", "url": "http://collect.example/e", "parameters": {"ev": "3"}}]}"#
 
-@Suite("The control API waits for whole snapshots and reports unattributed traffic")
+@Suite("The control API waits for whole snapshots and reports unattributed traffic", .tags(.network), .leftToMakeTest)
 struct ControlAPIWaitTests {
     @Test("settle=S returns once the session's traffic has been quiet for S, after every burst")
     func settle() async throws {

@@ -6,7 +6,8 @@ import TracksnapModel
 import TracksnapServer
 import TracksnapTestSupport
 
-@Suite("The control API's answers, as the server writes them and the client reads them")
+@Suite(
+    "The control API's answers, as the server writes them and the client reads them", .tags(.network), .leftToMakeTest)
 struct ControlAnswerTests {
     @Test("health, sessions, ingest, record and an error decode with the shared types, as the wire always had them")
     func roundTrip() async throws {

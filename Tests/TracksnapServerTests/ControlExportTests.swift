@@ -40,7 +40,7 @@ private enum Planted {
     }
 }
 
-@Suite("The control API exports sessions, and no captured secret leaves it")
+@Suite("The control API exports sessions, and no captured secret leaves it", .tags(.network), .leftToMakeTest)
 struct ControlExportTests {
     @Test(
         "a session exports as JSON, NDJSON and HAR, each read back as the same requests",

@@ -5,8 +5,9 @@ import TracksnapCore
 import TracksnapJSON
 import TracksnapModel
 import TracksnapServer
+import TracksnapTestSupport
 
-@Suite("The control API trusts only what it should")
+@Suite("The control API trusts only what it should", .tags(.network), .leftToMakeTest)
 struct ControlGuardTests {
     @Test("a page on another origin reads nothing: 403 and no CORS headers; the server's own origin and curl read")
     func foreignOriginReadsNothing() async throws {

@@ -7,7 +7,7 @@ import TracksnapModel
 import TracksnapServer
 import TracksnapTestSupport
 
-@Suite("The control API records requests captured elsewhere into a session")
+@Suite("The control API records requests captured elsewhere into a session", .tags(.process, .network), .leftToMakeTest)
 struct ControlIngestTests {
     static let twoRecords = """
         [{"method": "POST", "url": "https://api.segment.io/v1/track", "headers": [{"name": "Content-Type", "value": "application/json"}],

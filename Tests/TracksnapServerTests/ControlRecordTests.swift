@@ -22,7 +22,7 @@ private func sendCheckout(_ port: Int, session: String, events: [String] = ["Che
     }
 }
 
-@Suite("The control API records snapshots")
+@Suite("The control API records snapshots", .tags(.network), .leftToMakeTest)
 struct ControlRecordTests {
     @Test("record from two sessions of the same flow learns what varies, and the snapshot passes a third run")
     func recordAcrossRuns() async throws {

@@ -40,7 +40,7 @@ private struct Layout {
     }
 }
 
-@Suite("Control API paths stay under the root")
+@Suite("Control API paths stay under the root", .tags(.network), .leftToMakeTest)
 struct ControlRootTests {
     @Test(
         "a snapshot path outside the root is refused with 400, naming the root, without reading the file",

@@ -6,7 +6,7 @@ import TracksnapTestSupport
 
 @testable import TracksnapServer
 
-@Suite("The control API's route table")
+@Suite("The control API's route table", .tags(.network), .leftToMakeTest)
 struct ControlRouteTests {
     /// Each path, a method it does not take, and the `Allow` it is answered with.
     static let refused: [(method: String, path: String, allow: String)] = [

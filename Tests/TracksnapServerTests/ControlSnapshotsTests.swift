@@ -21,7 +21,7 @@ private func listed(_ port: Int, _ file: String) async throws -> JSONValue? {
     return try json(response.text)["snapshots"]?.arrayValue?.first { $0["file"]?.stringValue == file }
 }
 
-@Suite("The control API reviews pending snapshots")
+@Suite("The control API reviews pending snapshots", .tags(.network), .leftToMakeTest)
 struct ControlSnapshotsTests {
     @Test("record as pending, see the diff, accept; record a change, see it, reject: the files follow each step")
     func reviewLoop() async throws {

@@ -6,7 +6,7 @@ import TracksnapModel
 import TracksnapServer
 import TracksnapTestSupport
 
-@Suite("validate answers in every report format")
+@Suite("validate answers in every report format", .tags(.network), .leftToMakeTest)
 struct ControlValidateFormatTests {
     @Test(
         "each format is rendered with its content type, and X-Tracksnap-Passed says the outcome",

@@ -6,7 +6,7 @@ import TracksnapTestSupport
 
 /// What a control call may write under the root: `.json` snapshots and `.json`, `.yml` or
 /// `.yaml` cassettes, outside dot-folders, and over nothing but a snapshot or a cassette.
-@Suite("Control API writes only snapshots and cassettes")
+@Suite("Control API writes only snapshots and cassettes", .tags(.network), .leftToMakeTest)
 struct ControlWriteTests {
     /// A root holding files a tool reads: each must come out of every refused call unchanged.
     static let files = [

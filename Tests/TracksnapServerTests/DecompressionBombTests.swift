@@ -7,7 +7,8 @@ import TracksnapModel
 import TracksnapServer
 import TracksnapTestSupport
 
-@Suite("Decompression bombs: every layer of a request within --max-body-size")
+@Suite(
+    "Decompression bombs: every layer of a request within --max-body-size", .tags(.process, .network), .leftToMakeTest)
 struct DecompressionBombTests {
     /// The server's limit in these tests, and the bombs' size: 12 MiB of zeros, 12 times the
     /// limit, and under the 64 MiB that a single layer was once allowed to inflate to.

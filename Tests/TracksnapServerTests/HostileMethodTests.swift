@@ -9,7 +9,9 @@ import TracksnapTestSupport
 /// A method is recorded only when it is an HTTP token (RFC 9110): the inspector's "Copy as
 /// curl" and every log line may then take it as one word. HTTP/1's parser already refuses
 /// anything else; HTTP/2's `:method` and the control API's ingest took whatever came.
-@Suite("A method that is not an HTTP token is refused where it would be recorded")
+@Suite(
+    "A method that is not an HTTP token is refused where it would be recorded", .tags(.process, .network),
+    .leftToMakeTest)
 struct HostileMethodTests {
     @Test("POST sessions/{id}/requests with a method holding a command: 400, and nothing recorded")
     func ingestRefusesCommandMethod() async throws {

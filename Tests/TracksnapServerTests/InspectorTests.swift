@@ -7,7 +7,9 @@ import TracksnapTestSupport
 
 @testable import TracksnapServer
 
-@Suite("The inspector: its page under the control API's rules, and the live stream it reads")
+@Suite(
+    "The inspector: its page under the control API's rules, and the live stream it reads", .tags(.network),
+    .leftToMakeTest)
 struct InspectorTests {
     static let policy =
         "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "

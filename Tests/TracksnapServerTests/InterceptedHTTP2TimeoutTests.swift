@@ -9,7 +9,7 @@ import TracksnapTestSupport
 /// Intercepted HTTP/2 connections are timed as HTTP/1.1 ones are: an idle one is shut down
 /// (GOAWAY, then closed), a stalled stream gets 408. The client is python-hyper's h2
 /// (`Fixtures/h2_client.py`, in the venv `make test` installs), through `serve --intercept`.
-@Suite("Intercepted HTTP/2 timeouts")
+@Suite("Intercepted HTTP/2 timeouts", .tags(.process, .network), .leftToMakeTest)
 struct InterceptedHTTP2TimeoutTests {
     /// The largest stream id: the first GOAWAY of a graceful shutdown still admits every stream.
     static let everyStream = 2_147_483_647

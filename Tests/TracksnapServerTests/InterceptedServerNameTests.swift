@@ -10,7 +10,7 @@ import TracksnapTestSupport
 /// server name; that name must pass what a `CONNECT` to it would. Every connection of these
 /// tests stays on 127.0.0.0/8: 192.0.2.1 (TEST-NET-1) is only ever a `CONNECT` target that
 /// interception answers itself.
-@Suite("The TLS server name of a tunnel to an address")
+@Suite("The TLS server name of a tunnel to an address", .tags(.network), .leftToMakeTest)
 struct InterceptedServerNameTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var patterns: [String]

@@ -8,7 +8,7 @@ import TracksnapTestSupport
 
 /// `serve --intercept`: curl and small misbehaving clients through the proxy, offline (the
 /// answering tests reach no vendor; the forwarding ones reach a TLS server of the test's own).
-@Suite("HTTPS interception")
+@Suite("HTTPS interception", .tags(.process, .network), .leftToMakeTest)
 struct InterceptionTests {
     static let track = #"{"type":"track","event":"Order Completed","userId":"user-42","properties":{"revenue":12.5}}"#
 

@@ -4,7 +4,9 @@ import TracksnapModel
 import TracksnapServer
 import TracksnapTestSupport
 
-@Suite("The journal is a private file of the user's own, never reached through a link")
+@Suite(
+    "The journal is a private file of the user's own, never reached through a link", .tags(.process, .network),
+    .leftToMakeTest)
 struct JournalFileTests {
     /// `tracksnap serve --journal PATH` run to its start-up error.
     private static func refusedServe(journal path: String) async throws -> ProcessResult {

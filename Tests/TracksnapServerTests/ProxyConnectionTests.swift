@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 import TracksnapCore
 import TracksnapModel
+import TracksnapTestSupport
 
 @testable import TracksnapServer
 
@@ -13,7 +14,7 @@ import TracksnapModel
 /// A fake resolver answers as a name whose DNS changes between two questions would; clients
 /// elsewhere are addresses only (198.51.100.0/24, TEST-NET-2), never connected to: every
 /// connection of these tests is to 127.0.0.0/8.
-@Suite("Resolve once, check, connect to the address checked")
+@Suite("Resolve once, check, connect to the address checked", .tags(.network), .leftToMakeTest)
 struct ProxyConnectionTests {
     /// Answers each question with the next of `answers` (the last one from then on), and counts them.
     final class ChangingResolver: Sendable {

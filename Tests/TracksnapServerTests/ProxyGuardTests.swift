@@ -9,7 +9,7 @@ import TracksnapTestSupport
 
 /// Listening beyond loopback and clients elsewhere are simulated through the configuration:
 /// every byte of these tests stays on 127.0.0.1.
-@Suite("The forward proxy, bound beyond loopback")
+@Suite("The forward proxy, bound beyond loopback", .tags(.process, .network), .leftToMakeTest)
 struct ProxyGuardTests {
     private static func exposed(token: String? = "T0k3n", remoteClients: Bool = false) -> CaptureServer.Configuration {
         var configuration = CaptureServer.Configuration(token: token)

@@ -6,7 +6,7 @@ import TracksnapModel
 import TracksnapServer
 import TracksnapTestSupport
 
-@Suite("Proxies")
+@Suite("Proxies", .tags(.process, .network), .leftToMakeTest)
 struct ProxyTests {
     @Test("the reverse proxy forwards to the upstream, returns its answer and records the request")
     func reverseProxy() async throws {

@@ -9,7 +9,9 @@ import TracksnapValidation
 
 @testable import TracksnapServer
 
-@Suite("The request log cannot be forged: every control character a client sends is made visible")
+@Suite(
+    "The request log cannot be forged: every control character a client sends is made visible",
+    .tags(.process, .network), .leftToMakeTest)
 struct RequestLogEscapingTests {
     /// Characters that end a line, drive a terminal or reorder what it shows.
     static let hostile: [Unicode.Scalar] = [

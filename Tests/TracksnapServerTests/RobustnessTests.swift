@@ -6,7 +6,7 @@ import TracksnapModel
 import TracksnapServer
 import TracksnapTestSupport
 
-@Suite("Robustness and limits")
+@Suite("Robustness and limits", .tags(.process, .network), .leftToMakeTest)
 struct RobustnessTests {
     @Test(
         "malformed HTTP gets 400 and the server goes on serving",

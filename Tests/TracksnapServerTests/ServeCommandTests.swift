@@ -5,7 +5,7 @@ import TracksnapModel
 import TracksnapServer
 import TracksnapTestSupport
 
-@Suite("tracksnap serve")
+@Suite("tracksnap serve", .tags(.process, .network), .leftToMakeTest)
 struct ServeCommandTests {
     /// What a client holds open on the server when it is told to stop.
     enum HeldOpen: String, CaseIterable, Sendable {

@@ -5,7 +5,7 @@ import TracksnapTestSupport
 
 /// `tracksnap serve --cassette` with answers that came compressed: what each client reads is the
 /// JSON the backend meant, whether the cassette stored the answer decoded or still encoded.
-@Suite("tracksnap serve replays a compressed answer as it was recorded")
+@Suite("tracksnap serve replays a compressed answer as it was recorded", .tags(.process), .leftToMakeTest)
 struct ServeCompressedReplayTests {
     /// Records with vcrpy from a backend that compresses, and asks again with `requests`.
     static let script = PackagePaths.root.appending(path: "Tests/TracksnapReplayTests/Scripts/vcrpy_compressed.py")

@@ -6,7 +6,7 @@ import TracksnapModel
 import TracksnapServer
 import TracksnapTestSupport
 
-@Suite("tracksnap serve --journal keeps no secret")
+@Suite("tracksnap serve --journal keeps no secret", .tags(.process, .network), .leftToMakeTest)
 struct ServeJournalTests {
     /// The Segment example's batch, sent by analytics-python with its write key in Basic auth.
     static let segmentCapture = "Snapshots/examples/captures/segment.ndjson"

@@ -4,7 +4,7 @@ import TracksnapReplay
 import TracksnapTestSupport
 
 /// `tracksnap serve --cassette`: a backend recorded once, then replayed after it has gone.
-@Suite("tracksnap serve answers from a cassette what it would forward")
+@Suite("tracksnap serve answers from a cassette what it would forward", .tags(.process), .leftToMakeTest)
 struct ServeReplayTests {
     /// The replay tests' backend: every answer new, a bearer token demanded.
     static let backend = PackagePaths.root.appending(path: "Tests/TracksnapReplayTests/Scripts/backend.py")

@@ -2,8 +2,9 @@ import Testing
 import TracksnapCore
 import TracksnapModel
 import TracksnapServer
+import TracksnapTestSupport
 
-@Suite("Session attribution")
+@Suite("Session attribution", .tags(.network), .leftToMakeTest)
 struct SessionIsolationTests {
     @Test("with one session open, all traffic goes to it")
     func oneSession() async throws {

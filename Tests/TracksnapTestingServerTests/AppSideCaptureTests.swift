@@ -30,7 +30,9 @@ private func text(of issue: Issue) -> String {
     issue.comments.map(\.rawValue).joined(separator: "\n")
 }
 
-@Suite("App-side capture reports to a server session; the test validates through the control API")
+@Suite(
+    "App-side capture reports to a server session; the test validates through the control API",
+    .tags(.process, .network), .leftToMakeTest)
 struct AppSideCaptureTests {
     @Test("recorded from the app's first run, the second passes, and a release that drops a property fails")
     func recordValidateAndCatchAChange() async throws {

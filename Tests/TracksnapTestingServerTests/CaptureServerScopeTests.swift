@@ -16,7 +16,7 @@ private func answers(_ url: URL) async -> Bool {
 
 private struct Planted: Error {}
 
-@Suite("A capture server in the test's own process")
+@Suite("A capture server in the test's own process", .tags(.network), .leftToMakeTest)
 struct CaptureServerScopeTests {
     @Test("withCaptureServer listens on a free port of 127.0.0.1 while the scope runs, and not after")
     func scoped() async throws {

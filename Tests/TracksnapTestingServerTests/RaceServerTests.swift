@@ -10,7 +10,7 @@ import TracksnapTestingServer
 
 /// The racing checkout (`RacingCheckout`) through a capture server in the test's process, each
 /// run into a session of its own: recorded from one run and learnt from four, twenty runs pass.
-@Suite("Events that race, through a server session")
+@Suite("Events that race, through a server session", .tags(.network), .leftToMakeTest)
 struct RaceServerTests {
     @Test(
         "recorded from one run and from four through the default profile, twenty runs into new sessions pass; a dropped event is one finding",

@@ -7,7 +7,7 @@ import TracksnapTesting
     import FoundationNetworking
 #endif
 
-@Suite("A cassette answers an app's URLSession in-process")
+@Suite("A cassette answers an app's URLSession in-process", .tags(.process), .leftToMakeTest)
 struct InProcessReplayTests {
     /// One run of the app's flow: an API call the backend answers, an analytics call answered
     /// locally and captured. Returns the API's answer and what was captured.

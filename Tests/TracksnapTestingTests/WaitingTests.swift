@@ -34,7 +34,7 @@ private func checkoutRun(
     return (result, analytics, returned)
 }
 
-@Suite("assertTracking waits for the whole snapshot")
+@Suite("assertTracking waits for the whole snapshot", .tags(.network), .leftToMakeTest)
 struct WaitingTests {
     @Test(
         "the guide's example: recorded on the first run, passes on runs 2 to 10, fails when the client drops an event")

@@ -284,14 +284,17 @@ def panel_status(driver):
 
 
 def wait_for_session(driver, session):
-    """Until the panel's session picker lists `session`: its calls once took more than 10 s on a
-    loaded CI machine; if they fail, the panel's status says why, and so does the timeout."""
+    """Until the panel's session picker lists `session`: its calls once got no answer on a CI
+    machine (the panel now asks again after 10 s, twice at most); if they fail, the panel's
+    status says why, and so does the timeout, with the browser's console."""
     listed = 'return Array.from(document.getElementById("work-session").options, (option) => option.value)'
     try:
-        wait_for(driver, lambda: session in driver.execute_script(listed), seconds=30)
+        wait_for(driver, lambda: session in driver.execute_script(listed), seconds=45)
     except TimeoutException:
         status = driver.find_element(By.ID, "work-status").text
-        raise AssertionError(f"the panel lists no session {session} after 30 s; its status: {status!r}") from None
+        console = [entry["message"] for entry in driver.get_log("browser")]
+        raise AssertionError(f"the panel lists no session {session} after 45 s; its status: {status!r}; "
+                             f"the console: {console!r}") from None
 
 
 def test_a_person_records_reviews_and_validates_snapshots(server, browser):

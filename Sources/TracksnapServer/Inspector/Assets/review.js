@@ -26,9 +26,9 @@
   }
 
   // A control API call's JSON answer; a refusal becomes an Error with the server's message.
-  async function call(method, path, body) {
+  async function call(method, path, body, signal) {
     const response = await inspector.call(path, {
-      method, headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      method, signal, headers: body === undefined ? {} : { "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await response.text();
     if (!response.ok) {
@@ -37,6 +37,23 @@
       throw new Error(response.status + ": " + message);
     }
     return { response, text };
+  }
+
+  // A list the panel shows (GET, safe to ask again): a call with no answer within 10 s is given
+  // up and asked again, twice at most, on a new connection, and the panel says so — a browser
+  // can leave a call waiting on a kept-alive connection the server has dropped (seen once in
+  // CI: the session picker stayed empty, the status said nothing).
+  async function list(path) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const answer = JSON.parse((await call("GET", path, undefined, AbortSignal.timeout(10000))).text);
+        if ($("work-status").textContent.startsWith(path + ": no answer")) say("work-status", "");
+        return answer;
+      } catch (error) {
+        if (error.name !== "TimeoutError" || attempt === 3) throw error;
+        say("work-status", path + ": no answer within 10 s, asking again…", true);
+      }
+    }
   }
 
   const count = (number, noun) => number + " " + noun + (number === 1 ? "" : "s");
@@ -60,7 +77,7 @@
 
   async function refreshSessions() {
     try {
-      const sessions = JSON.parse((await call("GET", "sessions")).text);
+      const sessions = await list("sessions");
       fill($("work-session"), sessions.slice().reverse().map((session) =>
         [session.id, session.name ? session.id + " (" + session.name + ")" : session.id]), true);
       if (sessions.length === 0) say("work-status", "no open session: start one (POST /__tracksnap/sessions) to validate or record it");
@@ -71,7 +88,7 @@
 
   async function refreshSnapshots() {
     try {
-      const snapshots = JSON.parse((await call("GET", "snapshots")).text).snapshots;
+      const snapshots = (await list("snapshots")).snapshots;
       const existing = snapshots.filter((snapshot) => snapshot.exists).map((snapshot) => [snapshot.file, snapshot.file]);
       fill($("work-snapshot"), existing.concat([[pasted, "paste a snapshot…"]]), true);
       showContentBox();
