@@ -8,7 +8,8 @@ import TracksnapTestSupport
 /// the HTTPS proxy: recorded from one install, validated against another install (new ids,
 /// another device and day), and one real change caught with one finding.
 @Suite(
-    "Meta app events, Adjust and Branch end to end: intercepted, recorded from one install, validated against another")
+    "Meta app events, Adjust and Branch end to end: intercepted, recorded from one install, validated against another",
+    .tags(.process), .leftToMakeTest)
 struct AppSDKInterceptionTests {
     static let fixtures = PackagePaths.root.appending(path: "Tests/TracksnapDecodersTests/Fixtures")
 

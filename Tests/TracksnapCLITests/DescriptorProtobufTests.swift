@@ -8,7 +8,9 @@ import TracksnapTestSupport
 /// validated against another with new ids; a renamed value and a changed enum are one finding
 /// each, a body that is not the message is a `decode_error` naming the byte, and a bad
 /// descriptor set or an unknown type is an error naming the file and the type.
-@Suite("protobuf by a descriptor set: protoc's set, Python's bodies, recorded and validated")
+@Suite(
+    "protobuf by a descriptor set: protoc's set, Python's bodies, recorded and validated", .tags(.process),
+    .leftToMakeTest)
 struct DescriptorProtobufTests {
     static let proto = """
         syntax = "proto3";

@@ -125,7 +125,10 @@ struct InspectorTests {
         }
     }
 
-    @Test("a Firebase upload (gzip'd protobuf, a form's content type) is shown as its events, named as GA4 names them")
+    // gzip'd by the system's gzip: a process.
+    @Test(
+        "a Firebase upload (gzip'd protobuf, a form's content type) is shown as its events, named as GA4 names them",
+        .tags(.process))
     func firebaseBatch() async throws {
         try await withServer { _, port in
             let upload = FirebaseUpload.checkout(.first)
