@@ -7,7 +7,7 @@ SWIFT ?= swift
 TRACKSNAP := .build/debug/tracksnap
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test check json-schema-suite docs docs-check front-page-check install-files install-check format bench bench-server bench-intercept bench-replay bench-plan bench-inspector plan-bench-venv deps build sdk-venv mitmproxy-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run python-client control-api-check python-test screenshots
+.PHONY: demo test check json-schema-suite docs docs-check front-page-check install-files install-check format bench bench-server bench-intercept bench-replay bench-plan bench-firebase bench-inspector plan-bench-venv deps build sdk-venv mitmproxy-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run python-client control-api-check python-test screenshots
 
 # PCRE2 and zlib are the system libraries tracksnap links; pkg-config finds them for SwiftPM.
 deps:
@@ -83,14 +83,15 @@ demo: build
 # the intercepted HTTP/2 timeout tests' client, vcrpy for the replay tests' cassettes (brotli, for
 # their brotli answer), selenium for the inspector's browser tests (it drives Debian's chromedriver,
 # never one it downloads), bbpb (blackboxprotobuf) as the schemaless protobuf reader's differential
-# peer, in their
+# peer, protobuf to encode the descriptor-set tests' bodies, in their
 # own venv (current Debian and Ubuntu refuse pip into the system Python). Installed only when one is
 # missing or at another version; when PyPI cannot be reached this fails, it does not skip the tests.
 SDK_VENV := .build/sdk-venv
 JSONSCHEMA_VERSION := 4.26.0
 SDK_PACKAGES := segment-analytics-python==2.4.0 rudder-sdk-python==2.1.9 mixpanel==5.4.1 \
                 amplitude-analytics==1.3.0 snowplow-tracker==1.1.0 posthog==7.91.1 jsonschema==$(JSONSCHEMA_VERSION) \
-                schemathesis==4.32.5 pytest==9.2.0 h2==4.4.1 vcrpy==9.4.2 selenium==4.38.0 bbpb==1.4.2 brotli==1.2.1
+                schemathesis==4.32.5 pytest==9.2.0 h2==4.4.1 vcrpy==9.4.2 selenium==4.38.0 bbpb==1.4.2 brotli==1.2.1 \
+                protobuf==7.36.2
 VENV_CHECK := import sys, importlib.metadata as m; \
   key = lambda name: name.lower().replace("_", "-"); \
   have = {key(d.metadata["Name"]): d.version for d in m.distributions()}; \
@@ -170,9 +171,9 @@ screenshots: build python-client
 
 # curl, openssl, Debian's chromium, NSS's certutil and ca-certificates are the HTTPS interception tests' clients,
 # certificate checker and trust store, as a user's; strace shows the mode the CA's folder is made with; Debian's
-# chromedriver lets the inspector's tests drive that chromium (COMMAND:PACKAGE).
+# chromedriver lets the inspector's tests drive that chromium; protoc compiles the descriptor-set tests' .proto (COMMAND:PACKAGE).
 TEST_TOOLS := curl:curl openssl:openssl chromium:chromium certutil:libnss3-tools update-ca-certificates:ca-certificates \
-	strace:strace chromedriver:chromium-driver
+	strace:strace chromedriver:chromium-driver protoc:protobuf-compiler
 test-tools:
 	@missing=""; for pair in $(TEST_TOOLS); do command -v $${pair%%:*} >/dev/null || missing="$$missing $${pair#*:}"; done; \
 	if [ -n "$$missing" ]; then \
@@ -350,6 +351,10 @@ bench-replay: deps
 # Events per second checked against a plan of 200 event schemas, beside jsonschema and jsonschema-rs.
 bench-plan: deps
 	@Benchmarks/plan.sh
+
+# Firebase uploads decoded into events per second, beside Python's bbpb reading the same bodies schemaless.
+bench-firebase: deps
+	@Benchmarks/firebase.sh
 
 # The inspector's page at 10,000 and 100,000 events in headless chromium, beside a plain table of every row.
 bench-inspector: deps python-client test-tools

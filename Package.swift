@@ -152,7 +152,7 @@ let package = Package(
             name: "TracksnapBenchmarks",
             dependencies: [
                 "Patterns", "CPCRE2Baseline", "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders",
-                "TracksnapValidation", "JSONSchemaValidation",
+                "TracksnapValidation", "JSONSchemaValidation", "Protobuf",
             ],
             path: "Tools/TracksnapBenchmarks"
         ),

@@ -14,6 +14,9 @@ struct WireReader {
         position = bytes.startIndex
     }
 
+    /// Whether every byte has been read.
+    var atEnd: Bool { position >= bytes.endIndex }
+
     /// Every field to the end of the bytes.
     mutating func message(depth: Int) -> Result<ProtobufMessage, ProtobufError> {
         var fields: [ProtobufField] = []
@@ -96,7 +99,7 @@ struct WireReader {
     }
 
     /// A little-endian fixed-size value of 4 or 8 bytes.
-    private mutating func fixed(_ size: Int, field: Int) -> Result<UInt64, ProtobufError> {
+    mutating func fixed(_ size: Int, field: Int) -> Result<UInt64, ProtobufError> {
         guard bytes.endIndex - position >= size else {
             return .failure(ProtobufError(offset: position, .truncated(what: "field \(field)'s \(size * 8)-bit value")))
         }
@@ -110,7 +113,7 @@ struct WireReader {
 
     /// A base-128 varint of at most 10 bytes; bits beyond 64 are dropped, as protobuf's own
     /// parsers drop them.
-    private mutating func varint(what: @autoclosure () -> String) -> Result<UInt64, ProtobufError> {
+    mutating func varint(what: @autoclosure () -> String) -> Result<UInt64, ProtobufError> {
         let start = position
         var value: UInt64 = 0
         var shift: UInt64 = 0

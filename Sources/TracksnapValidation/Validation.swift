@@ -52,7 +52,7 @@ public enum Validation {
 
     /// Whether a file is a profile rather than a snapshot, told by its shape: one that names the
     /// profile schema, or has a key only a profile has (`extends`, `filter`, `rules`, `plan`,
-    /// `decoders`, `severity`, `record`) and no expectations (`requests`, `events`). A file
+    /// `decoders`, `protobuf`, `severity`, `record`) and no expectations (`requests`, `events`). A file
     /// whose shape says neither (`{"name": "x"}`) is a profile under a `Validators` directory.
     package static func isProfile(_ document: JSONDocument) -> Bool {
         guard let top = document.value.objectValue else { return false }
@@ -61,7 +61,7 @@ public enum Validation {
             if schema.hasSuffix("snapshot.schema.json") { return false }
         }
         if top["requests"] != nil || top["events"] != nil { return false }
-        let profileKeys: Set = ["extends", "filter", "rules", "plan", "decoders", "severity", "record"]
+        let profileKeys: Set = ["extends", "filter", "rules", "plan", "decoders", "protobuf", "severity", "record"]
         if top.keys.contains(where: profileKeys.contains) { return true }
         return document.file.split(separator: "/").dropLast().contains("Validators")
     }

@@ -56,7 +56,7 @@ private let allowedDependencies: [String: Set<String>] = [
     "CPCRE2Baseline": ["CPCRE2"],
     "TracksnapBenchmarks": [
         "Patterns", "CPCRE2Baseline", "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders",
-        "TracksnapValidation", "JSONSchemaValidation",
+        "TracksnapValidation", "JSONSchemaValidation", "Protobuf",
     ],
     "TracksnapFuzzing": [
         "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",

@@ -125,6 +125,39 @@ struct InspectorTests {
         }
     }
 
+    // gzip'd by the system's gzip: a process.
+    @Test(
+        "a Firebase upload (gzip'd protobuf, a form's content type) is shown as its events, named as GA4 names them",
+        .tags(.process))
+    func firebaseBatch() async throws {
+        try await withServer { _, port in
+            let upload = FirebaseUpload.checkout(.first)
+            _ = try await RawHTTP.send(
+                port: port, method: "POST", target: "/a", host: "app-measurement.com",
+                headers: [
+                    ("Content-Type", "application/x-www-form-urlencoded"), ("Content-Encoding", "gzip"),
+                ],
+                body: Array(try gzipped(Data(upload.body))))
+            let reader = try StreamReader(port: port, token: nil)
+            defer { reader.close() }
+            let text = try await reader.read(until: "\"purchase\"")
+            let line = try #require(
+                text.split(separator: "\n").first { $0.hasPrefix("data: ") && $0.contains("purchase") })
+            let message = try json(String(line.dropFirst("data: ".count)))
+            let events = try #require(message["events"]?.arrayValue, "\(message)")
+            #expect(events.allSatisfy { $0["vendor"]?.stringValue == "firebase" })
+            #expect(
+                events.map { $0["name"]?.stringValue }
+                    == ["session_start", "screen_view", "add_to_cart", "screen_view", "purchase", "user_engagement"],
+                "\(events.map { $0["name"] })")
+            let added = try #require(events.first { $0["name"]?.stringValue == "add_to_cart" })
+            #expect(added["properties"]?["item_id"]?.stringValue == "SKU-1", "\(added)")
+            #expect(added["properties"]?["currency"]?.stringValue == "EUR", "\(added)")
+            #expect(
+                events[1]["properties"]?["firebase_screen_class"]?.stringValue == "CartViewController", "\(events[1])")
+        }
+    }
+
     @Test(
         "an event that breaks its vendor's limits says which in its rules, one that skips a recommendation in its warnings; one at the limit says nothing"
     )

@@ -9,7 +9,7 @@ extension Profile {
     /// both.name                          // "segment,ga4"
     /// ```
     /// The rule: traffic any of them selects is selected (their filters joined by `any`); the
-    /// lists — `ignore`, `environment`, `redact`, `decoders`, `plan`, `record.headers`, `record.context`,
+    /// lists — `ignore`, `environment`, `redact`, `decoders`, `plan`, `protobuf`, `record.headers`, `record.context`,
     /// `record.literal` — are unions (`decoders` is every decoder when one of them says `"all"`);
     /// every other setting — `order`, `delivery`, `unexpected`, `strict`, `validator`, `record.generalize`, each
     /// code's `severity`, each of the `rules` and `personalData`'s `check`, `traits` and each of its `kinds` (its `allow` lists add up) — comes from the first profile in the list whose file sets it, else
@@ -67,6 +67,7 @@ extension Profile {
         merged.recordedContext = Self.union(recordedContext, other.recordedContext)
         merged.decoders = decoders.union(other.decoders)
         merged.plans = Self.union(plans, other.plans)
+        merged.messageDecoders = messageDecoders + other.messageDecoders
         merged.explicitKeys = explicitKeys.union(other.explicitKeys)
         return merged
     }

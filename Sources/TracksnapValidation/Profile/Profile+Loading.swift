@@ -141,10 +141,13 @@ struct ProfileCatalog {
     /// A profile and every problem found in it and in what it extends.
     func read(_ document: JSONDocument, chain: [String]) -> (profile: Profile?, diagnostics: [Diagnostic]) {
         var parser = MatcherParser(document: document)
-        guard let own = ProfileReader.read(document, extensions: workspace.extensions, &parser) else {
+        guard var own = ProfileReader.read(document, extensions: workspace.extensions, &parser) else {
             return (nil, parser.diagnostics)
         }
         var diagnostics = parser.diagnostics
+        if let protobuf = own.protobuf {
+            own.messageDecoders = protobuf.decoders(document: document, workspace: workspace, &diagnostics)
+        }
         guard !own.extends.isEmpty else { return (own, diagnostics) }
 
         let chain = chain + [document.file]

@@ -25,6 +25,10 @@ package struct Selection {
 }
 
 extension Profile {
+    /// Whether `tracksnap record` writes decoded events rather than the requests that carried
+    /// them: the profile names decoders, or reads protobuf by its descriptor set.
+    package var recordsEvents: Bool { decoders.recordsEvents || !messageDecoders.isEmpty }
+
     /// Runs the filter over the requests, and the decoders over the selected ones.
     ///
     /// ```swift
@@ -35,7 +39,7 @@ extension Profile {
     /// ```
     package func select(_ requests: [CapturedRequest], decodingEvents: Bool = false) -> Selection {
         var selection = Selection()
-        let decoders = decodingEvents ? self.decoders.resolved : []
+        let decoders = decodingEvents ? messageDecoders + self.decoders.resolved : []
         for (index, request) in requests.enumerated() {
             do throws(PatternError) {
                 guard try filter.decide(request) else { continue }

@@ -1,6 +1,6 @@
 import Foundation
 public import TracksnapCore
-import TracksnapDecoders
+package import TracksnapDecoders
 public import TracksnapJSON
 import TracksnapModel
 
@@ -67,6 +67,13 @@ public struct Profile: Sendable {
     /// The tracking plans every event is checked against (`"plan": "shop.plan.json"` or a list),
     /// as paths: relative ones are relative to the profile file's directory.
     public var plans: [String] = []
+    /// The file's `"protobuf"` key as read: descriptor set paths (relative ones made relative to
+    /// the profile's directory) and a message type per URL. Loading the profile reads the sets
+    /// into `messageDecoders`.
+    var protobuf: ProtobufSettings?
+    /// Decoders of the profile's own, tried before `decoders`: the one its `"protobuf"` key makes
+    /// (and those of the profiles it extends or is composed with).
+    package var messageDecoders: [VendorDecoder] = []
     /// The profiles it extends, as its file names them (`"extends": "segment"`); already applied.
     public var extends: [String] = []
     /// The keys its file sets (`order`, `strict`, `record.generalize`…): when profiles compose,

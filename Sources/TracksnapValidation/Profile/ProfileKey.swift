@@ -164,6 +164,7 @@ struct ProfileKey {
                 }
                 return true
             },
+            ProtobufSettings.key,
             ProfileKey("record") { value, pointer, profile, parser in
                 guard let object = value.objectValue else {
                     parser.error(

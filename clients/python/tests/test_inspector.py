@@ -5,6 +5,8 @@ narrow them and the address keeps the view, an event opens with its properties a
 captured text stays text, pause holds rows back; the page logs no error and asks nothing of any
 host but the server; and a page on another origin can read neither the stream nor the API."""
 
+import base64
+import gzip
 import json
 import os
 import secrets
@@ -30,6 +32,7 @@ from tracksnap import Tracksnap
 CHROMEDRIVER = "/usr/bin/chromedriver"
 SEND_SEGMENT = Path(__file__).resolve().parents[3] / "Tests" / "TracksnapCLITests" / "Fixtures" / "sdk" / "send_segment.py"
 WRITE_KEY = "wk_test_e2e_segment"
+FIREBASE = Path(__file__).resolve().parents[3] / "Snapshots" / "examples" / "captures" / "firebase.ndjson"
 
 
 @pytest.fixture(scope="module")
@@ -421,6 +424,33 @@ def test_an_event_opens_decoded_step_by_step_and_copies_as_curl_and_as_snapshot_
     entry = json.loads(wait_for(browser, lambda: browser.find_element(By.ID, "detail-copied").text.strip() or None))
     assert (entry["vendor"], entry["type"], entry["name"]) == ("mixpanel", "track", "Signed Up"), entry
     assert entry["properties"]["plan"] == "pro" and "index" not in entry, entry
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == [], errors
+
+
+def test_a_firebase_upload_is_shown_as_its_events(server, browser):
+    """An iOS app's Firebase Analytics upload (a gzip'd protobuf batch the SDK labels a form) is
+    shown as the events it carries, named as GA4 names them, and opens with its parameters."""
+    upload = json.loads(FIREBASE.read_text(encoding="utf-8").splitlines()[0])
+    session = server.session("firebase")
+    request = urllib.request.Request(
+        f"{server.url}/a", data=gzip.compress(base64.b64decode(upload["body"])), method="POST",
+        headers={"Host": "app-measurement.com", "Content-Type": "application/x-www-form-urlencoded",
+                 "Content-Encoding": "gzip", "X-Tracksnap-Session": session.id})
+    with urllib.request.build_opener(urllib.request.ProxyHandler({})).open(request, timeout=10) as answer:
+        assert answer.status in (200, 204)
+    session.wait(1, timeout=10)
+    browser.get(f"{server.url}/__tracksnap/ui/?session={session.id}#token={server.token}")
+    wait_for(browser, lambda: len(drawn_rows(browser)) == 6)
+    seen = drawn_rows(browser)
+    # Newest first, as the page lists a batch.
+    assert [row[3] for row in seen] == ["event user_engagement", "event purchase", "event screen_view",
+                                        "event add_to_cart", "event screen_view", "event session_start"], seen
+    assert all(row[2] == "firebase" and row[4].endswith("app-measurement.com/a") for row in seen), seen
+    row = next(r for r in browser.find_elements(By.CSS_SELECTOR, "#rows tr") if "add_to_cart" in r.text)
+    row.click()
+    wait_for(browser, lambda: browser.find_element(By.ID, "detail").is_displayed())
+    assert "SKU-1" in browser.find_element(By.ID, "detail").text
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert errors == [], errors
 
