@@ -201,7 +201,9 @@ let package = Package(
         // What validation's and recording's tests share: snapshots, requests and profiles written in the test.
         .target(
             name: "TracksnapValidationTestSupport",
-            dependencies: ["TracksnapValidation", "TracksnapCore", "TracksnapJSON", "TracksnapModel"],
+            dependencies: [
+                "TracksnapValidation", "TracksnapCore", "TracksnapDecoders", "TracksnapJSON", "TracksnapModel",
+            ],
             path: "Tests/ValidationSupport"),
         .testTarget(
             name: "TracksnapValidationTests",
