@@ -109,12 +109,15 @@ struct ExtensionPointTests {
                 headers: [.init(name: "Content-Type", value: "application/json")],
                 body: .text(#"[{"type": "\#(type)", "payload": {"screen": "Home"}}]"#))
         }
+        // A workspace made after the registration sees the decoder (one made before keeps what it was given).
+        let withDecoder = Workspace(validators: directory.appending(path: "Validators").path)
         let launched = try Validation.validate(
             snapshotAt: launch.path, requests: requests + [signals("appLaunched")], profile: "telemetrydeck",
-            workspace: workspace)
+            workspace: withDecoder)
         #expect(launched.passed, "\(launched.findings.map(\.message))")
         let renamed = try Validation.validate(
-            snapshotAt: launch.path, requests: [signals("appStarted")], profile: "telemetrydeck", workspace: workspace)
+            snapshotAt: launch.path, requests: [signals("appStarted")], profile: "telemetrydeck", workspace: withDecoder
+        )
         #expect(renamed.findings.map(\.code) == [.valueMismatch])
 
         let count = ReportFormat(name: "count") { results, _ in "\(results.flatMap(\.findings).count) findings\n" }
