@@ -201,9 +201,7 @@ let package = Package(
         // What validation's and recording's tests share: snapshots, requests and profiles written in the test.
         .target(
             name: "TracksnapValidationTestSupport",
-            dependencies: [
-                "TracksnapValidation", "TracksnapCore", "TracksnapDecoders", "TracksnapJSON", "TracksnapModel",
-            ],
+            dependencies: ["TracksnapValidation", "TracksnapCore", "TracksnapJSON", "TracksnapModel"],
             path: "Tests/ValidationSupport"),
         .testTarget(
             name: "TracksnapValidationTests",

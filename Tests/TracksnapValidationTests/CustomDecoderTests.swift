@@ -82,3 +82,20 @@ struct CustomDecoderTests {
         }
     }
 }
+
+/// A decoder of one's own for the TelemetryDeck-like batches of `SignalBatchModel`: each signal
+/// of the JSON array an event named by its `type`, its `payload` the properties.
+let signalDecoder = VendorDecoder(
+    vendor: "telemetrydeck", rule: "POST nom.telemetrydeck.com/v2/",
+    matches: { $0.host == "nom.telemetrydeck.com" && $0.path.hasPrefix("/v2/") }
+) { request throws(DecodeError) in
+    guard case .array(let signals)? = request.bodyJSON else {
+        throw DecodeError(
+            vendor: "telemetrydeck", request: request.id, reason: "the body is not a JSON array of signals")
+    }
+    return signals.enumerated().map { index, signal in
+        AnalyticsEvent(
+            vendor: "telemetrydeck", type: "signal", name: signal["type"]?.stringValue,
+            properties: signal["payload"] ?? [:], request: request.id, index: index)
+    }
+}

@@ -1,5 +1,4 @@
 public import TracksnapCore
-public import TracksnapDecoders
 import TracksnapJSON
 public import TracksnapModel
 public import TracksnapValidation
@@ -53,21 +52,4 @@ extension SnapshotResult {
 /// A profile from JSON text.
 public func recordingProfile(_ text: String) throws -> Profile {
     try Profile.parse(document: JSONDocument.parse(Array(text.utf8), file: "Validators/test.json"))
-}
-
-/// A decoder of one's own for the TelemetryDeck-like batches of `SignalBatchModel`: each signal
-/// of the JSON array an event named by its `type`, its `payload` the properties.
-public let signalDecoder = VendorDecoder(
-    vendor: "telemetrydeck", rule: "POST nom.telemetrydeck.com/v2/",
-    matches: { $0.host == "nom.telemetrydeck.com" && $0.path.hasPrefix("/v2/") }
-) { request throws(DecodeError) in
-    guard case .array(let signals)? = request.bodyJSON else {
-        throw DecodeError(
-            vendor: "telemetrydeck", request: request.id, reason: "the body is not a JSON array of signals")
-    }
-    return signals.enumerated().map { index, signal in
-        AnalyticsEvent(
-            vendor: "telemetrydeck", type: "signal", name: signal["type"]?.stringValue,
-            properties: signal["payload"] ?? [:], request: request.id, index: index)
-    }
 }
