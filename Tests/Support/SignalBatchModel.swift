@@ -1,3 +1,5 @@
+import Foundation
+
 /// A TelemetryDeck-like SDK's batch: one JSON array of signals POSTed to `/v2/`, each signal
 /// with its event name in `type`, whose order varies from run to run (the SDK's queue hops
 /// between dispatch queues), with a fresh session id and receive times in each run.
@@ -64,6 +66,13 @@ public struct SignalBatchModel: Sendable {
         }
         if !queued { elements.shuffle(using: &generator) }
         return "[" + elements.joined(separator: ",") + "]"
+    }
+
+    /// The run as tracksnap's NDJSON capture file: the one POST.
+    public var ndjson: String {
+        let body = body.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return #"{"id":"1","method":"POST","url":"\#(Self.url)","#
+            + #""headers":[{"name":"Content-Type","value":"application/json"}],"body":"\#(body)"}"# + "\n"
     }
 
     private static func uuid(_ generator: inout SeededGenerator) -> String {
