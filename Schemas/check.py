@@ -33,7 +33,7 @@ EXAMPLES = SCHEMAS / "examples"
 BUILT_IN = "Sources/TracksnapValidation/Profile/BuiltIn"
 # Copied into the profile schema so that each file stands alone in an editor; they must not drift apart.
 SHARED_DEFS = ["order", "unexpected", "matcher", "literalValue", "arrayMatcher", "plainObject",
-               "regexMatcher", "typeMatcher", "anyMatcher", "absentMatcher", "literalMatcher", "jsonSchemaMatcher"]
+               "regexMatcher", "typeMatcher", "anyMatcher", "absentMatcher", "literalMatcher", "jsonSchemaMatcher", "unorderedMatcher"]
 
 
 def load(path):

@@ -48,7 +48,7 @@ struct Events: ParsableCommand {
         let decoded = zip(selection.selected, selection.decoded).map { index, result in
             DecodedRequest(
                 number: index + 1, request: requests[index], result: result, redactor: redactor,
-                decoders: profile.decoders.resolved)
+                decoders: profile.resolvedDecoders)
         }
         if format == "json" {
             print(JSONValue.array(decoded.map(\.json)).serialized(pretty: true))

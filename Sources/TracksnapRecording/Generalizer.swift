@@ -52,6 +52,8 @@ package struct Generalizer {
     }
 
     static let differs = "differs between runs"
+    /// An array learnt as `$unordered`.
+    static let unordered = "the runs sent its elements in different orders"
     /// A field of the profile's `environment`, left out: it describes the machine, not the app.
     static let environment = "environment"
 
@@ -116,6 +118,25 @@ package struct Generalizer {
                 found.append(Found(tokens: tokens, reason: Self.differs))
                 return ["$type": "array"]
             }
+            if let counterparts = contentPairing(arrays, runs: runs) {
+                // Each element learnt from its counterparts by content: an event's name stays literal.
+                found.append(Found(tokens: tokens, reason: Self.unordered))
+                return [
+                    "$unordered": .array(
+                        items.indices.map { e in
+                            let paired =
+                                [items[e]] + counterparts.enumerated().map { arrays[$0.offset + 1][$0.element[e]] }
+                            var inner: [Found] = []
+                            let element = value(paired, tokens: tokens + [String(e)], runs: runs, found: &inner)
+                            found += inner.map {
+                                Found(
+                                    tokens: tokens + ["$unordered"] + $0.tokens.dropFirst(tokens.count),
+                                    reason: $0.reason)
+                            }
+                            return element
+                        })
+                ]
+            }
             return .array(
                 items.indices.map { index in
                     value(arrays.map { $0[index] }, tokens: tokens + [String(index)], runs: runs, found: &found)
@@ -141,6 +162,58 @@ package struct Generalizer {
         let learnt = Self.common(values, runs: runs, environment: environmentKeys)
         found.append(Found(tokens: tokens, reason: learnt.reason))
         return learnt.matcher
+    }
+
+    /// How the runs' arrays pair by content, when some run sent the same elements in another
+    /// order: for each later run, the index of the counterpart of each of the first run's
+    /// elements. Nil (pair by place) when a run has an element with no counterpart, or when
+    /// pairing by content is no better than by place in every run.
+    ///
+    /// The first run's elements are priced as a recording of that run alone would write them
+    /// (volatile values as patterns), by the alignment validation uses under `"order": "any"`.
+    private func contentPairing(_ arrays: [[JSONValue]], runs: [Run]) -> [[Int]]? {
+        let first = arrays[0]
+        guard arrays.count > 1, first.count > 1 else { return nil }
+        let single = Generalizer(detectsShapes: true, environmentKeys: environmentKeys)
+        var parser = MatcherParser(document: JSONDocument(file: "", value: .null, locations: [:]))
+        let matchers = first.map { element in
+            var ignored: [Found] = []
+            let recorded = single.value([element], tokens: [], runs: [runs[0]], found: &ignored)
+            return parser.matcher(EntryRecorder.fillingSecretHoles(recorded), at: "")
+        }
+        var counterparts: [[Int]] = []
+        var reordered = false
+        for array in arrays.dropFirst() {
+            let aligner = Aligner(
+                elements: matchers, of: array.map(Self.data), ignore: IgnoreRules(), strictObjects: false, at: [])
+            let alignment = aligner.align(order: .any)
+            guard alignment.pairs.count == first.count else { return nil }
+            var counterpart = Array(first.indices)
+            for (e, a) in alignment.pairs { counterpart[e] = a }
+            let byContent = alignment.pairs.reduce(0) { $0 + aligner.cost($1.expected, $1.actual) }
+            let byPlace = first.indices.reduce(0) { $0 + aligner.cost($1, $1) }
+            if counterpart != Array(first.indices), byContent < byPlace {
+                reordered = true
+                counterparts.append(counterpart)
+            } else {
+                counterparts.append(Array(first.indices))
+            }
+        }
+        return reordered ? counterparts : nil
+    }
+
+    /// A recorded value as the captured data has it: `$$os` keys back to `$os` (matchers that
+    /// hide a secret stay as they are).
+    private static func data(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members) where !isMatcher(value):
+            .object(
+                Dictionary(
+                    members.map { ($0.key.hasPrefix("$$") ? String($0.key.dropFirst()) : $0.key, data($0.value)) },
+                    uniquingKeysWith: { first, _ in first }))
+        case .array(let items): .array(items.map(data))
+        default: value
+        }
     }
 
     /// An entry's `url`: the local server's origin and volatile path segments as patterns, the

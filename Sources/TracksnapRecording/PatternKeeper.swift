@@ -25,6 +25,8 @@ struct PatternKeeper {
         // An ignored field is never compared: what a person wrote there stays.
         if !tokens.isEmpty, ignore.ignores(tokens) { return matcher.json }
         let recorded = trimmed ?? full
+        // Runs that sent an array's elements in another order: the learnt `$unordered` replaces an array.
+        if case .array = matcher, full?.objectValue?.count == 1, full?["$unordered"] != nil { return recorded }
         switch matcher {
         case .object(let members, _):
             guard let actualObject = actual?.objectValue, let fullObject = full?.objectValue else {
@@ -64,6 +66,10 @@ struct PatternKeeper {
                         items[index], full: fullArray[index], trimmed: recordedItem, actual: actualArray[index],
                         tokens: tokens + [String(index)], lenient: lenient) ?? recordedItem
                 })
+        case .unordered(let items):
+            return mergeUnordered(
+                items, full: full, trimmed: trimmed, actual: actual, tokens: tokens, lenient: lenient,
+                fallback: keepIfAccepted(matcher, recorded: recorded, full: full, actual: actual, lenient: lenient))
         case .szimpla(let string, let pattern):
             guard matcher.accepts(actual, lenient: lenient), !EntryRecorder.isRedaction(full) else { return recorded }
             // A Szimpla string is a literal and a pattern at once; the new file says which it was.
@@ -74,6 +80,35 @@ struct PatternKeeper {
         }
     }
 
+    /// A `$unordered` stays one: its elements paired with the captured ones by content, as
+    /// validation pairs them, each merged with its counterpart, in the snapshot's order; captured
+    /// elements nothing pairs with follow, as recorded.
+    private func mergeUnordered(
+        _ items: [Matcher], full: JSONValue?, trimmed: JSONValue?, actual: JSONValue?, tokens: [String],
+        lenient: Bool, fallback: @autoclosure () -> JSONValue?
+    ) -> JSONValue? {
+        guard let actualArray = actual?.arrayValue, let fullArray = full?.arrayValue ?? full?["$unordered"]?.arrayValue,
+            fullArray.count == actualArray.count
+        else { return fallback() }
+        let trimmedArray = trimmed?.arrayValue ?? trimmed?["$unordered"]?.arrayValue
+        let alignment = Aligner(
+            elements: items, of: actualArray, ignore: ignore, strictObjects: false, at: tokens, lenient: lenient
+        ).align(order: .any)
+        var element: [Int: Int] = [:]
+        for (e, a) in alignment.pairs { element[a] = e }
+        let order = alignment.pairs.map(\.actual) + actualArray.indices.filter { element[$0] == nil }
+        return [
+            "$unordered": .array(
+                order.map { a in
+                    let recordedItem = trimmedArray.flatMap { a < $0.count ? $0[a] : nil } ?? fullArray[a]
+                    guard let e = element[a] else { return recordedItem }
+                    return merge(
+                        items[e], full: fullArray[a], trimmed: recordedItem, actual: actualArray[a],
+                        tokens: tokens + [String(a)], lenient: lenient) ?? recordedItem
+                })
+        ]
+    }
+
     /// The existing matcher when it still accepts the value, except a literal where the new
     /// recording hides a secret: a literal there would be the secret itself.
     private func keepIfAccepted(
@@ -81,7 +116,7 @@ struct PatternKeeper {
     ) -> JSONValue? {
         guard matcher.accepts(actual, lenient: lenient) else { return recorded }
         switch matcher {
-        case .literal, .exact, .object, .array:
+        case .literal, .exact, .object, .array, .unordered:
             return EntryRecorder.isRedaction(full) ? recorded : matcher.json
         default:
             return matcher.json

@@ -434,11 +434,11 @@ private struct CassetteReader {
 }
 
 extension Matcher {
-    /// Whether anything in it is more than a literal: a pattern, a type, `$any`, `$absent`.
+    /// Whether anything in it is more than a literal: a pattern, a type, `$any`, `$absent`, `$unordered`.
     fileprivate var hasOperators: Bool {
         switch self {
         case .literal, .exact: false
-        case .regex, .type, .any, .absent, .szimpla, .jsonSchema: true
+        case .regex, .type, .any, .absent, .szimpla, .jsonSchema, .unordered: true
         case .object(let members, _): members.contains { $0.matcher.hasOperators }
         case .array(let items): items.contains(where: \.hasOperators)
         }

@@ -2,6 +2,7 @@ public import Foundation
 import TracksnapCore
 public import TracksnapModel
 public import TracksnapReplay
+public import TracksnapValidation
 
 extension CaptureServer {
     /// How a capture server listens, answers and records.
@@ -48,6 +49,10 @@ extension CaptureServer {
         /// the files it `extends`) must lie in, after symlinks are followed; a path outside is
         /// refused with 400 before it is read. Nil: the working directory.
         public var root: String?
+        /// The filters, validators and decoders of your own that the profiles the control API
+        /// validates with may name. Nil: those registered (`FilterRegistry`, `ValidatorRegistry`,
+        /// `DecoderRegistry`) when the server starts.
+        public var extensions: Extensions?
         /// Called once for each captured request, when its answer is known (`tracksnap serve`
         /// prints these lines on stderr). Called from the server's threads; keep it quick.
         public var requestLog: (@Sendable (RequestLogLine) -> Void)?

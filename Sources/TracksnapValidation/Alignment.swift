@@ -30,42 +30,83 @@ package final class Aligner {
     /// Candidates an entry is tried against in strict order: those nearest its expected place.
     static let strictWindow = 512
 
-    private let expected: [ExpectedEntry]
+    private let expected: [Matcher]
     private let actual: [JSONValue]
-    private let identities: [Matcher]
+    /// The fields that say which entry it is; nil for the elements of a `$unordered`, which
+    /// pair by content alone.
+    private let identities: [Matcher?]
     /// Entries with the same matcher share a class, so a comparison is made once per class.
     private let classOfExpected: [Int]
     private let index: CandidateIndex
     private let ignore: IgnoreRules
     private let strictObjects: Bool
+    /// For the elements of a `$unordered`, the array's place in its entry; nil for entries.
+    private let tokens: [String]?
+    private let lenient: Bool
     private var costs: [Int: Double] = [:]
     private var identityCache: [Int: Bool] = [:]
 
-    package init(expected: [ExpectedEntry], actual: [JSONValue], ignore: IgnoreRules, strictObjects: Bool) {
-        self.expected = expected
+    package convenience init(expected: [ExpectedEntry], actual: [JSONValue], ignore: IgnoreRules, strictObjects: Bool) {
+        self.init(
+            matchers: expected.map(\.matcher),
+            identities: expected.map { entry in
+                guard case .object(let members, _) = entry.matcher else { return entry.matcher }
+                let keys = ExpectedEntry.identityKeys(entry.kind)
+                return .object(members.filter { keys.contains($0.key) }, strict: false)
+            }, actual: actual, ignore: ignore, strictObjects: strictObjects, tokens: nil, lenient: false)
+    }
+
+    /// Pairs the elements of a `$unordered` with those of a captured array by content.
+    ///
+    /// ```swift
+    /// let alignment = Aligner(elements: items, of: array, ignore: rules, strictObjects: false, at: ["body"])
+    ///     .align(order: .any)
+    /// ```
+    /// - Parameters:
+    ///   - tokens: the array's place in its entry (`["body"]`), for the ignore rules; an element's
+    ///     own token is its index in the captured array.
+    ///   - lenient: the elements are compared by text (inside `parameters` or `headers`).
+    package convenience init(
+        elements: [Matcher], of actual: [JSONValue], ignore: IgnoreRules, strictObjects: Bool, at tokens: [String],
+        lenient: Bool = false
+    ) {
+        self.init(
+            matchers: elements, identities: elements.map { _ in nil }, actual: actual, ignore: ignore,
+            strictObjects: strictObjects, tokens: tokens, lenient: lenient)
+    }
+
+    private init(
+        matchers: [Matcher], identities: [Matcher?], actual: [JSONValue], ignore: IgnoreRules, strictObjects: Bool,
+        tokens: [String]?, lenient: Bool
+    ) {
+        self.expected = matchers
         self.actual = actual
         self.ignore = ignore
         self.strictObjects = strictObjects
-        self.identities = expected.map { entry in
-            guard case .object(let members, _) = entry.matcher else { return entry.matcher }
-            let keys = ExpectedEntry.identityKeys(entry.kind)
-            return .object(members.filter { keys.contains($0.key) }, strict: false)
-        }
-        self.index = CandidateIndex(expected: expected.map(\.matcher), actual: actual, ignore: ignore)
+        self.tokens = tokens
+        self.lenient = lenient
+        self.identities = identities
+        self.index = CandidateIndex(
+            expected: matchers, actual: actual, ignore: ignore, tokens: tokens.map { $0 + ["*"] } ?? [],
+            lenient: lenient)
         var classes: [Matcher: Int] = [:]
-        self.classOfExpected = expected.map { entry in
-            if let known = classes[entry.matcher] { return known }
-            classes[entry.matcher] = classes.count
+        self.classOfExpected = matchers.map { matcher in
+            if let known = classes[matcher] { return known }
+            classes[matcher] = classes.count
             return classes.count - 1
         }
     }
 
     /// 0 for an exact match, up to 1 when nothing matches.
-    func cost(_ e: Int, _ a: Int) -> Double {
+    package func cost(_ e: Int, _ a: Int) -> Double {
         let key = classOfExpected[e] &* actual.count &+ a
         if let cached = costs[key] { return cached }
         var comparator = Comparator(ignore: ignore, strictObjects: strictObjects, explain: false, entry: "")
-        comparator.compareEntry(expected[e].matcher, actual[a])
+        if let tokens {
+            comparator.compareElement(expected[e], actual[a], tokens: tokens + [String(a)], lenient: lenient)
+        } else {
+            comparator.compareEntry(expected[e], actual[a])
+        }
         costs[key] = comparator.cost
         return comparator.cost
     }
@@ -78,7 +119,7 @@ package final class Aligner {
         let sameIdentity =
             identityCache[key]
             ?? {
-                let result = identities[e].accepts(actual[a])
+                let result = identities[e]?.accepts(actual[a]) ?? false
                 identityCache[key] = result
                 return result
             }()

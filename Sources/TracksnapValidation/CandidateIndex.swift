@@ -28,12 +28,16 @@ struct CandidateIndex {
     private var expectedByKey: [[String: [Int]]] = []
     private var keysOfActual: [[String]] = []
 
-    init(expected: [Matcher], actual: [JSONValue], ignore: IgnoreRules) {
+    /// - Parameters:
+    ///   - tokens: where the values stand in their entry, for the ignore rules (empty for entries;
+    ///     an array's path and `*` for the elements of a `$unordered`).
+    ///   - lenient: the values are compared by text (inside `parameters` or `headers`).
+    init(expected: [Matcher], actual: [JSONValue], ignore: IgnoreRules, tokens: [String] = [], lenient: Bool = false) {
         var shapeIndex: [[Leaf]: Int] = [:]
         for matcher in expected {
             var leaves: [(Leaf, String)] = []
-            var tokens: [String] = []
-            Self.collect(matcher, steps: [], tokens: &tokens, ignore: ignore, into: &leaves)
+            var tokens = tokens
+            Self.collect(matcher, steps: [], tokens: &tokens, ignore: ignore, lenient: lenient, into: &leaves)
             let shape = leaves.map(\.0)
             let index =
                 shapeIndex[shape]
@@ -73,10 +77,10 @@ struct CandidateIndex {
     }
 
     private static func collect(
-        _ matcher: Matcher, steps: [Step], tokens: inout [String], ignore: IgnoreRules,
+        _ matcher: Matcher, steps: [Step], tokens: inout [String], ignore: IgnoreRules, lenient: Bool = false,
         into leaves: inout [(Leaf, String)]
     ) {
-        let lenient = steps.first == .key("parameters") || steps.first == .key("headers")
+        let lenient = lenient || steps.first == .key("parameters") || steps.first == .key("headers")
         switch matcher {
         case .literal(let value):
             leaves.append((Leaf(steps: steps, lenient: lenient), text(value, lenient: lenient)))
@@ -86,7 +90,8 @@ struct CandidateIndex {
                 defer { tokens.removeLast() }
                 if !ignore.isEmpty, ignore.ignores(tokens) { continue }
                 collect(
-                    member.matcher, steps: steps + [.key(member.key)], tokens: &tokens, ignore: ignore, into: &leaves)
+                    member.matcher, steps: steps + [.key(member.key)], tokens: &tokens, ignore: ignore,
+                    lenient: lenient, into: &leaves)
             }
         case .array(let items):
             leaves.append((Leaf(steps: steps + [.count], lenient: false), String(items.count)))
@@ -94,8 +99,13 @@ struct CandidateIndex {
                 tokens.append(String(index))
                 defer { tokens.removeLast() }
                 if !ignore.isEmpty, ignore.ignores(tokens) { continue }
-                collect(item, steps: steps + [.index(index)], tokens: &tokens, ignore: ignore, into: &leaves)
+                collect(
+                    item, steps: steps + [.index(index)], tokens: &tokens, ignore: ignore, lenient: lenient,
+                    into: &leaves)
             }
+        case .unordered(let items):
+            // Its elements may stand anywhere: only its length is a literal leaf.
+            leaves.append((Leaf(steps: steps + [.count], lenient: false), String(items.count)))
         default:
             break
         }

@@ -33,6 +33,14 @@ struct Comparator {
         compare(matcher, actual, pointer: entry, lenient: false)
     }
 
+    /// Compares one element of a `$unordered` with a captured element, to price their pairing.
+    /// - Parameter tokens: the element's place in its entry (the array's tokens and its index).
+    mutating func compareElement(_ matcher: Matcher, _ actual: JSONValue, tokens: [String], lenient: Bool) {
+        self.tokens = tokens
+        defer { self.tokens = [] }
+        compare(matcher, actual, pointer: entry, lenient: lenient)
+    }
+
     private mutating func fail(
         _ code: FindingCode, _ pointer: String, _ expected: JSONValue?, _ actual: JSONValue?,
         _ message: (String) -> String
@@ -167,8 +175,44 @@ struct Comparator {
                     .countMismatch, pointer, .number(items.count), .number(array.count),
                     { "\($0) has \(array.count) elements, expected \(items.count)" })
             }
+        case .unordered(let items):
+            guard let array = actual.arrayValue else {
+                fail(.typeMismatch, pointer, matcher.json, actual, { "\($0) is \(actual.typeName), expected an array" })
+                return
+            }
+            compareUnordered(items, array, pointer: pointer, lenient: lenient)
         case .absent, .any:
             break
+        }
+    }
+
+    /// A `$unordered`: its elements paired with the captured ones by content (the alignment of
+    /// `"order": "any"`), each pair compared as a field is; an element nothing pairs with is one
+    /// `missing_key` at its place in the snapshot, a captured element left over one
+    /// `unexpected_key` at the `$unordered`, naming its index. The length is not a finding of its own.
+    private mutating func compareUnordered(_ items: [Matcher], _ array: [JSONValue], pointer: String, lenient: Bool) {
+        let alignment = Aligner(
+            elements: items, of: array, ignore: ignore, strictObjects: strictObjects, at: tokens, lenient: lenient
+        ).align(order: .any)
+        let list = explain ? JSONPointer.appending(pointer, "$unordered") : ""
+        for (e, a) in alignment.pairs {
+            tokens.append(String(a))
+            defer { tokens.removeLast() }
+            compare(items[e], array[a], pointer: explain ? JSONPointer.appending(list, e) : "", lenient: lenient)
+        }
+        for e in alignment.missing {
+            checks += 1
+            fail(
+                .missingKey, explain ? JSONPointer.appending(list, e) : "", items[e].json, nil,
+                { "\($0) has no element that $unordered/\(e) matches" })
+        }
+        for a in (alignment.unexpected + alignment.duplicates.map(\.actual)).sorted() {
+            tokens.append(String(a))
+            defer { tokens.removeLast() }
+            checks += 1
+            fail(
+                .unexpectedKey, list, nil, array[a],
+                { "\($0) is not expected: no element of $unordered pairs with it" })
         }
     }
 }

@@ -76,8 +76,9 @@ public struct PreparedCheck: Sendable {
     /// The profile's plans are read through the workspace, which confines them to its root.
     private init(_ snapshot: Snapshot, file: String, profile: Profile, workspace: Workspace) throws(InputError) {
         let extensions = workspace.extensions
-        if let unknown = profile.decoders.unknownNames.first {
-            throw InputError(file: profile.file ?? file, message: DecoderChoice.unknownMessage(unknown))
+        if let unknown = profile.decoders.unknownNames(with: profile.ownDecoders).first {
+            throw InputError(
+                file: profile.file ?? file, message: DecoderChoice.unknownMessage(unknown, own: profile.ownDecoders))
         }
         guard let validator = extensions.validators[profile.validator] else {
             throw InputError(

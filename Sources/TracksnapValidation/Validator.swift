@@ -1,5 +1,6 @@
 import Synchronization
 public import TracksnapCore
+public import TracksnapDecoders
 public import TracksnapModel
 
 /// Validates captured traffic against a snapshot under a profile.
@@ -33,13 +34,33 @@ public struct Extensions: Sendable {
     public fileprivate(set) var validators: [String: any Validator]
     /// Request filters by name.
     public fileprivate(set) var filters: [String: any RequestFilter]
+    /// Vendor decoders of your own, by their `vendor`, which a profile's `"decoders"` and
+    /// `{"vendor": …}` filter name as they name the built-in ones; asked before the built-in ones.
+    public fileprivate(set) var decoders: [VendorDecoder]
 
     /// - Parameters:
     ///   - validators: validators by the name a profile's `validator` uses (`snapshot` is added).
     ///   - filters: request filters by the name a profile's `{"custom": …}` filter uses.
-    public init(validators: [String: any Validator] = [:], filters: [String: any RequestFilter] = [:]) {
+    ///   - decoders: decoders of your own, named by their `vendor` (a later one of the same vendor wins).
+    public init(
+        validators: [String: any Validator] = [:], filters: [String: any RequestFilter] = [:],
+        decoders: [VendorDecoder] = []
+    ) {
         self.validators = validators.merging(["snapshot": SnapshotValidator()]) { mine, _ in mine }
         self.filters = filters
+        self.decoders = []
+        for decoder in decoders { add(decoder) }
+    }
+
+    /// Adds a decoder, replacing one of the same vendor.
+    fileprivate mutating func add(_ decoder: VendorDecoder) {
+        decoders.removeAll { $0.vendor == decoder.vendor }
+        decoders.append(decoder)
+    }
+
+    /// The decoder of your own for a vendor id.
+    package func decoder(named vendor: String) -> VendorDecoder? {
+        decoders.last { $0.vendor == vendor }
     }
 
     /// What `ValidatorRegistry` and `FilterRegistry` hold now.
@@ -78,4 +99,19 @@ public enum FilterRegistry {
     }
 
     public static func filter(named name: String) -> (any RequestFilter)? { Extensions.registered.filters[name] }
+}
+
+/// Vendor decoders of your own, by their `vendor`, which a profile names in `"decoders"` (and a
+/// `{"vendor": …}` filter), for every workspace made afterwards without extensions of its own.
+///
+/// ```swift
+/// DecoderRegistry.register(VendorDecoder(vendor: "telemetrydeck", rule: "POST /v2/", matches: …, decode: …))
+/// ```
+public enum DecoderRegistry {
+    /// Registers a decoder; a later registration of the same vendor replaces it.
+    public static func register(_ decoder: VendorDecoder) {
+        Registry.extensions.withLock { $0.add(decoder) }
+    }
+
+    public static func decoder(named vendor: String) -> VendorDecoder? { Extensions.registered.decoder(named: vendor) }
 }

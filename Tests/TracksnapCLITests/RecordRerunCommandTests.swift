@@ -95,3 +95,46 @@ struct RecordRerunCommandTests {
         }
     }
 }
+
+@Suite("tracksnap record --rerun: an SDK's batch in another order each run")
+struct RecordRerunUnorderedTests {
+    @Test("two runs in different orders learn $unordered; later shuffled runs pass, a renamed signal is one finding")
+    func learnsUnordered() throws {
+        try withTemporaryDirectory { directory in
+            func file(_ model: SignalBatchModel) throws -> String {
+                let url = directory.appending(path: "run\(model.seed)\(model.change?.rawValue ?? "").ndjson")
+                try write(model.ndjson, to: url)
+                return url.path
+            }
+            let first = SignalBatchModel(seed: 1)
+            let second = try #require(
+                (UInt64(2)...20).map { SignalBatchModel(seed: $0) }.first {
+                    $0.body != first.body && $0.order != first.order
+                })
+            let path = directory.appending(path: "signals.json").path
+            let record = try tracksnap("record", path, "--capture", file(first), "--rerun", file(second))
+            #expect(record.status == 0, "\(record.stderr)")
+            #expect(
+                record.stdout.contains("/requests/0/body (the runs sent its elements in different orders)"),
+                "\(record.stdout)")
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(text.contains(#""$unordered": ["#), "\(text)")
+            #expect(text.contains(#""type": "checkoutStarted""#), "the event name stays a literal")
+            for seed in UInt64(40)..<45 {
+                let run = try tracksnap("validate", path, "--capture", file(SignalBatchModel(seed: seed)))
+                #expect(run.status == 0, "\(run.stdout)")
+            }
+            let renamed = try tracksnap(
+                "validate", path, "--capture", file(SignalBatchModel(seed: 50, change: .renameSignal)))
+            #expect(renamed.status == 1)
+            #expect(renamed.stdout.contains("(1 finding)"), "\(renamed.stdout)")
+        }
+    }
+}
+
+extension SignalBatchModel {
+    /// The signal types in the order this run sends them.
+    fileprivate var order: [String] {
+        body.components(separatedBy: "\"type\":\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+    }
+}

@@ -8,7 +8,8 @@ public import TracksnapJSON
 /// Patterns are written explicitly:
 /// ```json
 /// { "order_id": { "$regex": "o-[0-9]+" }, "ts": { "$type": "string" }, "debug": { "$absent": true },
-///   "items": { "$jsonSchema": { "type": "array", "minItems": 1 } } }
+///   "items": { "$jsonSchema": { "type": "array", "minItems": 1 } },
+///   "signals": { "$unordered": [{ "type": "appLaunched" }, { "type": "screenShown" }] } }
 /// ```
 public indirect enum Matcher: Sendable, Hashable {
     /// A scalar that must be equal (numbers compare by value; in parameters and headers, whose
@@ -28,6 +29,10 @@ public indirect enum Matcher: Sendable, Hashable {
     case object([Member], strict: Bool?)
     /// An array, element by element.
     case array([Matcher])
+    /// `{"$unordered": […]}`: an array holding exactly these elements in any order (a set, or a
+    /// multiset when an element repeats); its elements are paired with the captured ones by
+    /// content, as entries are under `"order": "any"`.
+    case unordered([Matcher])
     /// A Szimpla string: the literal value, or an anchored pattern that matches it.
     case szimpla(String, Pattern?)
     /// `{"$jsonSchema": {…}}`: a value the JSON Schema accepts (draft-07 unless its `$schema`
@@ -112,6 +117,7 @@ public indirect enum Matcher: Sendable, Hashable {
         case .object(let members, _):
             .object(Dictionary(members.map { ($0.token, $0.matcher.json) }, uniquingKeysWith: { _, last in last }))
         case .array(let items): .array(items.map(\.json))
+        case .unordered(let items): ["$unordered": .array(items.map(\.json))]
         case .szimpla(let string, _): .string(string)
         case .jsonSchema(let matcher): ["$jsonSchema": matcher.json]
         }
@@ -143,6 +149,13 @@ public indirect enum Matcher: Sendable, Hashable {
         case .array(let items):
             guard let array = value.arrayValue, array.count == items.count else { return false }
             return zip(items, array).allSatisfy { $0.accepts($1, lenient: lenient) }
+        case .unordered(let items):
+            guard let array = value.arrayValue, array.count == items.count else { return false }
+            // Accepted when some pairing accepts every element: the least-cost assignment costs 0.
+            let pairing = Assignment.minimumCost(rows: items.count, columns: array.count) { e, a in
+                items[e].accepts(array[a], lenient: lenient) ? 0 : 1
+            }
+            return pairing.enumerated().allSatisfy { e, a in a >= 0 && items[e].accepts(array[a], lenient: lenient) }
         case .szimpla(let string, let pattern):
             guard let text = value.scalarText else { return false }
             return text == string || ((try? pattern?.matches(text)) ?? false) == true

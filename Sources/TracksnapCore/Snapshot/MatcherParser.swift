@@ -15,7 +15,7 @@ package struct MatcherParser {
         self.szimpla = szimpla
     }
 
-    static let matcherKeys = ["$regex", "$type", "$any", "$absent", "$literal", "$jsonSchema"]
+    static let matcherKeys = ["$regex", "$type", "$any", "$absent", "$literal", "$jsonSchema", "$unordered"]
 
     package mutating func error(_ pointer: String, _ message: String) {
         diagnostics.append(
@@ -126,6 +126,14 @@ package struct MatcherParser {
             return special == "$any" ? .any : .absent
         case "$literal":
             return .exact(argument)
+        case "$unordered":
+            guard let items = argument.arrayValue else {
+                error(
+                    keyPointer,
+                    "$unordered takes an array of the elements expected in any order, not \(argument.typeName)")
+                return .any
+            }
+            return .unordered(items.enumerated().map { matcher($1, at: JSONPointer.appending(keyPointer, $0)) })
         case "$jsonSchema":
             guard argument.objectValue != nil || argument.boolValue != nil else {
                 error(

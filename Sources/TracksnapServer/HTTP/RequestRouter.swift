@@ -40,7 +40,8 @@ final class RequestRouter: Sendable {
             browserToken: configuration.token == nil ? browserToken.map(AccessToken.init) : nil,
             workspace: Workspace(
                 validators: configuration.validatorsDirectory,
-                root: configuration.root ?? FileManager.default.currentDirectoryPath),
+                root: configuration.root ?? FileManager.default.currentDirectoryPath,
+                extensions: configuration.extensions ?? .registered),
             requestLog: configuration.requestLog, notices: configuration.notices)
         controlGuard = ControlGuard(configuration: configuration)
         proxyGuard = ProxyGuard(configuration: configuration)

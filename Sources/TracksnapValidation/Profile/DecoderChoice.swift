@@ -29,10 +29,20 @@ public enum DecoderChoice: Sendable, Hashable, ExpressibleByArrayLiteral {
         return names.compactMap(VendorDecoder.named)
     }
 
+    /// The decoders it names, a decoder of one's own (`Extensions.decoders`) before a built-in one
+    /// of the same vendor; with `all` (or none named), one's own, then every built-in one.
+    package func resolved(with own: [VendorDecoder]) -> [VendorDecoder] {
+        guard case .named(let names) = self else { return own + VendorDecoder.all }
+        return names.compactMap { name in own.last { $0.vendor == name } ?? VendorDecoder.named(name) }
+    }
+
     /// The names no decoder answers to.
-    package var unknownNames: [String] {
+    package var unknownNames: [String] { unknownNames(with: []) }
+
+    /// The names neither a built-in decoder nor one of these answers to.
+    package func unknownNames(with own: [VendorDecoder]) -> [String] {
         guard case .named(let names) = self else { return [] }
-        return names.filter { VendorDecoder.named($0) == nil }
+        return names.filter { name in VendorDecoder.named(name) == nil && !own.contains { $0.vendor == name } }
     }
 
     /// Two profiles' choices as one, as composition joins them: every decoder when either says
@@ -47,7 +57,11 @@ public enum DecoderChoice: Sendable, Hashable, ExpressibleByArrayLiteral {
     }
 
     /// How an unknown name is reported.
-    static func unknownMessage(_ name: String) -> String {
-        "no decoder \"\(name)\"; decoders: \(VendorDecoder.all.map(\.vendor).joined(separator: ", "))"
+    static func unknownMessage(_ name: String, own: [VendorDecoder] = []) -> String {
+        let names = (VendorDecoder.all + own).map(\.vendor)
+        return "no decoder \"\(name)\"; decoders: \(names.joined(separator: ", "))"
+            + (own.isEmpty
+                ? " (a decoder of your own is registered with DecoderRegistry.register, or given to the workspace's extensions)"
+                : "")
     }
 }

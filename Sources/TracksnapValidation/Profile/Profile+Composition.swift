@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapDecoders
 
 extension Profile {
     /// Several profiles as one (`"validator": ["segment", "ga4"]`, `--validator segment,ga4`).
@@ -55,6 +56,8 @@ extension Profile {
         fill("validator", \.validator)
         fill("record.generalize", \.generalizes)
         merged.severities = severities.merging(other.severities) { mine, _ in mine }
+        merged.ownDecoders =
+            ownDecoders + other.ownDecoders.filter { theirs in !ownDecoders.contains { $0.vendor == theirs.vendor } }
         merged.rules = rules.merging(other.rules) { mine, _ in mine }
         merged.personalData = personalData.merging(
             other.personalData, explicit: explicitKeys.contains("personalData"),

@@ -39,7 +39,7 @@ extension Profile {
     /// ```
     package func select(_ requests: [CapturedRequest], decodingEvents: Bool = false) -> Selection {
         var selection = Selection()
-        let decoders = decodingEvents ? messageDecoders + self.decoders.resolved : []
+        let decoders = decodingEvents ? messageDecoders + resolvedDecoders : []
         for (index, request) in requests.enumerated() {
             do throws(PatternError) {
                 guard try filter.decide(request) else { continue }

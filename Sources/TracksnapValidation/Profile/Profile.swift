@@ -1,6 +1,6 @@
 import Foundation
 public import TracksnapCore
-package import TracksnapDecoders
+public import TracksnapDecoders
 public import TracksnapJSON
 import TracksnapModel
 
@@ -32,6 +32,11 @@ public struct Profile: Sendable {
     /// The vendor decoders (`segment`, `ga4`…) that turn traffic into events when a snapshot
     /// lists `events`, and whether `tracksnap record` writes events: the file's `decoders`.
     public var decoders = DecoderChoice.unspecified
+    /// The decoders of one's own its `decoders` can name: the extensions of the workspace it was
+    /// loaded through (`Extensions.decoders`).
+    public var ownDecoders: [VendorDecoder] = []
+    /// The decoders that make its events: `decoders` resolved, one's own included.
+    public var resolvedDecoders: [VendorDecoder] { decoders.resolved(with: ownDecoders) }
     /// The context fields a recorded event keeps, as dotted paths into its `context`
     /// (`"record": {"context": ["page.path", "library.name"]}`); none by default, since
     /// context is mostly ids, timestamps and library versions.
@@ -131,6 +136,7 @@ enum ProfileReader {
         var profile = Profile(
             name: URL(fileURLWithPath: document.file).deletingPathExtension().lastPathComponent, file: document.file)
         profile.explicitKeys = Set(top.keys)
+        profile.ownDecoders = extensions.decoders
         if let record = top["record"]?.objectValue {
             profile.explicitKeys.formUnion(record.keys.map { "record." + $0 })
         }
@@ -175,17 +181,21 @@ enum ProfileReader {
                 guard let names, names.count == (argument.arrayValue?.count ?? 1), !names.isEmpty else {
                     parser.error(
                         keyPointer,
-                        "\"vendor\" is a vendor id or an array of them: \(VendorDecoder.all.map(\.vendor).joined(separator: ", "))"
+                        "\"vendor\" is a vendor id or an array of them: \((VendorDecoder.all + extensions.decoders).map(\.vendor).joined(separator: ", "))"
                     )
                     continue
                 }
-                for (index, name) in names.enumerated() where VendorDecoder.named(name) == nil {
+                for (index, name) in names.enumerated()
+                where VendorDecoder.named(name) == nil && extensions.decoder(named: name) == nil {
                     let pointer = argument.arrayValue == nil ? keyPointer : JSONPointer.appending(keyPointer, index)
                     parser.error(
                         pointer,
-                        "no vendor \"\(name)\"; vendors: \(VendorDecoder.all.map(\.vendor).joined(separator: ", "))")
+                        "no vendor \"\(name)\"; vendors: \((VendorDecoder.all + extensions.decoders).map(\.vendor).joined(separator: ", "))"
+                    )
                 }
-                filters.append(VendorFilter(names))
+                filters.append(
+                    extensions.decoders.isEmpty
+                        ? VendorFilter(names) : VendorFilter(names, decoders: extensions.decoders + VendorDecoder.all))
             case "all", "any":
                 guard let items = argument.arrayValue else {
                     parser.error(keyPointer, "\"\(key)\" takes an array of filters")

@@ -155,8 +155,11 @@ struct ProfileKey {
                     profile.decoders = .all
                 } else if let names, names.count == value.arrayValue?.count {
                     profile.decoders = .named(names)
-                    for (index, name) in names.enumerated() where VendorDecoder.named(name) == nil {
-                        parser.error(JSONPointer.appending(pointer, index), DecoderChoice.unknownMessage(name))
+                    for (index, name) in names.enumerated()
+                    where VendorDecoder.named(name) == nil && extensions.decoder(named: name) == nil {
+                        parser.error(
+                            JSONPointer.appending(pointer, index),
+                            DecoderChoice.unknownMessage(name, own: extensions.decoders))
                     }
                 } else {
                     parser.error(pointer, "\"decoders\" is \"all\" or an array of vendor ids (\"segment\", \"ga4\"…)")

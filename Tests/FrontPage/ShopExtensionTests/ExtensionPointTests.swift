@@ -28,8 +28,8 @@ struct NoEmail: Validator {
 
 /// What the front page's package can do with the `TracksnapCapture` and `TracksnapExtensions`
 /// products alone (Documentation/SnapshotsAndProfiles.md, "Extending it from Swift"): capture in
-/// process, register a filter and a validator that a profile names, decode with a decoder of its
-/// own and render with a report format of its own.
+/// process, register a filter, a validator and a decoder that a profile names, decode with a
+/// decoder of its own and render with a report format of its own.
 @Suite("the extension points, from the products a user depends on")
 struct ExtensionPointTests {
     @Test("an in-process capture checked through a custom filter, validator, decoder and report format")
@@ -79,6 +79,46 @@ struct ExtensionPointTests {
         }
         #expect(
             requests.flatMap { Decoders.decode($0, using: [shop]).events }.map(\.name) == ["production", "staging"])
+
+        // A decoder of one's own, registered and named by a profile (the guide's "A decoder of your own").
+        let telemetryDeck = VendorDecoder(
+            vendor: "telemetrydeck", rule: "POST nom.telemetrydeck.com/v2/",
+            matches: { $0.host == "nom.telemetrydeck.com" && $0.path.hasPrefix("/v2/") }
+        ) { request throws(DecodeError) in
+            guard case .array(let signals)? = request.bodyJSON else {
+                throw DecodeError(
+                    vendor: "telemetrydeck", request: request.id, reason: "the body is not a JSON array of signals")
+            }
+            return signals.enumerated().map { index, signal in
+                AnalyticsEvent(
+                    vendor: "telemetrydeck", type: "signal", name: signal["type"]?.stringValue,
+                    properties: signal["payload"] ?? [:], request: request.id, index: index)
+            }
+        }
+        DecoderRegistry.register(telemetryDeck)
+        try Data(#"{"decoders": ["telemetrydeck"], "filter": {"vendor": "telemetrydeck"}}"#.utf8)
+            .write(to: directory.appending(path: "Validators/telemetrydeck.json"))
+        let launch = directory.appending(path: "launch.json")
+        try Data(
+            #"{"name": "launch", "events": [{"vendor": "telemetrydeck", "name": "appLaunched", "properties": {"screen": "Home"}}]}"#
+                .utf8
+        ).write(to: launch)
+        func signals(_ type: String) -> CapturedRequest {
+            CapturedRequest(
+                id: type, method: "POST", url: "https://nom.telemetrydeck.com/v2/",
+                headers: [.init(name: "Content-Type", value: "application/json")],
+                body: .text(#"[{"type": "\#(type)", "payload": {"screen": "Home"}}]"#))
+        }
+        // A workspace made after the registration sees the decoder (one made before keeps what it was given).
+        let withDecoder = Workspace(validators: directory.appending(path: "Validators").path)
+        let launched = try Validation.validate(
+            snapshotAt: launch.path, requests: requests + [signals("appLaunched")], profile: "telemetrydeck",
+            workspace: withDecoder)
+        #expect(launched.passed, "\(launched.findings.map(\.message))")
+        let renamed = try Validation.validate(
+            snapshotAt: launch.path, requests: [signals("appStarted")], profile: "telemetrydeck", workspace: withDecoder
+        )
+        #expect(renamed.findings.map(\.code) == [.valueMismatch])
 
         let count = ReportFormat(name: "count") { results, _ in "\(results.flatMap(\.findings).count) findings\n" }
         #expect(count.render([result]) == "1 findings\n")

@@ -1,12 +1,15 @@
 /// The assignment problem: pair every row with a distinct column at the least total cost.
-enum Assignment {
+///
+/// One home for pairing by content: validation's alignment of entries (any order) and the
+/// elements of a `$unordered` array both use it.
+package enum Assignment {
     /// The Hungarian algorithm with potentials, O(rows² · columns).
     ///
     /// - Parameters:
     ///   - rows: how many rows; must not exceed `columns`.
     ///   - cost: the cost of pairing row `r` with column `c`.
     /// - Returns: for each row, the column it is paired with.
-    static func minimumCost(rows: Int, columns: Int, cost: (Int, Int) -> Double) -> [Int] {
+    package static func minimumCost(rows: Int, columns: Int, cost: (Int, Int) -> Double) -> [Int] {
         precondition(rows <= columns, "Assignment needs rows <= columns")
         let n = rows
         let m = columns
