@@ -9,7 +9,7 @@ import TracksnapValidation
 
 /// A server built in Swift with a decoder of its own: the control API validates a session
 /// through a profile that names it.
-@Suite("A server's own decoders")
+@Suite("A server's own decoders", .tags(.network), .leftToMakeTest)
 struct ControlCustomDecoderTests {
     static let decoder = VendorDecoder(
         vendor: "signals-server", rule: "POST /v2/", matches: { $0.path.hasPrefix("/v2/") }
