@@ -96,7 +96,7 @@ struct RecordRerunCommandTests {
     }
 }
 
-@Suite("tracksnap record --rerun: an SDK's batch in another order each run")
+@Suite("tracksnap record --rerun: an SDK's batch in another order each run", .tags(.process), .leftToMakeTest)
 struct RecordRerunUnorderedTests {
     @Test("two runs in different orders learn $unordered; later shuffled runs pass, a renamed signal is one finding")
     func learnsUnordered() throws {
