@@ -12,15 +12,15 @@ struct OnlyProduction: RequestFilter {
     func accepts(_ request: CapturedRequest) -> Bool { request.header("X-Env") == "production" }
 }
 
-/// A validator of one's own, named by a profile's `"validator": "no-email"`: the built-in
-/// comparison, and an error for every selected request whose body holds an e-mail address.
-struct NoEmail: Validator {
+/// A validator of one's own, named by a profile's `"validator": "no-test-orders"`: the built-in
+/// comparison, and an error for every selected request that is marked as a test order.
+struct NoTestOrders: Validator {
     func validate(_ snapshot: Snapshot, requests: [CapturedRequest], profile: Profile) -> SnapshotResult {
         var result = SnapshotValidator().validate(snapshot, requests: requests, profile: profile)
-        for request in requests where profile.filter.accepts(request) && request.bodyText?.contains("@") == true {
+        for request in requests where profile.filter.accepts(request) && request.bodyText?.contains(#""test":true"#) == true {
             result.findings.append(
                 Finding(
-                    code: .unexpectedKey, path: "/requests", message: "request \(request.id) sends an e-mail address"))
+                    code: .unexpectedKey, path: "/requests", message: "request \(request.id) is a test order"))
         }
         return result
     }
@@ -35,13 +35,13 @@ struct ExtensionPointTests {
     @Test("an in-process capture checked through a custom filter, validator, decoder and report format")
     func extensionPoints() async throws {
         FilterRegistry.register("production", OnlyProduction())
-        ValidatorRegistry.register("no-email", NoEmail())
+        ValidatorRegistry.register("no-test-orders", NoTestOrders())
 
         let configuration = URLSessionConfiguration.ephemeral
         let capture = CaptureSession.install(on: configuration, mode: .respond())
         let session = URLSession(configuration: configuration)
         for (environment, body) in [
-            ("production", #"{"event":"Checkout Started","email":"ada@shop.example"}"#),
+            ("production", #"{"event":"Checkout Started","test":true}"#),
             ("staging", #"{"event":"Debug"}"#),
         ] {
             var request = URLRequest(url: URL(string: "https://collect.shop.example/v1/track")!)
@@ -57,7 +57,7 @@ struct ExtensionPointTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(
             at: directory.appending(path: "Validators"), withIntermediateDirectories: true)
-        try Data(#"{"filter": {"custom": "production"}, "validator": "no-email"}"#.utf8)
+        try Data(#"{"filter": {"custom": "production"}, "validator": "no-test-orders"}"#.utf8)
             .write(to: directory.appending(path: "Validators/production.json"))
         let snapshot = directory.appending(path: "checkout.json")
         try Data(
@@ -68,7 +68,7 @@ struct ExtensionPointTests {
         let workspace = Workspace(validators: directory.appending(path: "Validators").path)
         let result = try Validation.validate(snapshotAt: snapshot.path, requests: requests, workspace: workspace)
         #expect(result.selected == 1, "the custom filter kept the production request only")
-        #expect(result.findings.map(\.message) == ["request \(requests[0].id) sends an e-mail address"])
+        #expect(result.findings.map(\.message) == ["request \(requests[0].id) is a test order"])
 
         let shop = VendorDecoder(vendor: "shop", rule: "POST /v1/track", matches: { $0.url.hasSuffix("/v1/track") }) {
             request throws(DecodeError) in
@@ -122,6 +122,6 @@ struct ExtensionPointTests {
 
         let count = ReportFormat(name: "count") { results, _ in "\(results.flatMap(\.findings).count) findings\n" }
         #expect(count.render([result]) == "1 findings\n")
-        #expect(ReportFormat.text.render([result]).contains("sends an e-mail address"))
+        #expect(ReportFormat.text.render([result]).contains("is a test order"))
     }
 }
