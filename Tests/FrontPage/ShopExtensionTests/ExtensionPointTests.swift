@@ -17,7 +17,8 @@ struct OnlyProduction: RequestFilter {
 struct NoTestOrders: Validator {
     func validate(_ snapshot: Snapshot, requests: [CapturedRequest], profile: Profile) -> SnapshotResult {
         var result = SnapshotValidator().validate(snapshot, requests: requests, profile: profile)
-        for request in requests where profile.filter.accepts(request) && request.bodyText?.contains(#""test":true"#) == true {
+        for request in requests
+        where profile.filter.accepts(request) && request.bodyText?.contains(#""test":true"#) == true {
             result.findings.append(
                 Finding(
                     code: .unexpectedKey, path: "/requests", message: "request \(request.id) is a test order"))
