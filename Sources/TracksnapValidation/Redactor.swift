@@ -39,10 +39,16 @@ package struct Redactor {
     package var personalData: [String: String] = [:]
 
     package init(requests: some Sequence<CapturedRequest>) {
-        self.init(secrets: requests.reduce(into: []) { $0.formUnion($1.carriedSecrets) })
+        var secrets: Set<String> = []
+        var personalData: [String: String] = [:]
+        // Each request's view is made once, for both searches.
         for request in requests {
-            for hit in PersonalData.hits(in: request.validationView) { personalData[hit.value] = hit.masked }
+            let view = request.validationView
+            secrets.formUnion(request.carriedSecrets(view: view))
+            for hit in PersonalData.hits(in: view) { personalData[hit.value] = hit.masked }
         }
+        self.init(secrets: secrets)
+        self.personalData = personalData
     }
 
     package init(secrets: Set<String>) {
