@@ -240,14 +240,21 @@ struct Serve: ParsableCommand {
             }
             configuration.upstreamCertificateFiles = upstreamCa
         }
+        // Every cassette's default mode, `--cassette`'s and the sessions' alike, is decided here once.
+        let defaultRecordMode: RecordMode
+        do {
+            defaultRecordMode = try RecordMode.resolve(
+                explicit: nil, configured: nil, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            Terminal.error("error: \(error.description)")
+            throw Exit.badInput
+        }
+        configuration.cassetteRecordMode = defaultRecordMode
         if let cassette {
             do {
-                let environment = ProcessInfo.processInfo.environment
-                let mode =
-                    try recordMode.flatMap(RecordMode.init(cassette:))
-                    ?? RecordMode.resolve(explicit: nil, configured: nil, environment: environment)
                 configuration.replay = try CassettePlayer(
-                    path: cassette, mode: mode, allowingRepeats: allowRepeats,
+                    path: cassette, mode: recordMode.flatMap(RecordMode.init(cassette:)) ?? defaultRecordMode,
+                    allowingRepeats: allowRepeats,
                     recordHint:
                         "start tracksnap serve again with --record-mode failed (records what the cassette lacks)",
                     repeatHint: "start tracksnap serve again with --allow-repeats",

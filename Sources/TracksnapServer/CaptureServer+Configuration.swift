@@ -85,6 +85,12 @@ extension CaptureServer {
         /// of it goes to the network. What the collector answers stays out of it. A miss is
         /// answered 599 with the miss as JSON, and told through `notices`.
         public var replay: CassettePlayer?
+        /// How a session's cassette records when its start names no `recordMode`: `serve` sets it
+        /// once, from the environment by `RecordMode.resolve` (`TRACKSNAP_RECORD`, else `never` in
+        /// CI, else `missing`), so that a bad `TRACKSNAP_RECORD` stops `serve` before anything
+        /// starts. nil: `RecordMode.resolve` reads this process's environment when such a session
+        /// starts, and a bad value refuses the start (400 naming the variable).
+        public var cassetteRecordMode: RecordMode?
         /// Tests only: behave as if bound beyond loopback (the proxy demands the token), so
         /// that the check can be shown without listening beyond loopback.
         package var simulatesPublicBinding = false

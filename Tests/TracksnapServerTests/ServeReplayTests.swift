@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TracksnapModel
 import TracksnapReplay
 import TracksnapTestSupport
 
@@ -224,6 +225,36 @@ struct ServeReplayTests {
             let mode = try await runProcess(
                 executable, ["serve", "--port", "0", "--cassette", broken.path, "--record-mode", "sometimes"])
             #expect(mode.status != 0 && mode.stderr.contains("--record-mode is one of missing, all, failed, never"))
+        }
+    }
+
+    @Test(
+        "a session's cassette without a recordMode takes serve's default, decided once at start and named in the answer; a bad TRACKSNAP_RECORD stops serve"
+    )
+    func sessionDefaultMode() async throws {
+        try await withTemporaryDirectory { directory in
+            var environment = ProcessInfo.processInfo.environment
+            environment["TRACKSNAP_RECORD"] = nil
+            let body = Data(#"{"cassette": "api.json"}"#.utf8)
+            for (ci, expected) in [("true", "never"), ("", "missing")] {
+                environment["CI"] = ci
+                let server = try await ServeChild.launch(
+                    ["--root", directory.path, "--quiet"], environment: environment)
+                defer { server.stop() }
+                let answer = try JSONDecoder().decode(
+                    SessionAnswer.self, from: try await server.call("POST", "sessions", body: body))
+                #expect(answer.recordMode == expected, "CI=\(ci)")
+                let listed = try JSONDecoder().decode(
+                    [SessionAnswer].self, from: try await server.call("GET", "sessions"))
+                #expect(listed.map(\.recordMode) == [expected])
+            }
+            environment["TRACKSNAP_RECORD"] = "sometimes"
+            // It used to start, and a session's cassette then quietly recorded nothing (`never`).
+            let refused = try await runProcess(
+                try PackagePaths.executable.get(), ["serve", "--port", "0", "--root", directory.path],
+                environment: environment)
+            #expect(refused.status == 2)
+            #expect(refused.stderr.contains("error: TRACKSNAP_RECORD=sometimes is not a record mode"))
         }
     }
 }

@@ -4,16 +4,21 @@
 /// /__tracksnap/sessions` an array of them, oldest first.
 ///
 /// ```json
-/// {"id": "s1", "name": "checkout"}
+/// {"id": "s1", "name": "checkout", "recordMode": "missing"}
 /// ```
 public struct SessionAnswer: Sendable, Hashable, Codable {
     /// The id the server gave the session.
     public var id: String
     /// The name it was started with, if any.
     public var name: String?
+    /// How its cassette records (`missing`, `never`, `all`, `failed`), when it has one: the
+    /// start's `recordMode`, else the server's rule (`RecordMode.resolve`, which `serve` applies
+    /// to its own `--cassette` too), so that a client need not decide it again.
+    public var recordMode: String?
 
-    package init(id: String, name: String? = nil) {
+    package init(id: String, name: String? = nil, recordMode: String? = nil) {
         self.id = id
         self.name = name
+        self.recordMode = recordMode
     }
 }

@@ -59,6 +59,9 @@ struct ControlAPI: Sendable {
     var requestLog: (@Sendable (RequestLogLine) -> Void)? = nil
     /// Told what goes wrong outside any request's answer (a session's cassette not written).
     var notices: (@Sendable (String) -> Void)? = nil
+    /// A session cassette's record mode when its start names none
+    /// (`CaptureServer.Configuration.cassetteRecordMode`).
+    var cassetteRecordMode: RecordMode? = nil
 
     func reply(to request: IncomingRequest) -> Reply {
         let reply = route(request)
@@ -216,13 +219,15 @@ struct ControlAPI: Sendable {
     /// Starts a session that replays (and records into) the cassette at `path`.
     private func startSession(name: String?, cassette path: String, mode: RecordMode?) -> Response {
         let cassette: CassettePlayer
+        let recordMode: RecordMode
+        do {
+            recordMode = try RecordMode.resolve(
+                explicit: mode, configured: cassetteRecordMode, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            return .error(.badRequest, "\(error.description); or name the session's \"recordMode\"")
+        }
         do throws(InputError) {
             let resolved = try workspace.path(path, field: "cassette")
-            let recordMode =
-                mode
-                ?? (try? RecordMode.resolve(
-                    explicit: nil, configured: nil, environment: ProcessInfo.processInfo.environment))
-                ?? .never
             if recordMode != .never {
                 // Only a cassette is written, and only over a cassette: `all` would not read the
                 // file it replaces, so it is read here first.
@@ -242,7 +247,11 @@ struct ControlAPI: Sendable {
         } catch {
             return .error(.badRequest, error.description)
         }
-        return .answer(.created, SessionAnswer(id: store.startSession(name: name, cassette: cassette), name: name))
+        return .answer(
+            .created,
+            SessionAnswer(
+                id: store.startSession(name: name, cassette: cassette), name: name, recordMode: cassette.mode.rawValue)
+        )
     }
 
     private func sessionRequests(_ id: String, _ request: IncomingRequest) -> Reply {

@@ -42,7 +42,8 @@ final class RequestRouter: Sendable {
                 validators: configuration.validatorsDirectory,
                 root: configuration.root ?? FileManager.default.currentDirectoryPath,
                 extensions: configuration.extensions ?? .registered),
-            requestLog: configuration.requestLog, notices: configuration.notices)
+            requestLog: configuration.requestLog, notices: configuration.notices,
+            cassetteRecordMode: configuration.cassetteRecordMode)
         controlGuard = ControlGuard(configuration: configuration)
         proxyGuard = ProxyGuard(configuration: configuration)
         let answer = configuration.collectorResponse

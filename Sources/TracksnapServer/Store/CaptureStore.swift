@@ -250,7 +250,10 @@ public final class CaptureStore: Sendable {
     /// The open sessions, in the order they were started.
     public var sessions: [SessionAnswer] {
         state.withLock { state in
-            state.sessionOrder.map { SessionAnswer(id: $0, name: state.sessions[$0]?.name) }
+            state.sessionOrder.map {
+                SessionAnswer(
+                    id: $0, name: state.sessions[$0]?.name, recordMode: state.sessions[$0]?.cassette?.mode.rawValue)
+            }
         }
     }
 

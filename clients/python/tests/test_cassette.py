@@ -16,6 +16,8 @@ import pytest
 
 @pytest.mark.tracksnap_cassette("cassettes/api.json")
 def test_products(tracksnap_session):
+    with open("modes.txt", "a") as modes:
+        modes.write(tracksnap_session.record_mode + "\\n")
     request = urllib.request.Request(tracksnap_session.base_url + "/v1/products?page=1",
                                      headers={"Authorization": "Bearer s3cr3t-token"})
     with urllib.request.urlopen(request) as answer:
@@ -76,3 +78,5 @@ def test_a_marked_test_records_its_cassette_once_then_replays_it_with_the_backen
     result = run(suite)
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*HTTP Error 599*"])
+    # The server decided each run's mode from its environment; the client did not decide it again.
+    assert (suite.path / "modes.txt").read_text().split() == ["missing", "never", "never", "never"]

@@ -187,11 +187,13 @@ class Tracksnap:
                 record_mode: Optional[str] = None) -> "Session":
         """Starts a capture session (`POST /__tracksnap/sessions`). With `cassette` (a path under
         the server's root), what the session gets that the server would forward is answered from
-        it, recorded as `record_mode` says (`missing`, `never`, `all`, `failed`, or VCR's names)."""
+        it, recorded as `record_mode` says (`missing`, `never`, `all`, `failed`, or VCR's names);
+        without it the server decides (its `TRACKSNAP_RECORD`, else `never` in CI, else `missing`),
+        and the session's `record_mode` says what it decided."""
         body = {key: value for key, value in
                 (("name", name), ("cassette", cassette), ("recordMode", record_mode)) if value is not None}
         answer = self._call("POST", "sessions", body=body or None).json()
-        return Session(self, answer["id"], answer.get("name"))
+        return Session(self, answer["id"], answer.get("name"), answer.get("recordMode"))
 
     def sessions(self) -> list:
         """The open sessions, `[{"id": "s1", "name": "checkout"}]`."""
@@ -255,10 +257,12 @@ class Session:
     """A capture session: the app's traffic sent to `base_url` (or through the proxy with
     `headers`) lands here; wait for it, validate it, record it, stop it."""
 
-    def __init__(self, server: Tracksnap, id: str, name: Optional[str] = None):
+    def __init__(self, server: Tracksnap, id: str, name: Optional[str] = None, record_mode: Optional[str] = None):
         self.server = server
         self.id = id
         self.name = name
+        #: How the session's cassette records, as the server decided it (None without a cassette).
+        self.record_mode = record_mode
 
     @property
     def base_url(self) -> str:

@@ -22,7 +22,7 @@ from typing import Any, Dict, Iterator, Optional
 
 import pytest
 
-from .assertion import record_mode
+from .assertion import RECORD_VARIABLE
 from .client import _TOKEN_VARIABLE, Session, Tracksnap
 
 #: Where a relative path option is taken from.
@@ -117,13 +117,14 @@ def tracksnap_session(tracksnap: Tracksnap, request: pytest.FixtureRequest) -> I
     traffic to `base_url`, or through the server as a proxy (`tracksnap_proxy_env`).
 
     `@pytest.mark.tracksnap_cassette("cassettes/api.yaml")` gives it a cassette: what the server
-    would forward for it is replayed, recorded by the record mode (`record=`, else
-    `TRACKSNAP_RECORD`, else `never` in CI and `missing` locally, as snapshots)."""
+    would forward for it is replayed, recorded by the record mode: `record=`, else this process's
+    `TRACKSNAP_RECORD`, else the server's rule (its `TRACKSNAP_RECORD`, else `never` in CI and
+    `missing` locally), which the server alone decides and names in `tracksnap_session.record_mode`."""
     marker = request.node.get_closest_marker("tracksnap_cassette")
     cassette = mode = None
     if marker is not None:
         cassette = os.fspath(marker.args[0] if marker.args else marker.kwargs["path"])
-        mode = record_mode(marker.kwargs.get("record"))
+        mode = marker.kwargs.get("record") or os.environ.get(RECORD_VARIABLE, "").strip() or None
     session = tracksnap.session(request.node.nodeid, cassette=cassette, record_mode=mode)
     yield session
     session.stop()
