@@ -62,7 +62,7 @@ struct DifferentialTests {
             try write(document.serialized(), to: file)
             let script = PackagePaths.root.appending(
                 path: "Tests/JSONSchemaValidationTests/Scripts/jsonschema_verdicts.py")
-            let run = try runProcess(PackagePaths.python, [script.path, file.path], timeout: 120)
+            let run = try runProcess(PackagePaths.python, [script.path, file.path], timeout: Bounds.process)
             try #require(run.status == 0, "jsonschema_verdicts.py failed (is `make sdk-venv` done?): \(run.stderr)")
             let output = try JSONDocument.parse(
                 Array(run.stdout.utf8), file: "jsonschema_verdicts.py", trackLocations: false)

@@ -29,7 +29,7 @@ struct DifferentialTests {
             try messages.map { $0.map { String(format: "%02x", $0) }.joined() }.joined(separator: "\n")
                 .write(to: file, atomically: true, encoding: .utf8)
             let script = PackagePaths.root.appending(path: "Tests/ProtobufTests/Scripts/bbpb_decode.py")
-            let run = try runProcess(PackagePaths.python, [script.path, file.path], timeout: 120)
+            let run = try runProcess(PackagePaths.python, [script.path, file.path], timeout: Bounds.process)
             try #require(run.status == 0, "\(run.stderr)")
             return run.stdout.split(separator: "\n").map(String.init)
         }

@@ -12,6 +12,10 @@ public enum PackagePaths {
         .deletingLastPathComponent()
         .deletingLastPathComponent()
 
+    /// The vendors' SDK scripts (`send_VENDOR.py`) and the event snapshots their runs are checked
+    /// against, shared by the Swift tests and the Python client's tests.
+    public static let sdks = root.appending(path: "Tests/SDKs")
+
     /// The Python of the venv `make sdk-venv` makes: the vendors' SDKs, vcrpy, pytest.
     public static let python = root.appending(path: ".build/sdk-venv/bin/python")
 

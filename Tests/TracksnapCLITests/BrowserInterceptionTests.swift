@@ -49,7 +49,7 @@ struct BrowserInterceptionTests {
                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
                     "--disable-default-apps",
                     "--disable-extensions", "--virtual-time-budget=15000", "--dump-dom", "\(pages.base)/shop.html",
-                ], timeout: 120)
+                ], timeout: Bounds.process)
             #expect(browsed.stdout.contains("<title>sent</title>"), "\(browsed.stdout)\n\(browsed.stderr.suffix(2000))")
 
             let captured = try await server.call("GET", "sessions/\(session)/requests?count=4&timeout=30")
@@ -120,7 +120,7 @@ extension BrowserInterceptionTests {
                         "--ignore-certificate-errors-spki-list=\(spki)",
                         "--user-data-dir=\(directory.appending(path: "profile-\(name)").path)",
                         "--virtual-time-budget=15000", "--dump-dom", "\(pages.base)/own.html",
-                    ], timeout: 120)
+                    ], timeout: Bounds.process)
                 #expect(
                     browsed.stdout.contains("<title>sent</title>"), "\(browsed.stdout)\n\(browsed.stderr.suffix(2000))")
                 // The page's two Google Analytics hits are its first and last requests.

@@ -59,8 +59,8 @@ struct PersonalDataEndToEndTests {
             defer { server.stop() }
             let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
 
-            let script = PackagePaths.fixtures.appending(path: "sdk/send_personal_data.py").path
-            let sent = try await runProcess(Self.python, [script, sender.name, server.base], timeout: 120)
+            let script = PackagePaths.sdks.appending(path: "send_personal_data.py").path
+            let sent = try await runProcess(Self.python, [script, sender.name, server.base], timeout: Bounds.process)
             #expect(sent.status == 0, "the \(sender.name) sender failed: \(sent.stderr)")
             let values = try JSONDecoder().decode(Planted.self, from: Data(sent.stdout.utf8))
             _ = try await server.call("GET", "sessions/\(session)/requests?count=1&timeout=30")

@@ -55,7 +55,7 @@ struct PlanEndToEndTests {
         let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
         let script = Self.plans.appending(path: "send_plan_events.py").path
         let sent = try await runProcess(
-            PackagePaths.python, [script, vendor, server.base] + (defect.map { [$0] } ?? []), timeout: 120)
+            PackagePaths.python, [script, vendor, server.base] + (defect.map { [$0] } ?? []), timeout: Bounds.process)
         #expect(sent.status == 0, "the \(vendor) SDK failed: \(sent.stderr)")
         _ = try await server.call("GET", "sessions/\(session)/requests?count=1&timeout=30")
         var reports: [String: Report.Snapshot] = [:]
@@ -185,7 +185,7 @@ struct IgluEndToEndTests {
         let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
         let script = PackagePaths.fixtures.appending(path: "plans/send_snowplow_plan_events.py").path
         let sent = try await runProcess(
-            PackagePaths.python, [script, server.base] + (defect.map { [$0] } ?? []), timeout: 120)
+            PackagePaths.python, [script, server.base] + (defect.map { [$0] } ?? []), timeout: Bounds.process)
         #expect(sent.status == 0, "the Snowplow tracker failed: \(sent.stderr)")
         _ = try await server.call("GET", "sessions/\(session)/requests?count=1&timeout=30")
         let body = try JSONSerialization.data(withJSONObject: ["plan": Self.registry, "settle": 0.5])

@@ -6,7 +6,7 @@ import TracksnapTestSupport
     import FoundationNetworking
 #endif
 
-/// One vendor's official Python SDK, as `Fixtures/sdk/send_VENDOR.py` drives it.
+/// One vendor's official Python SDK, as `Tests/SDKs/send_VENDOR.py` drives it.
 struct SDKCase: CustomTestStringConvertible, Sendable {
     /// The vendor id, also the profile's and the committed snapshot's name.
     var vendor: String
@@ -47,8 +47,8 @@ struct SDKEndToEndTests {
         defer { server.stop() }
         let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
 
-        let script = PackagePaths.fixtures.appending(path: "sdk/send_\(sdk.vendor).py").path
-        let sent = try await runProcess(Self.python, [script, server.base], timeout: 120)
+        let script = PackagePaths.sdks.appending(path: "send_\(sdk.vendor).py").path
+        let sent = try await runProcess(Self.python, [script, server.base], timeout: Bounds.process)
         #expect(sent.status == 0, "the \(sdk.vendor) SDK failed: \(sent.stderr)")
 
         // The control API answers as soon as the requests are there: no sleeping.
@@ -56,7 +56,7 @@ struct SDKEndToEndTests {
         let lines = try #require(try JSONSerialization.jsonObject(with: captured) as? [Any])
         #expect(lines.count == sdk.requests)
 
-        let snapshot = PackagePaths.fixtures.appending(path: "sdk/\(sdk.vendor).json").path
+        let snapshot = PackagePaths.sdks.appending(path: "\(sdk.vendor).json").path
         let profile = sdk.vendor  // a built-in profile
         let body = try JSONSerialization.data(withJSONObject: ["snapshot": snapshot, "validator": profile])
         let report = try await server.call("POST", "sessions/\(session)/validate", body: body, as: Report.self)

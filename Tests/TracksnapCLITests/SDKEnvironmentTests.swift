@@ -7,13 +7,13 @@ import TracksnapTestSupport
 /// (`other_machine.py`), so that their OS, runtime, library version and user agent all differ.
 @Suite("Recorded on one machine, passing on another: the vendors' Python SDKs", .tags(.process), .leftToMakeTest)
 struct SDKEnvironmentTests {
-    static let otherMachine = PackagePaths.fixtures.appending(path: "sdk/other_machine.py")
+    static let otherMachine = PackagePaths.sdks.appending(path: "other_machine.py")
 
     /// The SDK's script run as on the other machine.
     static func onOtherMachine(_ sdk: SDKCase, change: String? = nil) -> SDKRun.Program {
         SDKRun.Program(
             script: otherMachine,
-            arguments: [PackagePaths.fixtures.appending(path: "sdk/send_\(sdk.vendor).py").path]
+            arguments: [PackagePaths.sdks.appending(path: "send_\(sdk.vendor).py").path]
                 + (change.map { [$0] } ?? []),
             requests: sdk.requests)
     }

@@ -46,9 +46,9 @@ struct SDKInterceptionTests {
             environment["https_proxy"] = server.base
             environment["REQUESTS_CA_BUNDLE"] = certificate
             environment["SSL_CERT_FILE"] = certificate
-            let script = PackagePaths.fixtures.appending(path: "sdk/send_\(sdk.vendor).py").path
+            let script = PackagePaths.sdks.appending(path: "send_\(sdk.vendor).py").path
             let sent = try await runProcess(
-                SDKEndToEndTests.python, [script, "-"], environment: environment, timeout: 120)
+                SDKEndToEndTests.python, [script, "-"], environment: environment, timeout: Bounds.process)
             #expect(sent.status == 0, "the \(sdk.vendor) SDK failed: \(sent.stderr)")
 
             let captured = try await server.call("GET", "sessions/\(session)/requests?count=\(sdk.requests)&timeout=30")
@@ -60,7 +60,7 @@ struct SDKInterceptionTests {
                 #expect(url.hasPrefix("https://\(host)/"), "\(url)")
             }
 
-            let snapshot = PackagePaths.fixtures.appending(path: "sdk/\(sdk.vendor).json").path
+            let snapshot = PackagePaths.sdks.appending(path: "\(sdk.vendor).json").path
             let body = try JSONSerialization.data(withJSONObject: ["snapshot": snapshot, "validator": sdk.vendor])
             let report = try await server.call("POST", "sessions/\(session)/validate", body: body, as: Report.self)
             #expect(report.passed, "\(report.findings.map { "\($0.code) \($0.path): \($0.message)" })")

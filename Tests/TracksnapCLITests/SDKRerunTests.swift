@@ -56,7 +56,7 @@ struct SDKRerunTests {
                     guard run == 1 else { return }
                     // The control API validates the shared session against each committed snapshot.
                     for sdk in SDKCase.all {
-                        let snapshot = PackagePaths.fixtures.appending(path: "sdk/\(sdk.vendor).json").path
+                        let snapshot = PackagePaths.sdks.appending(path: "\(sdk.vendor).json").path
                         let body = try JSONSerialization.data(withJSONObject: [
                             "snapshot": snapshot, "validator": sdk.vendor,
                         ])
@@ -134,7 +134,7 @@ enum SDKRun {
     ) async throws -> (origin: String, capture: String) {
         let programs = sdks.map { sdk in
             Program(
-                script: PackagePaths.fixtures.appending(path: "sdk/send_\(sdk.vendor).py"),
+                script: PackagePaths.sdks.appending(path: "send_\(sdk.vendor).py"),
                 arguments: change.map { [$0] } ?? [], requests: sdk.requests)
         }
         return try await capture(programs, into: file, inspect: inspect)
@@ -165,7 +165,7 @@ enum SDKRun {
         let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
         for program in programs {
             let sent = try await runProcess(
-                python, [program.script.path, server.base] + program.arguments, timeout: 120)
+                python, [program.script.path, server.base] + program.arguments, timeout: Bounds.process)
             guard sent.status == 0 else {
                 throw ServeFailure(description: "\(program.script.lastPathComponent) failed: \(sent.stderr)")
             }

@@ -371,7 +371,7 @@ struct TrustTests {
         let result = try await runProcess(
             URL(fileURLWithPath: "/usr/bin/env"),
             ["unshare"] + namespace + ["--propagation", "private", "sh", "-c", prologue + script],
-            environment: inherited.merging(environment) { _, given in given }, timeout: 120)
+            environment: inherited.merging(environment) { _, given in given }, timeout: Bounds.process)
         try #require(
             result.status == 0,
             "the private mount namespace could not be made (unshare and mount need root or user namespaces): \(result.stderr)"

@@ -165,10 +165,10 @@ struct CaptureSessionTests {
             for _ in 0..<3 { _ = try await session.data(from: url) }
         }()
         let started = ContinuousClock.now
-        let requests = await capture.waitForRequests(count: 3, timeout: .seconds(120))
-        // Well before the deadline: returning at it with the same requests would pass otherwise.
-        // (Loose: the whole suite runs in parallel, and some tests hold this process up for seconds.)
-        #expect(ContinuousClock.now - started < .seconds(60))
+        let requests = await capture.waitForRequests(count: 3, timeout: Bounds.wait)
+        // Before the deadline: returning at it with the same requests would pass otherwise.
+        // (This in-process wait has no marker of why it ended, hence the clock.)
+        #expect(ContinuousClock.now - started < Bounds.wait)
         try await sent
         #expect(requests.count == 3)
         #expect(requests.map(\.id) == ["1", "2", "3"])
@@ -189,11 +189,11 @@ struct CaptureSessionTests {
     func waitCancelled() async throws {
         let (_, capture) = capturedSession()
         let started = ContinuousClock.now
-        let wait = Task { await capture.waitForRequests(count: 1, timeout: .seconds(600)) }
+        let wait = Task { await capture.waitForRequests(count: 1, timeout: Bounds.wait) }
         wait.cancel()
         let requests = await wait.value
         #expect(requests.isEmpty)
-        #expect(ContinuousClock.now - started < .seconds(60))
+        #expect(ContinuousClock.now - started < Bounds.wait)
     }
 
     @Test("with a settle time, waiting ends once the app has been quiet that long after its last request")
@@ -213,12 +213,12 @@ struct CaptureSessionTests {
         }
         // Far longer than the gaps, so that a busy machine does not end it between two requests
         // (the whole suite runs in parallel, and URLSession then sometimes holds one up for seconds).
-        let requests = await capture.waitForRequests(settle: .seconds(10), timeout: .seconds(120))
+        let requests = await capture.waitForRequests(settle: .seconds(10), timeout: Bounds.wait)
         let returned = ContinuousClock.now
         let lastSent = try await sending.value
         #expect(requests.count == 3)
         #expect(returned - lastSent >= .seconds(10))
-        #expect(returned - lastSent < .seconds(60), "it ended on the settle time, not the deadline")
+        #expect(returned - lastSent < Bounds.wait, "it ended on the settle time, not the deadline")
     }
 
     @Test("with a condition, waiting ends at the request that satisfies it")

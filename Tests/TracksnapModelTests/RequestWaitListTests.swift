@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TracksnapModel
+import TracksnapTestSupport
 
 /// A request with a number, for lists that only count.
 private func request(_ number: Int) -> CapturedRequest {
@@ -48,17 +49,14 @@ struct RequestWaitListTests {
         let list = RequestWaitList()
         let bursts = Bursts()
         let sending = bursts.send(3, to: list, after: .milliseconds(100), gap: .milliseconds(150))
-        // A settle time and deadline far beyond the bursts: returning well before them shows
-        // the wait ended on the condition. The bounds are loose because the whole suite runs in
-        // parallel, and some tests hold the machine (and this process) up for many seconds.
-        let outcome = await list.wait(settle: .seconds(60), timeout: .seconds(120)) { $0.count >= 3 }
+        // A settle time and deadline far beyond the bursts; the outcome's reason says which ended it.
+        let outcome = await list.wait(settle: .seconds(60), timeout: Bounds.wait) { $0.count >= 3 }
         let returned = ContinuousClock.now
         await sending.value
         let last = try #require(bursts.last)
         #expect(outcome.reason == .complete)
         #expect(outcome.requests.map(\.id) == ["1", "2", "3"])
         #expect(returned >= last)
-        #expect(returned - last < .seconds(30))
     }
 
     @Test("without a condition it returns once traffic has been quiet for the settle time, after every burst")
@@ -68,7 +66,7 @@ struct RequestWaitListTests {
         // Far longer than the gaps between bursts, so that a busy machine does not end it early.
         let settle = Duration.seconds(1)
         let sending = bursts.send(3, to: list, after: .milliseconds(200), gap: .milliseconds(150))
-        let outcome = await list.wait(settle: settle, timeout: .seconds(120)) { _ in false }
+        let outcome = await list.wait(settle: settle, timeout: Bounds.wait) { _ in false }
         let returned = ContinuousClock.now
         await sending.value
         let last = try #require(bursts.last)
@@ -76,7 +74,6 @@ struct RequestWaitListTests {
         #expect(outcome.requests.count == 3)
         // Not before the last request plus the settle time: a gap shorter than it never ends the wait.
         #expect(returned - last >= settle)
-        #expect(returned - last < .seconds(60), "it ended on the settle time, not the deadline")
     }
 
     @Test("with nothing captured the settle time does not run: the wait lasts until the deadline")
@@ -88,7 +85,6 @@ struct RequestWaitListTests {
         #expect(outcome.reason == .timedOut)
         #expect(outcome.requests.isEmpty)
         #expect(elapsed >= .milliseconds(300))
-        #expect(elapsed < .seconds(60))
     }
 
     @Test("traffic that never settles is cut off by the deadline")
@@ -111,7 +107,6 @@ struct RequestWaitListTests {
         #expect(outcome.reason == .timedOut)
         #expect(!outcome.requests.isEmpty)
         #expect(elapsed >= .milliseconds(600))
-        #expect(elapsed < .seconds(60))
     }
 
     @Test("the settle time counts from the last arrival, even one before the wait began")
@@ -119,19 +114,16 @@ struct RequestWaitListTests {
         let list = RequestWaitList()
         list.append(request(1))
         try? await Task.sleep(for: .milliseconds(100))
-        let started = ContinuousClock.now
-        let outcome = await list.wait(settle: .milliseconds(100), timeout: .seconds(120)) { _ in false }
+        let outcome = await list.wait(settle: .milliseconds(100), timeout: Bounds.wait) { _ in false }
         #expect(outcome.reason == .settled)
-        #expect(ContinuousClock.now - started < .seconds(60))
     }
 
     @Test("ending the waits and cancelling a waiting task answer at once with what is there")
     func endedAndCancelled() async {
         let list = RequestWaitList()
         list.append(request(1))
-        let started = ContinuousClock.now
-        let waiting = Task { await list.wait(count: 5, timeout: .seconds(120)) }
-        let cancelled = Task { await list.wait(count: 5, timeout: .seconds(120)) }
+        let waiting = Task { await list.wait(count: 5, timeout: Bounds.wait) }
+        let cancelled = Task { await list.wait(count: 5, timeout: Bounds.wait) }
         cancelled.cancel()
         let cancelledOutcome = await cancelled.value
         #expect(cancelledOutcome.reason == .cancelled)
@@ -139,9 +131,8 @@ struct RequestWaitListTests {
         let endedOutcome = await waiting.value
         #expect(endedOutcome.reason == .ended)
         #expect(endedOutcome.requests.count == 1)
-        #expect(ContinuousClock.now - started < .seconds(60))
         // Later waits are answered at once too.
-        #expect(await list.wait(count: 5, timeout: .seconds(60)).reason == .ended)
+        #expect(await list.wait(count: 5, timeout: Bounds.wait).reason == .ended)
     }
 
     @Test("sequence numbers keep growing across removeAll; a closed list keeps nothing")

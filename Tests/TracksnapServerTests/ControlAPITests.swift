@@ -32,14 +32,13 @@ struct ControlAPITests {
             let listed = try json(try await control(port, "GET", "sessions").text)
             #expect(listed.arrayValue?.first?["name"]?.stringValue == "checkout")
 
-            // The wait is asked before the traffic exists and must return as soon as it does,
-            // long before its 60-second timeout.
-            let started = ContinuousClock.now
-            async let waited = control(port, "GET", "sessions/\(id)/requests?count=2&timeout=60")
+            // The wait is asked before the traffic exists and must return as soon as it does:
+            // its marker says it ended on the count, not on its deadline.
+            async let waited = control(port, "GET", "sessions/\(id)/requests?count=2&timeout=120")
             _ = try await RawHTTP.send(port: port, target: "/e?ev=1")
             _ = try await RawHTTP.send(port: port, target: "/e?ev=2")
             let response = try await waited
-            #expect(ContinuousClock.now - started < .seconds(30))
+            #expect(response.header("X-Tracksnap-Wait") == "complete")
             #expect(response.status == 200)
             #expect(
                 try capturedRequests(response).map(\.url) == [
@@ -63,7 +62,6 @@ struct ControlAPITests {
             let started = ContinuousClock.now
             let response = try await control(port, "GET", "sessions/\(id)/requests?count=5&timeout=0.3")
             #expect(ContinuousClock.now - started >= .milliseconds(300))
-            #expect(ContinuousClock.now - started < .seconds(60))
             #expect(response.status == 200)
             #expect(response.header("X-Tracksnap-Wait") == "timed_out")
             #expect(try capturedRequests(response).map(\.url) == ["http://127.0.0.1:\(port)/only-one"])

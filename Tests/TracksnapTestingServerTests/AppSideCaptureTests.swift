@@ -17,7 +17,7 @@ private func runApp(_ session: TracksnapClient.Session, extra: [String: String] 
     var environment = ProcessInfo.processInfo.environment
     environment.merge(session.environment) { $1 }
     environment.merge(extra) { $1 }
-    let result = try await runProcess(app, [], environment: environment, timeout: 120)
+    let result = try await runProcess(app, [], environment: environment, timeout: Bounds.process)
     #expect(result.status == 0, "the app failed: \(result.stderr)")
     #expect(
         result.stdout.contains("Checkout Started: 200") && result.stdout.contains("Order Completed: 200"),

@@ -67,7 +67,7 @@ struct AssertTrackingRunsTests {
             let snapshot = directory.appending(path: "checkout.json").path
             await withKnownIssue {
                 await assertTracking(
-                    matches: snapshot, runs: 2, record: .missing, settle: Self.recordSettle, timeout: .seconds(120)
+                    matches: snapshot, runs: 2, record: .missing, settle: Self.recordSettle, timeout: Bounds.wait
                 ) {
                     VolatileAnalytics(configuration: $0).trackCheckout()
                 }
@@ -85,7 +85,7 @@ struct AssertTrackingRunsTests {
 
             for _ in 0..<2 {
                 let results = await assertTracking(
-                    matches: snapshot, runs: 1, record: .never, settle: .seconds(60), timeout: .seconds(120)
+                    matches: snapshot, runs: 1, record: .never, settle: .seconds(60), timeout: Bounds.wait
                 ) {
                     VolatileAnalytics(configuration: $0).trackCheckout()
                 }
@@ -101,7 +101,7 @@ struct AssertTrackingRunsTests {
             let snapshot = directory.appending(path: "checkout.json").path
             await withKnownIssue {
                 await assertTracking(
-                    matches: snapshot, runs: 2, record: .all, settle: Self.recordSettle, timeout: .seconds(120)
+                    matches: snapshot, runs: 2, record: .all, settle: Self.recordSettle, timeout: Bounds.wait
                 ) {
                     VolatileAnalytics(configuration: $0).trackCheckout()
                 }
@@ -113,7 +113,7 @@ struct AssertTrackingRunsTests {
             var results: [SnapshotResult] = []
             await withKnownIssue {
                 results = await assertTracking(
-                    matches: snapshot, runs: 2, record: .never, settle: Self.recordSettle, timeout: .seconds(120)
+                    matches: snapshot, runs: 2, record: .never, settle: Self.recordSettle, timeout: Bounds.wait
                 ) {
                     run += 1
                     VolatileAnalytics(configuration: $0).trackCheckout(
@@ -136,7 +136,7 @@ struct AssertTrackingRunsTests {
             var run = 0
             await withKnownIssue {
                 await assertTracking(
-                    matches: snapshot, runs: 2, record: .all, settle: Self.recordSettle, timeout: .seconds(120)
+                    matches: snapshot, runs: 2, record: .all, settle: Self.recordSettle, timeout: Bounds.wait
                 ) {
                     run += 1
                     // Another endpoint from the first request on: not the same flow however many arrive in time.

@@ -172,7 +172,7 @@ struct AssertTrackingTests {
         let started = ContinuousClock.now
         let result = await assertTracking(
             capture, matches: "Fixtures/Snapshots/checkout.json", record: .never, settle: .seconds(60),
-            timeout: .seconds(120))
+            timeout: Bounds.wait)
         #expect(ContinuousClock.now - started < .seconds(30))
         try await sending.value
         #expect(result?.passed == true)

@@ -30,7 +30,7 @@ struct FrontPageExampleTests {
         // As WaitingTests: a settle time far above the client's pauses, for a busy machine.
         let result = await assertTracking(
             capture, matches: snapshot, validator: "segment", record: record, settle: .seconds(10),
-            timeout: .seconds(120))
+            timeout: Bounds.wait)
         await analytics.flush()
         return result
     }

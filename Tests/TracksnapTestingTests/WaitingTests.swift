@@ -27,7 +27,7 @@ private func checkoutRun(
     analytics.trackCheckout(events)
     // A deadline far away: on a busy machine the client's three events may take seconds.
     let result = await assertTracking(
-        capture, matches: snapshot, record: record, settle: settle, timeout: .seconds(120))
+        capture, matches: snapshot, record: record, settle: settle, timeout: Bounds.wait)
     let returned = ContinuousClock.now
     await analytics.flush()
     #expect(capture.requests.count == events.count, "every event was sent before the assertion looked")
@@ -127,13 +127,13 @@ struct WaitingTests {
                         await withKnownIssue {
                             await assertTracking(
                                 session, matches: snapshot, record: .missing, settle: .seconds(3),
-                                timeout: .seconds(120))
+                                timeout: Bounds.wait)
                         } matching: { issue in
                             text(of: issue).contains("from 3 captured requests")
                         }
                     } else {
                         let result = await assertTracking(
-                            session, matches: snapshot, record: .never, settle: .seconds(60), timeout: .seconds(120))
+                            session, matches: snapshot, record: .never, settle: .seconds(60), timeout: Bounds.wait)
                         let returned = ContinuousClock.now
                         #expect(result?.passed == true, "run \(run)")
                         let last = try #require(analytics.lastSendStarted)

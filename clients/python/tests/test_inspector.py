@@ -30,7 +30,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 from tracksnap import Tracksnap
 
 CHROMEDRIVER = "/usr/bin/chromedriver"
-SEND_SEGMENT = Path(__file__).resolve().parents[3] / "Tests" / "TracksnapCLITests" / "Fixtures" / "sdk" / "send_segment.py"
+SEND_SEGMENT = Path(__file__).resolve().parents[3] / "Tests" / "SDKs" / "send_segment.py"
 WRITE_KEY = "wk_test_e2e_segment"
 FIREBASE = Path(__file__).resolve().parents[3] / "Snapshots" / "examples" / "captures" / "firebase.ndjson"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-SCRIPTS = Path(__file__).resolve().parents[3] / "Tests" / "TracksnapCLITests" / "Fixtures" / "sdk"
+SCRIPTS = Path(__file__).resolve().parents[3] / "Tests" / "SDKs"
 # The keys the scripts give the SDKs: never written to a snapshot.
 KEYS = {"segment": "wk_test_e2e_segment", "rudderstack": "wk_test_e2e_rudder", "mixpanel": "mp_token_test_e2e",
         "amplitude": "amp_key_test_e2e", "posthog": "phc_test_e2e_key"}
