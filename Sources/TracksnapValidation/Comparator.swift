@@ -70,119 +70,149 @@ struct Comparator {
             return
         }
         switch matcher {
-        case .literal(let expected), .exact(let expected):
-            let lenientHere: Bool = if case .literal = matcher { lenient } else { false }
-            guard !Matcher.literalEquals(expected, actual, lenient: lenientHere) else { return }
-            let sameType = expected.typeName == actual.typeName || (lenientHere && actual.typeName == "string")
-            if sameType {
-                fail(.valueMismatch, pointer, expected, actual, { "\($0) differs" })
-            } else {
-                fail(
-                    .typeMismatch, pointer, expected, actual,
-                    { "\($0) is \(actual.typeName), expected \(expected.typeName)" })
-            }
-        case .regex(let pattern):
-            guard let text = actual.scalarText else {
-                fail(
-                    .typeMismatch, pointer, matcher.json, actual,
-                    { "\($0) is \(actual.typeName); a pattern matches strings, numbers and booleans" })
-                return
-            }
-            do {
-                if try !pattern.matches(text) {
-                    fail(.patternMismatch, pointer, matcher.json, actual, { "\($0) does not match the pattern" })
-                }
-            } catch {
-                fail(.patternMismatch, pointer, matcher.json, actual, { "\($0): \(error.description)" })
-            }
-        case .szimpla(let string, let pattern):
-            guard let text = actual.scalarText else {
-                fail(.typeMismatch, pointer, matcher.json, actual, { "\($0) is \(actual.typeName), expected a string" })
-                return
-            }
-            if text != string, ((try? pattern?.matches(text)) ?? false) != true {
-                fail(
-                    .patternMismatch, pointer, matcher.json, actual,
-                    { "\($0) neither equals nor matches the expected value" })
-            }
-        case .jsonSchema(let matcher):
-            guard !matcher.schema.isValid(actual) else { return }
-            failures += 1
-            guard explain else { return }
-            for violation in matcher.schema.validate(actual) {
-                // The finding stands at the failing keyword in the snapshot, whose line reports show.
-                let fragment = violation.schemaPath.split(separator: "#", maxSplits: 1).last.map(String.init) ?? ""
-                let keyword = fragment.removingPercentEncoding ?? fragment
-                let instance = violation.instancePath
-                findings.append(
-                    Finding(
-                        code: .schemaMismatch, path: matcher.pointer + keyword, entry: entry,
-                        expected: matcher.json.value(atPointer: keyword),
-                        actual: actual.value(atPointer: instance),
-                        message: "\(here)\(instance): \(violation.keyword): \(violation.message)"))
-            }
-        case .type(let type):
-            if !type.accepts(actual) {
-                fail(
-                    .typeMismatch, pointer, matcher.json, actual,
-                    { "\($0) is \(actual.typeName), expected \(type.rawValue)" })
-            }
+        case .literal(let expected): compareLiteral(expected, actual, pointer: pointer, lenient: lenient)
+        case .exact(let expected): compareLiteral(expected, actual, pointer: pointer, lenient: false)
+        case .regex(let pattern): compareRegex(pattern, matcher, actual, pointer: pointer)
+        case .szimpla(let string, let pattern): compareSzimpla(string, pattern, matcher, actual, pointer: pointer)
+        case .jsonSchema(let schema): compareSchema(schema, actual)
+        case .type(let type): compareType(type, matcher, actual, pointer: pointer)
         case .object(let members, let strict):
-            guard let object = actual.objectValue else {
-                fail(
-                    .typeMismatch, pointer, matcher.json, actual, { "\($0) is \(actual.typeName), expected an object" })
-                return
-            }
-            for member in members {
-                tokens.append(member.token)
-                defer { tokens.removeLast() }
-                if !ignore.isEmpty, ignore.ignores(tokens) { continue }
-                // Parameters and headers are strings on the wire: `12` in a snapshot means "12".
-                let childLenient =
-                    lenient || (tokens.count == 1 && (member.key == "parameters" || member.key == "headers"))
-                compare(
-                    member.matcher, object[member.key],
-                    pointer: explain ? JSONPointer.appending(pointer, member.token) : "", lenient: childLenient)
-            }
-            // Strictness applies inside an entry, never to the entry's own fields or to headers.
-            if strict ?? (strictObjects && !tokens.isEmpty && tokens.first != "headers") {
-                let known = Set(members.map(\.key))
-                for key in object.keys.sorted() where !known.contains(key) {
-                    tokens.append(Matcher.Member.token(for: key))
-                    defer { tokens.removeLast() }
-                    if !ignore.isEmpty, ignore.ignores(tokens) { continue }
-                    checks += 1
-                    fail(
-                        .unexpectedKey, explain ? JSONPointer.appending(pointer, Matcher.Member.token(for: key)) : "",
-                        nil, object[key], { "\($0) is not expected (strict object)" })
-                }
-            }
-        case .array(let items):
-            guard let array = actual.arrayValue else {
-                fail(.typeMismatch, pointer, matcher.json, actual, { "\($0) is \(actual.typeName), expected an array" })
-                return
-            }
-            for (index, item) in items.enumerated() {
-                tokens.append(String(index))
-                defer { tokens.removeLast() }
-                if !ignore.isEmpty, ignore.ignores(tokens) { continue }
-                compare(
-                    item, index < array.count ? array[index] : nil,
-                    pointer: explain ? JSONPointer.appending(pointer, index) : "", lenient: lenient)
-            }
-            if array.count != items.count {
-                fail(
-                    .countMismatch, pointer, .number(items.count), .number(array.count),
-                    { "\($0) has \(array.count) elements, expected \(items.count)" })
-            }
-        case .unordered(let items):
-            guard let array = actual.arrayValue else {
-                fail(.typeMismatch, pointer, matcher.json, actual, { "\($0) is \(actual.typeName), expected an array" })
-                return
-            }
-            compareUnordered(items, array, pointer: pointer, lenient: lenient)
+            compareObject(members, strict: strict, matcher, actual, pointer: pointer, lenient: lenient)
+        case .array(let items): compareArray(items, matcher, actual, pointer: pointer, lenient: lenient)
+        case .unordered(let items): compareUnordered(items, matcher, actual, pointer: pointer, lenient: lenient)
         case .absent, .any:
             break
+        }
+    }
+
+    /// A value, equal to it (`$exact`, or a literal, where parameters and headers may hold it as a string).
+    private mutating func compareLiteral(_ expected: JSONValue, _ actual: JSONValue, pointer: String, lenient: Bool) {
+        guard !Matcher.literalEquals(expected, actual, lenient: lenient) else { return }
+        let sameType = expected.typeName == actual.typeName || (lenient && actual.typeName == "string")
+        if sameType {
+            fail(.valueMismatch, pointer, expected, actual, { "\($0) differs" })
+        } else {
+            fail(
+                .typeMismatch, pointer, expected, actual,
+                { "\($0) is \(actual.typeName), expected \(expected.typeName)" })
+        }
+    }
+
+    /// A `$regex`: the scalar's text matches it whole.
+    private mutating func compareRegex(_ pattern: Pattern, _ matcher: Matcher, _ actual: JSONValue, pointer: String) {
+        guard let text = actual.scalarText else {
+            fail(
+                .typeMismatch, pointer, matcher.json, actual,
+                { "\($0) is \(actual.typeName); a pattern matches strings, numbers and booleans" })
+            return
+        }
+        do {
+            if try !pattern.matches(text) {
+                fail(.patternMismatch, pointer, matcher.json, actual, { "\($0) does not match the pattern" })
+            }
+        } catch {
+            fail(.patternMismatch, pointer, matcher.json, actual, { "\($0): \(error.description)" })
+        }
+    }
+
+    /// A Szimpla value: equal to the string, or matched by it read as a pattern.
+    private mutating func compareSzimpla(
+        _ string: String, _ pattern: Pattern?, _ matcher: Matcher, _ actual: JSONValue, pointer: String
+    ) {
+        guard let text = actual.scalarText else {
+            fail(.typeMismatch, pointer, matcher.json, actual, { "\($0) is \(actual.typeName), expected a string" })
+            return
+        }
+        if text != string, ((try? pattern?.matches(text)) ?? false) != true {
+            fail(
+                .patternMismatch, pointer, matcher.json, actual,
+                { "\($0) neither equals nor matches the expected value" })
+        }
+    }
+
+    /// A `$jsonSchema`: one finding per violation, standing at the failing keyword in the snapshot,
+    /// whose line reports show.
+    private mutating func compareSchema(_ matcher: Matcher.SchemaMatcher, _ actual: JSONValue) {
+        guard !matcher.schema.isValid(actual) else { return }
+        failures += 1
+        guard explain else { return }
+        for violation in matcher.schema.validate(actual) {
+            let fragment = violation.schemaPath.split(separator: "#", maxSplits: 1).last.map(String.init) ?? ""
+            let keyword = fragment.removingPercentEncoding ?? fragment
+            let instance = violation.instancePath
+            findings.append(
+                Finding(
+                    code: .schemaMismatch, path: matcher.pointer + keyword, entry: entry,
+                    expected: matcher.json.value(atPointer: keyword),
+                    actual: actual.value(atPointer: instance),
+                    message: "\(here)\(instance): \(violation.keyword): \(violation.message)"))
+        }
+    }
+
+    /// A `$type`.
+    private mutating func compareType(
+        _ type: Matcher.ValueType, _ matcher: Matcher, _ actual: JSONValue, pointer: String
+    ) {
+        if !type.accepts(actual) {
+            fail(
+                .typeMismatch, pointer, matcher.json, actual,
+                { "\($0) is \(actual.typeName), expected \(type.rawValue)" })
+        }
+    }
+
+    /// An object: each listed member compared, and with strictness, every other key one finding.
+    private mutating func compareObject(
+        _ members: [Matcher.Member], strict: Bool?, _ matcher: Matcher, _ actual: JSONValue, pointer: String,
+        lenient: Bool
+    ) {
+        guard let object = actual.objectValue else {
+            fail(.typeMismatch, pointer, matcher.json, actual, { "\($0) is \(actual.typeName), expected an object" })
+            return
+        }
+        for member in members {
+            tokens.append(member.token)
+            defer { tokens.removeLast() }
+            if !ignore.isEmpty, ignore.ignores(tokens) { continue }
+            // Parameters and headers are strings on the wire: `12` in a snapshot means "12".
+            let childLenient = lenient || (tokens.count == 1 && (member.key == "parameters" || member.key == "headers"))
+            compare(
+                member.matcher, object[member.key],
+                pointer: explain ? JSONPointer.appending(pointer, member.token) : "", lenient: childLenient)
+        }
+        // Strictness applies inside an entry, never to the entry's own fields or to headers.
+        guard strict ?? (strictObjects && !tokens.isEmpty && tokens.first != "headers") else { return }
+        let known = Set(members.map(\.key))
+        for key in object.keys.sorted() where !known.contains(key) {
+            tokens.append(Matcher.Member.token(for: key))
+            defer { tokens.removeLast() }
+            if !ignore.isEmpty, ignore.ignores(tokens) { continue }
+            checks += 1
+            fail(
+                .unexpectedKey, explain ? JSONPointer.appending(pointer, Matcher.Member.token(for: key)) : "",
+                nil, object[key], { "\($0) is not expected (strict object)" })
+        }
+    }
+
+    /// An array in order: element by element, then its length.
+    private mutating func compareArray(
+        _ items: [Matcher], _ matcher: Matcher, _ actual: JSONValue, pointer: String, lenient: Bool
+    ) {
+        guard let array = actual.arrayValue else {
+            fail(.typeMismatch, pointer, matcher.json, actual, { "\($0) is \(actual.typeName), expected an array" })
+            return
+        }
+        for (index, item) in items.enumerated() {
+            tokens.append(String(index))
+            defer { tokens.removeLast() }
+            if !ignore.isEmpty, ignore.ignores(tokens) { continue }
+            compare(
+                item, index < array.count ? array[index] : nil,
+                pointer: explain ? JSONPointer.appending(pointer, index) : "", lenient: lenient)
+        }
+        if array.count != items.count {
+            fail(
+                .countMismatch, pointer, .number(items.count), .number(array.count),
+                { "\($0) has \(array.count) elements, expected \(items.count)" })
         }
     }
 
@@ -190,7 +220,13 @@ struct Comparator {
     /// `"order": "any"`), each pair compared as a field is; an element nothing pairs with is one
     /// `missing_key` at its place in the snapshot, a captured element left over one
     /// `unexpected_key` at the `$unordered`, naming its index. The length is not a finding of its own.
-    private mutating func compareUnordered(_ items: [Matcher], _ array: [JSONValue], pointer: String, lenient: Bool) {
+    private mutating func compareUnordered(
+        _ items: [Matcher], _ matcher: Matcher, _ actual: JSONValue, pointer: String, lenient: Bool
+    ) {
+        guard let array = actual.arrayValue else {
+            fail(.typeMismatch, pointer, matcher.json, actual, { "\($0) is \(actual.typeName), expected an array" })
+            return
+        }
         let alignment = Aligner(
             elements: items, of: array, ignore: ignore, strictObjects: strictObjects, at: tokens, lenient: lenient
         ).align(order: .any)
