@@ -64,7 +64,8 @@ struct Validate: ParsableCommand {
         if snapshots.isEmpty {
             do {
                 let check = try PreparedCheck(
-                    profileAlone: traffic.validator ?? "default", plans: plan, workspace: traffic.workspace)
+                    profileAlone: traffic.validator ?? "default", plans: plan, workspace: traffic.workspace,
+                    source: traffic.validator.map { "--validator \($0)" } ?? "--plan")
                 if try !report([check.validate(requests)], accepting: false) { throw Exit.mismatches }
             } catch let error as InputError {
                 Terminal.error(error.description)

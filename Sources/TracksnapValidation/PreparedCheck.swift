@@ -106,15 +106,20 @@ public struct PreparedCheck: Sendable {
     /// let rules = try PreparedCheck(profileAlone: "ga4")
     /// rules.validate(requests).findings  // a vendor_rule for each broken GA4 limit
     /// ```
-    /// With plans, it checks them too (`tracksnap validate --plan shop.plan.json`, the
-    /// `default` profile's traffic when none is named).
+    /// With plans, it checks them too (the `default` profile's traffic when none is named).
+    /// - Parameters:
+    ///   - source: what stands where a snapshot's file would in reports and errors: by default
+    ///     `plans` when only plans are checked, else `profile NAME`; the CLI names its own
+    ///     options there (`--plan`, `--validator ga4`).
     /// - Throws: `InputError` for a profile or plan that cannot be loaded.
-    public init(profileAlone reference: String, plans: [String] = [], workspace: Workspace = Workspace())
-        throws(InputError)
-    {
-        let label = reference == "default" && !plans.isEmpty ? "--plan" : "--validator \(reference)"
+    public init(
+        profileAlone reference: String, plans: [String] = [], workspace: Workspace = Workspace(),
+        source: String? = nil
+    ) throws(InputError) {
+        let plansAlone = reference == "default" && !plans.isEmpty
+        let label = source ?? (plansAlone ? "plans" : "profile \(reference)")
         var snapshot = try Snapshot.parse(Array(#"{"requests": [], "unexpected": "allow"}"#.utf8), file: label)
-        snapshot.name = label == "--plan" ? plans.joined(separator: ", ") : reference
+        snapshot.name = plansAlone ? plans.joined(separator: ", ") : reference
         try self.init(snapshot, file: label, profile: reference, plans: plans, workspace: workspace)
     }
 
