@@ -37,6 +37,8 @@ import TracksnapValidation
 ///   - capture: what each run's capture answers the app: `.respond()` by default, or
 ///     `.passThrough` to reach the network.
 ///   - validator: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
+///   - plans: tracking plans every run's decoded events are also checked against (absolute, or
+///     relative to the directory of the calling test file, as snapshots are).
 ///   - record: the record mode for this assertion; see `RecordMode` for the defaults.
 ///   - settle: how long each run's traffic must be quiet for its wait to end.
 ///   - timeout: the longest wait for each run.
@@ -54,6 +56,7 @@ public func assertTracking(
     runs: Int,
     capture: CaptureMode = .respond(),
     validator: String? = nil,
+    plans: [String] = [],
     record: RecordMode? = nil,
     settle: Duration = DefaultWait.settle,
     timeout: Duration = DefaultWait.timeout,
@@ -65,7 +68,8 @@ public func assertTracking(
     _ flow: (URLSessionConfiguration) async throws -> Void
 ) async -> [SnapshotResult] {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    return await checkRuns(snapshot, runs: runs, validator: validator, record: record, site: site) { run, isComplete in
+    return await checkRuns(snapshot, runs: runs, validator: validator, plans: plans, record: record, site: site) {
+        run, isComplete in
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         let session = CaptureSession.install(on: sessionConfiguration, mode: capture, name: "run \(run)")
         try await flow(sessionConfiguration)
@@ -94,6 +98,8 @@ public func assertTracking(
 ///   - runs: how many times to run the flow; two or more teach the recorder what varies.
 ///   - client: the server's control API client.
 ///   - validator: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
+///   - plans: tracking plans every run's decoded events are also checked against (absolute, or
+///     relative to the directory of the calling test file, as snapshots are).
 ///   - record: the record mode for this assertion; see `RecordMode` for the defaults.
 ///   - settle: how long each run's traffic must be quiet for its wait to end.
 ///   - timeout: the longest wait for each run.
@@ -112,6 +118,7 @@ public func assertTracking(
     runs: Int,
     on client: TracksnapClient,
     validator: String? = nil,
+    plans: [String] = [],
     record: RecordMode? = nil,
     settle: Duration = DefaultWait.settle,
     timeout: Duration = DefaultWait.timeout,
@@ -123,7 +130,8 @@ public func assertTracking(
     _ flow: (TracksnapClient.Session) async throws -> Void
 ) async -> [SnapshotResult] {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    return await checkRuns(snapshot, runs: runs, validator: validator, record: record, site: site) { run, isComplete in
+    return await checkRuns(snapshot, runs: runs, validator: validator, plans: plans, record: record, site: site) {
+        run, isComplete in
         let session: TracksnapClient.Session
         do {
             session = try await client.startSession(name: "run \(run)")
@@ -148,7 +156,7 @@ public func assertTracking(
 /// arguments, run and capture each run in turn (an error other than a `TrafficSourceError` is
 /// the flow's), then record or validate them all through `TrackingCheck`'s one decision, and report.
 private func checkRuns(
-    _ snapshot: String, runs: Int, validator: String?, record: RecordMode?, site: CallSite,
+    _ snapshot: String, runs: Int, validator: String?, plans: [String], record: RecordMode?, site: CallSite,
     isolation: isolated (any Actor)? = #isolation,
     capture: (_ run: Int, _ isComplete: @escaping ([CapturedRequest]) -> Bool) async throws -> CapturedTraffic
 ) async -> [SnapshotResult] {
@@ -177,7 +185,7 @@ private func checkRuns(
         }
     }
     let outcome = TrackingCheck.run(
-        runs: captured.map(\.requests), snapshot: path, validator: validator, record: record,
+        runs: captured.map(\.requests), snapshot: path, validator: validator, plans: plans, record: record,
         configuration: configuration, environment: environment, testFile: testFile)
     if let failure = outcome.failure {
         let notes = captured.compactMap(\.note)

@@ -26,13 +26,15 @@ extension TrackingCheck {
     ///   - runs: each run's captured traffic, the first run first.
     ///   - snapshot: the snapshot path as the caller wrote it.
     ///   - validator: the profile the caller named, if any.
+    ///   - plans: the tracking plans the caller named, as written (relative ones are relative to
+    ///     the test file's directory, as snapshots are).
     ///   - record: the caller's record mode, if any.
     ///   - configuration: the task's configuration (trait, `withTracksnap`).
     ///   - environment: the process environment (`TRACKSNAP_RECORD`, `CI`).
     ///   - testFile: the calling test file's path, for relative snapshot paths.
     ///   - write: records a snapshot from the runs; the recorder's seam.
     static func run(
-        runs: [[CapturedRequest]], snapshot: String, validator: String?, record: RecordMode?,
+        runs: [[CapturedRequest]], snapshot: String, validator: String?, plans: [String] = [], record: RecordMode?,
         configuration: TracksnapConfiguration, environment: [String: String], testFile: String,
         write: RunsWriter = { try writeSnapshot(runs: $0, to: $1, profile: $2, workspace: $3) }
     ) -> RunsOutcome {
@@ -49,7 +51,9 @@ extension TrackingCheck {
         case .validate(let path, let mode, let workspace, let recordOnFailure):
             let check: PreparedCheck
             do {
-                check = try PreparedCheck(snapshotAt: path, profile: validator, workspace: workspace)
+                check = try PreparedCheck(
+                    snapshotAt: path, profile: validator,
+                    plans: plans.map { SnapshotLocation.resolve($0, testFile: testFile) }, workspace: workspace)
             } catch {
                 return RunsOutcome(failure: "tracksnap cannot check \(path):\n\(error)")
             }
