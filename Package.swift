@@ -66,7 +66,7 @@ let package = Package(
         // cassettes (replay) and the RudderStack plans (validation), neither of which depends on the other.
         .target(
             name: "TracksnapYAML",
-            dependencies: ["TracksnapJSON", "TracksnapCore", .product(name: "Yams", package: "Yams")]),
+            dependencies: ["TracksnapJSON", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "TracksnapValidation",
             dependencies: [

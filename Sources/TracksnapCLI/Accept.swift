@@ -1,5 +1,6 @@
 import ArgumentParser
 import TracksnapCore
+import TracksnapJSON
 import TracksnapRecording
 import TracksnapValidation
 

@@ -1,5 +1,6 @@
 import Foundation
 import TracksnapCore
+import TracksnapJSON
 import TracksnapRecording
 import TracksnapValidation
 

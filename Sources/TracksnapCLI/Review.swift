@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TracksnapCore
+import TracksnapJSON
 import TracksnapRecording
 import TracksnapValidation
 

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import TracksnapCore
+import TracksnapJSON
 import TracksnapModel
 import TracksnapReplay
 import TracksnapReports

@@ -1,5 +1,6 @@
 import Foundation
-package import TracksnapCore
+import TracksnapCore
+package import TracksnapJSON
 
 #if canImport(Glibc)
     import Glibc

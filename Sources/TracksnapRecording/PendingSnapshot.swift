@@ -1,5 +1,6 @@
 import Foundation
-package import TracksnapCore
+import TracksnapCore
+package import TracksnapJSON
 import TracksnapValidation
 
 /// Pending snapshots: a recording written as `X.new.json` beside `X.json` for review, then

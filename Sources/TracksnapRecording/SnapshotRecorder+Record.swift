@@ -1,6 +1,6 @@
 import Foundation
-package import TracksnapCore
-import TracksnapJSON
+import TracksnapCore
+package import TracksnapJSON
 package import TracksnapModel
 import TracksnapValidation
 

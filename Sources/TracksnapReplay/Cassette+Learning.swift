@@ -1,6 +1,6 @@
 import Foundation
-public import TracksnapCore
-import TracksnapJSON
+import TracksnapCore
+public import TracksnapJSON
 import TracksnapModel
 import TracksnapRecording
 

@@ -1,5 +1,5 @@
 import Foundation
-public import TracksnapCore
+import TracksnapCore
 public import TracksnapJSON
 import TracksnapModel
 import TracksnapYAML

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-public import TracksnapCore
+import TracksnapCore
 public import TracksnapJSON
 public import TracksnapModel
 import TracksnapValidation

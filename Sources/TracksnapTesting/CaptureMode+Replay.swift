@@ -2,6 +2,7 @@ public import Foundation
 public import TracksnapCapture
 import TracksnapCore
 import TracksnapDecoders
+import TracksnapJSON
 public import TracksnapModel
 public import TracksnapReplay
 

@@ -1,4 +1,5 @@
 import TracksnapCore
+import TracksnapJSON
 import TracksnapModel
 import TracksnapRecording
 import TracksnapValidation

@@ -1,5 +1,5 @@
 public import TracksnapCore
-import TracksnapJSON
+public import TracksnapJSON
 public import TracksnapModel
 
 /// A snapshot with its profile and validator, read and resolved once: checking traffic is then

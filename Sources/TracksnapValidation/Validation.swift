@@ -1,4 +1,4 @@
-public import TracksnapCore
+import TracksnapCore
 import TracksnapDecoders
 public import TracksnapJSON
 public import TracksnapModel

@@ -1,5 +1,6 @@
 import Foundation
-public import TracksnapCore
+import TracksnapCore
+public import TracksnapJSON
 
 /// Where a check's files are and what its profiles may name: the directory profile names are
 /// looked up in, the validators and filters of your own (`Extensions`), and, for the server,

@@ -1,5 +1,4 @@
 import Foundation
-package import TracksnapCore
 package import TracksnapJSON
 import Yams
 

@@ -16,7 +16,7 @@ private let allowedDependencies: [String: Set<String>] = [
     "TracksnapModel": ["TracksnapJSON", "Inflation"],
     "TracksnapCore": ["TracksnapJSON", "TracksnapModel", "Patterns", "JSONSchemaValidation"],
     "TracksnapDecoders": ["TracksnapJSON", "TracksnapModel", "TracksnapCore", "Protobuf"],
-    "TracksnapYAML": ["TracksnapJSON", "TracksnapCore", "Yams"],
+    "TracksnapYAML": ["TracksnapJSON", "Yams"],
     "TracksnapValidation": [
         "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "Patterns", "Inflation",
         "JSONSchemaValidation", "TracksnapYAML",

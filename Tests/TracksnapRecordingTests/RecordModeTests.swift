@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TracksnapCore
+import TracksnapJSON
 import TracksnapModel
 import TracksnapRecording
 import TracksnapTestSupport

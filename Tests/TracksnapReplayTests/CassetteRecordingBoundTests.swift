@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TracksnapCore
+import TracksnapJSON
 import TracksnapModel
 import TracksnapReplay
 import TracksnapTestSupport

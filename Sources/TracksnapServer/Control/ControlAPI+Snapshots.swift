@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import TracksnapCore
+import TracksnapJSON
 import TracksnapModel
 import TracksnapRecording
 import TracksnapValidation

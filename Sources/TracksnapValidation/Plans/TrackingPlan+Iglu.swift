@@ -1,8 +1,8 @@
 import Foundation
 import JSONSchemaValidation
-public import TracksnapCore
+import TracksnapCore
 import TracksnapDecoders
-package import TracksnapJSON
+public import TracksnapJSON
 import TracksnapModel
 
 extension TrackingPlan {

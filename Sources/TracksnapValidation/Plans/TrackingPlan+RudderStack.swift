@@ -1,6 +1,6 @@
 import Foundation
-public import TracksnapCore
-package import TracksnapJSON
+import TracksnapCore
+public import TracksnapJSON
 import TracksnapYAML
 
 extension TrackingPlan {

@@ -1,6 +1,6 @@
 import Foundation
 package import JSONSchemaValidation
-public import TracksnapCore
+import TracksnapCore
 public import TracksnapJSON
 
 /// A tracking plan: what any event may be, whatever vendor sent it. Each `Definition` names a

@@ -1,6 +1,6 @@
 import Foundation
-public import TracksnapCore
-package import TracksnapJSON
+package import TracksnapCore
+public import TracksnapJSON
 import TracksnapModel
 
 extension Profile {

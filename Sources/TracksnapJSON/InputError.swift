@@ -1,5 +1,3 @@
-public import TracksnapJSON
-
 /// A file that could not be used, with every error found in it.
 ///
 /// ```swift
