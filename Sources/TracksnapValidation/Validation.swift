@@ -49,6 +49,7 @@ public enum Validation {
         guard let snapshot = try? Snapshot.parse(document: document) else { return diagnostics }
         return diagnostics + Profile.unknownNames(in: snapshot, workspace: workspace)
             + PersonalDataPolicy.applying(snapshot, to: PersonalDataPolicy()).1
+            + ConsentDeclaration.applying(snapshot, to: nil).1
     }
 
     /// Whether a file is a profile rather than a snapshot, told by its shape: one that names the
