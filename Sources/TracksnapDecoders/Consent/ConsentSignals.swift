@@ -29,6 +29,9 @@ public struct ConsentSignals: Sendable, Hashable {
     static let tcfNames = ["gdpr_consent", "euconsent-v2", "euconsent", "tcf", "tc_string", "tcString"]
     static let usPrivacyNames = ["us_privacy", "usprivacy"]
     static let gppNames = ["gpp", "__gpp"]
+    /// Every name a signal is read under, which a JSON body must hold for it to be parsed again.
+    static let jsonNames =
+        tcfNames + usPrivacyNames + gppNames + ["gdpr", "gpp_sid", "gcs", "gcd", "npa", "dma", "dma_cps"]
 
     /// The request's consent signals; nil when it carries none.
     public static func read(_ request: CapturedRequest) -> ConsentSignals? {
@@ -42,7 +45,11 @@ public struct ConsentSignals: Sendable, Hashable {
             }
         }
         // A JSON body's top-level members (an SDK that posts its consent with its events).
-        if request.hasJSONMediaType, let object = request.bodyJSON?.objectValue {
+        // Parsed only when the text names a signal: most JSON bodies are event batches without one.
+        if request.hasJSONMediaType, let text = request.bodyText,
+            Self.jsonNames.contains(where: { text.contains("\"\($0)\"") }),
+            let object = request.bodyJSON?.objectValue
+        {
             for (name, value) in object {
                 if let text = value.boolValue.map({ $0 ? "1" : "0" }) ?? value.scalarText {
                     items.append((name, text))
