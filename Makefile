@@ -83,7 +83,8 @@ demo: build
 # the intercepted HTTP/2 timeout tests' client, vcrpy for the replay tests' cassettes (brotli, for
 # their brotli answer), selenium for the inspector's browser tests (it drives Debian's chromedriver,
 # never one it downloads), bbpb (blackboxprotobuf) as the schemaless protobuf reader's differential
-# peer, protobuf to encode the descriptor-set tests' bodies, in their
+# peer, protobuf to encode the descriptor-set tests' bodies, iab-tcf to read back the TC strings the
+# consent tests build (Tests/SDKs/build_tc_strings.py), in their
 # own venv (current Debian and Ubuntu refuse pip into the system Python). Installed only when one is
 # missing or at another version; when PyPI cannot be reached this fails, it does not skip the tests.
 SDK_VENV := .build/sdk-venv
@@ -91,7 +92,7 @@ JSONSCHEMA_VERSION := 4.26.0
 SDK_PACKAGES := segment-analytics-python==2.4.0 rudder-sdk-python==2.1.9 mixpanel==5.4.1 \
                 amplitude-analytics==1.3.0 snowplow-tracker==1.1.0 posthog==7.91.1 jsonschema==$(JSONSCHEMA_VERSION) \
                 schemathesis==4.32.5 pytest==9.2.0 h2==4.4.1 vcrpy==9.4.2 selenium==4.38.0 bbpb==1.4.2 brotli==1.2.1 \
-                protobuf==7.36.2
+                protobuf==7.36.2 iab-tcf==0.2.2
 VENV_CHECK := import sys, importlib.metadata as m; \
   key = lambda name: name.lower().replace("_", "-"); \
   have = {key(d.metadata["Name"]): d.version for d in m.distributions()}; \

@@ -12,7 +12,7 @@ struct Events: ParsableCommand {
         discussion: """
             "What did my app just send?": the requests --validator's profile selects (default: \
             every request but a browser's own), each with the vendor whose decoder claimed it, its \
-            events (name, properties, context) and the encodings its body was read through \
+            events (name, properties, context, and the consent signals its request carries) and the encodings its body was read through \
             (gzip → form → base64 → JSON). It is the selection and decoding validation uses; \
             secrets are hidden as in every report. --format json writes one JSON array, one element \
             per request (Schemas/events.schema.json). Exit 0, or 2 when a file or the profile \
@@ -154,6 +154,7 @@ struct DecodedRequest {
                 zip(events, views).map { event, view in
                     guard case .object(var fields) = view else { return view }
                     fields["index"] = .number(String(event.index))
+                    if let consent = event.consent { fields["consent"] = consent.json }
                     return .object(fields)
                 }),
         ]
@@ -183,6 +184,7 @@ struct DecodedRequest {
                     lines.append("      \(key): \(value.serialized())")
                 }
             }
+            if let consent = event.consent { lines.append("      consent: \(consent.json.serialized())") }
         }
         return lines.joined(separator: "\n")
     }

@@ -46,6 +46,24 @@ struct Validate: ParsableCommand {
     @Option(help: "Colour: auto, always or never.")
     var color: Terminal.ColorChoice = .auto
 
+    @Option(
+        help: ArgumentHelp(
+            "The consent the user gave: denied, granted, or TYPE=denied|granted pairs (ad_storage, analytics_storage, ad_user_data, ad_personalization) separated by commas; every request is checked against it (Documentation/Privacy.md).",
+            valueName: "consent"))
+    var consent: String?
+
+    /// `--consent` read; nil when not given.
+    private var declaredConsent: ConsentDeclaration? {
+        get throws {
+            guard let consent else { return nil }
+            do throws(ConsentDeclarationError) {
+                return try ConsentDeclaration(parsing: consent)
+            } catch {
+                throw ValidationError("--consent: \(error)")
+            }
+        }
+    }
+
     func validate() throws {
         guard Tracksnap.checksArguments else { return }
         guard ReportFormat.named(format) != nil else {
@@ -53,6 +71,7 @@ struct Validate: ParsableCommand {
             let meant = NearestNames.didYouMean(format, among: names).map { "\($0) " } ?? ""
             throw ValidationError("unknown format \"\(format)\"; \(meant)use \(names.joined(separator: ", "))")
         }
+        _ = try declaredConsent
         if snapshots.isEmpty, traffic.validator == nil, plan.isEmpty {
             throw ValidationError(
                 "give snapshot files or folders, or --validator PROFILE alone to check its vendor rules, or --plan PLAN"
@@ -62,11 +81,13 @@ struct Validate: ParsableCommand {
 
     func run() throws {
         let requests = try traffic.requests()
+        let consent = try declaredConsent
         if snapshots.isEmpty {
             do {
                 let check = try PreparedCheck(
                     profileAlone: traffic.validator ?? "default", plans: plan, workspace: traffic.workspace,
-                    source: traffic.validator.map { "--validator \($0)" } ?? "--plan")
+                    source: traffic.validator.map { "--validator \($0)" } ?? "--plan"
+                ).declaring(consent: consent)
                 if try !report([check.validate(requests)], accepting: false) { throw Exit.mismatches }
             } catch let error as InputError {
                 Terminal.error(error.description)
@@ -93,7 +114,7 @@ struct Validate: ParsableCommand {
                 results.append(
                     try PreparedCheck(
                         snapshotAt: file, profile: traffic.validator, plans: plan, workspace: traffic.workspace
-                    ).validate(requests))
+                    ).declaring(consent: consent).validate(requests))
             } catch {
                 Terminal.error(error.description)
                 badInput = true

@@ -26,6 +26,9 @@ public struct AnalyticsEvent: Sendable, Hashable {
     public var request: String
     /// Its position in its request's batch, from 0.
     public var index: Int
+    /// The consent signals its request carries (`ConsentSignals.read`), nil when none. Not part
+    /// of `validationView`: a snapshot does not compare them; a declared consent state checks them.
+    public var consent: ConsentSignals?
 
     /// - Parameters:
     ///   - vendor: the vendor id.
@@ -35,9 +38,10 @@ public struct AnalyticsEvent: Sendable, Hashable {
     ///   - context: an object of everything else the event carries.
     ///   - request: the captured request's id.
     ///   - index: the position in the request's batch.
+    ///   - consent: the consent signals its request carries.
     public init(
         vendor: String, type: String, name: String?, properties: JSONValue = .object([:]),
-        context: JSONValue = .object([:]), request: String, index: Int
+        context: JSONValue = .object([:]), request: String, index: Int, consent: ConsentSignals? = nil
     ) {
         self.vendor = vendor
         self.type = type
@@ -46,6 +50,7 @@ public struct AnalyticsEvent: Sendable, Hashable {
         self.context = context
         self.request = request
         self.index = index
+        self.consent = consent
     }
 
     /// The object an `events` entry of a snapshot is compared with:

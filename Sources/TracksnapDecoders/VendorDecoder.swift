@@ -67,8 +67,14 @@ public struct VendorDecoder: Sendable {
     /// ```swift
     /// VendorDecoder.segment.decode(request)  // .events([…]), .unclaimed or .failed(…)
     /// ```
+    /// Each event carries its request's consent signals (`AnalyticsEvent.consent`), read once.
     public func decode(_ request: CapturedRequest) -> DecodeResult {
-        attempt(request)
+        let result = attempt(request)
+        guard case .events(var events) = result, !events.isEmpty, let consent = ConsentSignals.read(request) else {
+            return result
+        }
+        for index in events.indices where events[index].consent == nil { events[index].consent = consent }
+        return .events(events)
     }
 
     /// Every built-in decoder, in the order `Decoders.decode` tries them. Their claims do not

@@ -39,6 +39,7 @@ import TracksnapValidation
 ///   - validator: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
 ///   - plans: tracking plans every run's decoded events are also checked against (absolute, or
 ///     relative to the directory of the calling test file, as snapshots are).
+///   - consent: the user's choice, checked on every run's requests (Documentation/Privacy.md).
 ///   - record: the record mode for this assertion; see `RecordMode` for the defaults.
 ///   - settle: how long each run's traffic must be quiet for its wait to end.
 ///   - timeout: the longest wait for each run.
@@ -57,6 +58,7 @@ public func assertTracking(
     capture: CaptureMode = .respond(),
     validator: String? = nil,
     plans: [String] = [],
+    consent: ConsentDeclaration? = nil,
     record: RecordMode? = nil,
     settle: Duration = DefaultWait.settle,
     timeout: Duration = DefaultWait.timeout,
@@ -68,7 +70,9 @@ public func assertTracking(
     _ flow: (URLSessionConfiguration) async throws -> Void
 ) async -> [SnapshotResult] {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    return await checkRuns(snapshot, runs: runs, validator: validator, plans: plans, record: record, site: site) {
+    return await checkRuns(
+        snapshot, runs: runs, validator: validator, plans: plans, consent: consent, record: record, site: site
+    ) {
         run, isComplete in
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         let session = CaptureSession.install(on: sessionConfiguration, mode: capture, name: "run \(run)")
@@ -100,6 +104,7 @@ public func assertTracking(
 ///   - validator: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
 ///   - plans: tracking plans every run's decoded events are also checked against (absolute, or
 ///     relative to the directory of the calling test file, as snapshots are).
+///   - consent: the user's choice, checked on every run's requests (Documentation/Privacy.md).
 ///   - record: the record mode for this assertion; see `RecordMode` for the defaults.
 ///   - settle: how long each run's traffic must be quiet for its wait to end.
 ///   - timeout: the longest wait for each run.
@@ -119,6 +124,7 @@ public func assertTracking(
     on client: TracksnapClient,
     validator: String? = nil,
     plans: [String] = [],
+    consent: ConsentDeclaration? = nil,
     record: RecordMode? = nil,
     settle: Duration = DefaultWait.settle,
     timeout: Duration = DefaultWait.timeout,
@@ -130,7 +136,9 @@ public func assertTracking(
     _ flow: (TracksnapClient.Session) async throws -> Void
 ) async -> [SnapshotResult] {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    return await checkRuns(snapshot, runs: runs, validator: validator, plans: plans, record: record, site: site) {
+    return await checkRuns(
+        snapshot, runs: runs, validator: validator, plans: plans, consent: consent, record: record, site: site
+    ) {
         run, isComplete in
         let session: TracksnapClient.Session
         do {
@@ -156,7 +164,8 @@ public func assertTracking(
 /// arguments, run and capture each run in turn (an error other than a `TrafficSourceError` is
 /// the flow's), then record or validate them all through `TrackingCheck`'s one decision, and report.
 private func checkRuns(
-    _ snapshot: String, runs: Int, validator: String?, plans: [String], record: RecordMode?, site: CallSite,
+    _ snapshot: String, runs: Int, validator: String?, plans: [String], consent: ConsentDeclaration?,
+    record: RecordMode?, site: CallSite,
     isolation: isolated (any Actor)? = #isolation,
     capture: (_ run: Int, _ isComplete: @escaping ([CapturedRequest]) -> Bool) async throws -> CapturedTraffic
 ) async -> [SnapshotResult] {
@@ -185,7 +194,8 @@ private func checkRuns(
         }
     }
     let outcome = TrackingCheck.run(
-        runs: captured.map(\.requests), snapshot: path, validator: validator, plans: plans, record: record,
+        runs: captured.map(\.requests), snapshot: path, validator: validator, plans: plans, consent: consent,
+        record: record,
         configuration: configuration, environment: environment, testFile: testFile)
     if let failure = outcome.failure {
         let notes = captured.compactMap(\.note)

@@ -24,6 +24,8 @@ import TracksnapValidation
 ///     Names are looked up in the nearest `Validators` directory above the snapshot.
 ///   - plans: tracking plans every decoded event is also checked against (files or Iglu folders:
 ///     absolute, or relative to the directory of the calling test file), besides the profile's `"plan"`.
+///   - consent: the user's choice (`try ConsentDeclaration(parsing: "denied")`, `.all(.granted)`):
+///     every request is checked against it, over the snapshot's and the profile's `"consent"`.
 ///   - record: the record mode for this assertion; see `RecordMode` for the defaults.
 ///   - fileID: the calling file, where a failure is reported (leave the default).
 ///   - filePath: the calling file's path, which relative snapshot paths start from (leave the default).
@@ -36,6 +38,7 @@ public func assertTracking(
     matches snapshot: String,
     validator: String? = nil,
     plans: [String] = [],
+    consent: ConsentDeclaration? = nil,
     record: RecordMode? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
@@ -44,7 +47,7 @@ public func assertTracking(
 ) -> SnapshotResult? {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let outcome = TrackingCheck.run(
-        requests, snapshot: snapshot, validator: validator, plans: plans, record: record,
+        requests, snapshot: snapshot, validator: validator, plans: plans, consent: consent, record: record,
         configuration: TracksnapConfiguration.current, environment: ProcessInfo.processInfo.environment,
         testFile: String(describing: filePath))
     if let failure = outcome.failure { reportIssue(failure, at: site) }
@@ -78,6 +81,7 @@ public func assertTracking(
 ///   - validator: a profile name or path; otherwise the snapshot's `validator`, otherwise `default`.
 ///   - plans: tracking plans every decoded event is also checked against (absolute, or relative
 ///     to the directory of the calling test file).
+///   - consent: the user's choice: every request is checked against it (Documentation/Privacy.md).
 ///   - record: the record mode for this assertion.
 ///   - settle: how long traffic must be quiet for the wait to end (500 ms by default). Give a
 ///     client that pauses between its events more.
@@ -94,6 +98,7 @@ public func assertTracking(
     count: Int? = nil,
     validator: String? = nil,
     plans: [String] = [],
+    consent: ConsentDeclaration? = nil,
     record: RecordMode? = nil,
     settle: Duration = DefaultWait.settle,
     timeout: Duration = DefaultWait.timeout,
@@ -117,7 +122,7 @@ public func assertTracking(
         return nil
     }
     let outcome = TrackingCheck.run(
-        traffic.requests, snapshot: path, validator: validator, plans: plans, record: record,
+        traffic.requests, snapshot: path, validator: validator, plans: plans, consent: consent, record: record,
         configuration: configuration, environment: environment, testFile: String(describing: filePath))
     if let failure = outcome.failure {
         reportIssue(traffic.note.map { failure + "\n\n" + $0 } ?? failure, at: site)

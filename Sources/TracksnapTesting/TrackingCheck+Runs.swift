@@ -34,7 +34,8 @@ extension TrackingCheck {
     ///   - testFile: the calling test file's path, for relative snapshot paths.
     ///   - write: records a snapshot from the runs; the recorder's seam.
     static func run(
-        runs: [[CapturedRequest]], snapshot: String, validator: String?, plans: [String] = [], record: RecordMode?,
+        runs: [[CapturedRequest]], snapshot: String, validator: String?, plans: [String] = [],
+        consent: ConsentDeclaration? = nil, record: RecordMode?,
         configuration: TracksnapConfiguration, environment: [String: String], testFile: String,
         write: RunsWriter = { try writeSnapshot(runs: $0, to: $1, profile: $2, workspace: $3) }
     ) -> RunsOutcome {
@@ -53,7 +54,8 @@ extension TrackingCheck {
             do {
                 check = try PreparedCheck(
                     snapshotAt: path, profile: validator,
-                    plans: plans.map { SnapshotLocation.resolve($0, testFile: testFile) }, workspace: workspace)
+                    plans: plans.map { SnapshotLocation.resolve($0, testFile: testFile) }, workspace: workspace
+                ).declaring(consent: consent)
             } catch {
                 return RunsOutcome(failure: "tracksnap cannot check \(path):\n\(error)")
             }

@@ -32,7 +32,8 @@ enum TrackingCheck {
     ///   - write: writes a snapshot; the recorder's seam.
     static func run(
         _ requests: [CapturedRequest], snapshot: String, validator: String?, plans: [String] = [],
-        record: RecordMode?, configuration: TracksnapConfiguration, environment: [String: String], testFile: String,
+        consent: ConsentDeclaration? = nil, record: RecordMode?, configuration: TracksnapConfiguration,
+        environment: [String: String], testFile: String,
         write: Writer = { _ = try writeSnapshot(runs: [$0], to: $1, profile: $2, workspace: $3) }
     ) -> Outcome {
         switch step(
@@ -50,7 +51,8 @@ enum TrackingCheck {
             do {
                 result = try Validation.validate(
                     snapshotAt: path, requests: requests, profile: validator,
-                    plans: plans.map { SnapshotLocation.resolve($0, testFile: testFile) }, workspace: workspace)
+                    plans: plans.map { SnapshotLocation.resolve($0, testFile: testFile) }, consent: consent,
+                    workspace: workspace)
             } catch {
                 return Outcome(failure: "tracksnap cannot check \(path):\n\(error)")
             }

@@ -38,4 +38,9 @@ public enum FindingCode: String, Sendable, Hashable, CaseIterable {
     /// an IBAN, an advertising id, an IP address, precise coordinates): the message names the
     /// kind, the event and the JSON Pointer, the value is masked (`a***@example.com`).
     case personalData = "personal_data"
+    /// A request against the consent the test declared (`--consent denied`, `"consent"`): its
+    /// own Consent Mode contradicts it, a Google tag sends no Consent Mode under a denial, an
+    /// advertising or cross-site identifier is sent while ad consent is denied, or its TC string
+    /// refuses its vendor purpose 1 while it reads or sets an identifier.
+    case consent
 }

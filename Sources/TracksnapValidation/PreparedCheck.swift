@@ -13,7 +13,7 @@ public struct PreparedCheck: Sendable {
     public let snapshot: Snapshot
     /// How reports and errors name the snapshot.
     public let file: String
-    public let profile: Profile
+    public private(set) var profile: Profile
     /// The tracking plans every decoded event is checked against: the profile's `"plan"` and
     /// those given to the check.
     public let plans: [TrackingPlan]
@@ -86,8 +86,12 @@ public struct PreparedCheck: Sendable {
         }
         var profile = profile
         let (personalData, problems) = PersonalDataPolicy.applying(snapshot, to: profile.personalData)
-        if problems.contains(where: { $0.severity == .error }) { throw InputError(problems) }
+        let (consent, consentProblems) = ConsentDeclaration.applying(snapshot, to: profile.consent)
+        if (problems + consentProblems).contains(where: { $0.severity == .error }) {
+            throw InputError(problems + consentProblems)
+        }
         profile.personalData = personalData
+        profile.consent = consent
         self.snapshot = snapshot
         self.file = file
         self.profile = profile
@@ -123,8 +127,22 @@ public struct PreparedCheck: Sendable {
         try self.init(snapshot, file: label, profile: reference, plans: plans, workspace: workspace)
     }
 
+    /// This check under the consent the run declares (`tracksnap validate --consent`, the control
+    /// API's `consent`, `assertTracking(consent:)`), which wins over the snapshot's and the
+    /// profile's `"consent"`; nil keeps theirs.
+    ///
+    /// ```swift
+    /// try check.declaring(consent: ConsentDeclaration(parsing: "denied")).validate(requests)
+    /// ```
+    public func declaring(consent: ConsentDeclaration?) -> PreparedCheck {
+        guard let consent else { return self }
+        var check = self
+        check.profile.consent = consent
+        return check
+    }
+
     /// Checks everything captured, in order: the snapshot, then the vendor rules the profile
-    /// turns on (`vendor_rule`), then personal data (`personal_data`), then the plans (`unplanned_event`, `plan_violation`, and the
+    /// turns on (`vendor_rule`), then personal data (`personal_data`), then consent (`consent`), then the plans (`unplanned_event`, `plan_violation`, and the
     /// planned events never sent in `unsentPlanned`). A request a cassette had no answer for is a `replay_miss`
     /// whatever the profile selects: the app got a 599 instead of its backend's answer, so what
     /// it sent afterwards is not what the flow sends.
@@ -134,6 +152,7 @@ public struct PreparedCheck: Sendable {
         lazy var selection = profile.select(requests, decodingEvents: true)
         result.findings += profile.ruleFindings(requests, selection: { selection })
         result.findings += profile.personalDataFindings(requests, selection: { selection })
+        result.findings += profile.consentFindings(requests, selection: { selection })
         let planCheck = profile.planCheck(plans, requests, selection: { selection })
         result.findings += planCheck.findings
         result.unsentPlanned = planCheck.unsent

@@ -12,13 +12,14 @@ public enum Validation {
     /// let result = try Validation.validate(snapshotAt: "Snapshots/checkout.json", requests: requests)
     /// result.passed
     /// ```
+    /// `consent` declares the user's choice, over the snapshot's and the profile's.
     /// - Throws: `InputError` for a bad snapshot, a missing or bad profile, or an unknown validator.
     public static func validate(
         snapshotAt path: String, requests: [CapturedRequest], profile profileReference: String? = nil,
-        plans: [String] = [], workspace: Workspace = Workspace()
+        plans: [String] = [], consent: ConsentDeclaration? = nil, workspace: Workspace = Workspace()
     ) throws(InputError) -> SnapshotResult {
-        try PreparedCheck(snapshotAt: path, profile: profileReference, plans: plans, workspace: workspace).validate(
-            requests)
+        try PreparedCheck(snapshotAt: path, profile: profileReference, plans: plans, workspace: workspace)
+            .declaring(consent: consent).validate(requests)
     }
 
     /// Every error and warning in a snapshot, profile or tracking plan file, for `tracksnap lint`:
@@ -48,6 +49,7 @@ public enum Validation {
         guard let snapshot = try? Snapshot.parse(document: document) else { return diagnostics }
         return diagnostics + Profile.unknownNames(in: snapshot, workspace: workspace)
             + PersonalDataPolicy.applying(snapshot, to: PersonalDataPolicy()).1
+            + ConsentDeclaration.applying(snapshot, to: nil).1
     }
 
     /// Whether a file is a profile rather than a snapshot, told by its shape: one that names the

@@ -43,6 +43,9 @@ public struct Snapshot: Sendable {
     /// How personal data is checked for this snapshot, as its file writes it (`"personalData"`:
     /// read and applied over the profile's by validation, which owns the policy).
     public var personalData: JSONValue? = nil
+    /// The consent the test declares for this snapshot, as its file writes it (`"consent"`:
+    /// read and applied over the profile's by validation).
+    public var consent: JSONValue? = nil
 
     /// Every expected entry, requests first.
     public var entries: [ExpectedEntry] { requests + events }
@@ -176,7 +179,8 @@ private struct SnapshotReader {
     }
 
     static let topLevelKeys = [
-        "$schema", "name", "description", "validator", "order", "unexpected", "strict", "personalData", "requests",
+        "$schema", "name", "description", "validator", "order", "unexpected", "strict", "personalData", "consent",
+        "requests",
         "events",
     ]
 
@@ -211,6 +215,7 @@ private struct SnapshotReader {
                 locations: document.locations,
                 warnings: [])
             snapshot.personalData = top["personalData"]
+            snapshot.consent = top["consent"]
             return snapshot.with(warnings: parser.diagnostics.filter { $0.severity == .warning })
         default:
             parser.error(

@@ -36,7 +36,7 @@ struct FindingGroups {
             case .vendorRule: rules.append(finding)
             case .replayMiss: replayMisses.append(finding)
             case .unplannedEvent, .planViolation: plan.append(finding)
-            case .personalData: privacy.append(finding)
+            case .personalData, .consent: privacy.append(finding)
             default:
                 // A finding outside any entry (a snapshot-wide count, say) is grouped under the root.
                 let key = finding.entry ?? ""

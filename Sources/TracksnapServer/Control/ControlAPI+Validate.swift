@@ -35,10 +35,11 @@ extension ControlAPI {
         let format: ReportFormat
         let timeout: Double?
         let settle: Double?
+        let consent: ConsentDeclaration?
         do throws(ControlBody.Problem) {
             let body = try ControlBody(
                 request.body.readableBytesView,
-                fields: ["snapshot", "snapshotContent", "plan", "validator", "format", "timeout", "settle"],
+                fields: ["snapshot", "snapshotContent", "plan", "validator", "format", "timeout", "settle", "consent"],
                 example: example)
             // One path, or a list of them.
             let plan = body.value("plan")
@@ -61,6 +62,7 @@ extension ControlAPI {
             format = ReportFormat.named(name) ?? .json
             timeout = try body.seconds("timeout", maximum: Self.maximumTimeout)
             settle = try body.seconds("settle", maximum: Self.maximumTimeout)
+            consent = try Self.consent(body.value("consent"))
         } catch {
             return .error(.badRequest, error.message)
         }
@@ -75,7 +77,7 @@ extension ControlAPI {
             case nil:
                 try PreparedCheck(profileAlone: profile ?? "default", plans: plans, workspace: workspace)
             }
-        }
+        }.map { $0.declaring(consent: consent) }
         let requests: [CapturedRequest]
         var reason: RequestWaitList.Reason?
         if let wait = Self.trafficWait(timeout: timeout, settle: settle) {
@@ -157,6 +159,30 @@ extension ControlAPI {
             return try workspace.path(path, field: field)
         } catch {
             throw ControlBody.Problem(message: error.diagnostics.first?.message ?? error.description)
+        }
+    }
+
+    /// The body's `consent`: `"denied"`, `"granted"`, `"ad_storage=denied,…"`, or an object of
+    /// Consent Mode types and states; nil when absent.
+    static func consent(_ value: JSONValue?) throws(ControlBody.Problem) -> ConsentDeclaration? {
+        guard let value, value != .null else { return nil }
+        let text: String?
+        if let object = value.objectValue {
+            let pairs = object.sorted { $0.key < $1.key }.map { type, state in
+                state.stringValue.map { "\(type)=\($0)" }
+            }
+            text = pairs.contains(nil) || pairs.isEmpty ? nil : pairs.compactMap { $0 }.joined(separator: ",")
+        } else {
+            text = value.stringValue
+        }
+        do throws(ConsentDeclarationError) {
+            guard let text else { throw ConsentDeclarationError.shape }
+            return try ConsentDeclaration(parsing: text)
+        } catch {
+            throw ControlBody.Problem(
+                message:
+                    "consent must be \"denied\", \"granted\" or an object of Consent Mode types and states ({\"ad_storage\": \"denied\", \"analytics_storage\": \"granted\"}): \(error)"
+            )
         }
     }
 }

@@ -83,6 +83,9 @@ extension Profile {
             var reported: Set<String> = []
             func add(_ hit: PersonalData.Hit, vendor: String?, subject: String, reference: RequestReference) {
                 guard !reported.contains(hit.value) else { return }
+                // Where the test declares ad consent, an advertising id is the consent check's:
+                // allowed when granted, a `consent` finding when denied (one finding, not two).
+                if hit.kind == .advertisingID, consent?.states["ad_storage"] != nil { return }
                 // An advertising id is a matter of consent, not of a vendor's ban: at most a warning.
                 let rule = PersonalData.rule(vendor: vendor, path: hit.path)
                 let forbidden = rule.forbidden && hit.kind != .advertisingID

@@ -62,6 +62,7 @@ extension Profile {
         merged.personalData = personalData.merging(
             other.personalData, explicit: explicitKeys.contains("personalData"),
             otherExplicit: other.explicitKeys.contains("personalData"))
+        merged.consent = consent ?? other.consent
         merged.ignore = ignore.union(other.ignore)
         merged.redact = redact.union(other.redact)
         merged.literal = literal.union(other.literal)

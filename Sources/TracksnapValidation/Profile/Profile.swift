@@ -69,6 +69,9 @@ public struct Profile: Sendable {
     /// (`"personalData": {"allow": {"email": ["/properties/support_email"]}}`; see
     /// `PersonalDataPolicy`).
     public var personalData = PersonalDataPolicy()
+    /// The consent the user gave, declared by the test (`"consent": "denied"` or per type; see
+    /// `ConsentDeclaration`): nil, the default, checks no consent.
+    public var consent: ConsentDeclaration?
     /// The tracking plans every event is checked against (`"plan": "shop.plan.json"` or a list),
     /// as paths: relative ones are relative to the profile file's directory.
     public var plans: [String] = []

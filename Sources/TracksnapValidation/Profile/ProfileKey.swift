@@ -119,6 +119,11 @@ struct ProfileKey {
                 profile.personalData = policy
                 return true
             },
+            ProfileKey("consent") { value, pointer, profile, parser in
+                guard let declared = ConsentDeclaration.read(value, at: pointer, &parser) else { return false }
+                profile.consent = declared
+                return true
+            },
             ProfileKey("plan") { value, pointer, profile, parser in
                 let paths = value.stringValue.map { [$0] } ?? value.arrayValue?.compactMap(\.stringValue)
                 guard let paths, paths.count == (value.arrayValue?.count ?? 1), !paths.contains(where: \.isEmpty) else {

@@ -209,3 +209,18 @@ def test_validate_against_a_tracking_plan(tracksnap_session):
     snapshot = report.json["snapshots"][0]
     assert [(f["code"], f["path"]) for f in snapshot["findings"]] == [("plan_violation", "/properties/revenue")]
     assert [p["event"] for p in snapshot["plannedNotSent"]] == ['track "Refund Issued"']
+
+
+def test_validate_with_a_declared_consent(tracksnap_session):
+    hit = "/g/collect?v=2&tid=G-FX7T3K4Q9B&gcs=G111&gcd=13r3r3r3r5l1&cid=1398217362.1732176000&en=page_view"
+    request = urllib.request.Request(tracksnap_session.base_url + hit, data=b"", method="POST")
+    with urllib.request.build_opener(urllib.request.ProxyHandler({})).open(request, timeout=10) as answer:
+        assert answer.status in (200, 204)
+    anything = {"requests": [], "unexpected": "allow"}
+    denied = tracksnap_session.validate(content=anything, validator="ga4", consent="denied", settle=0.2)
+    assert not denied.passed
+    findings = [f for f in denied.json["snapshots"][0]["findings"] if f["code"] == "consent"]
+    assert [f["path"] for f in findings] == ["/parameters/gcd"], findings
+    granted = tracksnap_session.validate(content=anything, validator="ga4", settle=0,
+                                         consent={"ad_storage": "granted", "analytics_storage": "granted"})
+    assert granted.passed, granted.text

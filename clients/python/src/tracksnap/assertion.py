@@ -7,7 +7,7 @@ where the two do the same thing.
 from __future__ import annotations
 
 import os
-from typing import Iterable, List, Mapping, Optional
+from typing import Dict, Iterable, List, Mapping, Optional, Union
 
 from .client import PathLike, Session, TracksnapError
 
@@ -40,7 +40,7 @@ def _is_ci(env: Mapping[str, str]) -> bool:
 
 def assert_tracking(session: Session, snapshot: PathLike, *, runs: Iterable[Session] = (),
                     record: Optional[str] = None, validator: Optional[str] = None, settle: float = 0.5,
-                    timeout: float = 10.0) -> None:
+                    timeout: float = 10.0, consent: Union[str, Dict[str, str], None] = None) -> None:
     """Asserts that the session's traffic matches the snapshot file (a path under the server's
     root); the failure message is the text report, then how to accept what was captured.
 
@@ -57,17 +57,19 @@ def assert_tracking(session: Session, snapshot: PathLike, *, runs: Iterable[Sess
     (or, when recording, until none arrived for `settle` seconds), at most `timeout` seconds.
     When the check fails and the server captured requests that no session got while a session
     was open, the message says so, and names the usual cause: an SDK client still sending to
-    an earlier session's `base_url`.
+    an earlier session's `base_url`. `consent` declares the user's choice (`"denied"`,
+    `"granted"`, `"ad_storage=denied,analytics_storage=granted"` or a dict): every request is
+    checked against it, over the snapshot's and the profile's `consent`.
     """
     __tracebackhide__ = True
     sessions = [session, *runs]
-    failure = _check(sessions, os.fspath(snapshot), record, validator, settle, timeout)
+    failure = _check(sessions, os.fspath(snapshot), record, validator, settle, timeout, consent)
     if failure is not None:
         raise AssertionError(failure + "".join(_unattributed_notes(sessions)))
 
 
 def _check(sessions: List[Session], path: str, record: Optional[str], validator: Optional[str], settle: float,
-           timeout: float) -> Optional[str]:
+           timeout: float, consent: Union[str, Dict[str, str], None] = None) -> Optional[str]:
     """Validates or records, as the record mode says; the failure message, or None."""
     try:
         mode = record_mode(record)
@@ -84,7 +86,8 @@ def _check(sessions: List[Session], path: str, record: Optional[str], validator:
     reports = []
     for session in sessions:
         try:
-            reports.append(session.validate(path, format="text", validator=validator, settle=settle, timeout=timeout))
+            reports.append(session.validate(path, format="text", validator=validator, settle=settle, timeout=timeout,
+                                            consent=consent))
         except TracksnapError as error:
             if error.status == 400:
                 return f"tracksnap cannot check {path}:\n{error}"

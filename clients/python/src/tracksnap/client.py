@@ -14,7 +14,7 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Optional, Union
+from typing import Any, Dict, Iterable, Optional, Union
 
 __all__ = ["Tracksnap", "Session", "Report", "TracksnapError"]
 
@@ -332,17 +332,20 @@ class Session:
     def validate(self, snapshot: Optional[PathLike] = None, *, content: Any = None, format: str = "json",
                  validator: Optional[str] = None, timeout: Optional[float] = None,
                  settle: Optional[float] = None,
-                 plan: Union[PathLike, Iterable[PathLike], None] = None) -> Report:
+                 plan: Union[PathLike, Iterable[PathLike], None] = None,
+                 consent: Union[str, Dict[str, str], None] = None) -> Report:
         """Validates the session against a snapshot: a path under the server's root, or its
         JSON as `content`, and against the tracking plans `plan` names (paths under the root;
         with no snapshot, the plans alone). The server first waits until every expected entry is
         matched or traffic settles (quiet for `settle` seconds, default 0.5, within `timeout`,
         default 10, as `assert_tracking` does); `settle=0` without `timeout` validates what is
-        there at once."""
+        there at once. `consent` declares the user's choice (`"denied"`, `"granted"`,
+        `"ad_storage=denied,analytics_storage=granted"` or a dict of Consent Mode types and
+        states): every request is checked against it (`consent` findings)."""
         plans = None if plan is None else (
             [os.fspath(plan)] if isinstance(plan, (str, os.PathLike)) else [os.fspath(p) for p in plan])
         body = _body(snapshot, content, validator=validator, format=format, timeout=timeout, settle=settle,
-                     plan=plans)
+                     plan=plans, consent=consent)
         answer = self._call("POST", "validate", body=body)
         text = answer.body.decode("utf-8", "replace")
         return Report(passed=answer.headers.get("X-Tracksnap-Passed") == "true", text=text, format=format,
