@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TracksnapJSON
+import TracksnapModel
 import TracksnapTestSupport
 
 /// The vendors' Python SDKs (and GA4 hits built as Google documents them) send an event with an
@@ -34,17 +36,6 @@ struct PersonalDataEndToEndTests {
         var decoys: [String: String]
     }
 
-    private struct Report: Decodable {
-        struct Finding: Decodable {
-            var code: String
-            var severity: String
-            var path: String
-            var message: String
-            var actual: String?
-        }
-        var findings: [Finding]
-    }
-
     @Test(
         "each planted value is one personal_data finding, masked, at the vendor's severity; no decoy is one; no format, log or journal shows a planted value",
         arguments: senders)
@@ -72,7 +63,7 @@ struct PersonalDataEndToEndTests {
                 ])
                 return try await server.call("POST", "sessions/\(session)/validate", body: body)
             }
-            let report = try JSONDecoder().decode(Report.self, from: try await validate("json"))
+            let report = try JSONDecoder().decode(ValidationReport.self, from: try await validate("json"))
             let personal = report.findings.filter { $0.code == "personal_data" }
             let masks = [
                 "email": "a***@example.com", "phone": "+** ** **** **58", "payment_card": "**** **** **** 1111",
@@ -80,8 +71,8 @@ struct PersonalDataEndToEndTests {
             for (kind, mask) in masks {
                 let found = personal.filter { $0.message.hasPrefix(kind + ":") }
                 #expect(found.count == 1, "\(kind): \(personal.map(\.message))")
-                #expect(found.first?.actual == mask, "\(kind): \(found.map(\.message))")
-                #expect(found.first?.severity == sender.severity)
+                #expect(found.first?.actual == .string(mask), "\(kind): \(found.map(\.message))")
+                #expect(found.first?.severity.rawValue == sender.severity)
             }
             #expect(personal.count == 3, "\(personal.map(\.message))")
             #expect(personal.allSatisfy { $0.path.hasPrefix("/properties/") }, "\(personal.map(\.path))")
