@@ -250,7 +250,9 @@ let package = Package(
             dependencies: ["TracksnapTestSupport", "TracksnapTestingServer", "TracksnapExampleApp", "TracksnapModel"]),
         .testTarget(name: "TracksnapFuzzingTests", dependencies: ["TracksnapTestSupport", "TracksnapFuzzing"]),
         .testTarget(
-            name: "TracksnapCLITests", dependencies: ["TracksnapTestSupport", "TracksnapCLI"], exclude: ["Fixtures"]),
+            name: "TracksnapCLITests",
+            dependencies: ["TracksnapTestSupport", "TracksnapCLI", "TracksnapModel", "TracksnapJSON"],
+            exclude: ["Fixtures"]),
     ]
 )
 

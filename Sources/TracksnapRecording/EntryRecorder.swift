@@ -17,6 +17,9 @@ struct EntryRecorder {
     private(set) var secrets: Set<String> = []
     /// The environment fields the last entry built left out, as entry-relative tokens.
     private(set) var leftOut: [[String]] = []
+    /// The personal data the recorded requests carry, by value, with its kind
+    /// (`Profile.personalDataToHide`): written as its kind's pattern, never in clear.
+    var personalData: [String: PersonalData.Kind] = [:]
 
     init(ignore: IgnoreRules, redact: IgnoreRules, environment: IgnoreRules = IgnoreRules()) {
         self.ignore = ignore
@@ -132,6 +135,9 @@ struct EntryRecorder {
         switch value {
         case .string(let text):
             return hidingSecrets(in: text)
+        case .number(let text) where personalData[text] != nil:
+            // A precise latitude sent as a number.
+            return ["$type": "number"]
         case .array(let items):
             return .array(
                 items.enumerated().map { index, item in
@@ -174,12 +180,58 @@ struct EntryRecorder {
     /// which the generaliser leaves as they are and `fillingSecretHoles` turns into `[\s\S]+`.
     static let secretHole = "\u{E000}secret\u{E001}"
 
+    /// What each hole stands for in a pattern, by the name between its private-use characters:
+    /// any text for a secret, its kind's pattern for personal data, a query value's characters
+    /// for percent-encoded personal data.
+    static let holePatterns: [String: String] = PersonalData.Kind.allCases.reduce(
+        into: ["secret": "[\\s\\S]+", "encoded": "[^&#\\s]+"]
+    ) {
+        $0[$1.rawValue] = "(?:" + PersonalData.recordedPattern(for: $1) + ")"
+    }
+
     /// The text itself, the text with a `secretHole` for each captured secret it contains, or
     /// `{"$type": "string"}` when it must be hidden whole (`Secrets.cuts`).
     private func hidingSecrets(in text: String) -> JSONValue {
         guard let cuts = Secrets.cuts(in: text, known: secrets) else { return ["$type": "string"] }
-        guard !cuts.isEmpty else { return .string(text) }
-        return .string(cuts.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.secretHole) })
+        let cut = cuts.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.secretHole) }
+        return hidingPersonalData(in: cut)
+    }
+
+    /// RFC 3986's unreserved characters: what a form or a query leaves as it is.
+    private static let unreserved = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+
+    /// Where a percent-encoded value of personal data was cut out of a text.
+    static let encodedHole = "\u{E000}encoded\u{E001}"
+
+    /// Where a value of personal data was cut out of a text: a hole of its kind, which
+    /// `fillingSecretHoles` turns into the kind's pattern (`PersonalData.recordedPattern`).
+    static func hole(for kind: PersonalData.Kind) -> String { "\u{E000}\(kind.rawValue)\u{E001}" }
+
+    /// The text with a hole of its kind for each value of personal data it carries as sent or
+    /// percent-encoded; `{"$type": "string"}` when it carries one inside an encoding it cannot
+    /// cut (an email in base64).
+    private func hidingPersonalData(in text: String) -> JSONValue {
+        guard !personalData.isEmpty else { return .string(text) }
+        var out = text
+        for (raw, kind) in personalData.sorted(by: { ($0.key.count, $0.key) > ($1.key.count, $1.key) })
+        where raw.utf8.count >= 4 {
+            if out.contains(raw) { out = out.replacingOccurrences(of: raw, with: Self.hole(for: kind)) }
+            // Percent-encoded in a URL or a form (`%2B44+20+7946+0958`): the hole of an encoded
+            // value, which any query value fills.
+            let encoded = [
+                raw.addingPercentEncoding(withAllowedCharacters: .alphanumerics),
+                raw.addingPercentEncoding(withAllowedCharacters: Self.unreserved),
+                raw.addingPercentEncoding(withAllowedCharacters: Self.unreserved)?.replacingOccurrences(
+                    of: "%20", with: "+"),
+            ]
+            for form in Set(encoded.compactMap { $0 }) where form != raw && out.contains(form) {
+                out = out.replacingOccurrences(of: form, with: Self.encodedHole)
+            }
+        }
+        if PersonalData.hits(in: .string(out)).contains(where: { personalData[$0.value] != nil }) {
+            return ["$type": "string"]
+        }
+        return .string(out)
     }
 
     /// The entry as written: each text with secret holes becomes a pattern in which each hole
@@ -190,17 +242,25 @@ struct EntryRecorder {
     /// ```
     static func fillingSecretHoles(_ value: JSONValue) -> JSONValue {
         switch value {
-        case .string(let text) where text.contains(secretHole):
-            return [
-                "$regex": .string(
-                    text.components(separatedBy: secretHole).map(PatternEscaping.escape).joined(separator: "[\\s\\S]+"))
-            ]
+        case .string(let text) where holePatterns.keys.contains(where: { text.contains("\u{E000}\($0)\u{E001}") }):
+            var pattern = ""
+            for (offset, part) in text.components(separatedBy: "\u{E000}").enumerated() {
+                guard offset > 0, let close = part.firstIndex(of: "\u{E001}"),
+                    let hole = holePatterns[String(part[..<close])]
+                else {
+                    pattern += PatternEscaping.escape(offset > 0 ? "\u{E000}" + part : part)
+                    continue
+                }
+                pattern += hole + PatternEscaping.escape(String(part[part.index(after: close)...]))
+            }
+            return ["$regex": .string(pattern)]
         case .object(let members):
             if members.count == 1, let source = members["$regex"]?.stringValue {
-                return [
-                    "$regex": .string(
-                        source.replacingOccurrences(of: PatternEscaping.escape(secretHole), with: "[\\s\\S]+"))
-                ]
+                let filled = holePatterns.reduce(source) { source, hole in
+                    source.replacingOccurrences(
+                        of: PatternEscaping.escape("\u{E000}\(hole.key)\u{E001}"), with: hole.value)
+                }
+                return ["$regex": .string(filled)]
             }
             return .object(members.mapValues(fillingSecretHoles))
         case .array(let items):

@@ -165,6 +165,13 @@ package struct SnapshotRecorder: Sendable {
         for (requests, selection) in zip(runs, selections) {
             for i in selection.selected { recorder.collectSecrets(of: requests[i], view: requests[i].validationView) }
         }
+        recorder.personalData = profile.personalDataToHide(
+            zip(runs, selections).flatMap { requests, selection in
+                zip(selection.selected, selection.decoded).map { i, decoded in
+                    if case .events(let events) = decoded { return (requests[i], events) }
+                    return (requests[i], [])
+                }
+            }, snapshot: old)
 
         var collected: [RunEntries] = []
         for (r, requests) in runs.enumerated() {

@@ -44,3 +44,25 @@ public enum FindingCode: String, Sendable, Hashable, CaseIterable {
     /// refuses its vendor purpose 1 while it reads or sets an identifier.
     case consent
 }
+
+extension FindingCode {
+    /// A report section of its own that some codes are shown in, apart from the snapshot's
+    /// differences; its raw value is the section's key in the JSON report.
+    public enum Category: String, Sendable, Hashable, CaseIterable {
+        /// What the traffic gives away about a person: personal data (and consent), values masked.
+        case privacy
+    }
+
+    /// The report section this code is shown in; nil for a difference shown with its snapshot's
+    /// entries. A new code joins the privacy section by one line here.
+    ///
+    /// ```swift
+    /// FindingCode.personalData.category  // .privacy
+    /// ```
+    public var category: Category? {
+        switch self {
+        case .personalData, .consent: .privacy
+        default: nil
+        }
+    }
+}

@@ -25,7 +25,8 @@ public enum Validation {
     /// Every error and warning in a snapshot, profile or tracking plan file, for `tracksnap lint`:
     /// the file's own problems (each at its line and column, duplicate keys as warnings; for a
     /// plan, each invalid schema and unresolvable `$ref`), and for a snapshot the profiles its
-    /// `validator` names that do not exist.
+    /// `validator` names that do not exist and, as warnings, the personal data its recorded
+    /// values hold (`PersonalData.lintWarnings`).
     ///
     /// ```swift
     /// let document = try JSONDocument.load(path: "Validators/shop.json")
@@ -50,6 +51,7 @@ public enum Validation {
         return diagnostics + Profile.unknownNames(in: snapshot, workspace: workspace)
             + PersonalDataPolicy.applying(snapshot, to: PersonalDataPolicy()).1
             + ConsentDeclaration.applying(snapshot, to: nil).1
+            + PersonalData.lintWarnings(in: snapshot, document: document, workspace: workspace)
     }
 
     /// Whether a file is a profile rather than a snapshot, told by its shape: one that names the

@@ -1,9 +1,10 @@
 """A vendor's Python SDK sends one event carrying planted personal data, decoys beside it, to tracksnap serve.
 
-Usage: send_personal_data.py VENDOR BASE_URL, VENDOR one of segment, mixpanel, amplitude, posthog, ga4-mp
+Usage: send_personal_data.py VENDOR BASE_URL [PERSON], VENDOR one of segment, mixpanel, amplitude, posthog, ga4-mp
 (GA4's Measurement Protocol, a JSON POST as Google documents it) and ga4-gtag (a /g/collect hit with
 the query gtag.js builds). Each encoding tracksnap must read through is used once: the email as a
-property, the phone inside a URL's query inside a property, the card inside JSON text inside a property.
+property, the phone inside a URL's query inside a property, the card inside JSON text inside a property. PERSON (default `ada`) starts the email's local part, so
+that a second run sends another email.
 
 The planted values (each must be exactly one finding) and the decoys (none may be one) are printed
 as JSON on stdout, so that the test searches every output for them.
@@ -16,7 +17,7 @@ import urllib.request
 
 vendor, base = sys.argv[1], sys.argv[2]
 planted = {
-    "email": f"ada.{vendor}@example.com",
+    "email": f"{sys.argv[3] if len(sys.argv) > 3 else 'ada'}.{vendor}@example.com",
     "phone": "+44 20 7946 0958",
     "payment_card": "4111 1111 1111 1111",
 }

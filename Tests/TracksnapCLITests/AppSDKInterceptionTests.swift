@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TracksnapModel
 import TracksnapTestSupport
 
 /// Meta's app events, Adjust and Branch as their SDKs send them — the decoder fixtures written
@@ -55,9 +56,10 @@ struct AppSDKInterceptionTests {
                 _ = try await server.call("GET", "sessions/\(id)/requests?count=\(requests.count)&timeout=30")
                 return id
             }
-            func validate(_ session: String, _ snapshot: String) async throws -> Report {
+            func validate(_ session: String, _ snapshot: String) async throws -> ValidationReport {
                 let body = try JSONSerialization.data(withJSONObject: ["snapshot": snapshot, "settle": 0])
-                return try await server.call("POST", "sessions/\(session)/validate", body: body, as: Report.self)
+                return try await server.call(
+                    "POST", "sessions/\(session)/validate", body: body, as: ValidationReport.self)
             }
 
             let first = try Self.requests(vendor + ".ndjson")
@@ -71,7 +73,7 @@ struct AppSDKInterceptionTests {
             #expect(recorded.contains(#""vendor": "\#(vendor)""#), "\(recorded)")
 
             let passed = try await validate(try await session(second), snapshot)
-            #expect(passed.passed, "\(passed.findings.map(\.description))\n\(recorded)")
+            #expect(passed.passed, "\(passed.findings.map { "\($0.code) \($0.path): \($0.message)" })\n\(recorded)")
 
             let edited = second.map { request in
                 var request = request
@@ -89,8 +91,10 @@ struct AppSDKInterceptionTests {
             let privacy = failed.findings.filter { $0.code == "personal_data" }
             #expect(privacy.allSatisfy { $0.message.hasPrefix("advertising_id:") }, "\(privacy)")
             let changes = failed.findings.filter { $0.code != "personal_data" }
-            #expect(changes.count == 1, "\(failed.findings.map(\.description))")
-            #expect(changes.first?.code == "value_mismatch", "\(failed.findings.map(\.description))")
+            #expect(changes.count == 1, "\(failed.findings.map { "\($0.code) \($0.path): \($0.message)" })")
+            #expect(
+                changes.first?.code == "value_mismatch",
+                "\(failed.findings.map { "\($0.code) \($0.path): \($0.message)" })")
         }
     }
 
@@ -124,14 +128,4 @@ struct AppSDKInterceptionTests {
         }
     }
 
-    private struct Report: Decodable {
-        struct Finding: Decodable, CustomStringConvertible {
-            var code: String
-            var path: String
-            var message: String
-            var description: String { "\(code) \(path): \(message)" }
-        }
-        var passed: Bool
-        var findings: [Finding]
-    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TracksnapModel
 import TracksnapTestSupport
 
 /// Firebase Analytics uploads as an iOS app sends them — gzip'd protobuf to
@@ -43,9 +44,10 @@ struct FirebaseInterceptionTests {
                 _ = try await server.call("GET", "sessions/\(id)/requests?count=1&timeout=30")
                 return id
             }
-            func validate(_ session: String, _ snapshot: String) async throws -> Report {
+            func validate(_ session: String, _ snapshot: String) async throws -> ValidationReport {
                 let body = try JSONSerialization.data(withJSONObject: ["snapshot": snapshot, "settle": 0])
-                return try await server.call("POST", "sessions/\(session)/validate", body: body, as: Report.self)
+                return try await server.call(
+                    "POST", "sessions/\(session)/validate", body: body, as: ValidationReport.self)
             }
 
             let snapshot = directory.appending(path: "checkout.json").path
@@ -66,7 +68,7 @@ struct FirebaseInterceptionTests {
 
             // The bundle's advertising id is a privacy warning on every run (Documentation/Privacy.md);
             // the snapshot's own findings are the change.
-            func changes(_ report: Report) -> [Report.Finding] {
+            func changes(_ report: ValidationReport) -> [ValidationReport.Finding] {
                 #expect(
                     report.findings.filter { $0.code == "personal_data" }.allSatisfy {
                         $0.message.hasPrefix("advertising_id:")
@@ -89,13 +91,4 @@ struct FirebaseInterceptionTests {
         }
     }
 
-    private struct Report: Decodable {
-        struct Finding: Decodable {
-            var code: String
-            var path: String
-            var message: String
-        }
-        var passed: Bool
-        var findings: [Finding]
-    }
 }

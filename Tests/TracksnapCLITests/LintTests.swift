@@ -26,6 +26,29 @@ struct LintCase: Sendable, CustomTestStringConvertible {
                 """,
             severity: "error", says: [#"no decoder "segmnet""#, "segment"], at: #""segmnet""#),
         LintCase(
+            testDescription: "an email recorded in clear is a warning at its value, masked",
+            text: """
+                {
+                  "events": [
+                    { "type": "track", "name": "Signed Up", "properties": { "contact": "ada@example.com" } }
+                  ]
+                }
+                """,
+            severity: "warning",
+            says: ["email in clear at /events/0/properties/contact: a***@example.com", "$regex"],
+            at: #""ada@example.com""#),
+        LintCase(
+            testDescription: "a phone in a URL's query inside a recorded value is a warning at that value",
+            text: """
+                {
+                  "requests": [
+                    { "method": "GET", "url": "https://t.example/p", "parameters": { "next": "https://shop.example/cb?tel=%2B44+20+7946+0958" } }
+                  ]
+                }
+                """,
+            severity: "warning", says: ["phone in clear at /requests/0/parameters/next/tel: +** ** **** **58"],
+            at: #""https://shop"#),
+        LintCase(
             testDescription: "a literal that looks like a pattern is a warning",
             text: """
                 {

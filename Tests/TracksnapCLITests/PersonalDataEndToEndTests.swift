@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TracksnapJSON
+import TracksnapModel
 import TracksnapTestSupport
 
 /// The vendors' Python SDKs (and GA4 hits built as Google documents them) send an event with an
@@ -34,17 +36,6 @@ struct PersonalDataEndToEndTests {
         var decoys: [String: String]
     }
 
-    private struct Report: Decodable {
-        struct Finding: Decodable {
-            var code: String
-            var severity: String
-            var path: String
-            var message: String
-            var actual: String?
-        }
-        var findings: [Finding]
-    }
-
     @Test(
         "each planted value is one personal_data finding, masked, at the vendor's severity; no decoy is one; no format, log or journal shows a planted value",
         arguments: senders)
@@ -72,7 +63,7 @@ struct PersonalDataEndToEndTests {
                 ])
                 return try await server.call("POST", "sessions/\(session)/validate", body: body)
             }
-            let report = try JSONDecoder().decode(Report.self, from: try await validate("json"))
+            let report = try JSONDecoder().decode(ValidationReport.self, from: try await validate("json"))
             let personal = report.findings.filter { $0.code == "personal_data" }
             let masks = [
                 "email": "a***@example.com", "phone": "+** ** **** **58", "payment_card": "**** **** **** 1111",
@@ -80,8 +71,8 @@ struct PersonalDataEndToEndTests {
             for (kind, mask) in masks {
                 let found = personal.filter { $0.message.hasPrefix(kind + ":") }
                 #expect(found.count == 1, "\(kind): \(personal.map(\.message))")
-                #expect(found.first?.actual == mask, "\(kind): \(found.map(\.message))")
-                #expect(found.first?.severity == sender.severity)
+                #expect(found.first?.actual == .string(mask), "\(kind): \(found.map(\.message))")
+                #expect(found.first?.severity.rawValue == sender.severity)
             }
             #expect(personal.count == 3, "\(personal.map(\.message))")
             #expect(personal.allSatisfy { $0.path.hasPrefix("/properties/") }, "\(personal.map(\.path))")
@@ -152,13 +143,95 @@ struct PersonalDataEndToEndTests {
             }
             let json = try #require(outputs.first { $0.0 == "validate json" }?.1)
             for kind in ["email", "phone", "payment_card", "iban", "advertising_id", "ip_address", "coordinates"] {
-                // One finding, listed in its snapshot and in the run's findings.
-                #expect(json.components(separatedBy: "\"\(kind): ").count == 3, "\(kind) in \(json)")
+                // One finding, listed in its snapshot's findings and privacy section, and in the run's findings.
+                #expect(json.components(separatedBy: "\"\(kind): ").count == 4, "\(kind) in \(json)")
             }
             for (place, output) in outputs {
                 #expect(output.contains("a***@example.com"), "\(place): \(output)")
                 for value in planted { #expect(!output.contains(value), "\(place) shows \(value)") }
             }
+
+            // `tracksnap record` writes each value as its kind's pattern, which the next run's
+            // different values of the same kinds still match.
+            let recorded = directory.appending(path: "recorded.json")
+            let record = try await tracksnap(
+                "record", recorded.path, "--capture", capture.path, "--validator", "segment")
+            #expect(record.status == 0, "\(record.stderr)")
+            let written = try String(contentsOf: recorded, encoding: .utf8)
+            for value in planted {
+                #expect(!written.contains(value), "the snapshot shows \(value): \(written)")
+                let encoded = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value
+                #expect(!written.contains(encoded), "the snapshot shows \(encoded): \(written)")
+            }
+            let other = [
+                "bob.smith@example.org", "+33 6 12 34 56 78", "5555 5555 5555 4444",
+                "1E4A8B2C-3D5F-4A6B-9C7D-8E9F0A1B2C3D", "GB82 WEST 1234 5698 7654 32", "198.51.100.7", "48.858370",
+            ]
+            var next = body
+            for (old, new) in zip(planted, other) { next = next.replacingOccurrences(of: old, with: new) }
+            let nextCapture = directory.appending(path: "next.ndjson")
+            try JSONSerialization.data(withJSONObject: [
+                "method": "POST", "url": "https://api.segment.io/v1/batch",
+                "headers": [["name": "Content-Type", "value": "application/json"]], "body": next,
+            ]).write(to: nextCapture)
+            for run in [capture, nextCapture] {
+                let check = try await tracksnap(
+                    "validate", recorded.path, "--capture", run.path, "--validator", "segment", "--format", "json")
+                #expect(check.status == 0, "\(run.lastPathComponent): \(check.stdout)\(check.stderr)")
+                let report = try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any]
+                let findings = report?["findings"] as? [[String: Any]] ?? []
+                let differences = findings.filter { $0["code"] as? String != "personal_data" }
+                #expect(differences.isEmpty, "\(run.lastPathComponent): \(differences)")
+            }
         }
+    }
+
+    @Test(
+        "recording a vendor SDK's traffic through the control API writes no planted value, and the next run with other values validates",
+        arguments: senders)
+    func recorded(_ sender: Sender) async throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.python.path) else {
+            Issue.record("\(Self.python.path) is missing: run `make sdk-venv`, which installs the analytics SDKs")
+            return
+        }
+        let server = try await ServeChild.launch([])
+        defer { server.stop() }
+        let script = PackagePaths.fixtures.appending(path: "sdk/send_personal_data.py").path
+        /// One run of the flow in a session of its own, its planted values.
+        func run(_ person: String) async throws -> (session: String, planted: [String]) {
+            let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
+            let sent = try await runProcess(Self.python, [script, sender.name, server.base, person], timeout: 120)
+            #expect(sent.status == 0, "the \(sender.name) sender failed: \(sent.stderr)")
+            _ = try await server.call("GET", "sessions/\(session)/requests?count=1&timeout=30")
+            return (session, Array(try JSONDecoder().decode(Planted.self, from: Data(sent.stdout.utf8)).planted.values))
+        }
+        let first = try await run("ada")
+        let body = try JSONSerialization.data(withJSONObject: ["validator": sender.profile])
+        let answer = try await server.call("POST", "sessions/\(first.session)/record", body: body)
+        let content = try #require(
+            (try JSONSerialization.jsonObject(with: answer) as? [String: Any])?["snapshotContent"])
+        let written = String(decoding: try JSONSerialization.data(withJSONObject: content), as: UTF8.self)
+        #expect(written.contains("$regex"), "\(written)")
+        for value in first.planted {
+            for form in [value, value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value] {
+                #expect(!written.contains(form), "the snapshot shows \(form): \(written)")
+            }
+        }
+        // Another person: another email; the snapshot still matches, only the privacy check speaks.
+        // (The first session ends: the SDKs' traffic goes to the one session open.)
+        _ = try await server.call("DELETE", "sessions/\(first.session)")
+        let second = try await run("bob")
+        #expect(Set(second.planted) != Set(first.planted))
+        let check = try JSONSerialization.data(withJSONObject: [
+            "snapshotContent": content, "validator": sender.profile, "format": "json",
+        ])
+        let report =
+            try JSONSerialization.jsonObject(
+                with: try await server.call("POST", "sessions/\(second.session)/validate", body: check))
+            as? [String: Any]
+        let findings = report?["findings"] as? [[String: Any]] ?? []
+        let differences = findings.filter { $0["code"] as? String != "personal_data" }
+        #expect(differences.isEmpty, "\(differences)")
+        #expect(findings.count == 3, "\(findings)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TracksnapModel
 import TracksnapTestSupport
 
 #if canImport(FoundationNetworking)
@@ -59,7 +60,8 @@ struct SDKEndToEndTests {
         let snapshot = PackagePaths.sdks.appending(path: "\(sdk.vendor).json").path
         let profile = sdk.vendor  // a built-in profile
         let body = try JSONSerialization.data(withJSONObject: ["snapshot": snapshot, "validator": profile])
-        let report = try await server.call("POST", "sessions/\(session)/validate", body: body, as: Report.self)
+        let report = try await server.call(
+            "POST", "sessions/\(session)/validate", body: body, as: ValidationReport.self)
         #expect(report.passed, "\(report.findings.map { "\($0.code) \($0.path): \($0.message)" })")
         #expect(report.findings.isEmpty)
 
@@ -96,13 +98,4 @@ struct SDKEndToEndTests {
         for form in forms { #expect(!recorded.contains(form), "\(form) was written to the snapshot") }
     }
 
-    private struct Report: Decodable {
-        struct Finding: Decodable {
-            var code: String
-            var path: String
-            var message: String
-        }
-        var passed: Bool
-        var findings: [Finding]
-    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TracksnapModel
 import TracksnapTestSupport
 
 #if canImport(FoundationNetworking)
@@ -62,7 +63,8 @@ struct SDKInterceptionTests {
 
             let snapshot = PackagePaths.sdks.appending(path: "\(sdk.vendor).json").path
             let body = try JSONSerialization.data(withJSONObject: ["snapshot": snapshot, "validator": sdk.vendor])
-            let report = try await server.call("POST", "sessions/\(session)/validate", body: body, as: Report.self)
+            let report = try await server.call(
+                "POST", "sessions/\(session)/validate", body: body, as: ValidationReport.self)
             #expect(report.passed, "\(report.findings.map { "\($0.code) \($0.path): \($0.message)" })")
         }
     }
@@ -113,13 +115,4 @@ struct SDKInterceptionTests {
         }
     }
 
-    private struct Report: Decodable {
-        struct Finding: Decodable {
-            var code: String
-            var path: String
-            var message: String
-        }
-        var passed: Bool
-        var findings: [Finding]
-    }
 }

@@ -18,7 +18,7 @@ struct ReportSchemaTests {
     static let runs: [[SnapshotResult]] = [
         [], [Fixtures.passing], [Fixtures.passing, Fixtures.checkout],
         [Fixtures.hostile, Fixtures.many(errors: 3, warnings: 2)],
-        [DecodeErrorReportTests.result], [PlanReportTests.planned],
+        [DecodeErrorReportTests.result], [PlanReportTests.planned], [PrivacyReportTests.leaking],
     ]
 
     /// Writes each report into a directory and runs `check.py -v --report` over them.

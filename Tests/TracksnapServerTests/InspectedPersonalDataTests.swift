@@ -33,4 +33,31 @@ struct InspectedPersonalDataTests {
         #expect(shown.contains("E7DC"), "\(shown)")
         #expect(shown.contains("Signed Up"), "the base64 body no longer decodes: \(shown)")
     }
+
+    @Test("the event carrying personal data lists it under privacy, masked; a request-level value under the request's")
+    func privacy() throws {
+        let request = CapturedRequest(
+            id: "1", method: "POST", url: "http://127.0.0.1:8181/v1/batch?uid=ada%40example.com",
+            headers: [.init(name: "Content-Type", value: "application/json")],
+            body: .text(
+                #"{"batch":[{"type":"track","event":"Viewed","userId":"u","properties":{"sku":"SKU-1"}},{"type":"track","event":"Checkout","userId":"u","properties":{"contact":"bob@example.com"}}]}"#
+            ))
+        let text = InspectedRequest.json(request, redactor: Redactor(requests: [request]))
+        let shown = try JSONDocument.parse(Array(text.utf8), file: "stream").value
+        let events = shown["events"]?.arrayValue ?? []
+        #expect(events.count == 2)
+        #expect(events.first?["privacy"] == nil, "\(text)")
+        let found = events.last?["privacy"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(found.count == 1 && found[0].hasPrefix("email: ") && found[0].contains("b***@example.com"), "\(text)")
+        #expect(found.first?.contains("/properties/contact") == true, "\(text)")
+        let own = shown["privacy"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(own.count == 1 && own[0].contains("a***@example.com"), "\(text)")
+        #expect(!text.contains("bob@example.com") && !text.contains("ada@example.com"), "\(text)")
+        // Nothing of the kind: no privacy member at all.
+        let clean = CapturedRequest(
+            id: "2", method: "POST", url: "http://127.0.0.1:8181/v1/track",
+            headers: [.init(name: "Content-Type", value: "application/json")],
+            body: .text(#"{"type":"track","event":"Viewed","userId":"u","properties":{"price":12.5}}"#))
+        #expect(!InspectedRequest.json(clean, redactor: Redactor(requests: [clean])).contains("privacy"))
+    }
 }

@@ -324,4 +324,25 @@ struct PersonalDataSnapshotTests {
         let document = try JSONDocument.parse(Array(text.utf8), file: "s.json")
         #expect(Validation.lint(document: document).contains { $0.message.contains("\"mail\"") })
     }
+
+    @Test("lint warns of recorded personal data, masked, but not of a field the snapshot allows nor of a pattern")
+    func lint() throws {
+        func warnings(_ text: String) throws -> [String] {
+            Validation.lint(document: try JSONDocument.parse(Array(text.utf8), file: "s.json")).map(\.description)
+        }
+        let events =
+            #"{"events": [{"type": "track", "name": "A", "properties": {"contact": "ada@example.com", "card": "4111111111111111", "sku": "SKU-0123-4567-89"}}]"#
+        let found = try warnings(events + "}")
+        #expect(found.count == 2, "\(found)")
+        #expect(found.allSatisfy { $0.hasPrefix("s.json:1:") && $0.contains(": warning: ") }, "\(found)")
+        #expect(found.contains { $0.contains("payment_card in clear") && $0.contains("**** **** **** 1111") })
+        #expect(!found.joined().contains("ada@example.com") && !found.joined().contains("4111111111111111"))
+        let allowed = try warnings(
+            events + #", "personalData": {"allow": {"email": ["contact"]}, "kinds": {"payment_card": "off"}}}"#)
+        #expect(allowed.isEmpty, "\(allowed)")
+        // What `tracksnap record` writes in its place is no personal data.
+        let pattern = PersonalData.recordedPattern(for: .email)
+        let recorded = #"{"events": [{"type": "track", "name": "A", "properties": {"contact": {"$regex": ""#
+        #expect(try warnings(recorded + pattern.replacingOccurrences(of: "\\", with: "\\\\") + #""}}}]}"#).isEmpty)
+    }
 }

@@ -41,12 +41,18 @@ public struct ValidationReport: Sendable, Hashable, Codable {
         public var acceptCommand: String?
         /// The tracking plans' events this run never sent (coverage); only when plans were checked.
         public var plannedNotSent: [PlannedEvent]?
+        /// The privacy section: those of `findings` whose code is in the privacy category
+        /// (`personal_data`…), values masked; left out when there are none. They stay in
+        /// `findings` too.
+        public var privacy: [Finding]?
 
         package init(
             file: String, name: String, profile: String, passed: Bool, selected: Int, captured: Int, events: Int?,
-            entries: [Entry], findings: [Finding], acceptCommand: String?, plannedNotSent: [PlannedEvent]? = nil
+            entries: [Entry], findings: [Finding], acceptCommand: String?, plannedNotSent: [PlannedEvent]? = nil,
+            privacy: [Finding]? = nil
         ) {
             self.plannedNotSent = plannedNotSent
+            self.privacy = privacy
             self.file = file
             self.name = name
             self.profile = profile

@@ -49,7 +49,9 @@ struct GitHubAnnotations {
         if let location = finding.location ?? entryLocation {
             properties += [("line", String(location.line)), ("col", String(location.column))]
         }
-        properties.append(("title", "tracksnap " + finding.code.rawValue))
+        // A finding of a section of its own says so: `tracksnap privacy personal_data`.
+        let section = finding.code.category.map { $0.rawValue + " " } ?? ""
+        properties.append(("title", "tracksnap " + section + finding.code.rawValue))
         // Control characters would reach the log viewer, which interprets ANSI sequences.
         var message = VisibleText.inline(finding.message)
         let shown = VisibleText.pair(finding.expected, finding.actual)

@@ -28,10 +28,23 @@ struct StepSummary {
         }
         for result in results where !result.findings.isEmpty {
             lines += ["", "### \(status(result)) \(Markdown.text(result.name))", ""]
-            lines.append("| Code | Path | Line | Expected | Actual | Message |")
-            lines.append("|---|---|--:|---|---|---|")
-            for finding in result.findings {
-                lines.append("| " + row(finding, in: result).joined(separator: " | ") + " |")
+            let privacy = result.findings.filter { $0.code.category == .privacy }
+            let differences = result.findings.filter { $0.code.category != .privacy }
+            if !differences.isEmpty {
+                lines.append("| Code | Path | Line | Expected | Actual | Message |")
+                lines.append("|---|---|--:|---|---|---|")
+                for finding in differences {
+                    lines.append("| " + row(finding, in: result).joined(separator: " | ") + " |")
+                }
+            }
+            if !privacy.isEmpty {
+                if !differences.isEmpty { lines.append("") }
+                lines += ["#### Privacy — values masked", ""]
+                lines.append("| Code | Request | Path | Value | Message |")
+                lines.append("|---|---|---|---|---|")
+                for finding in privacy {
+                    lines.append("| " + privacyRow(finding).joined(separator: " | ") + " |")
+                }
             }
             if let command = options.acceptCommand(for: result) {
                 if let loss = result.acceptingLoss { lines += ["", Markdown.text("Accepting would remove " + loss)] }
@@ -48,6 +61,20 @@ struct StepSummary {
     private func status(_ result: SnapshotResult) -> String {
         if !result.passed { return "❌ failed" }
         return result.findings.isEmpty ? "✅ passed" : "⚠️ passed"
+    }
+
+    /// A privacy finding: the request (and event) it is about, the pointer, the masked value.
+    private func privacyRow(_ finding: Finding) -> [String] {
+        let code = Markdown.code(finding.code.rawValue) + (finding.severity == .warning ? " (warning)" : "")
+        let request =
+            finding.request.map {
+                Markdown.text("#\($0.index + 1) \($0.method) ") + Markdown.code(VisibleText.line($0.url, limit: 80))
+                    + ($0.event.map { Markdown.text(" event \($0 + 1)") } ?? "")
+            } ?? "—"
+        let path = finding.path.isEmpty ? "—" : Markdown.code(finding.path)
+        let value = VisibleText.pair(nil, finding.actual).actual.map(Markdown.code) ?? "—"
+        let message = finding.message.isEmpty ? "—" : Markdown.text(VisibleText.line(finding.message, limit: 200))
+        return [code, request, path, value, message]
     }
 
     private func row(_ finding: Finding, in result: SnapshotResult) -> [String] {

@@ -22,6 +22,7 @@ extension ValidationReport {
 
 extension ValidationReport.SnapshotReport {
     init(_ result: SnapshotResult, options: ReportOptions) {
+        let privacy = result.findings.filter { $0.code.category == .privacy }
         self.init(
             file: result.file, name: result.name, profile: result.profile, passed: result.passed,
             selected: result.selected, captured: result.captured, events: result.events,
@@ -32,7 +33,8 @@ extension ValidationReport.SnapshotReport {
                 ? result.unsentPlanned.map {
                     ValidationReport.PlannedEvent(
                         event: $0.title, plan: $0.file, line: $0.location?.line, column: $0.location?.column)
-                } : nil)
+                } : nil,
+            privacy: privacy.isEmpty ? nil : privacy.map { ValidationReport.Finding($0, snapshot: nil) })
     }
 }
 

@@ -21,7 +21,8 @@ struct FindingGroups {
     private(set) var replayMisses: [Finding] = []
     /// Events a tracking plan lacks or refuses: about a captured event, not an expected entry.
     private(set) var plan: [Finding] = []
-    /// Personal data found in the traffic, its values masked: about a captured request or event.
+    /// The privacy section (`FindingCode.Category.privacy`: personal data found in the traffic,
+    /// its values masked): about a captured request or event.
     private(set) var privacy: [Finding] = []
     private let entryByPath: [String: EntryResult]
 
@@ -30,13 +31,16 @@ struct FindingGroups {
         var byEntry: [String: [Finding]] = [:]
         var order: [String] = []
         for finding in result.findings {
+            if finding.code.category == .privacy {
+                privacy.append(finding)
+                continue
+            }
             switch finding.code {
             case .missingEvent: missing.append(finding)
             case .unexpectedEvent: unexpected.append(finding)
             case .vendorRule: rules.append(finding)
             case .replayMiss: replayMisses.append(finding)
             case .unplannedEvent, .planViolation: plan.append(finding)
-            case .personalData, .consent: privacy.append(finding)
             default:
                 // A finding outside any entry (a snapshot-wide count, say) is grouped under the root.
                 let key = finding.entry ?? ""

@@ -56,7 +56,7 @@ struct TextRenderer {
             (groups.rules, "vendor rules", " — what the vendor drops or refuses:"),
             (groups.replayMisses, "replay", " — requests the cassette had no answer for:"),
             (groups.plan, "tracking plan", " — events the plan lacks or refuses:"),
-            (groups.privacy, "privacy", " — personal data in the traffic, masked:"),
+            (groups.privacy, "privacy", " — personal data (masked) and consent:"),
         ] where !findings.isEmpty {
             lines.append("  " + painter(.yellow, title) + painter(.dim, note))
             for finding in findings {

@@ -20,7 +20,9 @@ import TracksnapValidation
 /// miss and the vendor limits the request as a whole breaks, `warnings` the recommendations it
 /// does not follow (neither fails a validation by itself); each is absent when empty. An event's `rules` lists the vendor limits it breaks, its `warnings` the vendor
 /// recommendations it does not follow (`VendorRule`: every built-in rule of its
-/// vendor, as the built-in vendor profiles check them, on the redacted request). `vendor` names
+/// vendor, as the built-in vendor profiles check them, on the redacted request). `privacy`, on
+/// the request and on an event, lists the personal data found in it (`personal_data` findings'
+/// messages: the kind, the event, the JSON Pointer, the value masked). `vendor` names
 /// the decoder that claimed the request and could not read it.
 enum InspectedRequest {
     /// The JSON text of one request, on one line.
@@ -30,9 +32,14 @@ enum InspectedRequest {
         let safe = redactor.redact(request)
         let decoded = Decoders.decode(safe)
         let broken = VendorRule.violations(of: VendorRule.all, safe, decoded.events)
+        let personal = privacy(request)
         let events = decoded.events.map { event -> JSONValue in
             guard case .object(var fields) = event.validationView else { return event.validationView }
             fields["index"] = .number(String(event.index))
+            let found = personal.filter { $0.request?.event == event.index }.map {
+                JSONValue.string(redactor.redact(text: $0.message))
+            }
+            if !found.isEmpty { fields["privacy"] = .array(found) }
             let own = broken.filter { $0.event?.index == event.index }
             let rules = own.filter { $0.rule.kind == .limit }.map { JSONValue.string($0.message) }
             let advice = own.filter { $0.rule.kind == .recommendation }.map { JSONValue.string($0.message) }
@@ -49,10 +56,24 @@ enum InspectedRequest {
             #"{"request":"# + CaptureFile.ndjsonLine(safe) + #","events":"# + JSONValue.array(events).serialized()
         if !problems.isEmpty { text += #","problems":"# + JSONValue.array(problems.map(JSONValue.string)).serialized() }
         if !warnings.isEmpty { text += #","warnings":"# + JSONValue.array(warnings).serialized() }
+        let own = personal.filter { $0.request?.event == nil }.map {
+            JSONValue.string(redactor.redact(text: $0.message))
+        }
+        if !own.isEmpty { text += #","privacy":"# + JSONValue.array(own).serialized() }
         if let error = decoded.error { text += #","vendor":"# + JSONValue.string(error.vendor).serialized() }
         let steps = layers(safe)
         if !steps.isEmpty { text += #","layers":"# + JSONValue.array(steps).serialized() }
         return text + "}"
+    }
+
+    /// The personal data the request carries, as the `default` profile finds it (the check every
+    /// profile makes), each finding's message naming the kind, the event and the JSON Pointer,
+    /// the value masked. Found in the request as sent: the redacted one shows only masks. A
+    /// request with nothing of the kind anywhere is searched once and not decoded again.
+    private static func privacy(_ request: CapturedRequest) -> [Finding] {
+        guard !PersonalData.hits(in: request.validationView, addresses: { _ in true }).isEmpty else { return [] }
+        let profile = Profile.builtInDefault
+        return profile.personalDataFindings([request]) { profile.select([request], decodingEvents: true) }
     }
 
     /// The layers of a body that is more than JSON (a form, base64, JSON in a form's field…),

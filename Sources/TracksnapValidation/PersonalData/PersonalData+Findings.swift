@@ -1,5 +1,5 @@
-import TracksnapCore
-import TracksnapDecoders
+package import TracksnapCore
+package import TracksnapDecoders
 import TracksnapJSON
 package import TracksnapModel
 
@@ -118,5 +118,53 @@ extension Profile {
             }
         }
         return findings
+    }
+}
+
+extension PersonalData {
+    /// The pattern a recording writes in place of a value of this kind (a PCRE2 pattern matching
+    /// any value of the kind, so that the next run's different email still matches), never the
+    /// value itself.
+    ///
+    /// ```swift
+    /// PersonalData.recordedPattern(for: .email)  // [A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}
+    /// ```
+    package static func recordedPattern(for kind: Kind) -> String {
+        switch kind {
+        case .email: #"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}"#
+        case .phone: #"\+?[0-9(][0-9 ().-]{5,}[0-9]"#
+        case .paymentCard: #"[0-9][0-9 -]{11,22}[0-9]"#
+        case .iban: #"[A-Z]{2}[0-9]{2}[A-Z0-9 ]{11,40}"#
+        case .advertisingID: #"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"#
+        case .ipAddress: #"[0-9A-Fa-f:.]{2,45}"#
+        case .coordinates: #"-?[0-9]{1,3}\.[0-9]+(,\s*-?[0-9]{1,3}\.[0-9]+)?"#
+        }
+    }
+}
+
+extension Profile {
+    /// The personal data a recording must not write in clear: each value one of these requests
+    /// or their events carries, by its kind, as the check finds it — but a kind this profile
+    /// (or the snapshot's own `"personalData"`) turns off, or a field its `allow` lists name.
+    /// Unlike the check, a profile call's traits are hidden too: they need not fail a run, but
+    /// a snapshot is a file people commit.
+    ///
+    /// - Parameters:
+    ///   - requests: each captured request with the events decoded from it.
+    ///   - snapshot: the snapshot re-recorded, whose own `"personalData"` applies over the profile's.
+    package func personalDataToHide(
+        _ requests: [(request: CapturedRequest, events: [AnalyticsEvent])], snapshot: Snapshot?
+    ) -> [String: PersonalData.Kind] {
+        var policy = personalData
+        if let snapshot { policy = PersonalDataPolicy.applying(snapshot, to: policy).0 }
+        var hidden: [String: PersonalData.Kind] = [:]
+        for (request, events) in requests {
+            let found = PersonalData.hits(in: request, events: events)
+            for hit in found.events.flatMap(\.1) + found.request
+            where policy.severity(of: hit.kind, forbidden: true) != nil && !policy.allows(hit.kind, at: hit.path) {
+                hidden[hit.value] = hit.kind
+            }
+        }
+        return hidden
     }
 }

@@ -118,14 +118,17 @@
     const request = message.request;
     const problems = message.problems || [];
     const warnings = message.warnings || [];
+    // The personal data found in the request (masked by the server): its own, and each event's.
+    const privacy = message.privacy || [];
     const events = message.events || [];
     if (events.length === 0) {
-      return [{ request, event: null, vendor: message.vendor || "", problems, warnings, key: request.id + ":-" }];
+      return [{ request, event: null, vendor: message.vendor || "", problems, warnings, privacy, key: request.id + ":-" }];
     }
     // An event's problems: its request's, and the vendor limits it breaks; its warnings: the
     // vendor recommendations it, or its request, does not follow (they fail no validation).
     return events.map((event) => ({ request, event, vendor: event.vendor, problems: problems.concat(event.rules || []),
-                                    warnings: warnings.concat(event.warnings || []), key: request.id + ":" + event.index }));
+                                    warnings: warnings.concat(event.warnings || []),
+                                    privacy: privacy.concat(event.privacy || []), key: request.id + ":" + event.index }));
   }
 
   function searchText(entry) {
@@ -168,6 +171,11 @@
     if (entry.warnings.length > 0) {
       const mark = element("span", "badge warning", entry.warnings.length === 1 ? "warning" : entry.warnings.length + " warnings");
       mark.title = entry.warnings.join("\n");
+      badge.append(mark);
+    }
+    if (entry.privacy.length > 0) {
+      const mark = element("span", "badge privacy", "privacy" + (entry.privacy.length === 1 ? "" : " " + entry.privacy.length));
+      mark.title = entry.privacy.join("\n");
       badge.append(mark);
     }
     // One finding a line of the report: a row of an entry's table or an item of a list.
@@ -432,12 +440,13 @@
     if (row) row.setAttribute("aria-selected", "true");
     view.open = key;
     saveView();
-    const { request, event, problems, warnings } = entry;
+    const { request, event, problems, warnings, privacy } = entry;
     $("detail-title").textContent = event
       ? event.vendor + " · " + event.type + (event.name ? " · " + event.name : "")
       : "request " + request.id + (entry.vendor ? " (" + entry.vendor + " could not read it)" : " (no decoder claimed it)");
     $("detail-problems").replaceChildren(...problems.map((problem) => element("li", null, problem)),
-      ...warnings.map((warning) => element("li", "warning", "warning: " + warning)));
+      ...warnings.map((warning) => element("li", "warning", "warning: " + warning)),
+      ...privacy.map((found) => element("li", "privacy", "privacy: " + found)));
     showFindings(entry);
     $("detail-properties").replaceChildren(event ? tree(event.properties) : element("span", "null", "—"));
     $("detail-context").replaceChildren(event ? tree(event.context) : element("span", "null", "—"));
