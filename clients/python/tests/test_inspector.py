@@ -387,6 +387,24 @@ def test_a_person_records_reviews_and_validates_snapshots(server, browser):
     assert errors == [], errors
 
 
+def test_a_pasted_snapshot_with_a_mistake_is_told_at_its_line_and_column_as_the_cli_tells_it(server, browser):
+    """The pasted text goes to the server as it is, read as the CLI reads a file: the panel shows
+    `snapshotContent:3:…`, the mistake's place in what was pasted, not JSON.parse's offset."""
+    session = server.session("pasted")
+    post(f"{session.base_url}/e?ev=view", b"")
+    browser.get(f"{server.url}/__tracksnap/ui/#token={server.token}")
+    wait_for(browser, lambda: browser.find_element(By.ID, "status").text.startswith("live"))
+    browser.find_element(By.ID, "work-toggle").click()
+    wait_for_session(browser, session.id)
+    Select(browser.find_element(By.ID, "work-session")).select_by_value(session.id)
+    Select(browser.find_element(By.ID, "work-snapshot")).select_by_value("(paste)")
+    content = browser.find_element(By.ID, "work-content")
+    content.send_keys('{\n  "requests": [\n    {"method": "GET", "url": "http://x.example/e",}\n  ]\n}\n')
+    browser.find_element(By.ID, "work-validate").click()
+    wait_for(browser, lambda: "snapshotContent:" in panel_status(browser))
+    assert panel_status(browser).startswith("400: snapshotContent:3:"), panel_status(browser)
+
+
 MIXPANEL = SEND_SEGMENT.with_name("send_mixpanel.py")
 
 
