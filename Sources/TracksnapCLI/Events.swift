@@ -44,6 +44,7 @@ struct Events: ParsableCommand {
         }
         let selection = profile.select(requests, decodingEvents: true)
         for item in selection.undecided { Terminal.error("warning: " + selection.message(item, in: requests)) }
+        if let untried = selection.untriedMessage { Terminal.error("warning: " + untried) }
         let redactor = Redactor(requests: requests)
         let decoded = zip(selection.selected, selection.decoded).map { index, result in
             DecodedRequest(

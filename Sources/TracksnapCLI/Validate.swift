@@ -111,10 +111,11 @@ struct Validate: ParsableCommand {
         var badInput = false
         for file in files {
             do {
-                results.append(
-                    try PreparedCheck(
-                        snapshotAt: file, profile: traffic.validator, plans: plan, workspace: traffic.workspace
-                    ).declaring(consent: consent).validate(requests))
+                let check = try PreparedCheck(
+                    snapshotAt: file, profile: traffic.validator, plans: plan, workspace: traffic.workspace)
+                // What lint warns about, at the same place (a Szimpla string compared literally).
+                for warning in check.snapshot.warnings { Terminal.error(warning.description) }
+                results.append(check.declaring(consent: consent).validate(requests))
             } catch {
                 Terminal.error(error.description)
                 badInput = true

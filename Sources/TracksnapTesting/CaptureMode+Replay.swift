@@ -1,10 +1,13 @@
 public import Foundation
+import Synchronization
 public import TracksnapCapture
 import TracksnapCore
 import TracksnapDecoders
 import TracksnapJSON
 public import TracksnapModel
 public import TracksnapReplay
+import TracksnapReports
+import TracksnapValidation
 
 extension CaptureMode {
     /// Answers the app's requests from a cassette, so that a flow runs offline and the same
@@ -21,34 +24,49 @@ extension CaptureMode {
     /// `TRACKSNAP_RECORD`, else `never` in CI and `missing` locally), read as `CassettePlayer`
     /// says: `missing` records a cassette that does not exist yet, `failed` records what one
     /// lacks. A request the cassette has no answer for gets a 599 that says why, goes nowhere,
-    /// and fails the next `assertTracking` on this capture with the same text.
+    /// and fails the next `assertTracking` on this capture with the same text, which is also
+    /// printed on stderr at once, beside whatever the app does with the 599. While recording, a
+    /// request that looks like analytics (`AnalyticsLook`) but is not `analytics` goes to the
+    /// network and into the cassette as the app's backend does: stderr says so, once per host.
     /// - Parameters:
     ///   - path: the cassette file, relative to the test file's directory unless absolute.
     ///   - matching: the rules; by default the cassette's tool's.
     ///   - record: the record mode, when not the configured one.
     ///   - analytics: the requests answered as the collector answers them and left out of the
-    ///     cassette; by default those to the vendors' own domains (`api.segment.io`…). Name your
-    ///     own collector here.
+    ///     cassette; by default those to the vendors' own domains (`api.segment.io`…) and those a
+    ///     registered decoder of your own claims (`DecoderRegistry`). Name your own collector here.
+    ///   - notices: where what the replay tells goes (a miss, analytics recorded); by default
+    ///     stderr, as `tracksnap serve` prints it.
     ///   - filePath: the test file, which a relative `path` is relative to.
     /// - Throws: `InputError` for a cassette that cannot be read, `RecordModeError` for a bad
     ///   `TRACKSNAP_RECORD`.
     public static func replay(
         cassette path: String, matching: CassetteMatching? = nil, record: RecordMode? = nil,
         analytics: (@Sendable (CapturedRequest) -> Bool)? = nil,
+        notices: @escaping @Sendable (String) -> Void = CassettePlayer.printNotice,
         filePath: StaticString = #filePath
     ) throws -> CaptureMode {
         let mode = try RecordMode.resolve(
             explicit: record, configured: TracksnapConfiguration.current.record,
             environment: ProcessInfo.processInfo.environment)
         let file = SnapshotLocation.resolve(path, testFile: String(describing: filePath))
+        let decoders = Extensions.registered.decoders
         return try CassettePlayer(path: file, mode: mode, matching: matching).captureMode(
-            local: analytics ?? { VendorDomains.contains($0.host) })
+            local: analytics ?? { request in
+                VendorDomains.contains(request.host)
+                    || decoders.contains { decoder in
+                        if case .unclaimed = decoder.decode(request) { return false }
+                        return true
+                    }
+            }, notices: notices)
     }
 }
 
 extension CassettePlayer {
     /// The capture mode that answers from this cassette in-process, recording what the mode
     /// lets it; requests `local` claims (the analytics, checked by snapshots) get `localAnswer`.
+    /// A miss is told to `notices` as it is answered; so is, once per host, a request recorded
+    /// that `local` left to the network but that looks like analytics (`AnalyticsLook`).
     ///
     /// ```swift
     /// let player = try CassettePlayer(path: "Cassettes/checkout.json", mode: .missing)
@@ -58,15 +76,24 @@ extension CassettePlayer {
         local: @escaping @Sendable (CapturedRequest) -> Bool = { _ in false },
         localAnswer: CaptureResponse = CaptureResponse(
             status: CollectorAnswer.status, headers: ["Content-Type": CollectorAnswer.contentType],
-            body: Data(CollectorAnswer.body.utf8))
+            body: Data(CollectorAnswer.body.utf8)),
+        notices: @escaping @Sendable (String) -> Void = CassettePlayer.printNotice
     ) -> CaptureMode {
-        .answer(
+        let warned = Mutex<Set<String>>([])
+        return .answer(
             { request in
                 if local(request) { return .respond(localAnswer) }
                 switch self.answer(for: request) {
                 case .replay(let response): return .respond(CaptureResponse(response))
-                case .miss(let miss): return .respond(CaptureResponse(miss.response))
+                case .miss(let miss):
+                    notices(miss.description)
+                    return .respond(CaptureResponse(miss.response))
                 case .forward:
+                    if let why = AnalyticsLook.reason(for: request),
+                        warned.withLock({ $0.insert(request.hostAndPort).inserted })
+                    {
+                        notices(self.analyticsRecorded(request, because: why))
+                    }
                     return .forward { response in self.record(request, response: Interaction.Response(response)) }
                 }
             },
@@ -77,6 +104,37 @@ extension CassettePlayer {
                 return self.problems
             })
     }
+}
+
+extension CassettePlayer {
+    /// Prints a replay's notice on stderr as `tracksnap serve` prints its own: each line made
+    /// visible (`noticeText`), so that a URL the app sent can neither forge a line nor drive
+    /// the terminal.
+    @Sendable public static func printNotice(_ notice: String) {
+        FileHandle.standardError.write(Data(noticeText(notice).utf8))
+    }
+
+    /// A notice as `printNotice` writes it: each line prefixed with `tracksnap: `.
+    package static func noticeText(_ notice: String) -> String {
+        notice.split(separator: "\n", omittingEmptySubsequences: false).map {
+            "tracksnap: " + VisibleText.inline(String($0)) + "\n"
+        }.joined()
+    }
+
+    /// What a recording tells when it sends a request that looks like analytics to the network.
+    func analyticsRecorded(_ request: CapturedRequest, because why: String) -> String {
+        """
+        \(path): recording \(request.method) \(request.url) to the network and into the cassette, as the app's \
+        backend, but it looks like analytics (\(why)); no decoder keeps it here. If it is analytics, \
+        name it in .replay(cassette:analytics:) or register its decoder (DecoderRegistry), so that it is \
+        answered here, captured and left out of the cassette; told once for \(request.hostAndPort)
+        """
+    }
+}
+
+extension CapturedRequest {
+    /// `host:port`, or the host alone: what a notice told once per host names.
+    fileprivate var hostAndPort: String { port.map { "\(host):\($0)" } ?? host }
 }
 
 extension CaptureResponse {

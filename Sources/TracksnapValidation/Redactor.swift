@@ -51,8 +51,12 @@ package struct Redactor {
         self.personalData = personalData
     }
 
+    /// A value that holds the placeholder (`[redacted]`, as a journal or the control API wrote
+    /// a request that is read back, ingested or imported) is no secret: taken for one, it made
+    /// every request redacted beside it fall back to cutting text, not values, which hid a live
+    /// request's body whole or left its personal data in clear.
     package init(secrets: Set<String>) {
-        self.secrets = secrets
+        self.secrets = secrets.filter { !$0.contains(Secrets.placeholderText) }
     }
 
     /// The same, leaving personal data as it is: for what a cassette keeps.

@@ -18,12 +18,15 @@ public struct SnapshotValidator: Validator {
         let selected = selection.selected
         var run = Run(snapshot: snapshot, profile: profile)
         // A request the filter cannot decide on fails the run rather than vanishing from it.
-        let undecided = selection.undecided.map { item in
+        var undecided = selection.undecided.map { item in
             Finding(
                 code: .patternMismatch, path: "", message: selection.message(item, in: requests),
                 request: RequestReference(
                     id: requests[item.index].id, index: item.index, method: requests[item.index].method,
                     url: requests[item.index].urlWithoutQuery))
+        }
+        if let message = selection.untriedMessage {
+            undecided.append(Finding(code: .patternMismatch, path: "", message: message))
         }
         var captured: [Captured] = []
         var events: [Captured] = []

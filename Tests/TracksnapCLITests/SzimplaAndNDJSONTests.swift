@@ -54,6 +54,24 @@ struct SzimplaAndNDJSONTests {
             })
     }
 
+    @Test("validate tells a Szimpla string that is not a valid pattern at its line and column, as lint does")
+    func szimplaWarningLocated() throws {
+        try withTemporaryDirectory { directory in
+            let snapshot = directory.appending(path: "s.json").path
+            try "[\n  {\n    \"url\": \"http://t.example/e(\",\n    \"method\": \"GET\"\n  }\n]\n".write(
+                toFile: snapshot, atomically: true, encoding: .utf8)
+            let capture = directory.appending(path: "run.ndjson").path
+            try #"{"method":"GET","url":"http://t.example/e("}"#.write(
+                toFile: capture, atomically: true, encoding: .utf8)
+            let lint = try tracksnap("lint", snapshot)
+            let warning = "s.json:3:12: warning: \"http://t.example/e(\" is not a valid pattern"
+            #expect(lint.stdout.contains(warning) || lint.stderr.contains(warning), "\(lint.stdout)\(lint.stderr)")
+            let run = try tracksnap("validate", snapshot, "--capture", capture)
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            #expect(run.stderr.contains(warning), "\(run.stderr)")
+        }
+    }
+
     @Test("a Szimpla snapshot without a profile uses the default one, which expects every captured request")
     func szimplaDefaultProfile() throws {
         let run = try tracksnap(

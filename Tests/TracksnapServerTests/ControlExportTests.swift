@@ -162,6 +162,43 @@ struct ControlExportTests {
         }
     }
 
+    @Test(
+        "validate takes the snapshot file's text too, as the inspector sends what was pasted: a mistake is told at its line and column in that text, as the CLI tells it"
+    )
+    func validatePastedText() async throws {
+        try await withServer { _, port in
+            let id = try await startSession(port)
+            _ = try await RawHTTP.send(
+                port: port, target: "/e?ev=scroll", host: "collect.example", headers: [("X-Tracksnap-Session", id)])
+            let pasted =
+                "{\n  \"requests\": [\n    {\"method\": \"GET\", \"url\": \"http://collect.example/e\",}\n  ]\n}\n"
+            let broken = try await control(
+                port, "POST", "sessions/\(id)/validate",
+                body: JSONValue.object(["snapshotContent": .string(pasted)]).serialized())
+            #expect(broken.status == 400, "\(broken.text)")
+            let message = try #require(try json(broken.text)["error"]?.stringValue)
+            #expect(message.hasPrefix("snapshotContent:3:"), "line 3 of the pasted text: \(message)")
+
+            let unknown = pasted.replacingOccurrences(of: "\"url\"", with: "\"ur1\"").replacingOccurrences(
+                of: ",}", with: "}")
+            let misspelt = try await control(
+                port, "POST", "sessions/\(id)/validate",
+                body: JSONValue.object(["snapshotContent": .string(unknown)]).serialized())
+            #expect(misspelt.status == 400, "\(misspelt.text)")
+            #expect(
+                try json(misspelt.text)["error"]?.stringValue?.contains("snapshotContent:3:") == true,
+                "\(misspelt.text)")
+
+            let good = unknown.replacingOccurrences(of: "\"ur1\"", with: "\"url\"").replacingOccurrences(
+                of: "e\"}", with: "e\", \"parameters\": {\"ev\": \"view\"}}")
+            let validated = try await control(
+                port, "POST", "sessions/\(id)/validate",
+                body: JSONValue.object(["snapshotContent": .string(good), "format": "text"]).serialized())
+            #expect(validated.status == 200, "\(validated.text)")
+            #expect(validated.text.contains("line 3"), "findings point into the text as pasted: \(validated.text)")
+        }
+    }
+
     @Test("record without a path answers the snapshot, recorded over the content given, and writes nothing")
     func recordContent() async throws {
         try await withTemporaryDirectory { directory in
@@ -194,7 +231,8 @@ struct ControlExportTests {
             ("validate", #"{"plan": 7}"#, "plan must be a path under the root, or an array of them"),
             ("validate", #"{"plan": ["a.json", 7]}"#, "plan must be a path under the root, or an array of them"),
             ("validate", #"{"snapshot": "a.json", "snapshotContent": {}}"#, "give one"),
-            ("validate", #"{"snapshotContent": "text"}"#, "snapshotContent must be a snapshot's JSON"),
+            ("validate", #"{"snapshotContent": 7}"#, "snapshotContent must be a snapshot's JSON"),
+            ("validate", #"{"snapshotContent": "text"}"#, "snapshotContent:1:1:"),
             ("validate", #"{"snapshotContent": {"requests": 3}}"#, "snapshotContent:"),
             ("validate", #"{"snapshot": 7}"#, "snapshot must be a string"),
             ("validate", #"{"snapshot": "../../etc/passwd"}"#, "outside the root"),

@@ -125,6 +125,47 @@ struct InspectorTests {
         }
     }
 
+    @Test(
+        "a session holding requests ingested from a journal shows its live Segment requests' every event, their writeKey and personal data hidden"
+    )
+    func ingestedBesideLive() async throws {
+        try await withServer { _, port in
+            let session = try await startSession(port)
+            // As `serve --journal` wrote it: the write key already hidden.
+            let journalled =
+                #"{"method":"POST","url":"https://api.segment.io/v1/batch","headers":[{"name":"Content-Type","value":"application/json"}],"body":"{\"writeKey\":\"[redacted]\",\"batch\":[{\"type\":\"track\",\"event\":\"Signed Up\",\"context\":{\"ip\":\"203.*.*.*\"}}]}"}"#
+            let ingested = try await control(port, "POST", "sessions/\(session)/requests", body: journalled)
+            #expect(ingested.status == 200, "\(ingested.text)")
+            let live =
+                #"{"writeKey": "wk_live_1a2b3c4d5e", "batch": [{"type": "track", "event": "Order Completed", "context": {"ip": "203.0.113.7"}}]}"#
+            let sent = try await RawHTTP.send(
+                port: port, method: "POST", target: "/v1/batch", host: "api.segment.io",
+                headers: [("Content-Type", "application/json"), ("X-Tracksnap-Session", session)],
+                body: Array(live.utf8))
+            #expect(sent.status == 200)
+
+            let answer = try await control(port, "GET", "sessions/\(session)/requests")
+            #expect(
+                !answer.text.contains("wk_live_1a2b3c4d5e") && !answer.text.contains("203.0.113.7"), "\(answer.text)")
+            let held = try capturedRequests(answer)
+            #expect(held.map(\.ingested) == [true, false])
+            for request in held {
+                let body = try json(try #require(request.bodyText))
+                #expect(body["writeKey"]?.stringValue == "[redacted]", "\(request.bodyText ?? "")")
+                #expect(body["batch"]?.arrayValue?.count == 1, "the body, not only its secret, is hidden: \(body)")
+            }
+
+            let reader = try StreamReader(port: port, token: nil)
+            defer { reader.close() }
+            let streamed = try await reader.read(until: "Order Completed")
+            #expect(!streamed.contains("wk_live_1a2b3c4d5e") && !streamed.contains("203.0.113.7"), "\(streamed)")
+            let names = try streamed.split(separator: "\n").filter { $0.hasPrefix("data: ") }.flatMap { line in
+                try json(String(line.dropFirst("data: ".count)))["events"]?.arrayValue ?? []
+            }.compactMap { $0["name"]?.stringValue }
+            #expect(names == ["Signed Up", "Order Completed"])
+        }
+    }
+
     // gzip'd by the system's gzip: a process.
     @Test(
         "a Firebase upload (gzip'd protobuf, a form's content type) is shown as its events, named as GA4 names them",

@@ -145,6 +145,26 @@ struct UndecidedFilterTests {
     }
 
     @Test(
+        "a catastrophic filter pattern is not tried again past three requests at its limit: 3,000 requests are told apart in a bounded time, the rest in one finding, none dropped"
+    )
+    func boundedOverManyRequests() throws {
+        let profile = try recordingProfile(#"{"filter": {"path": {"$regex": "/(a|aa)+"}}}"#)
+        let requests = (0..<3000).map {
+            get("https://t.example.com/" + String(repeating: "a", count: 30) + "!\($0)", id: $0)
+        }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = validate(try snapshot(#"{"requests": []}"#), requests, profile: profile)
+        // Three tries cost milliseconds; every request tried cost 11 s in a release build (33 s in debug).
+        #expect(clock.now - started < .seconds(5))
+        #expect(!result.passed)
+        #expect(result.codes == Array(repeating: .patternMismatch, count: 4), "\(result.findings.count) findings")
+        let rest = try #require(result.findings.last)
+        #expect(rest.message.contains("2997 more requests (#4 to #3000)"), "\(rest.message)")
+        #expect(rest.message.contains(#"pattern "/(a|aa)+""#), "\(rest.message)")
+    }
+
+    @Test(
         "a filter's $jsonSchema whose pattern hits PCRE2's match limit fails the run too, where it dropped the request silently"
     )
     func schemaMatchLimit() throws {

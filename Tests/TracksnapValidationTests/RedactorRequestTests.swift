@@ -82,4 +82,29 @@ struct RedactorRequestTests {
         let safe = try #require(redacted(request, among: [other]).bodyBytes)
         #expect(safe == [0xFF, 0x00] + Array("[redacted]".utf8) + [0xFE])
     }
+
+    @Test(
+        "beside a request read back from a journal, which shows [redacted], a live request is redacted as it is alone: its secret and personal data hidden, the rest kept"
+    )
+    func besideRedactedRequest() throws {
+        let fromJournal = CapturedRequest(
+            id: "1", method: "POST", url: "https://api.segment.io/v1/batch",
+            headers: [.init(name: "Authorization", value: "[redacted]")],
+            body: .text(
+                #"{"writeKey":"[redacted]","batch":[{"type":"track","event":"Signed Up","context":{"ip":"203.*.*.*"}}]}"#
+            ),
+            ingested: true)
+        let live = CapturedRequest(
+            id: "2", method: "POST", url: "https://api.segment.io/v1/batch",
+            headers: [.init(name: "Content-Type", value: "application/json")],
+            body: .text(
+                #"{"writeKey": "wk_live_77aa88bb99", "batch": [{"type": "track", "event": "Order Completed", "context": {"ip": "203.0.113.7"}}]}"#
+            ))
+        let alone = try #require(redacted(live).bodyText)
+        let beside = try #require(redacted(live, among: [fromJournal]).bodyText)
+        #expect(beside == alone)
+        #expect(!beside.contains("wk_live_77aa88bb99") && !beside.contains("203.0.113.7"), "\(beside)")
+        #expect(beside.contains("Order Completed"), "\(beside)")
+        #expect(redacted(fromJournal, among: [live]) == fromJournal, "what is already hidden stays as it is")
+    }
 }

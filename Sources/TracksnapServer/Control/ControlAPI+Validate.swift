@@ -123,7 +123,9 @@ extension ControlAPI {
 
     /// The call's `snapshot` path, resolved under the root, or its `snapshotContent`: the
     /// snapshot file's JSON (an object, or a Szimpla file's array), read as if it were a file
-    /// pretty-printed with sorted keys, so that findings' lines and columns point into that text.
+    /// pretty-printed with sorted keys, so that findings' lines and columns point into that text;
+    /// or the file's text as a string (what the inspector sends of a pasted snapshot), read as
+    /// it is, so that errors and findings point into the text as written.
     /// Nil when the call gives neither.
     func snapshotSource(_ body: ControlBody) throws(ControlBody.Problem) -> SnapshotSource? {
         let path = try body.string("snapshot")
@@ -133,18 +135,28 @@ extension ControlAPI {
         }
         if let path { return .file(try resolve(path, field: "snapshot")) }
         guard let content else { return nil }
-        guard content.objectValue != nil || content.arrayValue != nil else {
-            throw ControlBody.Problem(
-                message:
-                    "snapshotContent must be a snapshot's JSON: an object such as {\"events\": [ … ]}, not \(content.typeName)"
-            )
-        }
         let document: JSONDocument
-        do {
-            document = try JSONDocument.parse(
-                Array(content.serialized(pretty: true).utf8), file: SnapshotSource.contentName)
-        } catch {
-            throw ControlBody.Problem(message: "snapshotContent: \(error.message)")
+        if let text = content.stringValue {
+            // The file's text, as pasted: read as the CLI reads a file, so that a mistake is told
+            // at its line and column in that text.
+            do {
+                document = try JSONDocument.parse(Array(text.utf8), file: SnapshotSource.contentName)
+            } catch {
+                throw ControlBody.Problem(message: error.description)
+            }
+        } else {
+            guard content.objectValue != nil || content.arrayValue != nil else {
+                throw ControlBody.Problem(
+                    message:
+                        "snapshotContent must be a snapshot's JSON (an object such as {\"events\": [ … ]}) or its text, not \(content.typeName)"
+                )
+            }
+            do {
+                document = try JSONDocument.parse(
+                    Array(content.serialized(pretty: true).utf8), file: SnapshotSource.contentName)
+            } catch {
+                throw ControlBody.Problem(message: "snapshotContent: \(error.message)")
+            }
         }
         do {
             return .content(try Snapshot.parse(document: document), document)

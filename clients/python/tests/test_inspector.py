@@ -387,6 +387,56 @@ def test_a_person_records_reviews_and_validates_snapshots(server, browser):
     assert errors == [], errors
 
 
+def test_the_analytics_switch_hides_requests_no_vendor_claimed_and_stays_in_the_address(tmp_path, browser):
+    with Tracksnap.start(root=tmp_path, token="t0ken") as server:
+        session = server.session("mixed")
+        post(session.base_url + "/v1/track", {"type": "track", "event": "Order Completed", "userId": "u",
+                                              "writeKey": WRITE_KEY})
+        post(session.base_url + "/api/cart", {"items": 2})
+        browser.get(f"{server.url}/__tracksnap/ui/#token=t0ken")
+        wait_for(browser, lambda: len(rows(browser)) == 2)
+        switch = browser.find_element(By.ID, "analytics-only")
+        assert not switch.is_selected()
+        switch.click()
+        wait_for(browser, lambda: len(rows(browser)) == 1)
+        assert [(row[2], row[3]) for row in rows(browser)] == [("segment", "track Order Completed")], rows(browser)
+        assert browser.find_element(By.ID, "status").text == "live — 1 of 2 rows"
+        assert "analytics=1" in browser.current_url
+        # Opened again from its address, the page keeps the switch.
+        browser.get(browser.current_url)
+        wait_for(browser, lambda: browser.find_element(By.ID, "status").text == "live — 1 of 2 rows")
+        assert browser.find_element(By.ID, "analytics-only").is_selected()
+        switch = browser.find_element(By.ID, "analytics-only")
+        switch.click()
+        wait_for(browser, lambda: len(rows(browser)) == 2)
+        errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+        assert errors == [], errors
+        # Left before the server stops, so that its stream's end is no error in the next test's log.
+        browser.get("about:blank")
+    browser.get_log("browser")
+
+
+def test_a_pasted_snapshot_with_a_mistake_is_told_at_its_line_and_column_as_the_cli_tells_it(server, browser):
+    """The pasted text goes to the server as it is, read as the CLI reads a file: the panel shows
+    `snapshotContent:3:…`, the mistake's place in what was pasted, not JSON.parse's offset."""
+    session = server.session("pasted")
+    post(f"{session.base_url}/e?ev=view", b"")
+    browser.get(f"{server.url}/__tracksnap/ui/#token={server.token}")
+    wait_for(browser, lambda: browser.find_element(By.ID, "status").text.startswith("live"))
+    browser.find_element(By.ID, "work-toggle").click()
+    wait_for_session(browser, session.id)
+    Select(browser.find_element(By.ID, "work-session")).select_by_value(session.id)
+    Select(browser.find_element(By.ID, "work-snapshot")).select_by_value("(paste)")
+    content = browser.find_element(By.ID, "work-content")
+    content.send_keys('{\n  "requests": [\n    {"method": "GET", "url": "http://x.example/e",}\n  ]\n}\n')
+    browser.find_element(By.ID, "work-validate").click()
+    wait_for(browser, lambda: "snapshotContent:" in panel_status(browser))
+    assert panel_status(browser).startswith("400: snapshotContent:3:"), panel_status(browser)
+    # The refusal is the one error the console holds (read, it leaves the log for the next test).
+    errors = [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert len(errors) == 1 and "400 (Bad Request)" in errors[0], errors
+
+
 MIXPANEL = SEND_SEGMENT.with_name("send_mixpanel.py")
 
 

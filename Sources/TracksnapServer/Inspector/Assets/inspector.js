@@ -19,6 +19,7 @@
   const filterBox = $("filter");
   const sessionPicker = $("session");
   const vendorPicker = $("vendor");
+  const analyticsSwitch = $("analytics-only");
   const pauseButton = $("pause");
   const statusText = $("status");
 
@@ -39,7 +40,8 @@
   const view = (() => {
     const query = new URLSearchParams(location.search);
     return { filter: query.get("q") || "", session: query.get("session") || "",
-             vendor: query.get("vendor") || "", open: query.get("open") || "" };
+             vendor: query.get("vendor") || "", open: query.get("open") || "",
+             analytics: query.get("analytics") === "1" };
   })();
 
   // Every row, oldest first: the request, the event (null for a request that gave none), the
@@ -89,6 +91,7 @@
     if (view.filter) query.set("q", view.filter);
     if (view.session) query.set("session", view.session);
     if (view.vendor) query.set("vendor", view.vendor);
+    if (view.analytics) query.set("analytics", "1");
     if (view.open) query.set("open", view.open);
     const search = query.toString();
     history.replaceState(null, "", location.pathname + (search ? "?" + search : "") + location.hash);
@@ -193,6 +196,8 @@
   function matches(entry) {
     if (view.session && entry.request.session !== view.session) return false;
     if (view.vendor && entry.vendor !== view.vendor) return false;
+    // Analytics only: rows a vendor's decoder claimed (its events, or its failure to decode).
+    if (view.analytics && !entry.vendor) return false;
     if (needle && !entry.search.includes(needle)) return false;
     return true;
   }
@@ -303,7 +308,8 @@
     draw(true);
   }
 
-  // "live — 40 rows", or "live — 12 of 40 rows" while a filter, session or vendor hides some.
+  // "live — 40 rows", or "live — 12 of 40 rows" while a filter, session, vendor or the
+  // analytics switch hides some.
   function showCount() {
     setStatus("live — " + (shown.length === entries.length ? "" : shown.length + " of ") + entries.length + " rows");
   }
@@ -666,6 +672,12 @@
       applyFilter();
     });
   }
+  analyticsSwitch.checked = view.analytics;
+  analyticsSwitch.addEventListener("change", () => {
+    view.analytics = analyticsSwitch.checked;
+    saveView();
+    applyFilter();
+  });
   pauseButton.addEventListener("click", () => {
     paused = !paused;
     pauseButton.textContent = paused ? "Resume" : "Pause";
