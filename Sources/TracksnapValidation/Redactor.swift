@@ -11,10 +11,20 @@ extension CapturedRequest {
 
     /// The same, from the request's `validationView` when it is already at hand.
     package func carriedSecrets(view: JSONValue) -> Set<String> {
+        CarriedSearches.searched(self, secrets: true)
         var found = Secrets.values(in: view)
         for header in headers where Secrets.isSecretHeader(header.name) {
             found.formUnion(Secrets.credentials(inHeaderValue: header.value))
         }
+        return found
+    }
+
+    /// The personal data the request carries in fields that say what it is, or by its shape
+    /// (`PersonalData.hits`): each value as sent, with its mask (`a***@example.com`).
+    package func carriedPersonalData(view: JSONValue) -> [String: String] {
+        CarriedSearches.searched(self, secrets: false)
+        var found: [String: String] = [:]
+        for hit in PersonalData.hits(in: view) { found[hit.value] = hit.masked }
         return found
     }
 }
@@ -45,7 +55,7 @@ package struct Redactor {
         for request in requests {
             let view = request.validationView
             secrets.formUnion(request.carriedSecrets(view: view))
-            for hit in PersonalData.hits(in: view) { personalData[hit.value] = hit.masked }
+            personalData.merge(request.carriedPersonalData(view: view)) { $1 }
         }
         self.init(secrets: secrets)
         self.personalData = personalData
@@ -57,6 +67,13 @@ package struct Redactor {
     /// request's body whole or left its personal data in clear.
     package init(secrets: Set<String>) {
         self.secrets = secrets.filter { !$0.contains(Secrets.placeholderText) }
+    }
+
+    /// A redactor that knows these secrets and this personal data (each value as sent, with its
+    /// mask), already searched for (`CapturedRequest.carriedSecrets`, `carriedPersonalData`).
+    package init(secrets: Set<String>, personalData: [String: String]) {
+        self.secrets = secrets
+        self.personalData = personalData
     }
 
     /// The same, leaving personal data as it is: for what a cassette keeps.

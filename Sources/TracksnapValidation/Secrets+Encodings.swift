@@ -19,6 +19,7 @@ extension Secrets {
     /// Secrets.values(in: ["data": .string(data)])  // ["mp_abc123"]
     /// ```
     public static func values(in value: JSONValue) -> Set<String> {
+        if case .string(let text) = value, isPlain(text) { return [] }
         var found: Set<String> = []
         var budget = InflationBudget(limit: largestInflation)
         collect(value, depth: 0, budget: &budget, into: &found)
@@ -101,7 +102,7 @@ extension Secrets {
             }
         case .string(let string):
             // A layer that inflates beyond the budget is searched as the text it is.
-            if let layer = try? EncodedLayers.layer(in: string, budget: &budget) {
+            if !isPlain(string), let layer = try? EncodedLayers.layer(in: string, budget: &budget) {
                 search(layer, depth: depth + 1, path: &path, budget: &budget, member: member, text: text)
                 text(string, path, true)
             } else {
@@ -109,6 +110,28 @@ extension Secrets {
             }
         default:
             break
+        }
+    }
+
+    /// Whether a text is too plain for any search to find something in it: no encoding to take
+    /// apart, no secret, no personal data. It is under 12 bytes (the shortest base64 read as a
+    /// layer, and under the 13 of the shortest shaped credential) of ASCII letters, `-`, `_`, `.`
+    /// and `~`, and has no digit from 6 bytes on (the shortest shaped personal data is 6 bytes,
+    /// and every shape but an email, which needs `@`, has digits). Event names, screen names and
+    /// URLs' path segments mostly are: checked first, it spares them the search's work.
+    ///
+    /// ```swift
+    /// Secrets.isPlain("screen_view")  // true
+    /// Secrets.isPlain("s-1a2b3c4d")   // false: digits
+    /// ```
+    static func isPlain(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard utf8.count < 12 else { return false }
+        let short = utf8.count < 6
+        return utf8.allSatisfy { byte in
+            ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z"))
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+                || byte == UInt8(ascii: "~") || (short && isDigit(byte))
         }
     }
 

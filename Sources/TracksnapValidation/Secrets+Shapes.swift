@@ -14,8 +14,8 @@ extension Secrets {
     /// 8 or 9, any other provider's key format, and random tokens outside credential positions
     /// (those are hidden by their names: `isSecret`, `isSecretHeader`).
     public static func shapedCredentials(in text: String) -> [String] {
+        guard text.utf8.count >= 13 else { return [] }
         let bytes = Array(text.utf8)
-        guard bytes.count >= 13 else { return [] }
         var found: [String] = []
         var index = 0
         while index < bytes.count {

@@ -41,6 +41,9 @@ package enum VisibleText {
     /// so that it cannot move the cursor, colour the terminal, hide a difference, or start a
     /// line of its own (the capture server's log lines go through it too).
     package static func inline(_ text: String) -> String {
+        // Printable ASCII is shown as it is; every server log line goes through here, and most
+        // are nothing else.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {

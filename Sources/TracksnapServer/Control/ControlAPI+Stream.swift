@@ -56,7 +56,7 @@ extension ControlAPI {
             var pending = "retry: 1000\n\n" + Self.serverEvent(store, forgotten: nil)
             // Every secret this reader's requests carried so far, as an answer's redactor knows
             // those of every request it holds.
-            var secrets = Redactor(requests: follower.backlog).secrets
+            var secrets = store.carriedSecrets(of: follower.backlog)
             // What the server holds goes out in pieces of `streamPiece` bytes: a write a request
             // would take a trip through the event loop for each of 100,000.
             for request in follower.backlog {
@@ -75,7 +75,7 @@ extension ControlAPI {
                 let sent: Bool
                 switch item {
                 case .request(let request):
-                    secrets.formUnion(request.carriedSecrets)
+                    secrets.formUnion(store.carriedSecrets(of: request))
                     sent = await stream.send(Self.event(request, secrets: secrets))
                 case .answer(let id, let answer):
                     sent = await stream.send(Self.event(answer: answer, id: id, secrets: secrets))

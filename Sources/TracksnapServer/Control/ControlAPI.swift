@@ -156,7 +156,7 @@ struct ControlAPI: Sendable {
             return .now(.error(.badRequest, error.message))
         }
         let requests = store.requests()
-        return .later { .requests(requests, format: format) }
+        return .later { [store] in .requests(requests, redactor: store.redactor(for: requests), format: format) }
     }
 
     private func reset() -> Response {
@@ -176,7 +176,7 @@ struct ControlAPI: Sendable {
             return .now(.error(.badRequest, error.message))
         }
         guard let requests = store.endSession(id) else { return .now(noSession(id)) }
-        return .later { .requests(requests, format: format) }
+        return .later { [store] in .requests(requests, redactor: store.redactor(for: requests), format: format) }
     }
 
     func noSession(_ id: String) -> Response {
@@ -273,7 +273,10 @@ struct ControlAPI: Sendable {
         guard let unattributed = store.unattributed(sinceSessionStarted: id) else { return .now(noSession(id)) }
         guard count != nil || events != nil || settle != nil else {
             guard let requests = store.requests(inSession: id) else { return .now(noSession(id)) }
-            return .later { Self.attributed(.requests(requests, format: format), unattributed) }
+            return .later { [store] in
+                Self.attributed(
+                    .requests(requests, redactor: store.redactor(for: requests), format: format), unattributed)
+            }
         }
         return .later { [store] in
             let outcome = await store.wait(
@@ -285,7 +288,8 @@ struct ControlAPI: Sendable {
             }
             guard let outcome else { return noSession(id) }
             var response = Self.attributed(
-                .requests(outcome.requests, format: format), store.unattributed(sinceSessionStarted: id) ?? unattributed
+                .requests(outcome.requests, redactor: store.redactor(for: outcome.requests), format: format),
+                store.unattributed(sinceSessionStarted: id) ?? unattributed
             )
             response.headers.replaceOrAdd(name: Self.waitHeader, value: outcome.reason.rawValue)
             return response

@@ -68,8 +68,11 @@ struct Response: Sendable {
     /// process with a credential in it. Redacting is work in proportion to what was captured:
     /// callers build this answer off the event loop (`Reply.later`), which every server in the
     /// process shares.
-    static func requests(_ requests: [CapturedRequest], format: RequestsFormat = .json) -> Response {
-        let redactor = Redactor(requests: requests)
+    ///
+    /// - Parameter redactor: knows what the requests carry (`CaptureStore.redactor(for:)`:
+    ///   each request searched once, however many answers hold it).
+    static func requests(_ requests: [CapturedRequest], redactor: Redactor, format: RequestsFormat = .json) -> Response
+    {
         let safe = requests.map(redactor.redact)
         let text: String
         switch format {

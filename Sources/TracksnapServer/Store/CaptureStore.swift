@@ -42,8 +42,15 @@ public final class CaptureStore: Sendable {
         var sessionOrder: [String] = []
         var statistics = HealthAnswer()
         var closed = false
-        /// The distinct secrets the latest requests carried, oldest first (`secretsRemembered`).
+        /// The distinct secrets the latest requests carried, oldest first (`secretsRemembered`),
+        /// and the same as a set, which every log line's redactor shares.
         var recentSecrets: [String] = []
+        var recentSecretSet: Set<String> = []
+        /// What the latest requests carry, searched once each (`carriedSecrets(of:)`), by id, and
+        /// their ids, oldest first from `carriedStart`.
+        var carried: [String: CarriedBox] = [:]
+        var carriedOrder: [String] = []
+        var carriedStart = 0
         /// The readers of what is recorded from now on (`follow`), told under the lock so that
         /// each gets the requests in the ids' order.
         var followers: [RequestFollower] = []
@@ -66,6 +73,36 @@ public final class CaptureStore: Sendable {
         func session(receiving hint: String?) -> String? {
             guard let hint else { return sessionOrder.count == 1 ? sessionOrder[0] : nil }
             return sessions[hint] == nil ? nil : hint
+        }
+
+        /// Remembers the secrets one request carried, forgetting the oldest beyond `secretsRemembered`.
+        mutating func remember(_ secrets: Set<String>) {
+            guard !secrets.isSubset(of: recentSecretSet) else { return }
+            for secret in secrets.sorted() where recentSecretSet.insert(secret).inserted {
+                recentSecrets.append(secret)
+            }
+            let excess = recentSecrets.count - CaptureStore.secretsRemembered
+            guard excess > 0 else { return }
+            for secret in recentSecrets[..<excess] { recentSecretSet.remove(secret) }
+            recentSecrets.removeFirst(excess)
+        }
+
+        /// The box that holds what a request carries once it is searched, kept for the latest
+        /// `carriedKept` requests read.
+        mutating func carriedBox(of id: String) -> CarriedBox {
+            if let box = carried[id] { return box }
+            let box = CarriedBox()
+            carried[id] = box
+            carriedOrder.append(id)
+            if carriedOrder.count - carriedStart > CaptureStore.carriedKept {
+                carried[carriedOrder[carriedStart]] = nil
+                carriedStart += 1
+            }
+            if carriedStart > CaptureStore.carriedKept {
+                carriedOrder.removeFirst(carriedStart)
+                carriedStart = 0
+            }
+            return box
         }
     }
 
@@ -191,19 +228,49 @@ public final class CaptureStore: Sendable {
     /// A redactor for what one request's record writes (the journal, the log): its own
     /// secrets, and those the latest requests carried, which it now remembers too.
     package func redactor(remembering request: CapturedRequest) -> Redactor {
-        let own = request.carriedSecrets
+        let own = carriedSecrets(of: request)
         let known = state.withLock { state -> Set<String> in
-            for secret in own.sorted() where !state.recentSecrets.contains(secret) {
-                state.recentSecrets.append(secret)
-            }
-            state.recentSecrets.removeFirst(max(0, state.recentSecrets.count - Self.secretsRemembered))
-            return Set(state.recentSecrets)
+            state.remember(own)
+            return state.recentSecretSet
         }
-        return Redactor(secrets: known.union(own))
+        return Redactor(secrets: own.isSubset(of: known) ? known : known.union(own))
     }
 
     /// A redactor with the secrets the latest requests carried.
-    package var recentRedactor: Redactor { Redactor(secrets: Set(state.withLock { $0.recentSecrets })) }
+    package var recentRedactor: Redactor { Redactor(secrets: state.withLock { $0.recentSecretSet }) }
+
+    /// How many requests' searches the store keeps (`carriedSecrets(of:)`): those of the latest
+    /// requests read; an older one is searched again if asked for.
+    static let carriedKept = 10_000
+
+    /// The secrets a request the store recorded carries (`CapturedRequest.carriedSecrets`),
+    /// searched the first time anything asks (the log, the journal, a stream, an answer of the
+    /// control API) and kept for the others: one search a request, however many read it.
+    package func carriedSecrets(of request: CapturedRequest) -> Set<String> {
+        state.withLock { $0.carriedBox(of: request.id) }.secrets(of: request)
+    }
+
+    /// The secrets these requests, which the store recorded, carry, each searched once.
+    package func carriedSecrets(of requests: [CapturedRequest]) -> Set<String> {
+        let boxes = state.withLock { state in requests.map { state.carriedBox(of: $0.id) } }
+        var secrets: Set<String> = []
+        for (request, box) in zip(requests, boxes) { secrets.formUnion(box.secrets(of: request)) }
+        return secrets
+    }
+
+    /// A redactor for an answer that holds these requests, which the store recorded: it knows
+    /// every secret and every piece of personal data they carry, each request searched once
+    /// (as `Redactor(requests:)` searches them).
+    package func redactor(for requests: [CapturedRequest]) -> Redactor {
+        let boxes = state.withLock { state in requests.map { state.carriedBox(of: $0.id) } }
+        var secrets: Set<String> = []
+        var personalData: [String: String] = [:]
+        for (request, box) in zip(requests, boxes) {
+            secrets.formUnion(box.secrets(of: request))
+            personalData.merge(box.personalData(of: request)) { $1 }
+        }
+        return Redactor(secrets: secrets, personalData: personalData)
+    }
 
     /// Counts a request refused, unrecorded, because its body as sent is over the limit.
     package func countRejected() {
@@ -409,6 +476,9 @@ public final class CaptureStore: Sendable {
             state.answerStart = 0
             state.answerBytes = 0
             state.toldAnswersForgotten = false
+            state.carried = [:]
+            state.carriedOrder = []
+            state.carriedStart = 0
             state.tell(.reset)
         }
     }

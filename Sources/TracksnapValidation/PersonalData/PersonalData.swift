@@ -65,6 +65,7 @@ public enum PersonalData {
     public static func hits(
         in value: JSONValue, vendor: String? = nil, addresses: ([String]) -> Bool = { _ in false }
     ) -> [Hit] {
+        if case .string(let text) = value, Secrets.isPlain(text) { return [] }
         var found: [Hit] = []
         var seen: Set<String> = []
         func add(_ kind: Kind, _ raw: String, _ path: [String]) {
@@ -93,8 +94,8 @@ public enum PersonalData {
     /// PersonalData.shapedHits(in: "call +1 415 555 2671")  // [(.phone, "+1 415 555 2671")]
     /// ```
     public static func shapedHits(in text: String) -> [(Kind, String)] {
+        guard text.utf8.count >= 6 else { return [] }
         let bytes = Array(text.utf8)
-        guard bytes.count >= 6 else { return [] }
         var found: [(Kind, String)] = []
         var index = 0
         while index < bytes.count {
