@@ -1,6 +1,6 @@
 """A vendor's Python SDK sends one event carrying planted personal data, decoys beside it, to tracksnap serve.
 
-Usage: send_personal_data.py VENDOR BASE_URL [PERSON], VENDOR one of segment, mixpanel, amplitude, posthog, ga4-mp
+Usage: send_personal_data.py VENDOR BASE_URL [PERSON], VENDOR one of segment, rudderstack, mixpanel, amplitude, posthog, ga4-mp
 (GA4's Measurement Protocol, a JSON POST as Google documents it) and ga4-gtag (a /g/collect hit with
 the query gtag.js builds). Each encoding tracksnap must read through is used once: the email as a
 property, the phone inside a URL's query inside a property, the card inside JSON text inside a property. PERSON (default `ada`) starts the email's local part, so
@@ -39,6 +39,13 @@ if vendor == "segment":
     from segment.analytics import Client
 
     client = Client("wk_test_pii_segment", host=base, sync_mode=False, upload_size=100)
+    client.track("user-42", "Checkout Started", properties)
+    client.flush()
+    client.join()
+elif vendor == "rudderstack":
+    from rudderstack.analytics.client import Client
+
+    client = Client("wk_test_pii_rudder", host=base, sync_mode=False)
     client.track("user-42", "Checkout Started", properties)
     client.flush()
     client.join()

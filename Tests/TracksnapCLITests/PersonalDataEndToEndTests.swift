@@ -24,6 +24,7 @@ struct PersonalDataEndToEndTests {
 
     static let senders = [
         Sender(name: "segment", profile: "segment", severity: "warning"),
+        Sender(name: "rudderstack", profile: "rudderstack", severity: "warning"),
         Sender(name: "mixpanel", profile: "mixpanel", severity: "warning"),
         Sender(name: "amplitude", profile: "amplitude", severity: "warning"),
         Sender(name: "posthog", profile: "posthog", severity: "warning"),
@@ -196,11 +197,11 @@ struct PersonalDataEndToEndTests {
         }
         let server = try await ServeChild.launch([])
         defer { server.stop() }
-        let script = PackagePaths.fixtures.appending(path: "sdk/send_personal_data.py").path
+        let script = PackagePaths.sdks.appending(path: "send_personal_data.py").path
         /// One run of the flow in a session of its own, its planted values.
         func run(_ person: String) async throws -> (session: String, planted: [String]) {
             let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
-            let sent = try await runProcess(Self.python, [script, sender.name, server.base, person], timeout: 120)
+            let sent = try await runProcess(Self.python, [script, sender.name, server.base, person], timeout: Bounds.process)
             #expect(sent.status == 0, "the \(sender.name) sender failed: \(sent.stderr)")
             _ = try await server.call("GET", "sessions/\(session)/requests?count=1&timeout=30")
             return (session, Array(try JSONDecoder().decode(Planted.self, from: Data(sent.stdout.utf8)).planted.values))

@@ -21,7 +21,7 @@ struct CarriedSearchTests {
         })
         try await withServer(configuration) { _, port in
             let session = try await startSession(port)
-            let readers = try [StreamReader(port: port), StreamReader(port: port)]
+            let readers = try [StreamReader(port: port, token: nil), StreamReader(port: port, token: nil)]
             defer { for reader in readers { reader.close() } }
             // The stream's first lines come once its reader follows what is recorded.
             for reader in readers { _ = try await reader.read(until: "retry: 1000") }
@@ -55,31 +55,5 @@ extension Array where Element: Sendable {
         var out: [T] = []
         for element in self { out.append(try await transform(element)) }
         return out
-    }
-}
-
-/// A reader of the inspector's stream over a raw socket, read as it comes.
-private final class StreamReader: Sendable {
-    private let socket: Socket
-    private let received = Mutex<String>("")
-
-    init(port: Int) throws {
-        socket = try Socket(port: port, timeout: 60)
-        try socket.write(Array("GET /__tracksnap/requests/stream HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8))
-    }
-
-    /// Everything read so far once it contains `marker`; fails after the socket's timeout.
-    func read(until marker: String) async throws -> String {
-        try await offloaded { [self] in
-            while !received.withLock({ $0.contains(marker) }) {
-                guard let chunk = try socket.readSome() else { break }
-                received.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
-            }
-            return received.withLock { $0 }
-        }
-    }
-
-    func close() {
-        socket.close()
     }
 }

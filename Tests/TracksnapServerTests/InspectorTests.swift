@@ -318,7 +318,7 @@ extension InspectorTests {
 }
 
 /// A client of the stream over a raw socket: sends the request, then reads what comes as it comes.
-private final class StreamReader: Sendable {
+final class StreamReader: Sendable {
     private let socket: Socket
     private let received = Mutex<String>("")
 
