@@ -201,7 +201,8 @@ struct PersonalDataEndToEndTests {
         /// One run of the flow in a session of its own, its planted values.
         func run(_ person: String) async throws -> (session: String, planted: [String]) {
             let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
-            let sent = try await runProcess(Self.python, [script, sender.name, server.base, person], timeout: Bounds.process)
+            let sent = try await runProcess(
+                Self.python, [script, sender.name, server.base, person], timeout: Bounds.process)
             #expect(sent.status == 0, "the \(sender.name) sender failed: \(sent.stderr)")
             _ = try await server.call("GET", "sessions/\(session)/requests?count=1&timeout=30")
             return (session, Array(try JSONDecoder().decode(Planted.self, from: Data(sent.stdout.utf8)).planted.values))
