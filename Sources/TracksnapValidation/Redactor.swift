@@ -72,7 +72,7 @@ package struct Redactor {
     /// A redactor that knows these secrets and this personal data (each value as sent, with its
     /// mask), already searched for (`CapturedRequest.carriedSecrets`, `carriedPersonalData`).
     package init(secrets: Set<String>, personalData: [String: String]) {
-        self.secrets = secrets
+        self.init(secrets: secrets)
         self.personalData = personalData
     }
 

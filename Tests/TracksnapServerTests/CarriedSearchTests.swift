@@ -7,7 +7,7 @@ import TracksnapValidation
 
 @testable import TracksnapServer
 
-@Suite("What a captured request carries is searched for once, however many read it", .tags(.network))
+@Suite("What a captured request carries is searched for once, however many read it", .tags(.network), .leftToMakeTest)
 struct CarriedSearchTests {
     @Test(
         "a request captured while the log is on, two inspectors read the stream and an events wait is open is searched once for secrets and once for personal data"
