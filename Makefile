@@ -7,7 +7,7 @@ SWIFT ?= swift
 TRACKSNAP := .build/debug/tracksnap
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test check json-schema-suite docs docs-check front-page-check install-files install-check format bench bench-server bench-intercept bench-replay bench-plan bench-firebase bench-inspector plan-bench-venv deps build sdk-venv mitmproxy-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run python-client control-api-check python-test screenshots
+.PHONY: demo test check public-api json-schema-suite docs docs-check front-page-check install-files install-check format bench bench-server bench-intercept bench-replay bench-plan bench-firebase bench-inspector plan-bench-venv deps build sdk-venv mitmproxy-venv test-tools install fuzz fuzz-build fuzz-smoke fuzz-run python-client control-api-check python-test screenshots
 
 # PCRE2 and zlib are the system libraries tracksnap links; pkg-config finds them for SwiftPM.
 deps:
@@ -226,6 +226,11 @@ docs: deps
 	  --output-path .build/docs --warnings-as-errors 2>&1 \
 	  | { grep -vE '^(Building for debugging|\[[0-9]+/[0-9]+\]|Build of (product|target)|Write complete|Compiling|Emitting|Linking|Extracting symbol|Finished (extracting|building)|Building documentation|Generated documentation archive|  /|$$)' || true; }
 	@echo "documentation: TracksnapTesting's DocC archive in .build/docs, no warnings"
+
+# How many public declarations each library product brings into scope (ARCHITECTURE.md's table):
+# its module's own and what its Exports.swift re-exports, counted from symbol graphs.
+public-api: build
+	@python3 Tools/public-api.py
 
 # README.md, ARCHITECTURE.md and Documentation/: every relative link and anchor leads somewhere, and
 # the README's demo output is what `make demo` prints.

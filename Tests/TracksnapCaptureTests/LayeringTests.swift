@@ -195,6 +195,36 @@ struct LayeringTests {
                 "TracksnapJSON → Inflation: TracksnapJSON must not reach it (JSON stands alone)",
             ], "\(ruleProblems(json))")
     }
+
+    @Test("the test faces re-export the symbols a test names, not whole modules (one face may re-export another)")
+    func facesExportSymbols() throws {
+        for face in testFaces.keys.sorted() {
+            let path = "Sources/\(face)/Exports.swift"
+            let text = try String(contentsOf: PackagePaths.root.appending(path: path), encoding: .utf8)
+            let problems = wholeModuleExports(in: text, of: face, file: path)
+            #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+        }
+        let planted = "@_exported import struct TracksnapModel.CapturedRequest\n@_exported import TracksnapValidation\n"
+        #expect(
+            wholeModuleExports(in: planted, of: "TracksnapTesting", file: "Exports.swift") == [
+                "Exports.swift:2: TracksnapTesting re-exports the whole module TracksnapValidation; re-export the symbols a test names (`@_exported import struct TracksnapValidation.NAME`)"
+            ])
+    }
+}
+
+/// The products a test imports, and the faces each may re-export whole.
+private let testFaces: [String: Set<String>] = ["TracksnapTesting": [], "TracksnapTestingServer": ["TracksnapTesting"]]
+
+/// Each `@_exported import` of a whole module in a test face's `Exports.swift`, other than a face it may re-export.
+private func wholeModuleExports(in text: String, of face: String, file: String) -> [String] {
+    text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
+        let words = line.split(separator: " ")
+        guard words.count == 3, words[0] == "@_exported", words[1] == "import",
+            !(testFaces[face] ?? []).contains(String(words[2]))
+        else { return nil }
+        return
+            "\(file):\(index + 1): \(face) re-exports the whole module \(words[2]); re-export the symbols a test names (`@_exported import struct \(words[2]).NAME`)"
+    }
 }
 
 /// Each declared dependency the table does not allow, as `Module → Dependency: …`.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TracksnapReplay
 import TracksnapTestSupport
 import TracksnapTesting
 

@@ -4,6 +4,7 @@ import Testing
 import TracksnapCore
 import TracksnapModel
 import TracksnapRecording
+import TracksnapValidation
 
 @testable import TracksnapTesting
 
