@@ -18,10 +18,7 @@ struct DifferentialTests {
 
     @Test("random messages: the same fields, numbers and values as bbpb")
     func agreesWithBBPB() throws {
-        guard FileManager.default.isExecutableFile(atPath: PackagePaths.python.path) else {
-            Issue.record("\(PackagePaths.python.path) is missing: run `make sdk-venv`, which installs bbpb")
-            return
-        }
+        let python = try PackagePaths.sdkPython(for: "bbpb")
         var generator = MessageGenerator(random: SeededGenerator(seed: Self.seed))
         let messages = (0..<Self.messageCount).map { _ in generator.message(depth: 0) }
         let decoded = try withTemporaryDirectory { directory in
@@ -29,7 +26,7 @@ struct DifferentialTests {
             try messages.map { $0.map { String(format: "%02x", $0) }.joined() }.joined(separator: "\n")
                 .write(to: file, atomically: true, encoding: .utf8)
             let script = PackagePaths.root.appending(path: "Tests/ProtobufTests/Scripts/bbpb_decode.py")
-            let run = try runProcess(PackagePaths.python, [script.path, file.path], timeout: Bounds.process)
+            let run = try runProcess(python, [script.path, file.path], timeout: Bounds.process)
             try #require(run.status == 0, "\(run.stderr)")
             return run.stdout.split(separator: "\n").map(String.init)
         }

@@ -19,6 +19,20 @@ public enum PackagePaths {
     /// The Python of the venv `make sdk-venv` makes: the vendors' SDKs, vcrpy, pytest.
     public static let python = root.appending(path: ".build/sdk-venv/bin/python")
 
+    /// `python`, or an error that fails the test saying to run `make sdk-venv`, which installs
+    /// `what` (the package the test runs): `let python = try PackagePaths.sdkPython(for: "bbpb")`.
+    public static func sdkPython(for what: String) throws -> URL {
+        guard FileManager.default.isExecutableFile(atPath: python.path) else {
+            throw MissingTool(description: "\(python.path) is missing: run `make sdk-venv`, which installs \(what)")
+        }
+        return python
+    }
+
+    /// A tool a test runs is not installed: what to run to install it.
+    public struct MissingTool: Error, CustomStringConvertible {
+        public let description: String
+    }
+
     /// The Python of the venv `make mitmproxy-venv` makes: mitmproxy 11.0.2 and its `mitmdump`.
     public static let mitmproxyPython = root.appending(path: ".build/mitmproxy-venv/bin/python")
 

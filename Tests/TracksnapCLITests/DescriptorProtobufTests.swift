@@ -278,9 +278,7 @@ struct DescriptorProtobufTests {
         try #require(
             FileManager.default.isExecutableFile(atPath: protoc.path),
             "protoc is missing: run `make test-tools`, which installs Debian's protobuf-compiler")
-        try #require(
-            FileManager.default.isExecutableFile(atPath: PackagePaths.python.path),
-            "\(PackagePaths.python.path) is missing: run `make sdk-venv`, which installs Python's protobuf")
+        _ = try PackagePaths.sdkPython(for: "Python's protobuf")
         try proto.write(to: directory.appending(path: "shop.proto"), atomically: true, encoding: .utf8)
         let compiled = try runProcess(
             protoc, ["--include_imports", "--descriptor_set_out=shop.pb", "-I.", "shop.proto"], in: directory)

@@ -135,10 +135,7 @@ struct EventsCommandTests {
 
     @Test("Schemas/check.py accepts what --format json writes", arguments: [0])
     func schema(_: Int) throws {
-        guard FileManager.default.isExecutableFile(atPath: PackagePaths.python.path) else {
-            Issue.record("\(PackagePaths.python.path) is missing: run `make sdk-venv`, which installs jsonschema there")
-            return
-        }
+        let python = try PackagePaths.sdkPython(for: "jsonschema")
         try withTemporaryDirectory { directory in
             var files: [String] = []
             for capture in [
@@ -151,7 +148,7 @@ struct EventsCommandTests {
                 files.append(file.path)
             }
             let check = try runProcess(
-                PackagePaths.python,
+                python,
                 [PackagePaths.root.appending(path: "Schemas/check.py").path, "-v", "--events"] + files)
             #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
             for file in files { #expect(check.stdout.contains("ok   \(file) is accepted"), "\(check.stdout)") }

@@ -11,7 +11,6 @@ import TracksnapTestSupport
     "Personal data planted through the vendors' SDKs: one masked finding each, never shown raw", .tags(.process),
     .leftToMakeTest)
 struct PersonalDataEndToEndTests {
-    static let python = PackagePaths.python
 
     /// A vendor's sender (`send_personal_data.py VENDOR`), the built-in profile checking it, and
     /// the severity its rule gives personal data.
@@ -41,10 +40,7 @@ struct PersonalDataEndToEndTests {
         "each planted value is one personal_data finding, masked, at the vendor's severity; no decoy is one; no format, log or journal shows a planted value",
         arguments: senders)
     func planted(_ sender: Sender) async throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.python.path) else {
-            Issue.record("\(Self.python.path) is missing: run `make sdk-venv`, which installs the analytics SDKs")
-            return
-        }
+        let python = try PackagePaths.sdkPython(for: "the analytics SDKs")
         try await withTemporaryDirectory { directory in
             let journal = directory.appending(path: "journal.ndjson")
             let server = try await ServeChild.launch(["--journal", journal.path])
@@ -52,7 +48,7 @@ struct PersonalDataEndToEndTests {
             let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
 
             let script = PackagePaths.sdks.appending(path: "send_personal_data.py").path
-            let sent = try await runProcess(Self.python, [script, sender.name, server.base], timeout: Bounds.process)
+            let sent = try await runProcess(python, [script, sender.name, server.base], timeout: Bounds.process)
             #expect(sent.status == 0, "the \(sender.name) sender failed: \(sent.stderr)")
             let values = try JSONDecoder().decode(Planted.self, from: Data(sent.stdout.utf8))
             _ = try await server.call("GET", "sessions/\(session)/requests?count=1&timeout=30")
@@ -191,10 +187,7 @@ struct PersonalDataEndToEndTests {
         "recording a vendor SDK's traffic through the control API writes no planted value, and the next run with other values validates",
         arguments: senders)
     func recorded(_ sender: Sender) async throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.python.path) else {
-            Issue.record("\(Self.python.path) is missing: run `make sdk-venv`, which installs the analytics SDKs")
-            return
-        }
+        let python = try PackagePaths.sdkPython(for: "the analytics SDKs")
         let server = try await ServeChild.launch([])
         defer { server.stop() }
         let script = PackagePaths.sdks.appending(path: "send_personal_data.py").path
@@ -202,7 +195,7 @@ struct PersonalDataEndToEndTests {
         func run(_ person: String) async throws -> (session: String, planted: [String]) {
             let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
             let sent = try await runProcess(
-                Self.python, [script, sender.name, server.base, person], timeout: Bounds.process)
+                python, [script, sender.name, server.base, person], timeout: Bounds.process)
             #expect(sent.status == 0, "the \(sender.name) sender failed: \(sent.stderr)")
             _ = try await server.call("GET", "sessions/\(session)/requests?count=1&timeout=30")
             return (session, Array(try JSONDecoder().decode(Planted.self, from: Data(sent.stdout.utf8)).planted.values))

@@ -31,12 +31,9 @@ struct ConsentDecodingTests {
         "TC strings built from the TCF specification decode to what iab-tcf reads: purposes, vendors (bitfield and ranges), CMP, policy"
     )
     func agreesWithIABTCF() async throws {
-        guard FileManager.default.isExecutableFile(atPath: PackagePaths.python.path) else {
-            Issue.record("\(PackagePaths.python.path) is missing: run `make sdk-venv`, which installs iab-tcf")
-            return
-        }
+        let python = try PackagePaths.sdkPython(for: "iab-tcf")
         let script = PackagePaths.sdks.appending(path: "build_tc_strings.py").path
-        let run = try await runProcess(PackagePaths.python, [script], timeout: Bounds.process)
+        let run = try await runProcess(python, [script], timeout: Bounds.process)
         #expect(run.status == 0, "build_tc_strings.py failed: \(run.stderr)")
         let cases = try JSONDecoder().decode([IABCase].self, from: Data(run.stdout.utf8))
         #expect(cases.count == 4)
