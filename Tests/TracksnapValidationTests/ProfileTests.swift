@@ -58,6 +58,12 @@ struct ProfileTests {
             (#"{"order": 1}"#, "\"order\" must be"),
             (#"{"severity": {"oops": "error"}}"#, "expected a finding code"),
             (#"{"filter": {"custom": "nobody"}}"#, "no filter is registered"),
+            // A snapshot's key in a profile: it names a profile there, a Swift Validator nowhere.
+            (
+                #"{"validator": "segment"}"#,
+                ":1:2: error: a profile has no \"validator\": that is a snapshot's key, naming its profile; a profile builds on another with \"extends\""
+            ),
+            (#"{"swiftValidator": "nobody"}"#, "no validator is registered as \"nobody\""),
         ])
     func badProfile(text: String, message: String) throws {
         let error = try #require(throws: InputError.self) { try profile(text) }
@@ -98,7 +104,7 @@ struct ProfileTests {
         }
         FilterRegistry.register("only-posts", OnlyPosts())
         ValidatorRegistry.register("count-only", CountOnly())
-        let p = try profile(#"{"filter": {"custom": "only-posts"}, "validator": "count-only"}"#)
+        let p = try profile(#"{"filter": {"custom": "only-posts"}, "swiftValidator": "count-only"}"#)
         let validator = try #require(ValidatorRegistry.validator(named: p.validator))
         let s = try screens(["a"])
         #expect(

@@ -56,7 +56,8 @@ struct WorkspaceTests {
             // Names no other test registers process-wide.
             let (validator, filter) = ("never-\(UUID())", "posts-\(UUID())")
             let profile = directory.appending(path: "strict-shop.json")
-            try Data(#"{"validator": "\#(validator)", "filter": {"custom": "\#(filter)"}}"#.utf8).write(to: profile)
+            try Data(#"{"swiftValidator": "\#(validator)", "filter": {"custom": "\#(filter)"}}"#.utf8).write(
+                to: profile)
             let own = Workspace(
                 extensions: Extensions(validators: [validator: Nothing()], filters: [filter: OnlyPosts()]))
             let check = try PreparedCheck(try screens(["home"]), file: "s.json", profile: profile.path, workspace: own)

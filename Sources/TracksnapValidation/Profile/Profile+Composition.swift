@@ -53,7 +53,7 @@ extension Profile {
         fill("unexpected", \.unexpected)
         fill("delivery", \.delivery)
         fill("strict", \.strict)
-        fill("validator", \.validator)
+        fill("swiftValidator", \.validator)
         fill("record.generalize", \.generalizes)
         merged.severities = severities.merging(other.severities) { mine, _ in mine }
         merged.ownDecoders =

@@ -145,7 +145,10 @@ enum ProfileReader {
         }
         let readable = ProfileKey.read(top, at: "", through: ProfileKey.all(extensions), into: &profile, &parser) {
             key, names in
-            "unknown key \"\(key)\"; a profile has \(names)"
+            key == "validator"
+                ? "a profile has no \"validator\": that is a snapshot's key, naming its profile; a profile builds on "
+                    + "another with \"extends\", and names a Validator registered in Swift with \"swiftValidator\""
+                : "unknown key \"\(key)\"; a profile has \(names)"
         }
         return readable ? profile : nil
     }

@@ -19,8 +19,8 @@ struct ProfileKey {
         self.read = read
     }
 
-    /// The top-level keys, in the order they are read (and listed in messages); `validator` and
-    /// `{"custom": …}` filters name the extensions given.
+    /// The top-level keys, in the order they are read (and listed in messages); `swiftValidator`
+    /// and `{"custom": …}` filters name the extensions given.
     static func all(_ extensions: Extensions) -> [ProfileKey] {
         [
             ProfileKey("$schema") { _, _, _, _ in true },
@@ -140,9 +140,9 @@ struct ProfileKey {
                 }
                 return true
             },
-            ProfileKey("validator") { value, pointer, profile, parser in
+            ProfileKey("swiftValidator") { value, pointer, profile, parser in
                 guard let name = value.stringValue else {
-                    parser.error(pointer, "\"validator\" names a registered validator")
+                    parser.error(pointer, "\"swiftValidator\" names a Validator registered in Swift")
                     return false
                 }
                 if extensions.validators[name] == nil {

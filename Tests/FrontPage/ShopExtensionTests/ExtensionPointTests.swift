@@ -12,7 +12,7 @@ struct OnlyProduction: RequestFilter {
     func accepts(_ request: CapturedRequest) -> Bool { request.header("X-Env") == "production" }
 }
 
-/// A validator of one's own, named by a profile's `"validator": "no-test-orders"`: the built-in
+/// A validator of one's own, named by a profile's `"swiftValidator": "no-test-orders"`: the built-in
 /// comparison, and an error for every selected request that is marked as a test order.
 struct NoTestOrders: Validator {
     func validate(_ snapshot: Snapshot, requests: [CapturedRequest], profile: Profile) -> SnapshotResult {
@@ -58,7 +58,7 @@ struct ExtensionPointTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(
             at: directory.appending(path: "Validators"), withIntermediateDirectories: true)
-        try Data(#"{"filter": {"custom": "production"}, "validator": "no-test-orders"}"#.utf8)
+        try Data(#"{"filter": {"custom": "production"}, "swiftValidator": "no-test-orders"}"#.utf8)
             .write(to: directory.appending(path: "Validators/production.json"))
         let snapshot = directory.appending(path: "checkout.json")
         try Data(
