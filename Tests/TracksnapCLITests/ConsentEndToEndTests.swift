@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TracksnapModel
 import TracksnapTestSupport
 
 #if canImport(FoundationNetworking)
@@ -33,22 +34,13 @@ struct ConsentEndToEndTests {
             + #""}"#
     }
 
-    struct Report: Decodable {
-        struct Finding: Decodable {
-            let code: String
-            let message: String
-            let path: String?
-        }
-        let findings: [Finding]
-    }
-
-    func consentFindings(_ lines: [String], consent: String) async throws -> [Report.Finding] {
+    func consentFindings(_ lines: [String], consent: String) async throws -> [ValidationReport.Finding] {
         try await withTemporaryDirectory { directory in
             let capture = directory.appending(path: "capture.ndjson")
             try (lines.joined(separator: "\n") + "\n").write(to: capture, atomically: true, encoding: .utf8)
             let run = try await tracksnap(
                 "validate", "--validator", "ga4", "--capture", capture.path, "--consent", consent, "--format", "json")
-            let report = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
+            let report = try JSONDecoder().decode(ValidationReport.self, from: Data(run.stdout.utf8))
             let found = report.findings.filter { $0.code == "consent" }
             #expect(run.status == (found.isEmpty ? 0 : 1), "\(run.stderr)")
             return found
@@ -97,7 +89,7 @@ struct ConsentEndToEndTests {
                 let run = try await tracksnap(
                     "validate", "--validator", profile, "--capture", capture.path, "--consent", "denied", "--format",
                     "json")
-                let report = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
+                let report = try JSONDecoder().decode(ValidationReport.self, from: Data(run.stdout.utf8))
                 let consent = report.findings.filter { $0.code == "consent" }
                 #expect(consent.count == 3, "\(consent.map(\.message))")
                 #expect(consent.contains { $0.message.contains("gclid at /parameters/gclid") })
@@ -142,14 +134,16 @@ struct ConsentEndToEndTests {
         request.httpBody = Data()
         _ = try await URLSession(configuration: .ephemeral).data(for: request)
         _ = try await server.call("GET", "sessions/\(session)/requests?count=1&timeout=30")
-        func validate(_ consent: Any?, snapshotConsent: String? = nil) async throws -> [Report.Finding] {
+        func validate(_ consent: Any?, snapshotConsent: String? = nil) async throws -> [ValidationReport.Finding] {
             var snapshot: [String: Any] = ["requests": [], "unexpected": "allow"]
             if let snapshotConsent { snapshot["consent"] = snapshotConsent }
             var body: [String: Any] = ["snapshotContent": snapshot, "validator": "ga4", "settle": 0]
             if let consent { body["consent"] = consent }
             let answer = try await server.call(
                 "POST", "sessions/\(session)/validate", body: try JSONSerialization.data(withJSONObject: body))
-            return try JSONDecoder().decode(Report.self, from: answer).findings.filter { $0.code == "consent" }
+            return try JSONDecoder().decode(ValidationReport.self, from: answer).findings.filter {
+                $0.code == "consent"
+            }
         }
         #expect(try await validate("denied").map(\.path) == ["/parameters/gcd"])
         #expect(try await validate(["ad_storage": "granted", "analytics_storage": "denied"]).count == 1)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TracksnapModel
 import TracksnapTestSupport
 
 /// Protobuf read by a descriptor set a profile names: a `.proto` of the test's own compiled by
@@ -86,13 +87,15 @@ struct DescriptorProtobufTests {
             }
             #expect(!recorded.contains("6f1c2a9e"), "the order id was recorded literally:\n\(recorded)")
 
-            func validate(_ body: [String: Any], _ name: String) throws -> (findings: [Finding], output: String) {
+            func validate(_ body: [String: Any], _ name: String) throws -> (
+                findings: [ValidationReport.Finding], output: String
+            ) {
                 let capture = try Self.capture(body, named: name, in: directory, gzip: false)
                 let run = try tracksnap(
                     "validate", "checkout.json", "--capture", capture, "--validator", "Validators/shop.json",
                     "--format", "json", in: directory)
                 #expect(run.status <= 1, "\(run.stderr)")
-                let report = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
+                let report = try JSONDecoder().decode(ValidationReport.self, from: Data(run.stdout.utf8))
                 return (report.snapshots.flatMap(\.findings), run.stdout)
             }
             let other = (
@@ -146,8 +149,9 @@ struct DescriptorProtobufTests {
                     "validate", "checkout.json", "--capture", capture, "--validator", "Validators/shop.json",
                     "--format", "json", in: directory)
                 #expect(run.status == 1, "\(run.stderr)")
-                let findings = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8)).snapshots.flatMap(
-                    \.findings)
+                let findings = try JSONDecoder().decode(ValidationReport.self, from: Data(run.stdout.utf8)).snapshots
+                    .flatMap(
+                        \.findings)
                 let decodeErrors = findings.filter { $0.code == "decode_error" }
                 #expect(decodeErrors.count == 1, "\(findings)")
                 #expect(
@@ -260,17 +264,6 @@ struct DescriptorProtobufTests {
     }
 
     // MARK: - Helpers
-
-    struct Finding: Decodable, CustomStringConvertible {
-        var code: String
-        var path: String
-        var message: String
-        var description: String { "\(code) \(path): \(message)" }
-    }
-    struct Report: Decodable {
-        struct Snapshot: Decodable { var findings: [Finding] }
-        var snapshots: [Snapshot]
-    }
 
     /// `shop.proto` compiled into `shop.pb` by protoc, and the profile in `Validators/`.
     static func prepare(in directory: URL) throws {

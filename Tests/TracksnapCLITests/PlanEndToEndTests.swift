@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TracksnapModel
 import TracksnapTestSupport
 
 /// A plan file (or folder) beside `Fixtures/plans/send_plan_events.py`, in one of the formats
@@ -48,7 +49,7 @@ struct PlanEndToEndTests {
     /// What the SDK sends with `defect`, validated against each plan: the findings and the
     /// planned events never sent, per plan.
     private func run(_ vendor: String, defect: String?, plans: [String] = PlanCase.all.map(\.file)) async throws
-        -> [String: Report.Snapshot]
+        -> [String: ValidationReport.SnapshotReport]
     {
         let server = try await ServeChild.launch()
         defer { server.stop() }
@@ -58,12 +59,13 @@ struct PlanEndToEndTests {
             PackagePaths.python, [script, vendor, server.base] + (defect.map { [$0] } ?? []), timeout: Bounds.process)
         #expect(sent.status == 0, "the \(vendor) SDK failed: \(sent.stderr)")
         _ = try await server.call("GET", "sessions/\(session)/requests?count=1&timeout=30")
-        var reports: [String: Report.Snapshot] = [:]
+        var reports: [String: ValidationReport.SnapshotReport] = [:]
         for plan in plans {
             let body = try JSONSerialization.data(withJSONObject: [
                 "plan": Self.plans.appending(path: plan).path, "settle": 0.5,
             ])
-            let report = try await server.call("POST", "sessions/\(session)/validate", body: body, as: Report.self)
+            let report = try await server.call(
+                "POST", "sessions/\(session)/validate", body: body, as: ValidationReport.self)
             #expect(report.snapshots.count == 1)
             if let snapshot = report.snapshots.first { reports[plan] = snapshot }
         }
@@ -133,30 +135,6 @@ struct PlanEndToEndTests {
         }
     }
 
-    private struct Report: Decodable {
-        struct Finding: Decodable {
-            var code: String
-            var path: String
-            var message: String
-            var file: String?
-            var line: Int?
-            var expected: AnyDecodable?
-        }
-        struct Planned: Decodable {
-            var event: String
-            var line: Int?
-        }
-        struct Snapshot: Decodable {
-            var findings: [Finding]
-            var plannedNotSent: [Planned]?
-        }
-        var snapshots: [Snapshot]
-    }
-
-    /// Any JSON value, only to tell whether it was there.
-    private struct AnyDecodable: Decodable {
-        init(from decoder: any Decoder) throws {}
-    }
 }
 
 /// The defects `send_snowplow_plan_events.py` can make, and the one finding each must give.
