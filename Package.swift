@@ -4,7 +4,7 @@ import PackageDescription
 let package = Package(
     name: "tracksnap",
     // iOS 18 and macOS 15: the first with `Synchronization.Mutex`. An iOS app links `TracksnapCapture`
-    // only (its closure is `TracksnapModel`, `TracksnapJSON`, `Inflation` and the SDK's zlib); the rest runs on a
+    // only (its closure is `TracksnapTraffic`, `TracksnapJSON`, `Inflation` and the SDK's zlib); the rest runs on a
     // Mac or Linux.
     platforms: [.macOS(.v15), .iOS(.v18)],
     // The faces a user imports, and nothing else (ARCHITECTURE.md, "Products for the faces only"):
@@ -55,12 +55,13 @@ let package = Package(
             resources: [.embedInCode("MetaSchemas")]),
         // What an app links, so no PCRE2: captured requests and their files, the body decoder,
         // the wait list, the report's Codable types. Snapshots, matchers and filters (patterns) are Core's.
-        .target(name: "TracksnapModel", dependencies: ["TracksnapJSON", "Inflation"]),
+        .target(name: "TracksnapTraffic", dependencies: ["TracksnapJSON", "Inflation"]),
         .target(
-            name: "TracksnapCore",
-            dependencies: ["TracksnapJSON", "TracksnapModel", "Patterns", "JSONSchemaValidation"]),
+            name: "TracksnapSnapshot",
+            dependencies: ["TracksnapJSON", "TracksnapTraffic", "Patterns", "JSONSchemaValidation"]),
         .target(
-            name: "TracksnapDecoders", dependencies: ["TracksnapJSON", "TracksnapModel", "TracksnapCore", "Protobuf"]),
+            name: "TracksnapDecoders",
+            dependencies: ["TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "Protobuf"]),
         // The built-in profiles' JSON is compiled into the module (`PackageResources`): no bundle at run time.
         // YAML read as located JSON values, with limits on aliases and depth: one reader for the
         // cassettes (replay) and the RudderStack plans (validation), neither of which depends on the other.
@@ -70,7 +71,7 @@ let package = Package(
         .target(
             name: "TracksnapValidation",
             dependencies: [
-                "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "Patterns", "Inflation",
+                "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "TracksnapDecoders", "Patterns", "Inflation",
                 "JSONSchemaValidation", "TracksnapYAML",
             ],
             resources: [.embedInCode("Profile/BuiltIn")]
@@ -79,16 +80,16 @@ let package = Package(
         .target(
             name: "TracksnapRecording",
             dependencies: [
-                "TracksnapValidation", "TracksnapDecoders", "TracksnapJSON", "TracksnapModel", "TracksnapCore",
+                "TracksnapValidation", "TracksnapDecoders", "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot",
                 "Patterns",
             ]),
         .target(
             name: "TracksnapReports",
-            dependencies: ["TracksnapValidation", "TracksnapJSON", "TracksnapModel", "TracksnapCore"]),
+            dependencies: ["TracksnapValidation", "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot"]),
         .target(
             name: "TracksnapServer",
             dependencies: [
-                "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
+                "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "TracksnapDecoders", "TracksnapValidation",
                 "TracksnapRecording",
                 "TracksnapReplay",
                 "TracksnapReports",
@@ -106,11 +107,11 @@ let package = Package(
             // The inspector's page, script and style, compiled into the module as the built-in profiles are.
             resources: [.embedInCode("Inspector/Assets")]
         ),
-        .target(name: "TracksnapCapture", dependencies: ["TracksnapJSON", "TracksnapModel"]),
+        .target(name: "TracksnapCapture", dependencies: ["TracksnapJSON", "TracksnapTraffic"]),
         .target(
             name: "TracksnapReplay",
             dependencies: [
-                "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
+                "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "TracksnapValidation", "TracksnapRecording",
                 "TracksnapYAML",
             ]),
         // The extension points in one import: `VendorDecoder`, `RequestFilter`, `Validator` and
@@ -118,14 +119,14 @@ let package = Package(
         .target(
             name: "TracksnapExtensions",
             dependencies: [
-                "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
+                "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "TracksnapDecoders", "TracksnapValidation",
                 "TracksnapReports",
             ]
         ),
         .target(
             name: "TracksnapTesting",
             dependencies: [
-                "TracksnapCapture", "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapValidation",
+                "TracksnapCapture", "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "TracksnapValidation",
                 "TracksnapRecording", "TracksnapReports", "TracksnapDecoders", "TracksnapReplay",
             ]),
         // A server in the test's own process: a product of its own, so that tests that capture
@@ -135,12 +136,12 @@ let package = Package(
         // An app's checkout, reporting its requests to a server session: what the app-side
         // capture test runs in a process of its own.
         .executableTarget(
-            name: "TracksnapExampleApp", dependencies: ["TracksnapCapture", "TracksnapJSON", "TracksnapModel"],
+            name: "TracksnapExampleApp", dependencies: ["TracksnapCapture", "TracksnapJSON", "TracksnapTraffic"],
             path: "Tools/TracksnapExampleApp"),
         .executableTarget(
             name: "TracksnapCLI",
             dependencies: [
-                "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
+                "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "TracksnapDecoders", "TracksnapValidation",
                 "TracksnapRecording", "TracksnapReports",
                 "TracksnapServer", "TracksnapReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -151,7 +152,8 @@ let package = Package(
         .executableTarget(
             name: "TracksnapBenchmarks",
             dependencies: [
-                "Patterns", "CPCRE2Baseline", "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders",
+                "Patterns", "CPCRE2Baseline", "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot",
+                "TracksnapDecoders",
                 "TracksnapValidation", "JSONSchemaValidation", "Protobuf",
             ],
             path: "Tools/TracksnapBenchmarks"
@@ -161,7 +163,7 @@ let package = Package(
         .target(
             name: "TracksnapFuzzing",
             dependencies: [
-                "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
+                "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "TracksnapDecoders", "TracksnapValidation",
                 "TracksnapRecording",
                 "Patterns", "TracksnapServer", "TracksnapReplay", "JSONSchemaValidation", "Protobuf", "TracksnapYAML",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -185,47 +187,48 @@ let package = Package(
         .testTarget(
             name: "TracksnapJSONTests", dependencies: ["TracksnapTestSupport", "TracksnapJSON"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "TracksnapModelTests", dependencies: ["TracksnapTestSupport", "TracksnapJSON", "TracksnapModel"],
+            name: "TracksnapTrafficTests", dependencies: ["TracksnapTestSupport", "TracksnapJSON", "TracksnapTraffic"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "TracksnapDecodersTests",
-            dependencies: ["TracksnapTestSupport", "TracksnapDecoders", "TracksnapJSON", "TracksnapModel"],
+            dependencies: ["TracksnapTestSupport", "TracksnapDecoders", "TracksnapJSON", "TracksnapTraffic"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "TracksnapCoreTests", dependencies: ["TracksnapCore", "TracksnapJSON", "TracksnapModel"]),
+        .testTarget(
+            name: "TracksnapSnapshotTests", dependencies: ["TracksnapSnapshot", "TracksnapJSON", "TracksnapTraffic"]),
         .testTarget(
             name: "TracksnapReplayTests",
             dependencies: [
-                "TracksnapTestSupport", "TracksnapReplay", "TracksnapCore", "TracksnapJSON", "TracksnapModel",
+                "TracksnapTestSupport", "TracksnapReplay", "TracksnapSnapshot", "TracksnapJSON", "TracksnapTraffic",
             ],
             exclude: ["Scripts"]),
         // What validation's and recording's tests share: snapshots, requests and profiles written in the test.
         .target(
             name: "TracksnapValidationTestSupport",
-            dependencies: ["TracksnapValidation", "TracksnapCore", "TracksnapJSON", "TracksnapModel"],
+            dependencies: ["TracksnapValidation", "TracksnapSnapshot", "TracksnapJSON", "TracksnapTraffic"],
             path: "Tests/ValidationSupport"),
         .testTarget(
             name: "TracksnapValidationTests",
             dependencies: [
                 "TracksnapTestSupport", "TracksnapValidationTestSupport", "TracksnapValidation", "TracksnapDecoders",
-                "TracksnapJSON", "TracksnapModel", "TracksnapCore",
+                "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot",
             ]),
         // Recording's tests validate what they record.
         .testTarget(
             name: "TracksnapRecordingTests",
             dependencies: [
                 "TracksnapTestSupport", "TracksnapValidationTestSupport", "TracksnapRecording", "TracksnapValidation",
-                "TracksnapDecoders", "TracksnapJSON", "TracksnapModel", "TracksnapCore",
+                "TracksnapDecoders", "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot",
             ]),
         .testTarget(
             name: "TracksnapReportsTests",
             dependencies: [
                 "TracksnapTestSupport", "TracksnapReports", "TracksnapValidation", "TracksnapRecording",
-                "TracksnapJSON", "TracksnapModel", "TracksnapCore",
+                "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot",
             ]),
         .testTarget(
             name: "TracksnapServerTests",
             dependencies: [
-                "TracksnapTestSupport", "TracksnapServer", "TracksnapCapture", "TracksnapJSON", "TracksnapModel",
+                "TracksnapTestSupport", "TracksnapServer", "TracksnapCapture", "TracksnapJSON", "TracksnapTraffic",
                 // The interception tests' upstream: a small TLS server of their own.
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -237,21 +240,21 @@ let package = Package(
         .testTarget(
             name: "TracksnapCaptureTests",
             dependencies: [
-                "TracksnapTestSupport", "TracksnapCapture", "TracksnapJSON", "TracksnapModel", "TracksnapServer",
+                "TracksnapTestSupport", "TracksnapCapture", "TracksnapJSON", "TracksnapTraffic", "TracksnapServer",
             ]),
         .testTarget(
             name: "TracksnapTestingTests",
             dependencies: [
-                "TracksnapTestSupport", "TracksnapTesting", "TracksnapJSON", "TracksnapModel", "TracksnapServer",
+                "TracksnapTestSupport", "TracksnapTesting", "TracksnapJSON", "TracksnapTraffic", "TracksnapServer",
             ],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "TracksnapTestingServerTests",
-            dependencies: ["TracksnapTestSupport", "TracksnapTestingServer", "TracksnapExampleApp", "TracksnapModel"]),
+            dependencies: ["TracksnapTestSupport", "TracksnapTestingServer", "TracksnapExampleApp", "TracksnapTraffic"]),
         .testTarget(name: "TracksnapFuzzingTests", dependencies: ["TracksnapTestSupport", "TracksnapFuzzing"]),
         .testTarget(
             name: "TracksnapCLITests",
-            dependencies: ["TracksnapTestSupport", "TracksnapCLI", "TracksnapModel", "TracksnapJSON"],
+            dependencies: ["TracksnapTestSupport", "TracksnapCLI", "TracksnapTraffic", "TracksnapJSON"],
             exclude: ["Fixtures"]),
     ]
 )

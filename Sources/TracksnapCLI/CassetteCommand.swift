@@ -1,7 +1,7 @@
 import ArgumentParser
-import TracksnapCore
 import TracksnapJSON
 import TracksnapReplay
+import TracksnapSnapshot
 
 /// `tracksnap cassette …`: what is done with cassettes apart from replaying them.
 struct CassetteCommand: ParsableCommand {

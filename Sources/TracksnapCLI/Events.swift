@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import TracksnapCore
 import TracksnapDecoders
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 struct Events: ParsableCommand {

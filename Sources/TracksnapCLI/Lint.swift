@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapReplay
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 struct Lint: ParsableCommand {

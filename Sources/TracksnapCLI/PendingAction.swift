@@ -1,7 +1,7 @@
 import Foundation
-import TracksnapCore
 import TracksnapJSON
 import TracksnapRecording
+import TracksnapSnapshot
 import TracksnapValidation
 
 /// What `accept` and `reject` share: each named snapshot (or every pending file under a

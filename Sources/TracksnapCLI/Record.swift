@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapRecording
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 struct Record: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
-import TracksnapCore
 import TracksnapJSON
 import TracksnapRecording
+import TracksnapSnapshot
 import TracksnapValidation
 
 struct Reject: ParsableCommand {

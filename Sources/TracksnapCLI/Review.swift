@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import TracksnapCore
 import TracksnapJSON
 import TracksnapRecording
+import TracksnapSnapshot
 import TracksnapValidation
 
 struct Review: ParsableCommand {

@@ -2,12 +2,12 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Synchronization
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapReplay
 import TracksnapReports
 import TracksnapServer
+import TracksnapSnapshot
+import TracksnapTraffic
 
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,5 @@
 import ArgumentParser
-import TracksnapModel
+import TracksnapTraffic
 
 extension Tracksnap {
     /// False during `main`'s first parse, which looks only for argument parser's own errors: every

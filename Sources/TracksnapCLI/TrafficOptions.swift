@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import TracksnapCore
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 /// The options `validate` and `record` share: the captured traffic and the profile.

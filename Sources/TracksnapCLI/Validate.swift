@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapRecording
 import TracksnapReports
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 struct Validate: ParsableCommand {

@@ -1,5 +1,5 @@
 public import Foundation
-public import TracksnapModel
+public import TracksnapTraffic
 
 /// What a capture does with a request once it has recorded it.
 ///

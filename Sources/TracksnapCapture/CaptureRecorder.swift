@@ -1,4 +1,4 @@
-import TracksnapModel
+import TracksnapTraffic
 
 /// The requests one capture session recorded, safe to append to from URLSession's threads while
 /// a test reads them, resets them or waits for them.

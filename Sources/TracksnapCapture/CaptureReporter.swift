@@ -1,5 +1,5 @@
 import Foundation
-import TracksnapModel
+import TracksnapTraffic
 
 /// Sends what an in-process capture records to a `tracksnap serve` session, one request at a
 /// time in the order captured (`POST /__tracksnap/sessions/{id}/requests`).

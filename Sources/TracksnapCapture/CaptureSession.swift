@@ -1,5 +1,5 @@
 import Foundation
-public import TracksnapModel
+public import TracksnapTraffic
 
 #if canImport(FoundationNetworking)
     public import FoundationNetworking

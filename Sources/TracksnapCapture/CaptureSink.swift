@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import TracksnapModel
+import TracksnapTraffic
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,5 +1,5 @@
 import Foundation
-import TracksnapModel
+import TracksnapTraffic
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

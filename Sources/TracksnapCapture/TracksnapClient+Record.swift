@@ -1,6 +1,6 @@
 import Foundation
 import TracksnapJSON
-public import TracksnapModel
+public import TracksnapTraffic
 
 extension TracksnapClient.Session {
     /// Records the session's requests into a snapshot file under the server's root

@@ -1,6 +1,6 @@
 import Foundation
 import TracksnapJSON
-public import TracksnapModel
+public import TracksnapTraffic
 
 extension TracksnapClient.Session {
     /// Records requests captured elsewhere into the session, as if the server had received

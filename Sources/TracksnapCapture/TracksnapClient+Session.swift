@@ -1,6 +1,6 @@
 public import Foundation
 import TracksnapJSON
-public import TracksnapModel
+public import TracksnapTraffic
 
 extension TracksnapClient {
     /// A capture session on the server: what a test's traffic is attributed to.

@@ -1,5 +1,5 @@
 import TracksnapJSON
-public import TracksnapModel
+public import TracksnapTraffic
 
 extension TracksnapClient {
     /// The snapshots under the server root's `Snapshots/` and the pending recordings beside

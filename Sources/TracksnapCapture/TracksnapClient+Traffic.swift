@@ -1,4 +1,4 @@
-public import TracksnapModel
+public import TracksnapTraffic
 
 extension TracksnapClient {
     /// What a session's wait returned (`Session.waitForTraffic`).

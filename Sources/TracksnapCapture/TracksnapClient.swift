@@ -1,6 +1,6 @@
 public import Foundation
 import TracksnapJSON
-public import TracksnapModel
+public import TracksnapTraffic
 
 #if canImport(FoundationNetworking)
     public import FoundationNetworking

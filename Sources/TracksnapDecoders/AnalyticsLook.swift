@@ -1,4 +1,4 @@
-package import TracksnapModel
+package import TracksnapTraffic
 
 /// Whether a request no decoder was asked to keep local looks like analytics all the same, and
 /// why: so that a recording that sends it to the network and into a cassette can say so.

@@ -1,4 +1,4 @@
-import TracksnapCore
+import TracksnapSnapshot
 
 /// A request a decoder claimed but could not decode: which vendor, which request, and why.
 ///

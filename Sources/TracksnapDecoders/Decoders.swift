@@ -1,5 +1,5 @@
-import TracksnapCore
-public import TracksnapModel
+import TracksnapSnapshot
+public import TracksnapTraffic
 
 /// Turns captured requests into analytics events with a list of decoders.
 ///

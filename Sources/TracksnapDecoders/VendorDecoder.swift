@@ -1,4 +1,4 @@
-public import TracksnapModel
+public import TracksnapTraffic
 
 /// A strategy that recognises one vendor's traffic and decodes it into events.
 ///

@@ -1,5 +1,5 @@
-public import TracksnapCore
-public import TracksnapModel
+public import TracksnapSnapshot
+public import TracksnapTraffic
 
 /// Accepts a request when the built-in decoders say it is one of these vendors' traffic.
 ///

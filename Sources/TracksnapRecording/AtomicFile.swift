@@ -1,6 +1,6 @@
 import Foundation
-import TracksnapCore
 package import TracksnapJSON
+import TracksnapSnapshot
 
 #if canImport(Glibc)
     import Glibc

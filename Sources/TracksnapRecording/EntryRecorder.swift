@@ -1,7 +1,7 @@
 import Foundation
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 /// Turns one captured request's validation view into the JSON of a snapshot entry: ignored

@@ -1,4 +1,4 @@
-package import TracksnapModel
+package import TracksnapTraffic
 
 extension Generalization {
     /// What a recording wrote other than as captured, a line each: the values recorded as

@@ -1,8 +1,8 @@
 package import Foundation
 import Patterns
-import TracksnapCore
 package import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 /// The pass that makes a recorded entry hold on the next run: over the JSON `EntryRecorder`

@@ -1,7 +1,7 @@
 import Patterns
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 /// Re-recording: merges an existing entry's expectations with what was captured again, keeping

@@ -1,6 +1,6 @@
 import Foundation
-import TracksnapCore
 package import TracksnapJSON
+import TracksnapSnapshot
 import TracksnapValidation
 
 /// Pending snapshots: a recording written as `X.new.json` beside `X.json` for review, then

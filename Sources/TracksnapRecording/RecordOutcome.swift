@@ -1,4 +1,4 @@
-package import TracksnapModel
+package import TracksnapTraffic
 
 /// What `SnapshotRecorder.record(_:snapshotAt:mode:pending:)` did.
 package struct RecordOutcome: Sendable, Hashable {

@@ -1,6 +1,6 @@
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 /// Pairs a later run's entries with the first run's when recording from several runs, by the

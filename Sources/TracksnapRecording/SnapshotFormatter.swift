@@ -1,6 +1,6 @@
-import TracksnapCore
 package import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 /// Writes a snapshot as people write them: sorted keys, two-space indentation, one member per

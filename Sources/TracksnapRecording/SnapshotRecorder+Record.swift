@@ -1,7 +1,7 @@
 import Foundation
-import TracksnapCore
 package import TracksnapJSON
-package import TracksnapModel
+import TracksnapSnapshot
+package import TracksnapTraffic
 import TracksnapValidation
 
 extension SnapshotRecorder {

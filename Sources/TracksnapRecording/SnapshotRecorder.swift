@@ -1,8 +1,8 @@
 import Foundation
-package import TracksnapCore
 import TracksnapDecoders
 package import TracksnapJSON
-package import TracksnapModel
+package import TracksnapSnapshot
+package import TracksnapTraffic
 package import TracksnapValidation
 
 /// Writes a snapshot from captured traffic, under a profile: requests, or decoded events.

@@ -1,8 +1,8 @@
 import Foundation
 import Patterns
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 /// The shape of a captured value that changes on every run — an id, a timestamp, a token, a

@@ -1,5 +1,5 @@
 public import TracksnapJSON
-import TracksnapModel
+import TracksnapTraffic
 import TracksnapValidation
 
 extension Cassette {

@@ -1,8 +1,8 @@
 import Foundation
-import TracksnapCore
 public import TracksnapJSON
-import TracksnapModel
 import TracksnapRecording
+import TracksnapSnapshot
+import TracksnapTraffic
 
 extension Cassette {
     /// One cassette from the recordings of several runs of the same flow: the first run's

@@ -1,7 +1,7 @@
 import Foundation
-import TracksnapCore
 public import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapYAML
 
 extension Cassette {

@@ -1,8 +1,8 @@
 import Foundation
-import TracksnapCore
 public import TracksnapJSON
-import TracksnapModel
 import TracksnapRecording
+import TracksnapSnapshot
+import TracksnapTraffic
 
 extension Cassette {
     /// The cassette in tracksnap's own format, whatever format it was read from: each body as

@@ -1,5 +1,5 @@
 public import TracksnapJSON
-public import TracksnapModel
+public import TracksnapTraffic
 
 /// What a backend answered, recorded once and replayed after, so that a flow runs offline and
 /// the same every time while its analytics are checked.

@@ -1,7 +1,7 @@
 import Foundation
-public import TracksnapCore
 import TracksnapJSON
-public import TracksnapModel
+public import TracksnapSnapshot
+public import TracksnapTraffic
 
 /// What a request must share with a recorded one for its answer to be replayed, named after the
 /// tool whose rules each preset follows; a cassette read from a tool's file matches by that

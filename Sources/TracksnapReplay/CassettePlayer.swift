@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
-import TracksnapCore
 public import TracksnapJSON
-public import TracksnapModel
+import TracksnapSnapshot
+public import TracksnapTraffic
 import TracksnapValidation
 
 /// Answers requests from a cassette, and records into it what the record mode lets it: the

@@ -1,5 +1,5 @@
 import Foundation
-public import TracksnapModel
+public import TracksnapTraffic
 
 extension Interaction.Response {
     /// The most bytes a stored body is inflated to, to tell whether it is still encoded or to

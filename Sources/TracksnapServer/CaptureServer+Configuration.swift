@@ -1,7 +1,7 @@
 public import Foundation
-import TracksnapCore
-public import TracksnapModel
 public import TracksnapReplay
+import TracksnapSnapshot
+public import TracksnapTraffic
 public import TracksnapValidation
 
 extension CaptureServer {

@@ -1,8 +1,8 @@
 import Foundation
 import TracksnapCapture
-import TracksnapCore
-import TracksnapModel
 import TracksnapRecording
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 #if canImport(FoundationNetworking)

@@ -1,9 +1,9 @@
 import Foundation
 import TracksnapCapture
-import TracksnapCore
-import TracksnapModel
 import TracksnapRecording
 import TracksnapReports
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 /// Checks captured traffic against a snapshot file, failing the running test with the whole

@@ -1,12 +1,12 @@
 public import Foundation
 import Synchronization
 public import TracksnapCapture
-import TracksnapCore
 import TracksnapDecoders
 import TracksnapJSON
-public import TracksnapModel
 public import TracksnapReplay
 import TracksnapReports
+import TracksnapSnapshot
+public import TracksnapTraffic
 import TracksnapValidation
 
 extension CaptureMode {

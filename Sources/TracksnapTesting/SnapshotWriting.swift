@@ -1,7 +1,7 @@
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapRecording
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 /// The one place where `assertTracking` writes a snapshot from captured traffic: one run, or

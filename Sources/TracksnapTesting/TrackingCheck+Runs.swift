@@ -1,8 +1,8 @@
 import Foundation
-import TracksnapCore
-import TracksnapModel
 import TracksnapRecording
 import TracksnapReports
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 extension TrackingCheck {

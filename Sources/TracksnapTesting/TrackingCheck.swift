@@ -1,8 +1,8 @@
 import Foundation
-import TracksnapCore
-import TracksnapModel
 import TracksnapRecording
 import TracksnapReports
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 /// What `assertTracking` does, apart from reporting: decide, validate or record, and word the

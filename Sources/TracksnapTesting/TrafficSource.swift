@@ -1,6 +1,6 @@
 import FoundationEssentials
 import TracksnapCapture
-import TracksnapModel
+import TracksnapTraffic
 
 /// Where an assertion reads its traffic: an in-process `CaptureSession`, or a session of a
 /// `tracksnap serve` (`TracksnapClient.Session`).

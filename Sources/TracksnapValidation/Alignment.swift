@@ -1,5 +1,5 @@
-package import TracksnapCore
 package import TracksnapJSON
+package import TracksnapSnapshot
 
 /// Pairs expected entries with captured values before their fields are compared.
 ///

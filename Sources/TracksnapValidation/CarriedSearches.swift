@@ -1,5 +1,5 @@
 import Synchronization
-import TracksnapModel
+import TracksnapTraffic
 
 /// How many times the requests a test marks were searched for what they carry (their secrets,
 /// `CapturedRequest.carriedSecrets`, and their personal data, `carriedPersonalData`): each such

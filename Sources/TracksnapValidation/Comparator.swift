@@ -1,9 +1,9 @@
 import Foundation
 import JSONSchemaValidation
 import Patterns
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 /// Compares one expected entry with one captured value and explains every difference.
 ///

@@ -1,6 +1,6 @@
-import TracksnapCore
 public import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 /// One difference between a snapshot and the captured traffic.
 public struct Finding: Sendable, Hashable {

@@ -1,6 +1,6 @@
-public import TracksnapCore
 public import TracksnapJSON
-public import TracksnapModel
+public import TracksnapSnapshot
+public import TracksnapTraffic
 
 /// A snapshot with its profile and validator, read and resolved once: checking traffic is then
 /// a pure function of the requests, which a wait can call on every request that arrives.

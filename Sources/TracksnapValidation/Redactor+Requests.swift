@@ -1,7 +1,7 @@
 import Foundation
-import TracksnapCore
 import TracksnapJSON
-package import TracksnapModel
+import TracksnapSnapshot
+package import TracksnapTraffic
 
 extension Redactor {
     /// The request with its secrets hidden and everything else as it was sent, so that what the

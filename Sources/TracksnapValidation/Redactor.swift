@@ -1,7 +1,7 @@
 import Foundation
-import TracksnapCore
 package import TracksnapJSON
-package import TracksnapModel
+import TracksnapSnapshot
+package import TracksnapTraffic
 
 extension CapturedRequest {
     /// Every secret value the request carries: the credentials in its secret headers

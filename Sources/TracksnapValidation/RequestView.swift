@@ -1,6 +1,6 @@
-import TracksnapCore
 public import TracksnapJSON
-public import TracksnapModel
+import TracksnapSnapshot
+public import TracksnapTraffic
 
 extension CapturedRequest {
     /// The request as the JSON object a snapshot's `requests` entry is compared with:

@@ -1,7 +1,7 @@
 import Foundation
 import Inflation
 public import TracksnapJSON
-import TracksnapModel
+import TracksnapTraffic
 
 extension Secrets {
     /// The most bytes the gzip layers inside one value may inflate to, all together, while it

@@ -1,7 +1,7 @@
-public import TracksnapCore
 import TracksnapDecoders
 import TracksnapJSON
-public import TracksnapModel
+public import TracksnapSnapshot
+public import TracksnapTraffic
 
 /// The built-in validator: filter, decode, align, compare, explain.
 ///

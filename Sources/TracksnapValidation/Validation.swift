@@ -1,7 +1,7 @@
-import TracksnapCore
 import TracksnapDecoders
 public import TracksnapJSON
-public import TracksnapModel
+import TracksnapSnapshot
+public import TracksnapTraffic
 
 /// Loads snapshots and profiles from files and validates captured traffic against them.
 public enum Validation {

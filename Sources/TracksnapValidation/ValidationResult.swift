@@ -1,6 +1,6 @@
-import TracksnapCore
 public import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 /// The outcome of validating one snapshot file against captured traffic.
 public struct SnapshotResult: Sendable, Hashable {

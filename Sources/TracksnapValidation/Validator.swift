@@ -1,7 +1,7 @@
 import Synchronization
-public import TracksnapCore
 public import TracksnapDecoders
-public import TracksnapModel
+public import TracksnapSnapshot
+public import TracksnapTraffic
 
 /// Validates captured traffic against a snapshot under a profile.
 ///

@@ -1,6 +1,6 @@
 import Foundation
-import TracksnapCore
 public import TracksnapJSON
+import TracksnapSnapshot
 
 /// Where a check's files are and what its profiles may name: the directory profile names are
 /// looked up in, the validators and filters of your own (`Extensions`), and, for the server,

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TracksnapModel
 import TracksnapTestSupport
+import TracksnapTraffic
 
 /// Meta's app events, Adjust and Branch as their SDKs send them — the decoder fixtures written
 /// from the SDKs' request builders (`Tests/TracksnapDecodersTests/Fixtures/write_app_fixtures.py`),

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TracksnapModel
 import TracksnapTestSupport
+import TracksnapTraffic
 
 /// Protobuf read by a descriptor set a profile names: a `.proto` of the test's own compiled by
 /// `protoc` (Debian's `protobuf-compiler`, `make test-tools`), bodies encoded by Python's

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TracksnapModel
 import TracksnapTestSupport
+import TracksnapTraffic
 
 /// Firebase Analytics uploads as an iOS app sends them — gzip'd protobuf to
 /// `https://app-measurement.com/a`, labelled `application/x-www-form-urlencoded` — through

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import TracksnapJSON
-import TracksnapModel
 import TracksnapTestSupport
+import TracksnapTraffic
 
 /// The vendors' Python SDKs (and GA4 hits built as Google documents them) send an event with an
 /// email, a phone number and a card number planted in it, each in another encoding, and decoys

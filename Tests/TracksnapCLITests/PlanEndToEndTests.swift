@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TracksnapModel
 import TracksnapTestSupport
+import TracksnapTraffic
 
 /// A plan file (or folder) beside `Fixtures/plans/send_plan_events.py`, in one of the formats
 /// tracksnap reads: RudderStack's as a folder of rudder/v0.1 YAML files and as one rudder/v1 file.

@@ -13,7 +13,8 @@ struct AppLinkTests {
         let product = try #require(package.products.first { $0.name == "TracksnapCapture" })
         for root in product.targets + ["TracksnapExampleApp"] {
             let closure = package.closure(of: root)
-            #expect(closure["TracksnapModel"] != nil, "\(root) no longer reaches TracksnapModel: is the test stale?")
+            #expect(
+                closure["TracksnapTraffic"] != nil, "\(root) no longer reaches TracksnapTraffic: is the test stale?")
             let problems = package.appLinkProblems(of: root)
             #expect(problems.isEmpty, "\(root) cannot be linked by an iOS app:\n\(problems.joined(separator: "\n"))")
         }
@@ -47,12 +48,13 @@ struct AppLinkTests {
     @Test("a capture that depends on Core again is reported with the chain that reaches PCRE2")
     func coreDependencyIsCaught() async throws {
         var package = try await DescribedPackage.current()
-        package.addDependency("TracksnapCore", to: "TracksnapCapture")
+        package.addDependency("TracksnapSnapshot", to: "TracksnapCapture")
         let problems = package.appLinkProblems(of: "TracksnapCapture")
-        #expect(problems.contains { $0.hasPrefix("TracksnapCapture → TracksnapCore → Patterns:") }, "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("TracksnapCapture → TracksnapSnapshot → Patterns:") }, "\(problems)")
         #expect(
             problems.contains {
-                $0.hasPrefix("TracksnapCapture → TracksnapCore → Patterns → CPCRE2:") && $0.contains("system library")
+                $0.hasPrefix("TracksnapCapture → TracksnapSnapshot → Patterns → CPCRE2:")
+                    && $0.contains("system library")
             }, "\(problems)")
     }
 

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 import TracksnapCapture
-import TracksnapCore
-import TracksnapModel
 import TracksnapServer
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -13,53 +13,54 @@ private let allowedDependencies: [String: Set<String>] = [
     "TracksnapJSON": [],
     "Protobuf": [],
     "JSONSchemaValidation": ["TracksnapJSON", "Patterns"],
-    "TracksnapModel": ["TracksnapJSON", "Inflation"],
-    "TracksnapCore": ["TracksnapJSON", "TracksnapModel", "Patterns", "JSONSchemaValidation"],
-    "TracksnapDecoders": ["TracksnapJSON", "TracksnapModel", "TracksnapCore", "Protobuf"],
+    "TracksnapTraffic": ["TracksnapJSON", "Inflation"],
+    "TracksnapSnapshot": ["TracksnapJSON", "TracksnapTraffic", "Patterns", "JSONSchemaValidation"],
+    "TracksnapDecoders": ["TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "Protobuf"],
     "TracksnapYAML": ["TracksnapJSON", "Yams"],
     "TracksnapValidation": [
-        "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "Patterns", "Inflation",
+        "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "TracksnapDecoders", "Patterns", "Inflation",
         "JSONSchemaValidation", "TracksnapYAML",
     ],
     "TracksnapRecording": [
-        "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation", "Patterns",
+        "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "TracksnapDecoders", "TracksnapValidation",
+        "Patterns",
     ],
-    "TracksnapReports": ["TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapValidation"],
+    "TracksnapReports": ["TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "TracksnapValidation"],
     "TracksnapServer": [
-        "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
+        "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "TracksnapDecoders", "TracksnapValidation",
         "TracksnapRecording",
         "TracksnapReplay",
         "TracksnapReports", "NIOCore", "NIOPosix", "NIOHTTP1", "NIOTLS", "NIOSSL", "NIOHTTP2", "AsyncHTTPClient",
         "X509", "Crypto", "SwiftASN1",
     ],
-    "TracksnapCapture": ["TracksnapJSON", "TracksnapModel"],
+    "TracksnapCapture": ["TracksnapJSON", "TracksnapTraffic"],
     "TracksnapReplay": [
-        "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapValidation", "TracksnapRecording",
+        "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "TracksnapValidation", "TracksnapRecording",
         "TracksnapYAML",
     ],
     "TracksnapExtensions": [
-        "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
+        "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "TracksnapDecoders", "TracksnapValidation",
         "TracksnapReports",
     ],
     "TracksnapTesting": [
-        "TracksnapCapture", "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapValidation",
+        "TracksnapCapture", "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "TracksnapValidation",
         "TracksnapRecording", "TracksnapReports", "TracksnapDecoders", "TracksnapReplay",
     ],
     "TracksnapTestingServer": ["TracksnapTesting", "TracksnapCapture", "TracksnapServer"],
     "TracksnapCLI": [
-        "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
+        "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "TracksnapDecoders", "TracksnapValidation",
         "TracksnapRecording", "TracksnapReports",
         "TracksnapServer", "TracksnapReplay", "ArgumentParser",
     ],
     // Tools/
-    "TracksnapExampleApp": ["TracksnapCapture", "TracksnapJSON", "TracksnapModel"],
+    "TracksnapExampleApp": ["TracksnapCapture", "TracksnapJSON", "TracksnapTraffic"],
     "CPCRE2Baseline": ["CPCRE2"],
     "TracksnapBenchmarks": [
-        "Patterns", "CPCRE2Baseline", "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders",
+        "Patterns", "CPCRE2Baseline", "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "TracksnapDecoders",
         "TracksnapValidation", "JSONSchemaValidation", "Protobuf",
     ],
     "TracksnapFuzzing": [
-        "TracksnapJSON", "TracksnapModel", "TracksnapCore", "TracksnapDecoders", "TracksnapValidation",
+        "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "TracksnapDecoders", "TracksnapValidation",
         "TracksnapRecording", "TracksnapYAML",
         "TracksnapServer", "TracksnapReplay", "Patterns", "NIOCore", "NIOEmbedded", "JSONSchemaValidation", "Protobuf",
     ],
@@ -67,7 +68,9 @@ private let allowedDependencies: [String: Set<String>] = [
     "TracksnapFuzz": ["TracksnapFuzzing", "CLibFuzzer"],
     // Tests/
     "TracksnapTestSupport": [],
-    "TracksnapValidationTestSupport": ["TracksnapValidation", "TracksnapCore", "TracksnapJSON", "TracksnapModel"],
+    "TracksnapValidationTestSupport": [
+        "TracksnapValidation", "TracksnapSnapshot", "TracksnapJSON", "TracksnapTraffic",
+    ],
 ]
 
 /// What the table must never allow, however it is edited: a module and what it must not reach
@@ -75,12 +78,12 @@ private let allowedDependencies: [String: Set<String>] = [
 private let layeringRules: [(module: String, neverReaches: Set<String>, why: String)] = [
     ("TracksnapReports", ["TracksnapRecording"], "a report renders results, it never records"),
     (
-        "TracksnapCapture", swiftNIO.union(["TracksnapCore", "Patterns", "CPCRE2"]),
+        "TracksnapCapture", swiftNIO.union(["TracksnapSnapshot", "Patterns", "CPCRE2"]),
         "what an app links: no PCRE2, no SwiftNIO"
     ),
-    ("TracksnapCore", ["TracksnapDecoders", "TracksnapValidation", "TracksnapServer"], "the snapshot language"),
+    ("TracksnapSnapshot", ["TracksnapDecoders", "TracksnapValidation", "TracksnapServer"], "the snapshot language"),
     (
-        "TracksnapModel", Set(allowedDependencies.keys).subtracting(["TracksnapJSON", "Inflation", "CZlib"]),
+        "TracksnapTraffic", Set(allowedDependencies.keys).subtracting(["TracksnapJSON", "Inflation", "CZlib"]),
         "JSON and requests only"
     ),
     ("TracksnapJSON", Set(allowedDependencies.keys), "JSON stands alone"),
@@ -142,20 +145,21 @@ struct LayeringTests {
             let script = \"""
                 import NIOCore
                 \"""
-            import struct TracksnapCore.Snapshot
+            import struct TracksnapSnapshot.Snapshot
             """
         let found = imports(in: source).map { (place: "Report.swift:\($0.line)", module: $0.module) }
-        #expect(found.map(\.module) == ["Foundation", "TracksnapValidation", "TracksnapRecording", "TracksnapCore"])
+        #expect(
+            found.map(\.module) == ["Foundation", "TracksnapValidation", "TracksnapRecording", "TracksnapSnapshot"])
         let problems = importProblems(of: "TracksnapReports", found, in: package)
         #expect(
             problems == [
                 "Report.swift:3: TracksnapReports imports TracksnapRecording, which the layering table does not allow"
             ], "\(problems)")
         var testing = package
-        testing.removeDependency("TracksnapCore", from: "TracksnapTesting")
+        testing.removeDependency("TracksnapSnapshot", from: "TracksnapTesting")
         #expect(
-            importProblems(of: "TracksnapTesting", [("Assert.swift:1", "TracksnapCore")], in: testing) == [
-                "Assert.swift:1: TracksnapTesting imports TracksnapCore, which Package.swift does not declare"
+            importProblems(of: "TracksnapTesting", [("Assert.swift:1", "TracksnapSnapshot")], in: testing) == [
+                "Assert.swift:1: TracksnapTesting imports TracksnapSnapshot, which Package.swift does not declare"
             ])
         #expect(
             importProblems(of: "TracksnapCapture", [("App.swift:1", "NIOConcurrencyHelpers")], in: package) == [
@@ -176,16 +180,18 @@ struct LayeringTests {
     @Test("a table edited to let Core, the capture or JSON reach further breaks a rule, with the chain")
     func forbiddenRowIsCaught() {
         var core = allowedDependencies
-        core["TracksnapCore", default: []].insert("TracksnapValidation")
+        core["TracksnapSnapshot", default: []].insert("TracksnapValidation")
         #expect(
             ruleProblems(core) == [
-                "TracksnapCore → TracksnapValidation → TracksnapDecoders: TracksnapCore must not reach it (the snapshot language)",
-                "TracksnapCore → TracksnapValidation: TracksnapCore must not reach it (the snapshot language)",
+                "TracksnapSnapshot → TracksnapValidation → TracksnapDecoders: TracksnapSnapshot must not reach it (the snapshot language)",
+                "TracksnapSnapshot → TracksnapValidation: TracksnapSnapshot must not reach it (the snapshot language)",
             ], "\(ruleProblems(core))")
         var capture = allowedDependencies
-        capture["TracksnapCapture", default: []].insert("TracksnapCore")
+        capture["TracksnapCapture", default: []].insert("TracksnapSnapshot")
         #expect(
-            ruleProblems(capture).contains { $0.hasPrefix("TracksnapCapture → TracksnapCore → Patterns → CPCRE2: ") },
+            ruleProblems(capture).contains {
+                $0.hasPrefix("TracksnapCapture → TracksnapSnapshot → Patterns → CPCRE2: ")
+            },
             "\(ruleProblems(capture))")
         var json = allowedDependencies
         json["TracksnapJSON", default: []].insert("Inflation")
@@ -204,7 +210,8 @@ struct LayeringTests {
             let problems = wholeModuleExports(in: text, of: face, file: path)
             #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
         }
-        let planted = "@_exported import struct TracksnapModel.CapturedRequest\n@_exported import TracksnapValidation\n"
+        let planted =
+            "@_exported import struct TracksnapTraffic.CapturedRequest\n@_exported import TracksnapValidation\n"
         #expect(
             wholeModuleExports(in: planted, of: "TracksnapTesting", file: "Exports.swift") == [
                 "Exports.swift:2: TracksnapTesting re-exports the whole module TracksnapValidation; re-export the symbols a test names (`@_exported import struct TracksnapValidation.NAME`)"

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import TracksnapCapture
-import TracksnapCore
-import TracksnapModel
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 import TracksnapCapture
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,6 +1,6 @@
 import Testing
 import TracksnapDecoders
-import TracksnapModel
+import TracksnapTraffic
 
 @Suite("A request no decoder keeps local is told apart when it looks like analytics")
 struct AnalyticsLookTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TracksnapDecoders
 import TracksnapJSON
-import TracksnapModel
+import TracksnapTraffic
 
 /// Meta app events, Adjust and Branch, from the requests `Fixtures/write_app_fixtures.py` writes as
 /// the SDKs send them (the script names the SDK files and functions each field comes from).

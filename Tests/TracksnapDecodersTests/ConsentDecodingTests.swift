@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TracksnapDecoders
 import TracksnapJSON
-import TracksnapModel
 import TracksnapTestSupport
+import TracksnapTraffic
 
 @Suite("Consent signals are decoded from what a request carries")
 struct ConsentDecodingTests {

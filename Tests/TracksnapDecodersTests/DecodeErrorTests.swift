@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import TracksnapCore
 import TracksnapDecoders
-import TracksnapModel
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 
 /// A request a vendor claims but cannot decode, and the reason it must give.
 struct BrokenRequest: Sendable, CustomTestStringConvertible {

@@ -1,7 +1,7 @@
 import Testing
-import TracksnapCore
 import TracksnapDecoders
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 @Suite("Decoders are values: built-ins by name, custom ones from closures, host hints")
 struct DecoderRegistryTests {

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import TracksnapCore
 import TracksnapDecoders
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 @Suite("Encodings: gzip, base64, base64url without padding, JSON in a parameter")
 struct EncodingTests {

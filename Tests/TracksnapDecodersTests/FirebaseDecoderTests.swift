@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TracksnapDecoders
 import TracksnapJSON
-import TracksnapModel
 import TracksnapTestSupport
+import TracksnapTraffic
 
 @Suite(
     "Firebase Analytics: protobuf batches to app-measurement.com/a, named as GA4 names them", .tags(.process),

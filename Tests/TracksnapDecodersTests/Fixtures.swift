@@ -1,7 +1,7 @@
 import Foundation
-import TracksnapCore
 import TracksnapDecoders
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 /// The recorded captures next to these tests (see `Fixtures/*.py` for how each was made).
 enum Fixtures {

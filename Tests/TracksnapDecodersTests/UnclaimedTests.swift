@@ -1,7 +1,7 @@
 import Testing
-import TracksnapCore
 import TracksnapDecoders
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 /// Traffic that is not (provably) a vendor's: it must stay a request.
 let unknownTraffic: [(label: String, request: CapturedRequest)] = [

@@ -1,8 +1,8 @@
 import Testing
-import TracksnapCore
 import TracksnapDecoders
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 /// What one fixture decodes to: each event's request, batch index, vendor, type and name.
 struct FixtureExpectation: Sendable, CustomTestStringConvertible {

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
-import TracksnapCore
 import TracksnapDecoders
 import TracksnapJSON
-import TracksnapModel
 import TracksnapRecording
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 import TracksnapValidation
 import TracksnapValidationTestSupport
 

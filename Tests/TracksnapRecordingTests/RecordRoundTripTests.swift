@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapRecording
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 import TracksnapValidation
 import TracksnapValidationTestSupport
 
@@ -27,11 +27,11 @@ struct RecordRoundTripTests {
             capture: "Tests/TracksnapCLITests/Fixtures/captures/checkout-buy.ndjson",
             profile: "Validators/acme-shop.json"),
         Case(capture: "Tests/TracksnapCLITests/Fixtures/captures/checkout-buy.ndjson", profile: "default"),
-        Case(capture: "Tests/TracksnapModelTests/Fixtures/captures/chrome.har", profile: "default"),
-        Case(capture: "Tests/TracksnapModelTests/Fixtures/captures/firefox.har", profile: "default"),
-        Case(capture: "Tests/TracksnapModelTests/Fixtures/captures/charles.har", profile: "default"),
-        Case(capture: "Tests/TracksnapModelTests/Fixtures/captures/mitmproxy.har", profile: "default"),
-        Case(capture: "Tests/TracksnapModelTests/Fixtures/captures/capture.ndjson", profile: "default"),
+        Case(capture: "Tests/TracksnapTrafficTests/Fixtures/captures/chrome.har", profile: "default"),
+        Case(capture: "Tests/TracksnapTrafficTests/Fixtures/captures/firefox.har", profile: "default"),
+        Case(capture: "Tests/TracksnapTrafficTests/Fixtures/captures/charles.har", profile: "default"),
+        Case(capture: "Tests/TracksnapTrafficTests/Fixtures/captures/mitmproxy.har", profile: "default"),
+        Case(capture: "Tests/TracksnapTrafficTests/Fixtures/captures/capture.ndjson", profile: "default"),
     ]
 
     @Test("recorded from a capture file, then validated against it: no findings", arguments: files)

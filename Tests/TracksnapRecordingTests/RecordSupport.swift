@@ -1,8 +1,8 @@
 import Foundation
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapRecording
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 /// Records the requests under a profile and writes them to `path`; returns the file's text.

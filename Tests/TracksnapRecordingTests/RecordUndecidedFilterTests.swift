@@ -1,6 +1,6 @@
 import Testing
-import TracksnapModel
 import TracksnapRecording
+import TracksnapTraffic
 import TracksnapValidationTestSupport
 
 /// The recording half of `UndecidedFilterTests` (validation's tests): the same filter stops a recording.

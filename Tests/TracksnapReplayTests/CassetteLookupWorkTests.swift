@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import TracksnapJSON
-import TracksnapModel
 import TracksnapReplay
 import TracksnapTestSupport
+import TracksnapTraffic
 
 /// What a lookup decides at once, and what it leaves for later: a server decides the first on
 /// its event loop and the second on replay's own thread.

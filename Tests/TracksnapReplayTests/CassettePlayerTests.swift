@@ -1,11 +1,11 @@
 import Foundation
 import Synchronization
 import Testing
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapReplay
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 
 @Suite("A cassette answers requests by its tool's rules, and records what its mode lets it")
 struct CassettePlayerTests {

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapReplay
+import TracksnapSnapshot
+import TracksnapTraffic
 
 /// Cassettes written here from each tool's documented format and its writer's rules (DVR's
 /// `Interaction.dictionary`, Vinyl's `Track.encodedTrack`), not copied from their repositories.

@@ -1,7 +1,7 @@
 import Testing
-import TracksnapCore
 import TracksnapJSON
 import TracksnapReplay
+import TracksnapSnapshot
 
 /// A cassette is committed by anyone with a pull request: what it answers is served to the app
 /// on a kept-alive connection. A header that would end the header block where the cassette

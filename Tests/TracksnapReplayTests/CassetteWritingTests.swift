@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapReplay
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 
 @Suite("Cassettes are written in tracksnap's own format and read back the same", .tags(.process), .leftToMakeTest)
 struct CassetteWritingTests {

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapReplay
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 
 @Suite("HAR files as cassettes", .tags(.process), .leftToMakeTest)
 struct HARCassetteTests {

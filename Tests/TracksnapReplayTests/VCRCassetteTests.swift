@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapReplay
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 
 @Suite("VCR's and vcrpy's YAML cassettes", .tags(.process), .leftToMakeTest)
 struct VCRCassetteTests {

@@ -1,7 +1,7 @@
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapReports
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 /// Hand-built validation results covering each shape a report must render.

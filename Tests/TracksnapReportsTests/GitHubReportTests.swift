@@ -1,7 +1,7 @@
 import Foundation
 import FoundationEssentials
 import Testing
-import TracksnapCore
+import TracksnapSnapshot
 import TracksnapValidation
 
 @testable import TracksnapReports

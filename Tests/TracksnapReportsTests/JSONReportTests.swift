@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TracksnapCore
+import TracksnapSnapshot
 import TracksnapValidation
 
 @testable import TracksnapReports

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapReports
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 /// Personal data found in the traffic has a section of its own in every report format, its

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapRecording
 import TracksnapReports
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 import TracksnapValidation
 
 /// One secret planted in one encoding: the requests that carry it, and the texts that would

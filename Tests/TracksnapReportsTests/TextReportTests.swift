@@ -1,9 +1,9 @@
 import Foundation
 import FoundationEssentials
 import Testing
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 @testable import TracksnapReports

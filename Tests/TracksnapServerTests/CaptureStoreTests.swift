@@ -1,8 +1,8 @@
 import Testing
-import TracksnapCore
-import TracksnapModel
 import TracksnapServer
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 
 @Suite("The capture store")
 struct CaptureStoreTests {

@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
-import TracksnapModel
 import TracksnapTestSupport
+import TracksnapTraffic
 import TracksnapValidation
 
 @testable import TracksnapServer

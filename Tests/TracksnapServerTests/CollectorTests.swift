@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import TracksnapCore
-import TracksnapModel
 import TracksnapServer
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TracksnapCore
 import TracksnapServer
+import TracksnapSnapshot
 import TracksnapTestSupport
 
 @Suite("Connection timeouts", .tags(.process, .network), .leftToMakeTest)

@@ -1,11 +1,11 @@
 import Foundation
 import Synchronization
 import Testing
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapServer
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 
 /// Sends requests to a server from a thread of its own, in bursts, as a fire-and-forget SDK
 /// does, and remembers when the last one started: it cannot arrive before.

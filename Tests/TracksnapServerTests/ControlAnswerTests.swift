@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import TracksnapCapture
 import TracksnapJSON
-import TracksnapModel
 import TracksnapServer
 import TracksnapTestSupport
+import TracksnapTraffic
 
 @Suite(
     "The control API's answers, as the server writes them and the client reads them", .tags(.network), .leftToMakeTest)

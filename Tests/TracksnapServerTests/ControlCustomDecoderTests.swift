@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import TracksnapDecoders
 import TracksnapJSON
-import TracksnapModel
 import TracksnapServer
 import TracksnapTestSupport
+import TracksnapTraffic
 import TracksnapValidation
 
 /// A server built in Swift with a decoder of its own: the control API validates a session

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapServer
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 
 /// Secrets an app sends, each its own way: a bearer token in a header (and copied into a body
 /// field that is not named as a secret), a write key under a secret key of a JSON body, and a

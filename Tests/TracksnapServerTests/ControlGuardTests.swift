@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 import TracksnapCapture
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapServer
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 
 @Suite("The control API trusts only what it should", .tags(.network), .leftToMakeTest)
 struct ControlGuardTests {

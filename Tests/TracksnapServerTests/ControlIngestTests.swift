@@ -1,11 +1,11 @@
 import Foundation
 import Synchronization
 import Testing
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapServer
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 
 @Suite("The control API records requests captured elsewhere into a session", .tags(.process, .network), .leftToMakeTest)
 struct ControlIngestTests {

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapServer
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 
 /// One run of a checkout as a client with ids of its own sends it: a fresh UUID, order id and
 /// timestamp each run, the same event names and constants.

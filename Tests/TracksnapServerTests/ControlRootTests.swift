@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapServer
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 
 /// A root with a snapshot in it, and beside it a directory the control API must never reach:
 /// a file whose first word would show in a parse error, and a FIFO that would hang whoever

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import TracksnapJSON
-import TracksnapModel
 import TracksnapTestSupport
+import TracksnapTraffic
 
 @testable import TracksnapServer
 

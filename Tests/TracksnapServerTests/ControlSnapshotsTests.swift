@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import TracksnapCore
 import TracksnapJSON
 import TracksnapServer
+import TracksnapSnapshot
 import TracksnapTestSupport
 
 /// One Segment-style event into a session.

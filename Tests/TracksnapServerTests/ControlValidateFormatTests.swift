@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapServer
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 
 @Suite("validate answers in every report format", .tags(.network), .leftToMakeTest)
 struct ControlValidateFormatTests {

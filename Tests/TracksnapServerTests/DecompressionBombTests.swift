@@ -1,11 +1,11 @@
 import Foundation
 import Synchronization
 import Testing
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapServer
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 
 @Suite(
     "Decompression bombs: every layer of a request within --max-body-size", .tags(.process, .network), .leftToMakeTest)

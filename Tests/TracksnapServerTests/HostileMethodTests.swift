@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import TracksnapCore
-import TracksnapModel
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 
 @testable import TracksnapServer
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TracksnapJSON
-import TracksnapModel
+import TracksnapTraffic
 import TracksnapValidation
 
 @testable import TracksnapServer

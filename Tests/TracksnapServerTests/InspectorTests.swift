@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 import TracksnapJSON
-import TracksnapModel
 import TracksnapTestSupport
+import TracksnapTraffic
 
 @testable import TracksnapServer
 

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import TracksnapModel
 import TracksnapServer
 import TracksnapTestSupport
+import TracksnapTraffic
 
 @Suite(
     "The journal is a private file of the user's own, never reached through a link", .tags(.process, .network),

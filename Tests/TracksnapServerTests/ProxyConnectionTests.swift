@@ -4,9 +4,9 @@ import NIOHTTP1
 import NIOPosix
 import Synchronization
 import Testing
-import TracksnapCore
-import TracksnapModel
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 
 @testable import TracksnapServer
 

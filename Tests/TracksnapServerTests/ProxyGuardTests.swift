@@ -1,11 +1,11 @@
 import CNIOLinux
 import Foundation
 import Testing
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapServer
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 
 /// Listening beyond loopback and clients elsewhere are simulated through the configuration:
 /// every byte of these tests stays on 127.0.0.1.

@@ -1,11 +1,11 @@
 import Foundation
 import Synchronization
 import Testing
-import TracksnapCore
-import TracksnapModel
 import TracksnapReplay
 import TracksnapServer
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 
 /// A large cassette holds up none of the server's other clients: its misses look for their
 /// nearest interactions, and a session's cassette is read, on replay's own thread; a hit, the

@@ -1,10 +1,10 @@
 import Foundation
 import Synchronization
 import Testing
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 import TracksnapValidation
 
 @testable import TracksnapServer

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import TracksnapCore
-import TracksnapModel
 import TracksnapServer
+import TracksnapSnapshot
+import TracksnapTraffic
 
 @Suite("Resources and addresses")
 struct ResourceLimitTests {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import TracksnapModel
 import TracksnapReplay
 import TracksnapTestSupport
+import TracksnapTraffic
 
 /// `tracksnap serve --cassette`: a backend recorded once, then replayed after it has gone.
 @Suite("tracksnap serve answers from a cassette what it would forward", .tags(.process), .leftToMakeTest)

@@ -1,8 +1,8 @@
 import Testing
-import TracksnapCore
-import TracksnapModel
 import TracksnapServer
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 
 @Suite("Session attribution", .tags(.network), .leftToMakeTest)
 struct SessionIsolationTests {

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import TracksnapCore
-import TracksnapModel
+import TracksnapSnapshot
 import TracksnapTestSupport
 import TracksnapTestingServer
+import TracksnapTraffic
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

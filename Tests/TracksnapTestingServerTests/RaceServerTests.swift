@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import TracksnapModel
 import TracksnapTestSupport
 import TracksnapTestingServer
+import TracksnapTraffic
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

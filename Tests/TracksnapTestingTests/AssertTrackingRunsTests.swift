@@ -2,10 +2,10 @@ import Foundation
 import Synchronization
 import Testing
 import TracksnapCapture
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 import TracksnapValidation
 
 @testable import TracksnapTesting

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 import TracksnapCapture
-import TracksnapCore
-import TracksnapModel
 import TracksnapRecording
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 import TracksnapValidation
 
 @testable import TracksnapTesting

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import TracksnapDecoders
-import TracksnapModel
 import TracksnapTestSupport
+import TracksnapTraffic
 import TracksnapValidation
 
 @testable import TracksnapTesting

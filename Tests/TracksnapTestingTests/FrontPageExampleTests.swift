@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import TracksnapCapture
-import TracksnapCore
 import TracksnapRecording
+import TracksnapSnapshot
 import TracksnapTestSupport
 
 @testable import TracksnapTesting

@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 import TracksnapCapture
-import TracksnapModel
 import TracksnapTestSupport
+import TracksnapTraffic
 import TracksnapValidation
 
 @testable import TracksnapTesting

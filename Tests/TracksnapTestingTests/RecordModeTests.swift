@@ -1,6 +1,6 @@
 import Testing
-import TracksnapModel
 import TracksnapRecording
+import TracksnapTraffic
 
 @testable import TracksnapTesting
 

@@ -1,6 +1,6 @@
 import Testing
-import TracksnapCore
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 /// Captured traffic of a checkout, as `Fixtures/Snapshots/checkout.json` expects it.
 func checkoutRequests(screen: String = "Cart", extra: [CapturedRequest] = []) -> [CapturedRequest] {

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import TracksnapCore
-import TracksnapModel
 import TracksnapRecording
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 import TracksnapValidation
 
 @testable import TracksnapTesting

@@ -1,9 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
-import TracksnapCore
-import TracksnapModel
 import TracksnapRecording
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 @testable import TracksnapTesting

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 import TracksnapCapture
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapReports
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 @Suite("The client reads the JSON report the CLI and server write")

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 import TracksnapCapture
-import TracksnapCore
-import TracksnapModel
 import TracksnapRecording
 import TracksnapServer
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 
 @testable import TracksnapTesting
 

@@ -1,8 +1,8 @@
 import Testing
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 import TracksnapValidation
 import TracksnapValidationTestSupport
 

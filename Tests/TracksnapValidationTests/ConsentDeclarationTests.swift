@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import TracksnapCore
 import TracksnapDecoders
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 @Suite("A declared consent: read from a flag, a snapshot or a profile, and checked")

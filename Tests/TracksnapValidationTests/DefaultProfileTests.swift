@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TracksnapCore
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 @Suite("The default profile leaves out what browsers send for themselves, and nothing else")

@@ -1,7 +1,7 @@
 import Testing
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 import TracksnapValidationTestSupport
 

@@ -1,6 +1,6 @@
 import Testing
-import TracksnapCore
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 import TracksnapValidationTestSupport
 

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 import TracksnapValidation
 import TracksnapValidationTestSupport
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TracksnapCore
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 /// One request, redacted in the company of those it was captured with.

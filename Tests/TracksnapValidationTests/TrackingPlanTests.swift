@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 import TracksnapValidation
 
 /// Plans read in each format, bad plans refused at their line, and checked on any vendor's events.

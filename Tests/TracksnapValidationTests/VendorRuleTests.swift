@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
 import TracksnapTestSupport
+import TracksnapTraffic
 import TracksnapValidation
 
 /// The vendors' documented limits, each at its boundary: none at the limit, one finding naming

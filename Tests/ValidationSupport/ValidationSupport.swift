@@ -1,6 +1,6 @@
-public import TracksnapCore
 import TracksnapJSON
-public import TracksnapModel
+public import TracksnapSnapshot
+public import TracksnapTraffic
 public import TracksnapValidation
 
 // What the validation and recording tests share: snapshots, requests and profiles written in

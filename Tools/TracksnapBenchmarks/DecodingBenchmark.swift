@@ -1,8 +1,8 @@
 import Foundation
-import TracksnapCore
 import TracksnapDecoders
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 /// Times decoding vendor traffic into events, beside the time it takes only to read the same
 /// payload: a gzip Segment batch of 500 calls (inflated and parsed with `JSONDocument.parse`),

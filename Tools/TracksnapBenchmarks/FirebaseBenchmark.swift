@@ -1,7 +1,7 @@
 import Foundation
 import Protobuf
 import TracksnapDecoders
-import TracksnapModel
+import TracksnapTraffic
 
 /// Times Firebase Analytics uploads decoded into events, for `Benchmarks/firebase.sh` (`make
 /// bench-firebase`): `TracksnapBenchmarks firebase FILE` reads the bodies

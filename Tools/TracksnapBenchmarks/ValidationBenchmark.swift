@@ -1,6 +1,6 @@
 import Foundation
-import TracksnapCore
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 /// Times validating N captured requests against a snapshot of N entries, in strict and any

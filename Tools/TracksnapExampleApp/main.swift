@@ -10,7 +10,7 @@
 import Foundation
 import TracksnapCapture
 import TracksnapJSON
-import TracksnapModel
+import TracksnapTraffic
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,6 +1,6 @@
 import Foundation
-import TracksnapCore
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 /// How targets cut one fuzzer input into the pieces they need.
 enum Input {

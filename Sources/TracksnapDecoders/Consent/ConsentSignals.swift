@@ -1,5 +1,5 @@
 public import TracksnapJSON
-public import TracksnapModel
+public import TracksnapTraffic
 
 /// Every consent signal one captured request carries, decoded: Google Consent Mode (`gcs`,
 /// `gcd`, `npa`, `dma`, `dma_cps`), the IAB TCF v2 TC string (`gdpr`, `gdpr_consent`,

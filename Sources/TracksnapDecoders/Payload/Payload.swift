@@ -1,7 +1,7 @@
 import Foundation
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 /// The encodings analytics payloads come in: JSON, gzip, base64 (padded or not, URL-safe or
 /// not) and form or query parameters.

@@ -1,6 +1,6 @@
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 extension VendorDecoder {
     /// Adjust's mobile SDKs: one activity per request, form-encoded (a query for GETs) on

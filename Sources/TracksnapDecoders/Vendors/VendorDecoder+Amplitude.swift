@@ -1,6 +1,6 @@
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 extension VendorDecoder {
     /// Amplitude: the HTTP V2 API `/2/httpapi` (any host), the Batch API `/batch` (JSON

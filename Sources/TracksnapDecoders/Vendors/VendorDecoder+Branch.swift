@@ -1,6 +1,6 @@
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 extension VendorDecoder {
     /// Branch's mobile SDKs: JSON bodies on `api2.branch.io` and `api.branch.io` — the session calls

@@ -1,7 +1,7 @@
 import Protobuf
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 extension VendorDecoder {
     /// Firebase Analytics (Google Analytics 4 for apps): the SDK's uploads to

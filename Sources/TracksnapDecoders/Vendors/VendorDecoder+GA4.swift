@@ -1,6 +1,6 @@
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 extension VendorDecoder {
     /// Google Analytics 4: gtag.js's `/g/collect` and the Measurement Protocol's `/mp/collect`

@@ -1,7 +1,7 @@
 import Foundation
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 extension VendorDecoder {
     /// Meta (Facebook) app events, as the iOS and Android SDKs send them: `POST /vNN.N/APP_ID/activities`

@@ -1,6 +1,6 @@
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 extension VendorDecoder {
     /// The Meta (Facebook) pixel: `/tr` or `/tr/`, the event in the query (GET) or a form body

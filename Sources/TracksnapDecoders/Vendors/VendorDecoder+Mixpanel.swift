@@ -1,6 +1,6 @@
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 extension VendorDecoder {
     /// Mixpanel: `/track`, `/import`, `/engage` and `/groups` (a trailing slash or a proxy prefix

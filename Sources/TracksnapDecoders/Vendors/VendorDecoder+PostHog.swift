@@ -1,6 +1,6 @@
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 extension VendorDecoder {
     /// PostHog: `/batch/`, `/capture/`, `/e/`, `/i/v0/e/`, `/track/` (the slash optional), the

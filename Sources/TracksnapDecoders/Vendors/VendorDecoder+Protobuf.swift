@@ -1,7 +1,7 @@
 import Protobuf
-package import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+package import TracksnapSnapshot
+import TracksnapTraffic
 
 /// The message types of one or more descriptor sets (`protoc --descriptor_set_out=FILE`), as a
 /// profile's `"protobuf"` key names them.

@@ -1,6 +1,6 @@
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 extension VendorDecoder {
     /// Segment: the HTTP Tracking API (`/v1/batch`, `/v1/track`, `/v1/page`, `/v1/screen`,

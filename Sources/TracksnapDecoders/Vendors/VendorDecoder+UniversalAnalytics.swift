@@ -1,6 +1,6 @@
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 extension VendorDecoder {
     /// Universal Analytics: analytics.js and the Measurement Protocol v1, `/collect`,

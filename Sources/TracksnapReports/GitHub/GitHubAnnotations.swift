@@ -1,5 +1,5 @@
 import TracksnapJSON
-import TracksnapModel
+import TracksnapTraffic
 import TracksnapValidation
 
 /// Writes findings as `::error` and `::warning` workflow commands on the snapshot's lines.

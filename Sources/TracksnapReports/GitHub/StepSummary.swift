@@ -1,5 +1,5 @@
 import TracksnapJSON
-import TracksnapModel
+import TracksnapTraffic
 import TracksnapValidation
 
 /// A Markdown summary of a run: a table of snapshots, then each snapshot's findings as a table

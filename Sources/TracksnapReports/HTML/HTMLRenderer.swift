@@ -1,5 +1,5 @@
 import TracksnapJSON
-import TracksnapModel
+import TracksnapTraffic
 import TracksnapValidation
 
 /// One self-contained HTML page (inline CSS, no scripts, no external resources), written as

@@ -1,5 +1,5 @@
-import TracksnapCore
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 extension ReportFormat {

@@ -1,8 +1,8 @@
 import NIOCore
 import NIOHTTP1
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 extension ControlAPI {
     /// The most requests one `POST sessions/{id}/requests` records: beyond it, 413.

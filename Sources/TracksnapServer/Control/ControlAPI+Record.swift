@@ -1,10 +1,10 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapRecording
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 extension ControlAPI {

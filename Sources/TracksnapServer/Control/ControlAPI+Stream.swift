@@ -1,6 +1,6 @@
 import NIOHTTP1
 import TracksnapJSON
-import TracksnapModel
+import TracksnapTraffic
 import TracksnapValidation
 
 extension ControlAPI {

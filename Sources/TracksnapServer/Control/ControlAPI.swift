@@ -1,12 +1,12 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
-import TracksnapCore
 import TracksnapDecoders
 import TracksnapJSON
-import TracksnapModel
 import TracksnapReplay
 import TracksnapReports
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 /// The control API under `/__tracksnap/`, which tests drive: health, sessions (start, wait

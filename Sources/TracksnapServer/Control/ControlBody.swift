@@ -1,6 +1,6 @@
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 /// A control call's JSON object body, read field by field so that every error names the field:
 /// malformed JSON, an unknown field, a wrong type.

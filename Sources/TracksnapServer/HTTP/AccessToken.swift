@@ -1,5 +1,5 @@
 import Foundation
-import TracksnapModel
+import TracksnapTraffic
 
 /// The server's `--token`, and the one way it is checked: `Authorization: Bearer TOKEN` on the
 /// control API, `Proxy-Authorization` (`Bearer TOKEN`, or `Basic` with the token as the

@@ -1,6 +1,6 @@
-import TracksnapCore
-import TracksnapModel
 import TracksnapReports
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 /// One captured request as `tracksnap serve` logs it on stderr: time, session, method, URL (its

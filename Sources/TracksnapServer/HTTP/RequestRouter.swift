@@ -1,10 +1,10 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
-import TracksnapCore
 import TracksnapDecoders
-import TracksnapModel
 import TracksnapReplay
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 /// Decides what happens to each request: the control API, or captured traffic answered by the

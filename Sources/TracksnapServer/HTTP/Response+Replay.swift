@@ -1,7 +1,7 @@
 import NIOCore
 import NIOHTTP1
-import TracksnapModel
 import TracksnapReplay
+import TracksnapTraffic
 
 extension Response {
     /// A cassette's answer as the server writes it for a request that accepts

@@ -1,8 +1,8 @@
 import NIOCore
 import NIOHTTP1
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 /// An answer the server writes: status, headers and a whole body.
@@ -40,7 +40,7 @@ struct Response: Sendable {
     }
 
     /// A control API answer: one of the `Codable` types its clients decode (`HealthAnswer`,
-    /// `SessionAnswer`, `RecordAnswer`, `ErrorAnswer`, in `TracksnapModel`).
+    /// `SessionAnswer`, `RecordAnswer`, `ErrorAnswer`, in `TracksnapTraffic`).
     static func answer(_ status: HTTPResponseStatus, _ answer: some Encodable) -> Response {
         // None of the answers' `encode(to:)` throws of its own, so this cannot fail.
         json(status, (try? JSONValueCoder.encode(answer)) ?? .null)

@@ -1,6 +1,6 @@
 import TracksnapDecoders
 import TracksnapJSON
-import TracksnapModel
+import TracksnapTraffic
 import TracksnapValidation
 
 /// A captured request as the inspector gets it: its secrets hidden as every control API answer

@@ -1,7 +1,7 @@
 import Synchronization
-import TracksnapCore
-public import TracksnapModel
 public import TracksnapReplay
+import TracksnapSnapshot
+public import TracksnapTraffic
 package import TracksnapValidation
 
 /// Every request the server captured: a global list, one list per open session, the counters,

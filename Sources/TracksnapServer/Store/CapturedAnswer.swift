@@ -1,6 +1,6 @@
 import Foundation
 import TracksnapJSON
-package import TracksnapModel
+package import TracksnapTraffic
 import TracksnapValidation
 
 /// What the server answered a captured request: the collector's answer, what the upstream or

@@ -1,5 +1,5 @@
 import Synchronization
-import TracksnapModel
+import TracksnapTraffic
 import TracksnapValidation
 
 /// What one captured request carries, searched at most once each however many readers ask

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
-import TracksnapCore
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 /// The `--journal` file: every captured request appended as an NDJSON line when it arrives, its

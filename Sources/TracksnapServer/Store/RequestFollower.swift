@@ -1,5 +1,5 @@
 import Synchronization
-package import TracksnapModel
+package import TracksnapTraffic
 
 /// One reader of what the store records from now on (`CaptureStore.follow`): the requests it
 /// held when the reader arrived (and the answers it kept for them), then each request as it is

@@ -1,5 +1,5 @@
 import TracksnapDecoders
-import TracksnapModel
+import TracksnapTraffic
 
 /// Which `CONNECT` tunnels `serve --intercept` decrypts, and whether their requests are answered
 /// locally or forwarded to the real host.

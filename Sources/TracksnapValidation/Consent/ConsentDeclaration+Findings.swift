@@ -1,7 +1,7 @@
-import TracksnapCore
 import TracksnapDecoders
 import TracksnapJSON
-package import TracksnapModel
+import TracksnapSnapshot
+package import TracksnapTraffic
 
 extension ConsentDeclaration {
     /// The Google tags whose hits must carry Consent Mode (`gcs` or `gcd`) under a declared denial.

@@ -1,6 +1,6 @@
-import TracksnapCore
 public import TracksnapDecoders
 public import TracksnapJSON
+import TracksnapSnapshot
 
 /// The consent a test declares its user gave, by Google Consent Mode type (`ad_storage`,
 /// `analytics_storage`, `ad_user_data`, `ad_personalization`): every request is checked

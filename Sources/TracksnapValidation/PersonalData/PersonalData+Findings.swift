@@ -1,7 +1,7 @@
-package import TracksnapCore
 package import TracksnapDecoders
 import TracksnapJSON
-package import TracksnapModel
+package import TracksnapSnapshot
+package import TracksnapTraffic
 
 extension PersonalData {
     /// Vendors whose terms forbid sending personal data: a hit in their events is an error.

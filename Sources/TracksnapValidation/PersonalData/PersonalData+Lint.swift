@@ -1,5 +1,5 @@
-import TracksnapCore
 import TracksnapJSON
+import TracksnapSnapshot
 
 extension PersonalData {
     /// `tracksnap lint`'s warnings about a snapshot whose recorded values hold personal data

@@ -1,5 +1,5 @@
-import TracksnapCore
 import TracksnapJSON
+import TracksnapSnapshot
 
 /// How a profile checks personal data (`"personalData"` in its file): on in every profile,
 /// each hit a `personal_data` finding at the vendor's own severity.

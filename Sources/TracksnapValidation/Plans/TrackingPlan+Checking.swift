@@ -2,7 +2,7 @@ import Foundation
 import JSONSchemaValidation
 public import TracksnapDecoders
 public import TracksnapJSON
-package import TracksnapModel
+package import TracksnapTraffic
 
 extension TrackingPlan {
     /// The call types a plan defines events of.

@@ -1,9 +1,9 @@
 import Foundation
 import JSONSchemaValidation
-import TracksnapCore
 import TracksnapDecoders
 public import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 extension TrackingPlan {
     /// The `schemas` folder of the Iglu registry a file is a schema of

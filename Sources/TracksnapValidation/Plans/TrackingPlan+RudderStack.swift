@@ -1,6 +1,6 @@
 import Foundation
-import TracksnapCore
 public import TracksnapJSON
+import TracksnapSnapshot
 import TracksnapYAML
 
 extension TrackingPlan {

@@ -1,7 +1,7 @@
 import Foundation
 package import JSONSchemaValidation
-import TracksnapCore
 public import TracksnapJSON
+import TracksnapSnapshot
 
 /// A tracking plan: what any event may be, whatever vendor sent it. Each `Definition` names a
 /// call (`track` "Order Completed", `identify`, `group`, `page`/`screen` by name, or every call)

@@ -1,6 +1,6 @@
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 /// Fields never compared (nor recorded): volatile timestamps, message ids, cache-busters.
 ///

@@ -1,5 +1,5 @@
-import TracksnapCore
 import TracksnapDecoders
+import TracksnapSnapshot
 
 extension Profile {
     /// Several profiles as one (`"validator": ["segment", "ga4"]`, `--validator segment,ga4`).

@@ -1,7 +1,7 @@
 import Foundation
-package import TracksnapCore
 public import TracksnapJSON
-import TracksnapModel
+package import TracksnapSnapshot
+import TracksnapTraffic
 
 extension Profile {
     /// Finds a profile by name, or several joined by commas, or reads it from a path.

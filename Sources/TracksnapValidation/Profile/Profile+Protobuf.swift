@@ -1,8 +1,8 @@
 import Foundation
-import TracksnapCore
 import TracksnapDecoders
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 /// A profile's `"protobuf"` key: the descriptor sets its bodies are read with, and the message
 /// type of the requests at each URL.

@@ -1,7 +1,7 @@
 package import Patterns
-import TracksnapCore
 package import TracksnapDecoders
-package import TracksnapModel
+import TracksnapSnapshot
+package import TracksnapTraffic
 
 /// The requests a profile's filter selects, with what its decoders made of each, and those a
 /// filter pattern could not decide on: what validation checks and recording learns from.

@@ -1,8 +1,8 @@
 import Foundation
-public import TracksnapCore
 public import TracksnapDecoders
 public import TracksnapJSON
-import TracksnapModel
+public import TracksnapSnapshot
+import TracksnapTraffic
 
 /// A validator profile (`Validators/NAME.json`, or one built into tracksnap): which traffic to
 /// look at and how to compare it.

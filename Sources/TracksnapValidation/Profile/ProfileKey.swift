@@ -1,8 +1,8 @@
 import Foundation
-import TracksnapCore
 import TracksnapDecoders
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 /// One key of a profile file and how its value is read into a `Profile`: the table a profile is
 /// read through (`ProfileKey.all(_:)`, and `ProfileKey.record` inside `"record"`).

@@ -1,6 +1,6 @@
 import TracksnapDecoders
 import TracksnapJSON
-import TracksnapModel
+import TracksnapTraffic
 
 /// GA4's collection limits, as Google states them for the Measurement Protocol ("Limitations")
 /// and in "Event collection limits" and "Event naming rules": what GA4 drops, silently.

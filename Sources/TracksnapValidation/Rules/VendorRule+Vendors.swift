@@ -1,6 +1,6 @@
 import TracksnapDecoders
 import TracksnapJSON
-import TracksnapModel
+import TracksnapTraffic
 
 /// The rules of Segment, Amplitude, Mixpanel and PostHog, as each documents its HTTP API.
 extension VendorRule {

@@ -1,6 +1,6 @@
 public import TracksnapDecoders
 import TracksnapJSON
-public import TracksnapModel
+public import TracksnapTraffic
 
 /// A rule a vendor documents for what it collects: a limit beyond which it drops or refuses
 /// data (GA4's 40-character event names, Segment's 32 KB per call), or a recommendation (GA4's

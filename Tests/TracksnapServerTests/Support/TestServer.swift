@@ -1,10 +1,10 @@
 import Foundation
 import Glibc
 import Testing
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapServer
+import TracksnapSnapshot
+import TracksnapTraffic
 
 /// Runs `body` against a capture server started on 127.0.0.1 with a free port, and shuts the
 /// server down afterwards, whatever `body` does.

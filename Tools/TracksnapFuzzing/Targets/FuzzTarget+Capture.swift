@@ -1,14 +1,14 @@
 import Foundation
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
 import TracksnapRecording
+import TracksnapSnapshot
+import TracksnapTraffic
 import TracksnapValidation
 
 extension FuzzTarget {
     /// Seeds for targets that read capture files: HAR from four tools, NDJSON from the server and the SDKs.
     static let captureSeeds = [
-        "Tests/TracksnapModelTests/Fixtures/captures", "Tests/TracksnapCLITests/Fixtures/captures",
+        "Tests/TracksnapTrafficTests/Fixtures/captures", "Tests/TracksnapCLITests/Fixtures/captures",
         "Tests/TracksnapDecodersTests/Fixtures", "Snapshots/demo/captures", "Snapshots/examples/captures",
     ]
 

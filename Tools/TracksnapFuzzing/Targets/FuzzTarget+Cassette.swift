@@ -1,6 +1,6 @@
 import TracksnapJSON
-import TracksnapModel
 import TracksnapReplay
+import TracksnapTraffic
 
 extension FuzzTarget {
     /// The cassette readers (tracksnap's, DVR's, Vinyl's, VCR's and vcrpy's, HAR; JSON and YAML):

@@ -1,7 +1,7 @@
 import Foundation
-import TracksnapCore
 import TracksnapDecoders
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 extension FuzzTarget {
     /// Every vendor decoder, over the requests of a capture file or one request written by hand

@@ -1,5 +1,5 @@
-import TracksnapCore
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 extension FuzzTarget {
     /// Query strings and form bodies: pairs and decoding never fail, and encoding then decoding

@@ -1,5 +1,5 @@
 import TracksnapJSON
-import TracksnapModel
+import TracksnapTraffic
 import TracksnapValidation
 
 extension FuzzTarget {

@@ -1,9 +1,9 @@
 import Foundation
 import Protobuf
-import TracksnapCore
 import TracksnapDecoders
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 extension FuzzTarget {
     /// The schemaless protobuf reader: an error names a byte inside the input; a message it reads,

@@ -1,8 +1,8 @@
 import NIOCore
 import NIOEmbedded
-import TracksnapCore
-import TracksnapModel
 import TracksnapServer
+import TracksnapSnapshot
+import TracksnapTraffic
 
 extension FuzzTarget {
     /// The most a body may be, sent or inflated, in the server under the fuzzer: small, so that

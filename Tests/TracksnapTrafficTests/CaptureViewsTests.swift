@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TracksnapModel
+@testable import TracksnapTraffic
 
 @Suite("Captured requests: URL, query, form and body views")
 struct CaptureViewsTests {

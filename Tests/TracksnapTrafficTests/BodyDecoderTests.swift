@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TracksnapModel
 import TracksnapTestSupport
+import TracksnapTraffic
 
 @Suite("The body decoder: every layer of a request inflated within one limit", .tags(.process), .leftToMakeTest)
 struct BodyDecoderTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TracksnapJSON
 
-@testable import TracksnapModel
+@testable import TracksnapTraffic
 
 @Suite("Capture files: errors name the file and the place")
 struct CaptureErrorTests {

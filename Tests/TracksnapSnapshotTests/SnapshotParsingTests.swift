@@ -1,7 +1,7 @@
 import Testing
-import TracksnapCore
 import TracksnapJSON
-import TracksnapModel
+import TracksnapSnapshot
+import TracksnapTraffic
 
 @Suite("Snapshot files: bad input")
 struct SnapshotParsingTests {

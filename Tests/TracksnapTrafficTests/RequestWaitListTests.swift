@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
-import TracksnapModel
 import TracksnapTestSupport
+import TracksnapTraffic
 
 /// A request with a number, for lists that only count.
 private func request(_ number: Int) -> CapturedRequest {

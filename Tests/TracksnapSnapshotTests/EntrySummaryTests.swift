@@ -1,5 +1,5 @@
 import Testing
-import TracksnapCore
+import TracksnapSnapshot
 
 @Suite("An entry's summary reads as a person would write it")
 struct EntrySummaryTests {

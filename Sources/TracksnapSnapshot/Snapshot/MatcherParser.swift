@@ -1,7 +1,7 @@
 import JSONSchemaValidation
 import Patterns
 package import TracksnapJSON
-import TracksnapModel
+import TracksnapTraffic
 
 /// Turns the JSON of a snapshot (or a profile's filter) into matchers, collecting every problem.
 package struct MatcherParser {

@@ -1,7 +1,7 @@
 import Foundation
 import Patterns
 public import TracksnapJSON
-import TracksnapModel
+import TracksnapTraffic
 
 /// Whether expected entries must appear in the captured order.
 public enum Order: String, Sendable, Hashable, CaseIterable {

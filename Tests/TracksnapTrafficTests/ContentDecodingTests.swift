@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TracksnapModel
 import TracksnapTestSupport
+import TracksnapTraffic
 
 @Suite("Content decoding: gzip and deflate, with a limit", .tags(.process), .leftToMakeTest)
 struct ContentDecodingTests {

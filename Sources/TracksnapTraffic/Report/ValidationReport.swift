@@ -11,7 +11,7 @@ public import TracksnapJSON
 /// for finding in report.findings { print(finding.line ?? 0, finding.code, finding.message) }
 /// ```
 ///
-/// It lives in `TracksnapCore` so that a client decodes it without importing validation. Codes
+/// It lives in `TracksnapSnapshot` so that a client decodes it without importing validation. Codes
 /// and statuses are strings: a newer tracksnap may add a code within version 1, which an older
 /// client must still read.
 public struct ValidationReport: Sendable, Hashable, Codable {

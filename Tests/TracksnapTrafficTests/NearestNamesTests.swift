@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TracksnapModel
+@testable import TracksnapTraffic
 
 @Suite("NearestNames finds what a typo meant")
 struct NearestNamesTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TracksnapModel
+@testable import TracksnapTraffic
 
 /// Paths of the capture fixtures, found next to this file.
 enum CaptureFixtures {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TracksnapModel
+@testable import TracksnapTraffic
 
 @Suite("Capture files: tracksnap NDJSON")
 struct CaptureNDJSONTests {

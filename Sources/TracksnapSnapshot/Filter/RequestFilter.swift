@@ -1,6 +1,6 @@
 public import Patterns
 import TracksnapJSON
-public import TracksnapModel
+public import TracksnapTraffic
 
 /// Selects the captured requests a validator looks at: the analytics traffic.
 ///

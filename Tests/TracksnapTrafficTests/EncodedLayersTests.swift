@@ -3,7 +3,7 @@ import Testing
 import TracksnapJSON
 import TracksnapTestSupport
 
-@testable import TracksnapModel
+@testable import TracksnapTraffic
 
 @Suite("Encoded layers, step by step", .tags(.process), .leftToMakeTest)
 struct EncodedLayersTests {
