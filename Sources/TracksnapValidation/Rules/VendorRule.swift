@@ -1,6 +1,6 @@
-public import TracksnapDecoders
+package import TracksnapDecoders
 import TracksnapJSON
-public import TracksnapTraffic
+package import TracksnapTraffic
 
 /// A rule a vendor documents for what it collects: a limit beyond which it drops or refuses
 /// data (GA4's 40-character event names, Segment's 32 KB per call), or a recommendation (GA4's
@@ -11,20 +11,20 @@ public import TracksnapTraffic
 /// let rule = VendorRule.named("ga4.event_name_length")!
 /// rule.check(request, events)  // [Violation(event: 0, path: "/name", message: "41 characters; …")]
 /// ```
-public struct VendorRule: Sendable {
+package struct VendorRule: Sendable {
     /// A limit the vendor enforces (an error by default), or a recommendation (never more than
     /// a warning).
-    public enum Kind: String, Sendable { case limit, recommendation }
+    package enum Kind: String, Sendable { case limit, recommendation }
 
     /// What one request breaks: in one of its events (`event`, the index among the request's
     /// events) or in the request as a whole (`event` nil); `path` is a JSON Pointer into the
     /// event (`/name`, `/properties/value`) or, for the request, empty.
-    public struct Violation: Sendable, Hashable {
-        public var event: Int?
-        public var path: String
-        public var message: String
+    package struct Violation: Sendable, Hashable {
+        package var event: Int?
+        package var path: String
+        package var message: String
 
-        public init(event: Int?, path: String = "", message: String) {
+        package init(event: Int?, path: String = "", message: String) {
             self.event = event
             self.path = path
             self.message = message
@@ -32,15 +32,15 @@ public struct VendorRule: Sendable {
     }
 
     /// `vendor.rule` (`ga4.event_name_length`).
-    public var id: String
-    public var vendor: String
-    public var kind: Kind
+    package var id: String
+    package var vendor: String
+    package var kind: Kind
     /// The rule in a sentence, and where the vendor states it.
-    public var summary: String
+    package var summary: String
     /// The rule's check of one request and the events decoded from it.
-    public var check: @Sendable (_ request: CapturedRequest, _ events: [AnalyticsEvent]) -> [Violation]
+    package var check: @Sendable (_ request: CapturedRequest, _ events: [AnalyticsEvent]) -> [Violation]
 
-    public init(
+    package init(
         id: String, kind: Kind = .limit, summary: String,
         check: @escaping @Sendable (_ request: CapturedRequest, _ events: [AnalyticsEvent]) -> [Violation]
     ) {
@@ -52,23 +52,13 @@ public struct VendorRule: Sendable {
     }
 
     /// Every built-in rule, vendor by vendor.
-    public static let all: [VendorRule] = ga4 + segment + amplitude + mixpanel + posthog
+    package static let all: [VendorRule] = ga4 + segment + amplitude + mixpanel + posthog
 
     /// The built-in rule with this id.
-    public static func named(_ id: String) -> VendorRule? { all.first { $0.id == id } }
+    package static func named(_ id: String) -> VendorRule? { all.first { $0.id == id } }
 
     /// The vendors that have rules.
-    public static let vendors: [String] = all.reduce(into: []) { if !$0.contains($1.vendor) { $0.append($1.vendor) } }
-}
-
-/// How a profile sets a rule, or all of a vendor's (`"rules": {"ga4": "on", "ga4.purchase_items": "off"}`).
-public enum RuleSetting: String, Sendable, Hashable, CaseIterable {
-    /// Checked, at the rule's own severity: a limit is an error, a recommendation a warning.
-    case on
-    case off
-    case warning
-    /// Checked as an error; a recommendation stays a warning.
-    case error
+    package static let vendors: [String] = all.reduce(into: []) { if !$0.contains($1.vendor) { $0.append($1.vendor) } }
 }
 
 extension VendorRule {
@@ -118,13 +108,13 @@ extension Profile {
 
 extension VendorRule {
     /// A rule one request breaks, and the event it breaks it in (nil: the request as a whole).
-    public struct Broken: Sendable {
-        public var rule: VendorRule
-        public var violation: Violation
-        public var event: AnalyticsEvent?
+    package struct Broken: Sendable {
+        package var rule: VendorRule
+        package var violation: Violation
+        package var event: AnalyticsEvent?
 
         /// `ga4.event_name_length: track "…" (event 2) at /name: 41 characters; …`
-        public var message: String {
+        package var message: String {
             let subject = event.map { event in
                 "\(event.type)\(event.name.map { " \"\($0)\"" } ?? "") (event \(event.index + 1))"
                     + (violation.path.isEmpty ? "" : " at \(violation.path)") + ": "
@@ -135,7 +125,7 @@ extension VendorRule {
 
     /// What these rules find in a request and the events decoded from it, each rule checked on
     /// its own vendor's events.
-    public static func violations(of rules: [VendorRule], _ request: CapturedRequest, _ events: [AnalyticsEvent])
+    package static func violations(of rules: [VendorRule], _ request: CapturedRequest, _ events: [AnalyticsEvent])
         -> [Broken]
     {
         let vendors = Set(events.map(\.vendor))
