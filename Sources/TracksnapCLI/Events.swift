@@ -43,7 +43,7 @@ struct Events: ParsableCommand {
             throw Exit.badInput
         }
         let selection = profile.select(requests, decodingEvents: true)
-        for item in selection.undecided { Terminal.error("warning: " + selection.message(item, in: requests)) }
+        for item in selection.undecided { Terminal.error("warning: " + selection.message(item)) }
         if let untried = selection.untriedMessage { Terminal.error("warning: " + untried) }
         let redactor = Redactor(requests: requests)
         let decoded = zip(selection.selected, selection.decoded).map { index, result in

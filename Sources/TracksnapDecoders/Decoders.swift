@@ -1,3 +1,4 @@
+import Synchronization
 import TracksnapSnapshot
 public import TracksnapTraffic
 
@@ -18,11 +19,45 @@ public enum Decoders {
     public static func decode(_ request: CapturedRequest, using decoders: [VendorDecoder] = VendorDecoder.all)
         -> DecodeResult
     {
+        let cache = DecodeCache.current
         for decoder in decoders {
-            let result = decoder.decode(request)
+            let result = cache?.decoded(request, by: decoder) ?? decoder.decode(request)
             if case .unclaimed = result { continue }
             return result
         }
         return .unclaimed
+    }
+}
+
+/// What each decoder made of each request, kept while a check is asked again and again as
+/// traffic arrives (a wait asks on every arrival, then validates): `Decoders.decode`, and so a
+/// profile's selection and its vendor filters, read it while it is `current`, so that a request
+/// is decoded once by its decoder for the whole wait. Keyed by the request's id and the
+/// decoder's vendor, so only for requests whose ids are unique (as a store or an in-process
+/// capture numbers them; a file's may repeat) under one workspace's decoders.
+///
+/// ```swift
+/// let decodes = DecodeCache()
+/// DecodeCache.$current.withValue(decodes) { profile.select(requests, decodingEvents: true) }
+/// ```
+package final class DecodeCache: Sendable {
+    /// The cache the decoding in this task reads and fills; nil decodes every time.
+    @TaskLocal package static var current: DecodeCache?
+
+    private struct Key: Hashable {
+        let request: String
+        let decoder: String
+    }
+    private let results = Mutex<[Key: DecodeResult]>([:])
+
+    package init() {}
+
+    /// The request's decoding by this decoder, made on the first ask.
+    func decoded(_ request: CapturedRequest, by decoder: VendorDecoder) -> DecodeResult {
+        let key = Key(request: request.id, decoder: decoder.vendor)
+        if let known = results.withLock({ $0[key] }) { return known }
+        let result = decoder.decode(request)
+        results.withLock { $0[key] = result }
+        return result
     }
 }

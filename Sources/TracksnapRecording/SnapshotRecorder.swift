@@ -158,7 +158,7 @@ package struct SnapshotRecorder: Sendable {
             let selection = profile.select(requests, decodingEvents: decodesEvents)
             if let first = selection.undecided.first {
                 throw InputError(
-                    file: file, message: "cannot record from \(names[r]): " + selection.message(first, in: requests))
+                    file: file, message: "cannot record from \(names[r]): " + selection.message(first))
             }
             selections.append(selection)
         }

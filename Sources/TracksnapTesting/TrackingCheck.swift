@@ -193,7 +193,10 @@ enum TrackingCheck {
             return { _ in false }
         case .validate(let recordOnFailure):
             let workspace = SnapshotLocation.workspace(for: path, configuration: configuration)
-            guard let check = try? PreparedCheck(snapshotAt: path, profile: validator, workspace: workspace) else {
+            guard
+                let check = try? PreparedCheck(snapshotAt: path, profile: validator, workspace: workspace)
+                    .observingDecodes()
+            else {
                 return { _ in true }
             }
             // A mismatch that will be re-recorded waits for the rest of the traffic.

@@ -1,3 +1,4 @@
+import TracksnapDecoders
 public import TracksnapJSON
 public import TracksnapSnapshot
 public import TracksnapTraffic
@@ -18,6 +19,9 @@ public struct PreparedCheck: Sendable {
     /// those given to the check.
     public let plans: [TrackingPlan]
     private let validator: any Validator
+    /// What the profile's decoders made of each request so far, when the check is asked again and
+    /// again as traffic arrives (`observingDecodes()`); nil decodes on every validation.
+    private var decodes: DecodeCache?
 
     /// Reads a snapshot file and the profile it is checked under.
     ///
@@ -147,9 +151,14 @@ public struct PreparedCheck: Sendable {
     /// whatever the profile selects: the app got a 599 instead of its backend's answer, so what
     /// it sent afterwards is not what the flow sends.
     public func validate(_ requests: [CapturedRequest]) -> SnapshotResult {
-        var result = validator.validate(snapshot, requests: requests, profile: profile)
-        // The rules and the plans read the same decoded events: selected and decoded once.
-        lazy var selection = profile.select(requests, decodingEvents: true)
+        DecodeCache.$current.withValue(decodes) { validateOnce(requests) }
+    }
+
+    private func validateOnce(_ requests: [CapturedRequest]) -> SnapshotResult {
+        // One selection, decoded once, that the validator, the rules, the personal-data and
+        // consent checks and the plans all read.
+        let selection = profile.select(requests, decodingEvents: true)
+        var result = validator.validate(snapshot, selection: selection, profile: profile)
         result.findings += profile.ruleFindings(requests, selection: { selection })
         result.findings += profile.personalDataFindings(requests, selection: { selection })
         result.findings += profile.consentFindings(requests, selection: { selection })
@@ -173,9 +182,27 @@ public struct PreparedCheck: Sendable {
         return result.findings.isEmpty ? result : Redactor(secrets: []).redact(result)
     }
 
-    /// Whether a wait for traffic is over: every expected entry is paired with a request.
+    /// Whether a wait for traffic is over: every expected entry is paired with a request. The
+    /// built-in validator answers from the alignment alone; one of your own validates.
     package func hasEverythingExpected(_ requests: [CapturedRequest]) -> Bool {
         // The snapshot alone: rules and replay misses decide nothing about what is still to come.
-        !validator.validate(snapshot, requests: requests, profile: profile).entries.contains { $0.status == .missing }
+        DecodeCache.$current.withValue(decodes) {
+            let selection = profile.select(requests, decodingEvents: true)
+            if let builtIn = validator as? SnapshotValidator {
+                return builtIn.hasEverythingExpected(snapshot, selection: selection, profile: profile)
+            }
+            return !validator.validate(snapshot, selection: selection, profile: profile).entries.contains {
+                $0.status == .missing
+            }
+        }
+    }
+
+    /// This check, keeping what its decoders make of each request for its later validations: for
+    /// a wait, which asks on every arrival, over requests whose ids a store or a capture numbered
+    /// (unique), so that each request is decoded once.
+    package func observingDecodes() -> PreparedCheck {
+        var check = self
+        check.decodes = DecodeCache()
+        return check
     }
 }

@@ -1,7 +1,7 @@
 import TracksnapDecoders
 import TracksnapJSON
 public import TracksnapSnapshot
-public import TracksnapTraffic
+import TracksnapTraffic
 
 /// The built-in validator: filter, decode, align, compare, explain.
 ///
@@ -13,14 +13,14 @@ public import TracksnapTraffic
 public struct SnapshotValidator: Validator {
     public init() {}
 
-    public func validate(_ snapshot: Snapshot, requests: [CapturedRequest], profile: Profile) -> SnapshotResult {
-        let selection = profile.select(requests, decodingEvents: !snapshot.events.isEmpty)
-        let selected = selection.selected
+    public func validate(_ snapshot: Snapshot, selection: Selection, profile: Profile) -> SnapshotResult {
+        let requests = selection.requests
+        let traffic = Traffic(snapshot: snapshot, selection: selection)
         var run = Run(snapshot: snapshot, profile: profile)
         // A request the filter cannot decide on fails the run rather than vanishing from it.
         var undecided = selection.undecided.map { item in
             Finding(
-                code: .patternMismatch, path: "", message: selection.message(item, in: requests),
+                code: .patternMismatch, path: "", message: selection.message(item),
                 request: RequestReference(
                     id: requests[item.index].id, index: item.index, method: requests[item.index].method,
                     url: requests[item.index].urlWithoutQuery))
@@ -28,13 +28,58 @@ public struct SnapshotValidator: Validator {
         if let message = selection.untriedMessage {
             undecided.append(Finding(code: .patternMismatch, path: "", message: message))
         }
-        var captured: [Captured] = []
-        var events: [Captured] = []
-        for (i, decoded) in zip(selected, selection.decoded) {
-            let request = requests[i]
+        run.decodeErrors = traffic.decodeErrors
+        run.check(snapshot.requests, against: traffic.requests, collection: "/requests")
+        if !snapshot.events.isEmpty { run.check(snapshot.events, against: traffic.events, collection: "/events") }
+        let result = SnapshotResult(
+            file: snapshot.file, name: snapshot.name, profile: profile.name, entries: run.entries,
+            findings: undecided + run.findings + run.decodeErrors + run.unexpectedFindings,
+            selected: selection.selected.count, captured: requests.count,
+            events: snapshot.events.isEmpty ? nil : traffic.events.count)
+        // Secrets are looked for only when there is something to report: a passing run shows no values.
+        guard !result.findings.isEmpty else { return result }
+        // The selected requests' views, computed above, come first in `traffic.requests`, in order.
+        let secrets = zip(selection.selected, traffic.requests).reduce(into: Set<String>()) { found, pair in
+            found.formUnion(requests[pair.0].carriedSecrets(view: pair.1.view))
+        }
+        return Redactor(secrets: secrets).redact(result)
+    }
+
+    /// Whether every entry the snapshot expects is paired with a captured request or event: the
+    /// alignment alone, without the comparator's explanations or the secret search, which a wait
+    /// asks on every arrival.
+    package func hasEverythingExpected(_ snapshot: Snapshot, selection: Selection, profile: Profile) -> Bool {
+        let traffic = Traffic(snapshot: snapshot, selection: selection)
+        let strict = snapshot.strict ?? profile.strict
+        let order = snapshot.order ?? profile.order
+        func complete(_ expected: [ExpectedEntry], _ captured: [Captured]) -> Bool {
+            expected.isEmpty
+                || Aligner(
+                    expected: expected, actual: captured.map(\.view), ignore: profile.ignore, strictObjects: strict
+                )
+                .align(order: order).missing.isEmpty
+        }
+        return complete(snapshot.requests, traffic.requests)
+            && (snapshot.events.isEmpty || complete(snapshot.events, traffic.events))
+    }
+}
+
+/// The selected requests and their decoded events as alignment sees them, and the requests a
+/// decoder claimed and could not read. A snapshot without `events` is checked at the HTTP level:
+/// what the decoders made of its requests is left unread.
+private struct Traffic {
+    var requests: [Captured] = []
+    var events: [Captured] = []
+    var decodeErrors: [Finding] = []
+
+    init(snapshot: Snapshot, selection: Selection) {
+        let decodesEvents = !snapshot.events.isEmpty
+        for (i, decoded) in zip(selection.selected, selection.decoded) {
+            let request = selection.requests[i]
             let reference = RequestReference(
                 id: request.id, index: i, method: request.method, url: request.urlWithoutQuery)
-            captured.append(
+            let decoded = decodesEvents ? decoded : .unclaimed
+            requests.append(
                 Captured(
                     view: request.validationView, request: reference, reportsUnexpected: decoded == .unclaimed,
                     description: "request #\(i + 1) \(request.method) \(reference.url)"))
@@ -48,7 +93,7 @@ public struct SnapshotValidator: Validator {
                     )
                 }
             case .failed(let error):
-                run.decodeErrors.append(
+                decodeErrors.append(
                     Finding(
                         code: .decodeError, path: "/events", location: snapshot.locations["/events"],
                         message: "request #\(i + 1) \(request.method) \(reference.url): \(error.description)",
@@ -57,20 +102,6 @@ public struct SnapshotValidator: Validator {
                 break
             }
         }
-        run.check(snapshot.requests, against: captured, collection: "/requests")
-        if !snapshot.events.isEmpty { run.check(snapshot.events, against: events, collection: "/events") }
-        let result = SnapshotResult(
-            file: snapshot.file, name: snapshot.name, profile: profile.name, entries: run.entries,
-            findings: undecided + run.findings + run.decodeErrors + run.unexpectedFindings, selected: selected.count,
-            captured: requests.count,
-            events: snapshot.events.isEmpty ? nil : events.count)
-        // Secrets are looked for only when there is something to report: a passing run shows no values.
-        guard !result.findings.isEmpty else { return result }
-        // The selected requests' views, computed above, come first in `captured`, in order.
-        let secrets = zip(selected, captured).reduce(into: Set<String>()) { found, pair in
-            found.formUnion(requests[pair.0].carriedSecrets(view: pair.1.view))
-        }
-        return Redactor(secrets: secrets).redact(result)
     }
 }
 

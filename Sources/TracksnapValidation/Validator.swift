@@ -6,19 +6,30 @@ public import TracksnapTraffic
 /// Validates captured traffic against a snapshot under a profile.
 ///
 /// The built-in `SnapshotValidator` is registered as `snapshot` and runs every profile that does
-/// not name another. Register your own for rules a snapshot cannot express:
+/// not name another. Register your own for rules a snapshot cannot express; it is given the
+/// profile's `Selection`, the traffic its filter selected and what its decoders made of each
+/// request, made once for the whole validation (the vendor rules, personal data, consent and
+/// plans read the same one):
 /// ```swift
 /// struct NoPII: Validator {
-///     func validate(_ snapshot: Snapshot, requests: [CapturedRequest], profile: Profile) -> SnapshotResult { … }
+///     func validate(_ snapshot: Snapshot, selection: Selection, profile: Profile) -> SnapshotResult { … }
 /// }
-/// ValidatorRegistry.register("no-pii", NoPII())   // a profile says "validator": "no-pii"
+/// ValidatorRegistry.register("no-pii", NoPII())   // a profile says "swiftValidator": "no-pii"
 /// ```
 public protocol Validator: Sendable {
     /// - Parameters:
     ///   - snapshot: what is expected.
-    ///   - requests: everything captured, in capture order, before filtering.
+    ///   - selection: everything captured (`selection.requests`, in capture order), the requests
+    ///     the profile's filter selected and what its decoders made of each.
     ///   - profile: the filter and the policy.
-    func validate(_ snapshot: Snapshot, requests: [CapturedRequest], profile: Profile) -> SnapshotResult
+    func validate(_ snapshot: Snapshot, selection: Selection, profile: Profile) -> SnapshotResult
+}
+
+extension Validator {
+    /// Selects and decodes the requests as the profile does, then validates them.
+    public func validate(_ snapshot: Snapshot, requests: [CapturedRequest], profile: Profile) -> SnapshotResult {
+        validate(snapshot, selection: profile.select(requests, decodingEvents: true), profile: profile)
+    }
 }
 
 /// The validators and request filters of your own that profiles name: `"validator": "no-pii"`,

@@ -126,7 +126,7 @@ struct LintCase: Sendable, CustomTestStringConvertible {
             text: """
                 {
                   "name": "shop",
-                  "validator": "strictest"
+                  "swiftValidator": "strictest"
                 }
                 """,
             severity: "error", says: [#"no validator is registered as "strictest""#, "registered: snapshot"],

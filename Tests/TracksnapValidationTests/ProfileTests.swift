@@ -92,14 +92,14 @@ struct ProfileTests {
             func accepts(_ request: CapturedRequest) -> Bool { request.method == "POST" }
         }
         struct CountOnly: Validator {
-            func validate(_ snapshot: Snapshot, requests: [CapturedRequest], profile: Profile) -> SnapshotResult {
-                let selected = requests.filter(profile.filter.accepts)
+            func validate(_ snapshot: Snapshot, selection: Selection, profile: Profile) -> SnapshotResult {
+                let selected = selection.selected
                 let findings =
                     selected.count == snapshot.requests.count
                     ? [] : [Finding(code: .countMismatch, path: "/requests", message: "count")]
                 return SnapshotResult(
                     file: snapshot.file, name: snapshot.name, profile: profile.name, entries: [], findings: findings,
-                    selected: selected.count, captured: requests.count)
+                    selected: selected.count, captured: selection.requests.count)
             }
         }
         FilterRegistry.register("only-posts", OnlyPosts())

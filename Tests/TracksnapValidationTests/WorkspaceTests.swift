@@ -42,11 +42,11 @@ struct WorkspaceTests {
     @Test("a workspace's own validators and filters are what its profiles name, and no other workspace sees them")
     func extensions() throws {
         struct Nothing: Validator {
-            func validate(_ snapshot: Snapshot, requests: [CapturedRequest], profile: Profile) -> SnapshotResult {
+            func validate(_ snapshot: Snapshot, selection: Selection, profile: Profile) -> SnapshotResult {
                 SnapshotResult(
                     file: snapshot.file, name: snapshot.name, profile: profile.name, entries: [],
                     findings: [Finding(code: .countMismatch, path: "", message: "never passes")], selected: 0,
-                    captured: requests.count)
+                    captured: selection.requests.count)
             }
         }
         struct OnlyPosts: RequestFilter {

@@ -77,7 +77,7 @@ extension ControlAPI {
             case nil:
                 try PreparedCheck(profileAlone: profile ?? "default", plans: plans, workspace: workspace)
             }
-        }.map { $0.declaring(consent: consent) }
+        }.map { $0.declaring(consent: consent).observingDecodes() }
         let requests: [CapturedRequest]
         var reason: RequestWaitList.Reason?
         if let wait = Self.trafficWait(timeout: timeout, settle: settle) {

@@ -1,16 +1,25 @@
 package import Patterns
-package import TracksnapDecoders
+public import TracksnapDecoders
 import TracksnapSnapshot
-package import TracksnapTraffic
+public import TracksnapTraffic
 
 /// The requests a profile's filter selects, with what its decoders made of each, and those a
-/// filter pattern could not decide on: what validation checks and recording learns from.
-package struct Selection {
-    /// Indices of the selected requests, in capture order.
-    package var selected: [Int] = []
+/// filter pattern could not decide on: what a `Validator`, the vendor rules, the personal-data and
+/// consent checks, the plans and recording all read, so that one validation selects and decodes
+/// once (`Profile.select`).
+///
+/// ```swift
+/// let selection = profile.select(requests, decodingEvents: true)
+/// for (index, decoded) in zip(selection.selected, selection.decoded) { … requests[index] … }
+/// ```
+public struct Selection: Sendable {
+    /// Everything captured, in capture order, before filtering.
+    public let requests: [CapturedRequest]
+    /// Indices into `requests` of the selected ones, in capture order.
+    public package(set) var selected: [Int] = []
     /// What the profile's decoders made of each selected request (`selected`'s order);
     /// `.unclaimed` for all when events were not asked for.
-    package var decoded: [DecodeResult] = []
+    public package(set) var decoded: [DecodeResult] = []
     /// Requests a filter pattern hit PCRE2's match or depth limit on: neither selected nor left
     /// out silently, but reported.
     package var undecided: [(index: Int, error: PatternError)] = []
@@ -19,11 +28,15 @@ package struct Selection {
     /// milliseconds), so the rest are neither selected nor left out, but reported as one.
     package var untried: (indices: [Int], error: PatternError)?
 
+    package init(requests: [CapturedRequest]) {
+        self.requests = requests
+    }
+
     /// How many requests a filter may fail to decide on before it is not tried on the rest.
     package static let limitHits = 3
 
     /// How a person reads an undecided request: which one, and which pattern failed how.
-    package func message(_ item: (index: Int, error: PatternError), in requests: [CapturedRequest]) -> String {
+    package func message(_ item: (index: Int, error: PatternError)) -> String {
         let request = requests[item.index]
         return
             "the profile's filter cannot decide on request #\(item.index + 1) \(request.method) \(request.urlWithoutQuery): "
@@ -56,7 +69,7 @@ extension Profile {
     /// selection.untried       // the requests after `Selection.limitHits` of those, not tried
     /// ```
     package func select(_ requests: [CapturedRequest], decodingEvents: Bool = false) -> Selection {
-        var selection = Selection()
+        var selection = Selection(requests: requests)
         let decoders = decodingEvents ? messageDecoders + resolvedDecoders : []
         for (index, request) in requests.enumerated() {
             if selection.undecided.count >= Selection.limitHits, let last = selection.undecided.last {

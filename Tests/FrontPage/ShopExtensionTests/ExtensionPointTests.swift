@@ -15,10 +15,10 @@ struct OnlyProduction: RequestFilter {
 /// A validator of one's own, named by a profile's `"swiftValidator": "no-test-orders"`: the built-in
 /// comparison, and an error for every selected request that is marked as a test order.
 struct NoTestOrders: Validator {
-    func validate(_ snapshot: Snapshot, requests: [CapturedRequest], profile: Profile) -> SnapshotResult {
-        var result = SnapshotValidator().validate(snapshot, requests: requests, profile: profile)
-        for request in requests
-        where profile.filter.accepts(request) && request.bodyText?.contains(#""test":true"#) == true {
+    func validate(_ snapshot: Snapshot, selection: Selection, profile: Profile) -> SnapshotResult {
+        var result = SnapshotValidator().validate(snapshot, selection: selection, profile: profile)
+        for request in selection.selected.map({ selection.requests[$0] })
+        where request.bodyText?.contains(#""test":true"#) == true {
             result.findings.append(
                 Finding(
                     code: .unexpectedKey, path: "/requests", message: "request \(request.id) is a test order"))
