@@ -29,25 +29,26 @@ extension ControlAPI {
     ///
     /// The capture is read and recorded on the thread pool (`BlockingWork`): a large one holds
     /// up no other client.
-    func ingest(_ id: String, _ request: IncomingRequest) -> Reply {
-        guard store.requests(inSession: id) != nil else { return .now(noSession(id)) }
+    func ingest(_ id: String, _ request: IncomingRequest) throws(ControlError) -> ControlReply {
+        guard store.requests(inSession: id) != nil else { throw noSession(id) }
         let body = request.body
-        return .later { [self] in
-            await BlockingWork.run { record(Array(body.readableBytesView), into: id) }
+        return .later { [self] () async throws(ControlError) in
+            try await BlockingWork.run {
+                Result { () throws(ControlError) in try record(Array(body.readableBytesView), into: id) }
+            }.get()
         }
     }
 
-    private func record(_ bytes: [UInt8], into id: String) -> Response {
+    private func record(_ bytes: [UInt8], into id: String) throws(ControlError) -> ControlAnswer {
         // A capture file may be empty (a run that sent nothing); a call sends what it means.
         guard CaptureFile.format(of: bytes) != nil else {
-            return .error(
-                .badRequest,
+            throw .badRequest(
                 "the body is empty; send a JSON array of capture records such as [{\"method\": \"GET\", \"url\": \"https://t.example/e?ev=view\"}] ([] records none)"
             )
         }
         let count = CaptureFile.requestCount(of: bytes)
         guard count <= Self.maximumIngestedRequests else {
-            return .error(
+            throw ControlError(
                 .payloadTooLarge,
                 "the body holds \(count) requests; one call records at most \(Self.maximumIngestedRequests): send them in several calls"
             )
@@ -56,16 +57,14 @@ extension ControlAPI {
         do {
             requests = try CaptureFile.read(bytes: bytes, file: "body")
         } catch {
-            return .error(
-                .badRequest,
+            throw .badRequest(
                 "\(error.description); send a JSON array of capture records such as [{\"method\": \"GET\", \"url\": \"https://t.example/e?ev=view\"}]"
             )
         }
         // A method is a token (RFC 9110): one holding `;`, spaces or quotes would be a command
         // wherever it is later shown as a word (the inspector's "Copy as curl").
         if let index = requests.firstIndex(where: { !HTTPToken.isToken($0.method) }) {
-            return .error(
-                .badRequest,
+            throw .badRequest(
                 "record \(index): the method \(JSONValue.string(requests[index].method).serialized()) is not an HTTP token (letters, digits and !#$%&'*+-.^_`|~); nothing was recorded"
             )
         }

@@ -24,73 +24,60 @@ extension ControlAPI {
     ///
     /// Runs that are not the same flow, a run that captured nothing, a bad profile: 400 and
     /// nothing written. An unknown session, the first or a rerun: 404.
-    func record(_ id: String, _ request: IncomingRequest) async -> Response {
+    func record(_ id: String, _ request: IncomingRequest) async throws(ControlError) -> ControlAnswer {
         let example =
             #"{"snapshot": "Snapshots/checkout.json", "validator": "segment", "mode": "all", "pending": false, "reruns": ["s2"]}"#
-        let snapshot: SnapshotSource?
-        let reference: String?
-        let mode: RecordMode
-        let pending: Bool
-        let reruns: [String]
-        let timeout: Double?
-        let settle: Double?
-        do throws(ControlBody.Problem) {
-            let body = try ControlBody(
-                request.body.readableBytesView,
-                fields: ["snapshot", "snapshotContent", "validator", "mode", "pending", "reruns", "timeout", "settle"],
-                example: example)
-            if let path = try body.string("snapshot"), path.hasSuffix(".new.json") {
-                throw ControlBody.Problem(
-                    message:
-                        "snapshot \"\(path)\" is a pending file; name the snapshot itself (X.json), with \"pending\": true to write X.new.json"
+        let body = try ControlBody(
+            request.body.readableBytesView,
+            fields: ["snapshot", "snapshotContent", "validator", "mode", "pending", "reruns", "timeout", "settle"],
+            example: example)
+        if let path = try body.string("snapshot"), path.hasSuffix(".new.json") {
+            throw .badRequest(
+                "snapshot \"\(path)\" is a pending file; name the snapshot itself (X.json), with \"pending\": true to write X.new.json"
+            )
+        }
+        let snapshot = try snapshotSource(body)
+        if case .file = snapshot {
+        } else {
+            for field in ["mode", "pending"] where body.contains(field) {
+                throw .badRequest(
+                    "\(field) is about a snapshot file; without snapshot, the recorded snapshot is answered, not written"
                 )
             }
-            snapshot = try snapshotSource(body)
-            if case .file = snapshot {
-            } else {
-                for field in ["mode", "pending"] where body.contains(field) {
-                    throw ControlBody.Problem(
-                        message:
-                            "\(field) is about a snapshot file; without snapshot, the recorded snapshot is answered, not written"
-                    )
-                }
-            }
-            reference = try body.string("validator")
-            mode = RecordMode(rawValue: try body.word("mode", of: RecordMode.allCases.map(\.rawValue)) ?? "all") ?? .all
-            pending = try body.bool("pending") ?? false
-            reruns = try body.strings("reruns") ?? []
-            timeout = try body.seconds("timeout", maximum: Self.maximumTimeout)
-            settle = try body.seconds("settle", maximum: Self.maximumTimeout)
-        } catch {
-            return .error(.badRequest, error.message)
         }
+        let reference = try body.string("validator")
+        let mode = RecordMode(rawValue: try body.word("mode", of: RecordMode.allCases.map(\.rawValue)) ?? "all") ?? .all
+        let pending = try body.bool("pending") ?? false
+        let reruns = try body.strings("reruns") ?? []
+        let timeout = try body.seconds("timeout", maximum: Self.maximumTimeout)
+        let settle = try body.seconds("settle", maximum: Self.maximumTimeout)
 
         // The first run may still be sending: record once its traffic has settled (`trafficWait`;
         // `"settle": 0` records what is there at once).
         let first: [CapturedRequest]
         if let wait = Self.trafficWait(timeout: timeout, settle: settle) {
             let outcome = await store.wait(inSession: id, settle: wait.settle, timeout: wait.timeout) { _ in false }
-            guard let outcome else { return noSession(id) }
+            guard let outcome else { throw noSession(id) }
             first = outcome.requests
         } else {
-            guard let held = store.requests(inSession: id) else { return noSession(id) }
+            guard let held = store.requests(inSession: id) else { throw noSession(id) }
             first = held
         }
         var runs = [first]
         let names = ([id] + reruns).map { "session \($0)" }
         for rerun in reruns {
             guard let requests = store.requests(inSession: rerun) else {
-                return .error(.notFound, "no open session \"\(rerun)\" (in reruns)")
+                throw .notFound("no open session \"\(rerun)\" (in reruns)")
             }
             runs.append(requests)
         }
 
         guard case .file(let path) = snapshot else {
-            return recordContent(runs, names: names, existing: snapshot, reference: reference, session: id)
+            return try recordContent(runs, names: names, existing: snapshot, reference: reference, session: id)
         }
         let exists = FileManager.default.fileExists(atPath: path)
         let writes = mode != .never && !(mode == .missing && exists)
-        if writes, let empty = emptyRun(runs, names: names) { return empty }
+        if writes { try requireCapture(runs, names: names) }
         do {
             if writes {
                 // Only a snapshot is written, and only over a snapshot: never a tool's file.
@@ -102,15 +89,15 @@ extension ControlAPI {
                 runs: runs, snapshotAt: path, mode: mode, pending: pending, runNames: names)
             return .answer(.ok, answer(outcome))
         } catch {
-            return .error(.badRequest, error.description)
+            throw .badRequest(error.description)
         }
     }
 
     /// Records without a file: the answer carries the snapshot.
     private func recordContent(
         _ runs: [[CapturedRequest]], names: [String], existing: SnapshotSource?, reference: String?, session id: String
-    ) -> Response {
-        if let empty = emptyRun(runs, names: names) { return empty }
+    ) throws(ControlError) -> ControlAnswer {
+        try requireCapture(runs, names: names)
         var document: JSONDocument?
         var own: Snapshot?
         if case .content(let snapshot, let given) = existing { (document, own) = (given, snapshot) }
@@ -125,15 +112,14 @@ extension ControlAPI {
                     events: recording.snapshot["events"]?.arrayValue?.count, generalized: recording.generalized,
                     snapshotContent: recording.snapshot))
         } catch {
-            return .error(.badRequest, error.description)
+            throw .badRequest(error.description)
         }
     }
 
-    /// A 400 naming the first run that captured nothing; nil when every run captured something.
-    private func emptyRun(_ runs: [[CapturedRequest]], names: [String]) -> Response? {
-        guard let empty = runs.indices.first(where: { runs[$0].isEmpty }) else { return nil }
-        return .error(
-            .badRequest,
+    /// Throws a 400 naming the first run that captured nothing.
+    private func requireCapture(_ runs: [[CapturedRequest]], names: [String]) throws(ControlError) {
+        guard let empty = runs.indices.first(where: { runs[$0].isEmpty }) else { return }
+        throw .badRequest(
             "\(names[empty]) captured no request, so nothing was recorded: an empty snapshot would pass every later run while checking nothing"
         )
     }

@@ -25,13 +25,13 @@ extension ControlAPI {
     /// ```
     ///
     /// A file that resolves outside the root (a symlink out of it) is left out, never read.
-    func listSnapshots() -> Reply {
-        .later { [workspace] in
+    func listSnapshots() -> ControlReply {
+        .later { [workspace] () async throws(ControlError) in
             let folder: String
             do throws(InputError) {
                 folder = try workspace.path(Self.snapshotFolder, field: "the snapshot folder")
             } catch {
-                return .error(.conflict, error.description)
+                throw ControlError(.conflict, error.description)
             }
             var names = Set<String>()
             for name in FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []
@@ -78,32 +78,25 @@ extension ControlAPI {
     ///
     /// No pending file: 404. A path outside the root, or a pending file that is a symbolic
     /// link (accepting it would put a link where the snapshot was): 400, and nothing changes.
-    func decide(_ decision: PendingDecision, _ request: IncomingRequest) -> Reply {
-        let snapshot: String
-        let pending: String
-        do throws(ControlBody.Problem) {
-            let body = try ControlBody(
-                request.body.readableBytesView, fields: ["snapshot"],
-                example: #"{"snapshot": "Snapshots/checkout.json"}"#)
-            guard let named = try body.string("snapshot"), named.hasSuffix(".json") else {
-                throw ControlBody.Problem(
-                    message: "snapshot (the snapshot's path under the root, X.json or X.new.json) is required")
-            }
-            // The folder resolved, the file not: a pending file that is a link is seen as one.
-            let parent = (named as NSString).deletingLastPathComponent
-            let folder = try resolve(parent.isEmpty ? "." : parent, field: "snapshot")
-            let name = (named as NSString).lastPathComponent
-            snapshot = (folder as NSString).appendingPathComponent(PendingSnapshot.snapshotPath(for: name))
-            pending = (folder as NSString).appendingPathComponent(PendingSnapshot.path(for: name))
-        } catch {
-            return .now(.error(.badRequest, error.message))
+    func decide(_ decision: PendingDecision, _ request: IncomingRequest) throws(ControlError) -> ControlReply {
+        let body = try ControlBody(
+            request.body.readableBytesView, fields: ["snapshot"],
+            example: #"{"snapshot": "Snapshots/checkout.json"}"#)
+        guard let named = try body.string("snapshot"), named.hasSuffix(".json") else {
+            throw .badRequest("snapshot (the snapshot's path under the root, X.json or X.new.json) is required")
         }
-        return .later { [workspace] in
+        // The folder resolved, the file not: a pending file that is a link is seen as one.
+        let parent = (named as NSString).deletingLastPathComponent
+        let folder = try resolve(parent.isEmpty ? "." : parent, field: "snapshot")
+        let name = (named as NSString).lastPathComponent
+        let snapshot = (folder as NSString).appendingPathComponent(PendingSnapshot.snapshotPath(for: name))
+        let pending = (folder as NSString).appendingPathComponent(PendingSnapshot.path(for: name))
+        return .later { [workspace] () async throws(ControlError) in
             let shown = workspace.display(pending)
             let attributes = try? FileManager.default.attributesOfItem(atPath: pending)
-            guard let attributes else { return .error(.notFound, "no pending snapshot \(shown) to \(decision)") }
+            guard let attributes else { throw .notFound("no pending snapshot \(shown) to \(decision)") }
             guard attributes[.type] as? FileAttributeType == .typeRegular else {
-                return .error(.badRequest, "\(shown) is not a regular file; it is left as it is")
+                throw .badRequest("\(shown) is not a regular file; it is left as it is")
             }
             do throws(InputError) {
                 switch decision {
@@ -111,7 +104,7 @@ extension ControlAPI {
                 case .reject: try PendingSnapshot.reject(pending)
                 }
             } catch {
-                return .error(.conflict, error.description)
+                throw ControlError(.conflict, error.description)
             }
             return .answer(
                 .ok,

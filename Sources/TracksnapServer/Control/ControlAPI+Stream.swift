@@ -42,9 +42,9 @@ extension ControlAPI {
     /// the previous one reached the socket. A reader that falls behind is cut off rather than
     /// buffered for: its stream ends with `overflow`, and a reader that connects again starts
     /// over from what the server holds.
-    func requestStream(_ request: IncomingRequest) -> Response {
+    func requestStream(_ request: IncomingRequest) throws(ControlError) -> ControlAnswer {
         if let name = request.queryItems.keys.sorted().first {
-            return .error(.badRequest, "unknown query parameter \"\(name)\"; this call takes none")
+            throw .badRequest("unknown query parameter \"\(name)\"; this call takes none")
         }
         var response = Response(
             status: .ok,
@@ -95,7 +95,7 @@ extension ControlAPI {
                 )
             }
         }
-        return response
+        return .response(response)
     }
 
     /// The `server` event: the bounds of what the server keeps, and what it forgot.

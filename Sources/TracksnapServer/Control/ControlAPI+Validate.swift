@@ -26,46 +26,33 @@ extension ControlAPI {
     /// a snapshot (a file under the root, or `snapshotContent` in the body) and the tracking
     /// plans `plan` names (files under the root; with no snapshot, the plans alone), and answers
     /// with the report in the format asked for.
-    func validate(_ id: String, _ request: IncomingRequest) async -> Response {
+    func validate(_ id: String, _ request: IncomingRequest) async throws(ControlError) -> ControlAnswer {
         let example =
             #"{"snapshot": "Snapshots/checkout.json", "validator": "default", "format": "json", "timeout": 10, "settle": 0.5}"#
-        let snapshot: SnapshotSource?
-        let plans: [String]
-        let profile: String?
-        let format: ReportFormat
-        let timeout: Double?
-        let settle: Double?
-        let consent: ConsentDeclaration?
-        do throws(ControlBody.Problem) {
-            let body = try ControlBody(
-                request.body.readableBytesView,
-                fields: ["snapshot", "snapshotContent", "plan", "validator", "format", "timeout", "settle", "consent"],
-                example: example)
-            // One path, or a list of them.
-            let plan = body.value("plan")
-            let named = plan?.stringValue.map { [$0] } ?? plan?.arrayValue?.compactMap(\.stringValue)
-            if let plan, named?.count != (plan.arrayValue?.count ?? 1) {
-                throw ControlBody.Problem(message: "plan must be a path under the root, or an array of them")
-            }
-            var resolved: [String] = []
-            for path in named ?? [] { resolved.append(try resolve(path, field: "plan")) }
-            plans = resolved
-            snapshot = try snapshotSource(body)
-            if snapshot == nil, plans.isEmpty {
-                throw ControlBody.Problem(
-                    message:
-                        "snapshot (a path under the root), snapshotContent (the snapshot's JSON) or plan (tracking plan files under the root) is required: \(example)"
-                )
-            }
-            profile = try body.string("validator")
-            let name = try body.word("format", of: ReportFormat.all.map(\.name)) ?? "json"
-            format = ReportFormat.named(name) ?? .json
-            timeout = try body.seconds("timeout", maximum: Self.maximumTimeout)
-            settle = try body.seconds("settle", maximum: Self.maximumTimeout)
-            consent = try Self.consent(body.value("consent"))
-        } catch {
-            return .error(.badRequest, error.message)
+        let body = try ControlBody(
+            request.body.readableBytesView,
+            fields: ["snapshot", "snapshotContent", "plan", "validator", "format", "timeout", "settle", "consent"],
+            example: example)
+        // One path, or a list of them.
+        let plan = body.value("plan")
+        let named = plan?.stringValue.map { [$0] } ?? plan?.arrayValue?.compactMap(\.stringValue)
+        if let plan, named?.count != (plan.arrayValue?.count ?? 1) {
+            throw .badRequest("plan must be a path under the root, or an array of them")
         }
+        var plans: [String] = []
+        for path in named ?? [] { plans.append(try resolve(path, field: "plan")) }
+        let snapshot = try snapshotSource(body)
+        if snapshot == nil, plans.isEmpty {
+            throw .badRequest(
+                "snapshot (a path under the root), snapshotContent (the snapshot's JSON) or plan (tracking plan files under the root) is required: \(example)"
+            )
+        }
+        let profile = try body.string("validator")
+        let name = try body.word("format", of: ReportFormat.all.map(\.name)) ?? "json"
+        let format = ReportFormat.named(name) ?? .json
+        let timeout = try body.seconds("timeout", maximum: Self.maximumTimeout)
+        let settle = try body.seconds("settle", maximum: Self.maximumTimeout)
+        let consent = try Self.consent(body.value("consent"))
         // Read once; an error is answered after the session is found, as when there is no wait.
         let prepared = Result { () throws(InputError) -> PreparedCheck in
             switch snapshot {
@@ -86,17 +73,17 @@ extension ControlAPI {
                 // snapshot that cannot be read ends the wait at once; the answer says why.
                 (try? prepared.get())?.hasEverythingExpected(requests) ?? true
             }
-            guard let outcome else { return noSession(id) }
+            guard let outcome else { throw noSession(id) }
             requests = outcome.requests
             reason = outcome.reason
         } else {
-            guard let held = store.requests(inSession: id) else { return noSession(id) }
+            guard let held = store.requests(inSession: id) else { throw noSession(id) }
             requests = held
         }
         var result: SnapshotResult
         switch prepared {
         case .success(let check): result = check.validate(requests)
-        case .failure(let error): return .error(.badRequest, error.description)
+        case .failure(let error): throw .badRequest(error.description)
         }
         // Named as the call named it: relative to the root, as `record` answers.
         result.file = workspace.display(result.file)
@@ -108,7 +95,7 @@ extension ControlAPI {
         headers.add(name: Self.passedHeader, value: result.passed ? "true" : "false")
         if let reason { headers.add(name: Self.waitHeader, value: reason.rawValue) }
         let response = Response(status: .ok, headers: headers, body: ByteBuffer(string: format.render([result])))
-        return Self.attributed(response, store.unattributed(sinceSessionStarted: id) ?? 0)
+        return .response(Self.attributed(response, store.unattributed(sinceSessionStarted: id) ?? 0))
     }
 
     /// Where a call's snapshot is: a file under the root, or its content in the body.
@@ -127,11 +114,11 @@ extension ControlAPI {
     /// or the file's text as a string (what the inspector sends of a pasted snapshot), read as
     /// it is, so that errors and findings point into the text as written.
     /// Nil when the call gives neither.
-    func snapshotSource(_ body: ControlBody) throws(ControlBody.Problem) -> SnapshotSource? {
+    func snapshotSource(_ body: ControlBody) throws(ControlError) -> SnapshotSource? {
         let path = try body.string("snapshot")
         let content = body.value("snapshotContent")
         if path != nil, content != nil {
-            throw ControlBody.Problem(message: "snapshot and snapshotContent name two snapshots; give one")
+            throw .badRequest("snapshot and snapshotContent name two snapshots; give one")
         }
         if let path { return .file(try resolve(path, field: "snapshot")) }
         guard let content else { return nil }
@@ -142,41 +129,40 @@ extension ControlAPI {
             do {
                 document = try JSONDocument.parse(Array(text.utf8), file: SnapshotSource.contentName)
             } catch {
-                throw ControlBody.Problem(message: error.description)
+                throw .badRequest(error.description)
             }
         } else {
             guard content.objectValue != nil || content.arrayValue != nil else {
-                throw ControlBody.Problem(
-                    message:
-                        "snapshotContent must be a snapshot's JSON (an object such as {\"events\": [ … ]}) or its text, not \(content.typeName)"
+                throw ControlError.badRequest(
+                    "snapshotContent must be a snapshot's JSON (an object such as {\"events\": [ … ]}) or its text, not \(content.typeName)"
                 )
             }
             do {
                 document = try JSONDocument.parse(
                     Array(content.serialized(pretty: true).utf8), file: SnapshotSource.contentName)
             } catch {
-                throw ControlBody.Problem(message: "snapshotContent: \(error.message)")
+                throw .badRequest("snapshotContent: \(error.message)")
             }
         }
         do {
             return .content(try Snapshot.parse(document: document), document)
         } catch {
-            throw ControlBody.Problem(message: error.description)
+            throw .badRequest(error.description)
         }
     }
 
     /// A path a call names, resolved under the root.
-    func resolve(_ path: String, field: String) throws(ControlBody.Problem) -> String {
+    func resolve(_ path: String, field: String) throws(ControlError) -> String {
         do {
             return try workspace.path(path, field: field)
         } catch {
-            throw ControlBody.Problem(message: error.diagnostics.first?.message ?? error.description)
+            throw .badRequest(error.diagnostics.first?.message ?? error.description)
         }
     }
 
     /// The body's `consent`: `"denied"`, `"granted"`, `"ad_storage=denied,…"`, or an object of
     /// Consent Mode types and states; nil when absent.
-    static func consent(_ value: JSONValue?) throws(ControlBody.Problem) -> ConsentDeclaration? {
+    static func consent(_ value: JSONValue?) throws(ControlError) -> ConsentDeclaration? {
         guard let value, value != .null else { return nil }
         let text: String?
         if let object = value.objectValue {
@@ -191,9 +177,8 @@ extension ControlAPI {
             guard let text else { throw ConsentDeclarationError.shape }
             return try ConsentDeclaration(parsing: text)
         } catch {
-            throw ControlBody.Problem(
-                message:
-                    "consent must be \"denied\", \"granted\" or an object of Consent Mode types and states ({\"ad_storage\": \"denied\", \"analytics_storage\": \"granted\"}): \(error)"
+            throw ControlError.badRequest(
+                "consent must be \"denied\", \"granted\" or an object of Consent Mode types and states ({\"ad_storage\": \"denied\", \"analytics_storage\": \"granted\"}): \(error)"
             )
         }
     }

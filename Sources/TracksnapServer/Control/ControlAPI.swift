@@ -64,7 +64,12 @@ struct ControlAPI: Sendable {
     var cassetteRecordMode: RecordMode? = nil
 
     func reply(to request: IncomingRequest) -> Reply {
-        let reply = route(request)
+        let reply: Reply
+        do throws(ControlError) {
+            reply = try route(request).reply
+        } catch {
+            reply = .now(error.response)
+        }
         guard case .now(var response) = reply else {
             guard case .later(let work) = reply else { return reply }
             return .later {
@@ -77,7 +82,8 @@ struct ControlAPI: Sendable {
         return .now(response)
     }
 
-    private func route(_ request: IncomingRequest) -> Reply {
+    /// The route's reply; a refusal (no token, no such path or method) thrown as what a handler throws.
+    private func route(_ request: IncomingRequest) throws(ControlError) -> ControlReply {
         let parts = request.path.dropFirst(Self.prefix.count).split(separator: "/", omittingEmptySubsequences: false)
             .map(String.init)
         let method = request.method
@@ -85,34 +91,34 @@ struct ControlAPI: Sendable {
         var needsToken = true
         if case .route(let route, _) = resolution { needsToken = route.needsToken }
         if needsToken, let token, !token.authorizesControl(request.headers.first(name: "Authorization")) {
-            var response = Response.error(
-                .unauthorized, "the control API needs the header Authorization: Bearer <token>")
-            response.headers.add(name: "WWW-Authenticate", value: "Bearer realm=\"tracksnap\"")
-            return .now(response)
+            throw ControlError(
+                .unauthorized, "the control API needs the header Authorization: Bearer <token>",
+                headers: Self.bearerChallenge)
         }
         // A page the reverse proxy (or a cassette) served has this server's origin: the
         // `Origin` and `Sec-Fetch-Site` rules pass it, the browser token does not.
         if needsToken, token == nil, let browserToken, request.isFromBrowser,
             !browserToken.authorizesControl(request.headers.first(name: "Authorization"))
         {
-            var response = Response.error(
+            throw ControlError(
                 .unauthorized,
-                "this server serves pages it did not write (--upstream, a cassette, --intercept), so a browser's control API call needs its token: open the inspector at the address serve printed (/__tracksnap/ui/#token=…)"
-            )
-            response.headers.add(name: "WWW-Authenticate", value: "Bearer realm=\"tracksnap\"")
-            return .now(response)
+                "this server serves pages it did not write (--upstream, a cassette, --intercept), so a browser's control API call needs its token: open the inspector at the address serve printed (/__tracksnap/ui/#token=…)",
+                headers: Self.bearerChallenge)
         }
         switch resolution {
         case .route(let route, let captures):
-            return route.handle(self, request, captures)
+            return try route.handle(self, request, captures)
         case .methodNotAllowed(let allowed):
-            var response = Response.error(.methodNotAllowed, "\(method.rawValue) is not allowed on \(request.path)")
-            response.headers.add(name: "Allow", value: allowed.map(\.rawValue).joined(separator: ", "))
-            return .now(response)
+            throw ControlError(
+                .methodNotAllowed, "\(method.rawValue) is not allowed on \(request.path)",
+                headers: ["Allow": allowed.map(\.rawValue).joined(separator: ", ")])
         case .notFound:
-            return .now(.error(.notFound, "no such control endpoint: \(method.rawValue) \(request.path)"))
+            throw .notFound("no such control endpoint: \(method.rawValue) \(request.path)")
         }
     }
+
+    /// What a 401 asks for.
+    private static let bearerChallenge: HTTPHeaders = ["WWW-Authenticate": "Bearer realm=\"tracksnap\""]
 
     /// Every endpoint, below `/__tracksnap/`: what a request is dispatched on, and what a 405's
     /// `Allow` lists (the methods of a path, in this order). `Schemas/control-api.openapi.json`
@@ -120,111 +126,116 @@ struct ControlAPI: Sendable {
     static let routes: [ControlRoute] = [
         ControlRoute(.GET, "health") { api, _, _ in .now(api.health()) },
         ControlRoute(.HEAD, "health") { api, _, _ in .now(api.health()) },
-        ControlRoute(.GET, "requests") { api, request, _ in api.allRequests(request) },
-        ControlRoute(.GET, "requests/stream") { api, request, _ in .now(api.requestStream(request)) },
+        ControlRoute(.GET, "requests") { api, request, _ throws(ControlError) in try api.allRequests(request) },
+        ControlRoute(.GET, "requests/stream") { api, request, _ throws(ControlError) in
+            .now(try api.requestStream(request))
+        },
         ControlRoute(.POST, "reset") { api, _, _ in .now(api.reset()) },
         ControlRoute(.GET, "sessions") { api, _, _ in .now(api.listSessions()) },
-        ControlRoute(.POST, "sessions") { api, request, _ in api.startSession(request) },
-        ControlRoute(.GET, "sessions/{id}/requests") { api, request, id in api.sessionRequests(id[0], request) },
-        ControlRoute(.POST, "sessions/{id}/requests") { api, request, id in api.ingest(id[0], request) },
-        ControlRoute(.DELETE, "sessions/{id}") { api, request, id in api.endSession(id[0], request) },
-        ControlRoute(.POST, "sessions/{id}/validate") { api, request, id in
-            api.openSession(id[0]) { await api.validate(id[0], request) }
+        ControlRoute(.POST, "sessions") { api, request, _ throws(ControlError) in try api.startSession(request) },
+        ControlRoute(.GET, "sessions/{id}/requests") { api, request, id throws(ControlError) in
+            try api.sessionRequests(id[0], request)
         },
-        ControlRoute(.POST, "sessions/{id}/record") { api, request, id in
-            api.openSession(id[0]) { await api.record(id[0], request) }
+        ControlRoute(.POST, "sessions/{id}/requests") { api, request, id throws(ControlError) in
+            try api.ingest(id[0], request)
+        },
+        ControlRoute(.DELETE, "sessions/{id}") { api, request, id throws(ControlError) in
+            try api.endSession(id[0], request)
+        },
+        ControlRoute(.POST, "sessions/{id}/validate") { api, request, id throws(ControlError) in
+            try api.openSession(id[0]) { () async throws(ControlError) in try await api.validate(id[0], request) }
+        },
+        ControlRoute(.POST, "sessions/{id}/record") { api, request, id throws(ControlError) in
+            try api.openSession(id[0]) { () async throws(ControlError) in try await api.record(id[0], request) }
         },
         ControlRoute(.GET, "snapshots") { api, _, _ in api.listSnapshots() },
-        ControlRoute(.POST, "snapshots/accept") { api, request, _ in api.decide(.accept, request) },
-        ControlRoute(.POST, "snapshots/reject") { api, request, _ in api.decide(.reject, request) },
-        ControlRoute(.GET, "ui", needsToken: false) { _, _, _ in .now(Inspector.redirectToPage) },
-        ControlRoute(.GET, "ui/", needsToken: false) { _, _, _ in .now(Inspector.page) },
-        ControlRoute(.GET, "ui/{asset}", needsToken: false) { _, _, asset in .now(Inspector.asset(named: asset[0])) },
+        ControlRoute(.POST, "snapshots/accept") { api, request, _ throws(ControlError) in
+            try api.decide(.accept, request)
+        },
+        ControlRoute(.POST, "snapshots/reject") { api, request, _ throws(ControlError) in
+            try api.decide(.reject, request)
+        },
+        ControlRoute(.GET, "ui", needsToken: false) { _, _, _ in .now(.response(Inspector.redirectToPage)) },
+        ControlRoute(.GET, "ui/", needsToken: false) { _, _, _ in .now(.response(Inspector.page)) },
+        ControlRoute(.GET, "ui/{asset}", needsToken: false) { _, _, asset in
+            .now(.response(Inspector.asset(named: asset[0])))
+        },
     ]
 
     /// `work` off the event loop when the session is open; 404 at once when it is not.
-    private func openSession(_ id: String, _ work: @escaping @Sendable () async -> Response) -> Reply {
-        guard store.requests(inSession: id) != nil else { return .now(noSession(id)) }
+    private func openSession(
+        _ id: String, _ work: @escaping @Sendable () async throws(ControlError) -> ControlAnswer
+    ) throws(ControlError) -> ControlReply {
+        guard store.requests(inSession: id) != nil else { throw noSession(id) }
         return .later(work)
     }
 
-    private func allRequests(_ request: IncomingRequest) -> Reply {
-        let format: Response.RequestsFormat
-        do throws(BadParameter) {
-            format = try Self.exportFormat(request.queryItems, taking: [])
-        } catch {
-            return .now(.error(.badRequest, error.message))
-        }
+    private func allRequests(_ request: IncomingRequest) throws(ControlError) -> ControlReply {
+        let format = try Self.exportFormat(request.queryItems, taking: [])
         let requests = store.requests()
-        return .later { [store] in .requests(requests, redactor: store.redactor(for: requests), format: format) }
+        return .later { [store] in
+            .response(.requests(requests, redactor: store.redactor(for: requests), format: format))
+        }
     }
 
-    private func reset() -> Response {
+    private func reset() -> ControlAnswer {
         store.reset()
-        return .json(.ok, .object([:]))
+        return .response(.json(.ok, .object([:])))
     }
 
-    private func listSessions() -> Response {
+    private func listSessions() -> ControlAnswer {
         .answer(.ok, store.sessions)
     }
 
-    private func endSession(_ id: String, _ request: IncomingRequest) -> Reply {
-        let format: Response.RequestsFormat
-        do throws(BadParameter) {
-            format = try Self.exportFormat(request.queryItems, taking: [])
-        } catch {
-            return .now(.error(.badRequest, error.message))
+    private func endSession(_ id: String, _ request: IncomingRequest) throws(ControlError) -> ControlReply {
+        let format = try Self.exportFormat(request.queryItems, taking: [])
+        guard let requests = store.endSession(id) else { throw noSession(id) }
+        return .later { [store] in
+            .response(.requests(requests, redactor: store.redactor(for: requests), format: format))
         }
-        guard let requests = store.endSession(id) else { return .now(noSession(id)) }
-        return .later { [store] in .requests(requests, redactor: store.redactor(for: requests), format: format) }
     }
 
-    func noSession(_ id: String) -> Response {
-        .error(.notFound, "no open session \"\(id)\"")
+    func noSession(_ id: String) -> ControlError {
+        .notFound("no open session \"\(id)\"")
     }
 
-    private func health() -> Response {
+    private func health() -> ControlAnswer {
         .answer(.ok, store.statistics)
     }
 
     /// A session, with a cassette of its own when the body names one (under the root): what it
     /// gets that would be forwarded is answered from it, recorded as `recordMode` says (the
     /// server's environment decides when it is absent, as for `serve --record-mode`).
-    private func startSession(_ request: IncomingRequest) -> Reply {
-        let name: String?
-        let mode: RecordMode?
-        let path: String?
-        do throws(ControlBody.Problem) {
-            let body = try ControlBody(
-                request.body.readableBytesView, fields: ["name", "cassette", "recordMode"],
-                example: #"{"name": "checkout", "cassette": "Cassettes/checkout.json", "recordMode": "never"}"#)
-            name = try body.string("name")
-            mode = try body.word("recordMode", of: RecordMode.cassetteNames).flatMap(RecordMode.init(cassette:))
-            path = try body.string("cassette")
-        } catch {
-            return .now(.error(.badRequest, error.message))
-        }
-        guard let path else {
-            if mode != nil {
-                return .now(.error(.badRequest, "recordMode applies to a cassette: add \"cassette\": PATH"))
-            }
+    private func startSession(_ request: IncomingRequest) throws(ControlError) -> ControlReply {
+        let body = try ControlBody(
+            request.body.readableBytesView, fields: ["name", "cassette", "recordMode"],
+            example: #"{"name": "checkout", "cassette": "Cassettes/checkout.json", "recordMode": "never"}"#)
+        let name = try body.string("name")
+        let mode = try body.word("recordMode", of: RecordMode.cassetteNames).flatMap(RecordMode.init(cassette:))
+        guard let path = try body.string("cassette") else {
+            if mode != nil { throw .badRequest("recordMode applies to a cassette: add \"cassette\": PATH") }
             return .now(.answer(.created, SessionAnswer(id: store.startSession(name: name, cassette: nil), name: name)))
         }
         // The cassette is read and parsed on replay's own thread: a large one holds up none of
         // the event loop's other clients, nor the thread pool's bodies and ingests.
-        return .later { [self] in await BlockingWork.replaying { startSession(name: name, cassette: path, mode: mode) }
+        return .later { [self] () async throws(ControlError) in
+            try await BlockingWork.replaying {
+                Result { () throws(ControlError) in try startSession(name: name, cassette: path, mode: mode) }
+            }.get()
         }
     }
 
     /// Starts a session that replays (and records into) the cassette at `path`.
-    private func startSession(name: String?, cassette path: String, mode: RecordMode?) -> Response {
+    private func startSession(name: String?, cassette path: String, mode: RecordMode?) throws(ControlError)
+        -> ControlAnswer
+    {
         let cassette: CassettePlayer
         let recordMode: RecordMode
         do {
             recordMode = try RecordMode.resolve(
                 explicit: mode, configured: cassetteRecordMode, environment: ProcessInfo.processInfo.environment)
         } catch {
-            return .error(.badRequest, "\(error.description); or name the session's \"recordMode\"")
+            throw .badRequest("\(error.description); or name the session's \"recordMode\"")
         }
         do throws(InputError) {
             let resolved = try workspace.path(path, field: "cassette")
@@ -245,7 +256,7 @@ struct ControlAPI: Sendable {
                 writeFailed: { [notices] in notices?("cassette: \($0.description)") },
                 maximumRecorded: store.maximumRequests)
         } catch {
-            return .error(.badRequest, error.description)
+            throw .badRequest(error.description)
         }
         return .answer(
             .created,
@@ -254,31 +265,23 @@ struct ControlAPI: Sendable {
         )
     }
 
-    private func sessionRequests(_ id: String, _ request: IncomingRequest) -> Reply {
+    private func sessionRequests(_ id: String, _ request: IncomingRequest) throws(ControlError) -> ControlReply {
         let query = request.queryItems
-        let count: Int?
-        let events: Int?
-        let settle: Double?
-        let seconds: Double
-        let format: Response.RequestsFormat
-        do throws(BadParameter) {
-            format = try Self.exportFormat(query, taking: ["count", "events", "settle", "timeout"])
-            count = try Self.wholeNumber(query, "count")
-            events = try Self.wholeNumber(query, "events")
-            settle = try Self.seconds(query, "settle")
-            seconds = try Self.seconds(query, "timeout") ?? Self.defaultTimeout
-        } catch {
-            return .now(.error(.badRequest, error.message))
-        }
-        guard let unattributed = store.unattributed(sinceSessionStarted: id) else { return .now(noSession(id)) }
+        let format = try Self.exportFormat(query, taking: ["count", "events", "settle", "timeout"])
+        let count = try Self.wholeNumber(query, "count")
+        let events = try Self.wholeNumber(query, "events")
+        let settle = try Self.seconds(query, "settle")
+        let seconds = try Self.seconds(query, "timeout") ?? Self.defaultTimeout
+        guard let unattributed = store.unattributed(sinceSessionStarted: id) else { throw noSession(id) }
         guard count != nil || events != nil || settle != nil else {
-            guard let requests = store.requests(inSession: id) else { return .now(noSession(id)) }
+            guard let requests = store.requests(inSession: id) else { throw noSession(id) }
             return .later { [store] in
-                Self.attributed(
-                    .requests(requests, redactor: store.redactor(for: requests), format: format), unattributed)
+                .response(
+                    Self.attributed(
+                        .requests(requests, redactor: store.redactor(for: requests), format: format), unattributed))
             }
         }
-        return .later { [store] in
+        return .later { [store] () async throws(ControlError) in
             let outcome = await store.wait(
                 inSession: id, settle: settle.map(Self.duration), timeout: Self.duration(seconds)
             ) { requests in
@@ -286,13 +289,13 @@ struct ControlAPI: Sendable {
                 if let events, Self.eventCount(requests) < events { return false }
                 return count != nil || events != nil
             }
-            guard let outcome else { return noSession(id) }
+            guard let outcome else { throw noSession(id) }
             var response = Self.attributed(
                 .requests(outcome.requests, redactor: store.redactor(for: outcome.requests), format: format),
                 store.unattributed(sinceSessionStarted: id) ?? unattributed
             )
             response.headers.replaceOrAdd(name: Self.waitHeader, value: outcome.reason.rawValue)
-            return response
+            return .response(response)
         }
     }
 
@@ -308,43 +311,38 @@ struct ControlAPI: Sendable {
         return response
     }
 
-    private struct BadParameter: Error {
-        var message: String
-    }
-
     /// The `format` an answer of captured requests is asked in (`json`, `ndjson`, `har`; json
     /// when absent), after refusing any query parameter the call does not take.
-    private static func exportFormat(_ query: [String: String], taking others: Set<String>) throws(BadParameter)
+    private static func exportFormat(_ query: [String: String], taking others: Set<String>) throws(ControlError)
         -> Response.RequestsFormat
     {
         let known = others.union(["format"])
         if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
-            throw BadParameter(
-                message:
-                    "unknown query parameter \"\(unknown)\"; this call takes \(known.sorted().joined(separator: ", "))")
+            throw .badRequest(
+                "unknown query parameter \"\(unknown)\"; this call takes \(known.sorted().joined(separator: ", "))")
         }
         guard let text = query["format"] else { return .json }
         guard let format = Response.RequestsFormat(rawValue: text) else {
             let names = Response.RequestsFormat.allCases.map(\.rawValue).joined(separator: ", ")
-            throw BadParameter(message: "format must be one of \(names), not \"\(text)\"")
+            throw .badRequest("format must be one of \(names), not \"\(text)\"")
         }
         return format
     }
 
     /// A whole number from the query, such as `count=3`: nil when absent.
-    private static func wholeNumber(_ query: [String: String], _ name: String) throws(BadParameter) -> Int? {
+    private static func wholeNumber(_ query: [String: String], _ name: String) throws(ControlError) -> Int? {
         guard let text = query[name] else { return nil }
         guard let value = Int(text), value >= 0 else {
-            throw BadParameter(message: "\(name) must be a whole number, not \"\(text)\"")
+            throw .badRequest("\(name) must be a whole number, not \"\(text)\"")
         }
         return value
     }
 
     /// A number of seconds from the query, such as `timeout=1.5`: nil when absent; capped at `maximumTimeout`.
-    private static func seconds(_ query: [String: String], _ name: String) throws(BadParameter) -> Double? {
+    private static func seconds(_ query: [String: String], _ name: String) throws(ControlError) -> Double? {
         guard let text = query[name] else { return nil }
         guard let value = Double(text), value.isFinite, value >= 0 else {
-            throw BadParameter(message: "\(name) must be a number of seconds, not \"\(text)\"")
+            throw .badRequest("\(name) must be a number of seconds, not \"\(text)\"")
         }
         return min(value, maximumTimeout)
     }

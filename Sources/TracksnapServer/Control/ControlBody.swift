@@ -3,7 +3,7 @@ import TracksnapSnapshot
 import TracksnapTraffic
 
 /// A control call's JSON object body, read field by field so that every error names the field:
-/// malformed JSON, an unknown field, a wrong type.
+/// malformed JSON, an unknown field, a wrong type (a `ControlError`, 400).
 ///
 /// ```swift
 /// var body = try ControlBody(request.body.readableBytesView, fields: ["snapshot", "pending"], example: #"{"snapshot": "a.json"}"#)
@@ -11,17 +11,13 @@ import TracksnapTraffic
 /// let pending = try body.bool("pending") ?? false
 /// ```
 struct ControlBody {
-    struct Problem: Error, Sendable {
-        var message: String
-    }
-
     private let members: [String: JSONValue]
 
     /// - Parameters:
     ///   - bytes: the request body; empty reads as `{}`.
     ///   - fields: the fields this call takes; any other is refused.
     ///   - example: a body the error messages show.
-    init(_ bytes: some Collection<UInt8>, fields: Set<String>, example: String) throws(Problem) {
+    init(_ bytes: some Collection<UInt8>, fields: Set<String>, example: String) throws(ControlError) {
         let value: JSONValue
         if bytes.isEmpty {
             value = .object([:])
@@ -29,15 +25,15 @@ struct ControlBody {
             do {
                 value = try JSONDocument.parse(Array(bytes), file: "body").value
             } catch {
-                throw Problem(message: "the body is not JSON (\(error.message)); send an object such as \(example)")
+                throw .badRequest("the body is not JSON (\(error.message)); send an object such as \(example)")
             }
         }
         guard case .object(let members) = value else {
-            throw Problem(message: "the body must be a JSON object such as \(example)")
+            throw .badRequest("the body must be a JSON object such as \(example)")
         }
         if let unknown = members.keys.sorted().first(where: { !fields.contains($0) }) {
-            throw Problem(
-                message: "unknown field \"\(unknown)\"; this call takes \(fields.sorted().joined(separator: ", "))")
+            throw .badRequest(
+                "unknown field \"\(unknown)\"; this call takes \(fields.sorted().joined(separator: ", "))")
         }
         self.members = members
     }
@@ -51,43 +47,43 @@ struct ControlBody {
         present(field)
     }
 
-    func string(_ field: String) throws(Problem) -> String? {
+    func string(_ field: String) throws(ControlError) -> String? {
         guard let value = present(field) else { return nil }
-        guard let text = value.stringValue else { throw Problem(message: "\(field) must be a string") }
+        guard let text = value.stringValue else { throw .badRequest("\(field) must be a string") }
         return text
     }
 
-    func bool(_ field: String) throws(Problem) -> Bool? {
+    func bool(_ field: String) throws(ControlError) -> Bool? {
         guard let value = present(field) else { return nil }
-        guard case .bool(let flag) = value else { throw Problem(message: "\(field) must be true or false") }
+        guard case .bool(let flag) = value else { throw .badRequest("\(field) must be true or false") }
         return flag
     }
 
     /// A number of seconds: finite, not negative, at most `maximum`.
-    func seconds(_ field: String, maximum: Double) throws(Problem) -> Double? {
+    func seconds(_ field: String, maximum: Double) throws(ControlError) -> Double? {
         guard let value = present(field) else { return nil }
         guard let number = value.doubleValue, number.isFinite, number >= 0 else {
-            throw Problem(message: "\(field) must be a number of seconds, not \(value.serialized())")
+            throw .badRequest("\(field) must be a number of seconds, not \(value.serialized())")
         }
         return min(number, maximum)
     }
 
-    func strings(_ field: String) throws(Problem) -> [String]? {
+    func strings(_ field: String) throws(ControlError) -> [String]? {
         guard let value = present(field) else { return nil }
-        guard let items = value.arrayValue else { throw Problem(message: "\(field) must be an array of strings") }
+        guard let items = value.arrayValue else { throw .badRequest("\(field) must be an array of strings") }
         var texts: [String] = []
         for item in items {
-            guard let text = item.stringValue else { throw Problem(message: "\(field) must be an array of strings") }
+            guard let text = item.stringValue else { throw .badRequest("\(field) must be an array of strings") }
             texts.append(text)
         }
         return texts
     }
 
     /// One of the given words, such as a mode.
-    func word(_ field: String, of choices: [String]) throws(Problem) -> String? {
+    func word(_ field: String, of choices: [String]) throws(ControlError) -> String? {
         guard let text = try string(field) else { return nil }
         guard choices.contains(text) else {
-            throw Problem(message: "\(field) must be one of \(choices.joined(separator: ", ")), not \"\(text)\"")
+            throw .badRequest("\(field) must be one of \(choices.joined(separator: ", ")), not \"\(text)\"")
         }
         return text
     }

@@ -5,11 +5,14 @@ import NIOHTTP1
 /// is the table of them all: what a request is dispatched on, and what a 405's `Allow` lists.
 ///
 /// ```swift
-/// ControlRoute(.DELETE, "sessions/{id}") { api, request, captures in api.endSession(captures[0], request) }
+/// ControlRoute(.DELETE, "sessions/{id}") { api, request, captures in try api.endSession(captures[0], request) }
 /// ```
 struct ControlRoute: Sendable {
     /// Answers a request; `captures` are the segments the pattern's `{name}`s matched, in order.
-    typealias Handler = @Sendable (ControlAPI, IncomingRequest, _ captures: [String]) -> Reply
+    /// What it throws, and what it answers, `ControlAPI.reply(to:)` turns into the response.
+    typealias Handler =
+        @Sendable (ControlAPI, IncomingRequest, _ captures: [String]) throws(ControlError) ->
+        ControlReply
 
     let method: HTTPMethod
     /// The pattern as written: `sessions/{id}/record`.
