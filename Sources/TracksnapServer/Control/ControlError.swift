@@ -1,5 +1,5 @@
 import NIOHTTP1
-import TracksnapModel
+import TracksnapTraffic
 
 /// Why a control call is refused: the status and the message of its `{"error": …}` body
 /// (`ErrorAnswer`, `Error` in `Schemas/control-api.openapi.json`). Handlers throw it; the route
@@ -40,7 +40,7 @@ struct ControlError: Error, Sendable {
 }
 
 /// What a control handler answers when it does not throw: a `Codable` answer of
-/// `TracksnapModel`, which the route table encodes, or a whole `Response` for what serves bytes
+/// `TracksnapTraffic`, which the route table encodes, or a whole `Response` for what serves bytes
 /// (captured requests, a report, the inspector's page) or streams.
 enum ControlAnswer: Sendable {
     /// A `Codable` answer, encoded as JSON with the status (`Response.answer`).
