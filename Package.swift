@@ -210,7 +210,7 @@ let package = Package(
             name: "TracksnapValidationTests",
             dependencies: [
                 "TracksnapTestSupport", "TracksnapValidationTestSupport", "TracksnapValidation", "TracksnapDecoders",
-                "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot",
+                "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "Inflation",
             ]),
         // Recording's tests validate what they record.
         .testTarget(

@@ -10,12 +10,24 @@ need() { command -v "$1" >/dev/null || { $SUDO apt-get update -qq && $SUDO apt-g
 make --no-print-directory -s mitmproxy-venv
 MITMPROXY_PYTHON=.build/mitmproxy-venv/bin/python
 MITMDUMP=.build/mitmproxy-venv/bin/mitmdump
-swift build -c release --product tracksnap -q
-TRACKSNAP=.build/release/tracksnap
+# TRACKSNAP=PATH measures a tracksnap built elsewhere (another commit's release build) instead.
+if [ -z "${TRACKSNAP:-}" ]; then
+  swift build -c release --product tracksnap -q
+  TRACKSNAP=.build/release/tracksnap
+fi
 
 work=$(mktemp -d)
 pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
+# Bounded too: what has not ended 5 s after SIGTERM is killed.
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+    kill -KILL "$pid" 2>/dev/null || true
+  done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
 trap cleanup EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }

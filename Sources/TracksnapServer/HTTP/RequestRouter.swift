@@ -65,20 +65,26 @@ final class RequestRouter: Sendable {
         guard HTTPToken.isToken(request.head.method.rawValue) else {
             return .now(.error(.badRequest, "the method is not an HTTP token (RFC 9110): the request is not recorded"))
         }
-        if tunnel == nil, uri.hasPrefix(ControlAPI.prefix) && !uri.hasPrefix(SessionRouting.prefix) {
+        let destination = Destination(uri: uri, tunnel: tunnel)
+        switch destination {
+        case .control:
             return controlReply(to: request)
-        }
-        // Absolute-form (`GET http://host/path`, as `curl -x` and `http_proxy` send): forward
-        // proxy, refused before its body is even decoded when the guard says so.
-        if tunnel == nil, !uri.hasPrefix("/"), uri.contains("://"),
-            let refusal = proxyGuard.refusal(
-                request.head, client: request.remoteAddress, targetHost: URL(string: uri)?.host ?? "")
-        {
-            return .now(refusal)
+        case .forwardProxy(let target):
+            // Refused before its body is even decoded when the guard says so.
+            if let refusal = proxyGuard.refusal(
+                request.head, client: request.remoteAddress, targetHost: target?.host ?? "")
+            {
+                return .now(refusal)
+            }
+        case .tunnel, .served:
+            break
         }
         let reply = { @Sendable [self] (decoded: Decoded) -> Reply in
-            tunnel.map { self.reply(to: request, decoded: decoded, in: $0) }
-                ?? self.reply(to: request, decoded: decoded)
+            switch destination {
+            case .tunnel(let tunnel): self.reply(to: request, decoded: decoded, in: tunnel)
+            case .forwardProxy(let target): self.reply(to: request, decoded: decoded, forwardingTo: target)
+            case .served, .control: self.reply(to: request, decoded: decoded)
+            }
         }
         guard request.body.readableBytes > 0, !request.isPreflight else { return reply((nil, nil)) }
         // A body is decoded where it arrived when that is cheap: every layer together inflates
@@ -96,6 +102,31 @@ final class RequestRouter: Sendable {
             switch reply(decoded) {
             case .now(let response): return response
             case .later(let work): return await work()
+            }
+        }
+    }
+
+    /// Where a request goes, decided once from its target and the connection it came on.
+    private enum Destination: Sendable {
+        /// The control API (`/__tracksnap/…`, not a session's base URL).
+        case control
+        /// Absolute-form (`GET http://host/path`, as `curl -x` and `http_proxy` send): the
+        /// forward proxy, to the URL parsed (nil when it does not parse).
+        case forwardProxy(URL?)
+        /// Inside an intercepted tunnel.
+        case tunnel(InterceptedTunnel)
+        /// This server's own traffic: the collector, or the reverse proxy with `--upstream`.
+        case served
+
+        init(uri: String, tunnel: InterceptedTunnel?) {
+            if let tunnel {
+                self = .tunnel(tunnel)
+            } else if uri.hasPrefix(ControlAPI.prefix) && !uri.hasPrefix(SessionRouting.prefix) {
+                self = .control
+            } else if !uri.hasPrefix("/"), uri.contains("://") {
+                self = .forwardProxy(URL(string: uri))
+            } else {
+                self = .served
             }
         }
     }
@@ -121,20 +152,6 @@ final class RequestRouter: Sendable {
         let uri = request.head.uri
         let refused = decoded.refused?.description
         let limit = configuration.maximumBodySize
-
-        // Absolute-form (`GET http://host/path`, as `curl -x` and `http_proxy` send): forward proxy.
-        if !uri.hasPrefix("/"), uri.contains("://") {
-            let target = URL(string: uri)
-            let targetHost = target?.host ?? ""
-            let targetPort = target?.port ?? (target?.scheme?.lowercased() == "https" ? 443 : 80)
-            return forwarding(
-                request, url: uri, body: decoded.body, refused: refused,
-                sessionHint: request.headers.first(name: SessionRouting.headerName)
-            ) { [self] in
-                await forwardAsProxy(request, to: uri, host: targetHost, port: targetPort, with: forwarder)
-            }
-        }
-
         var target = uri
         var sessionHint = request.headers.first(name: SessionRouting.headerName)
         if let (session, rest) = SessionRouting.split(uri) {
@@ -168,6 +185,20 @@ final class RequestRouter: Sendable {
         var response = collectorResponse
         response.headers.add(contentsOf: CORS.headers(for: request.headers))
         return logged(recorded, .now(response))
+    }
+
+    /// The answer to a forward-proxy request (absolute-form), its body decoded: recorded and
+    /// forwarded to `target` as `forwarding` does.
+    private func reply(to request: IncomingRequest, decoded: Decoded, forwardingTo target: URL?) -> Reply {
+        let uri = request.head.uri
+        let targetHost = target?.host ?? ""
+        let targetPort = target?.port ?? (target?.scheme?.lowercased() == "https" ? 443 : 80)
+        return forwarding(
+            request, url: uri, body: decoded.body, refused: decoded.refused?.description,
+            sessionHint: request.headers.first(name: SessionRouting.headerName)
+        ) { [self] in
+            await forwardAsProxy(request, to: uri, host: targetHost, port: targetPort, with: forwarder)
+        }
     }
 
     /// 413 for a body that inflates beyond the limit.

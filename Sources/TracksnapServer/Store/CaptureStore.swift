@@ -46,19 +46,13 @@ public final class CaptureStore: Sendable {
         /// and the same as a set, which every log line's redactor shares.
         var recentSecrets: [String] = []
         var recentSecretSet: Set<String> = []
-        /// What the latest requests carry, searched once each (`carriedSecrets(of:)`), by id, and
-        /// their ids, oldest first from `carriedStart`.
-        var carried: [String: CarriedBox] = [:]
-        var carriedOrder: [String] = []
-        var carriedStart = 0
+        /// What the latest requests carry, searched once each (`carriedSecrets(of:)`), by id.
+        var carried = RecentByID<CarriedBox>()
         /// The readers of what is recorded from now on (`follow`), told under the lock so that
         /// each gets the requests in the ids' order.
         var followers: [RequestFollower] = []
-        /// What the server answered the latest requests (`answered`), by id, and their ids,
-        /// oldest first from `answerStart`.
-        var answers: [String: CapturedAnswer] = [:]
-        var answerOrder: [String] = []
-        var answerStart = 0
+        /// What the server answered the latest requests (`answered`), by id.
+        var answers = RecentByID<CapturedAnswer>()
         /// The bytes the kept answers hold (`CapturedAnswer.size`).
         var answerBytes = 0
         /// Whether the followers were told that answers were forgotten for their bytes.
@@ -92,16 +86,8 @@ public final class CaptureStore: Sendable {
         mutating func carriedBox(of id: String) -> CarriedBox {
             if let box = carried[id] { return box }
             let box = CarriedBox()
-            carried[id] = box
-            carriedOrder.append(id)
-            if carriedOrder.count - carriedStart > CaptureStore.carriedKept {
-                carried[carriedOrder[carriedStart]] = nil
-                carriedStart += 1
-            }
-            if carriedStart > CaptureStore.carriedKept {
-                carriedOrder.removeFirst(carriedStart)
-                carriedStart = 0
-            }
+            carried.keep(box, for: id)
+            if carried.count > CaptureStore.carriedKept { carried.removeOldest() }
             return box
         }
     }
@@ -407,24 +393,13 @@ public final class CaptureStore: Sendable {
     /// the answer of a request it still holds, the followers are told (`answersForgotten`).
     package func answered(_ id: String, _ answer: CapturedAnswer) {
         state.withLock { state in
-            if let old = state.answers.updateValue(answer, forKey: id) {
-                state.answerBytes -= old.size
-            } else {
-                state.answerOrder.append(id)
-            }
+            if let old = state.answers.keep(answer, for: id) { state.answerBytes -= old.size }
             state.answerBytes += answer.size
             var forgotForBytes = false
-            while state.answerOrder.count - state.answerStart > answersKept
-                || (state.answerBytes > answerBytesKept && state.answerOrder.count - state.answerStart > 1)
+            while state.answers.count > answersKept || (state.answerBytes > answerBytesKept && state.answers.count > 1)
             {
-                forgotForBytes = forgotForBytes || state.answerOrder.count - state.answerStart <= answersKept
-                let oldest = state.answerOrder[state.answerStart]
-                state.answerBytes -= state.answers.removeValue(forKey: oldest)?.size ?? 0
-                state.answerStart += 1
-            }
-            if state.answerStart > answersKept {
-                state.answerOrder.removeFirst(state.answerStart)
-                state.answerStart = 0
+                forgotForBytes = forgotForBytes || state.answers.count <= answersKept
+                state.answerBytes -= state.answers.removeOldest()?.size ?? 0
             }
             state.tell(.answer(id: id, answer))
             if forgotForBytes && !state.toldAnswersForgotten {
@@ -471,14 +446,10 @@ public final class CaptureStore: Sendable {
         state.withLock { state in
             state.global.removeAll()
             for id in state.sessionOrder { state.sessions[id]?.list.removeAll() }
-            state.answers = [:]
-            state.answerOrder = []
-            state.answerStart = 0
+            state.answers.removeAll()
             state.answerBytes = 0
             state.toldAnswersForgotten = false
-            state.carried = [:]
-            state.carriedOrder = []
-            state.carriedStart = 0
+            state.carried.removeAll()
             state.tell(.reset)
         }
     }
