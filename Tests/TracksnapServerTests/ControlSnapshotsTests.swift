@@ -79,6 +79,29 @@ struct ControlSnapshotsTests {
         }
     }
 
+    @Test("a pytest project's snapshots/ is listed beside Snapshots/, each file once, and reviewed as the other")
+    func pythonFolder() async throws {
+        try await withTemporaryDirectory { directory in
+            try write(#"{"events": []}"#, to: directory.appending(path: "snapshots/test_checkout.json"))
+            try write(
+                #"{"events": [{"name": "x"}]}"#, to: directory.appending(path: "snapshots/test_checkout.new.json"))
+            try write(#"{"events": []}"#, to: directory.appending(path: "Snapshots/cart.json"))
+            try await withServer(.init(root: directory.path)) { _, port in
+                let response = try await control(port, "GET", "snapshots")
+                #expect(response.status == 200, "\(response.text)")
+                let answer = try json(response.text)
+                let files = answer["snapshots"]?.arrayValue?.compactMap { $0["file"]?.stringValue }
+                #expect(files == ["Snapshots/cart.json", "snapshots/test_checkout.json"])
+                #expect(answer["folder"]?.stringValue == "Snapshots, snapshots")
+                let item = try #require(try await listed(port, "snapshots/test_checkout.json"))
+                #expect(item["pending"]?.stringValue == "snapshots/test_checkout.new.json")
+                let accepted = try await control(
+                    port, "POST", "snapshots/accept", body: #"{"snapshot": "snapshots/test_checkout.json"}"#)
+                #expect(accepted.status == 200, "\(accepted.text)")
+            }
+        }
+    }
+
     @Test("listing, accepting and rejecting need the token, and a page on another origin is refused")
     func guarded() async throws {
         try await withTemporaryDirectory { directory in

@@ -8,14 +8,16 @@ import TracksnapTraffic
 import TracksnapValidation
 
 extension ControlAPI {
-    /// Where `GET snapshots` looks, under the root: the folder `tracksnap review` searches by default.
-    static let snapshotFolder = "Snapshots"
+    /// Where `GET snapshots` looks, under the root: `Snapshots`, the folder the Swift guides write
+    /// and `tracksnap review` searches by default, and `snapshots`, the one the Python guide's
+    /// pytest projects keep. A folder that does not exist is left out.
+    static let snapshotFolders = ["Snapshots", "snapshots"]
     /// `GET snapshots` lists at most this many files.
     static let snapshotListLimit = 1_000
 
-    /// `GET snapshots`: the snapshots under the root's `Snapshots/` folder, and the pending
-    /// recordings beside them (`X.new.json`), each with its diff against the snapshot, as
-    /// `tracksnap review` shows it. What the inspector picks a snapshot from and reviews.
+    /// `GET snapshots`: the snapshots under the root's `Snapshots/` and `snapshots/` folders, and
+    /// the pending recordings beside them (`X.new.json`), each with its diff against the snapshot,
+    /// as `tracksnap review` shows it. What the inspector picks a snapshot from and reviews.
     ///
     /// ```text
     /// GET /__tracksnap/snapshots
@@ -24,24 +26,34 @@ extension ControlAPI {
     ///         "pending": "Snapshots/checkout.new.json", "diff": "--- Snapshots/checkout.json\n+++ …"}]}
     /// ```
     ///
-    /// A file that resolves outside the root (a symlink out of it) is left out, never read.
+    /// A file that resolves outside the root (a symlink out of it) is left out, never read. On a
+    /// file system that ignores case, the two folders are one and listed once.
     func listSnapshots() -> ControlReply {
         .later { [workspace] () async throws(ControlError) in
-            let folder: String
-            do throws(InputError) {
-                folder = try workspace.path(Self.snapshotFolder, field: "the snapshot folder")
-            } catch {
-                throw ControlError(.conflict, error.description)
-            }
+            var searched: [String] = []
+            var seen = Set<String>()
             var names = Set<String>()
-            for name in FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []
-            where name.hasSuffix(".json") && !name.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
-                names.insert(PendingSnapshot.snapshotPath(for: name))
+            for shownFolder in Self.snapshotFolders {
+                let folder: String
+                do throws(InputError) {
+                    folder = try workspace.path(shownFolder, field: "the snapshot folder")
+                } catch {
+                    throw ControlError(.conflict, error.description)
+                }
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue,
+                    seen.insert(folder).inserted
+                else { continue }
+                searched.append(shownFolder)
+                for name in FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []
+                where name.hasSuffix(".json") && !name.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+                    let file = PendingSnapshot.snapshotPath(for: name)
+                    names.insert((shownFolder as NSString).appendingPathComponent(file))
+                }
             }
             let sorted = names.sorted()
             var listed: [SnapshotListAnswer.Item] = []
-            for name in sorted.prefix(Self.snapshotListLimit) {
-                let shown = (Self.snapshotFolder as NSString).appendingPathComponent(name)
+            for shown in sorted.prefix(Self.snapshotListLimit) {
                 guard let file = try? workspace.path(shown, field: "snapshot") else { continue }
                 var item = SnapshotListAnswer.Item(file: shown, exists: FileManager.default.fileExists(atPath: file))
                 let pending = PendingSnapshot.path(for: shown)
@@ -56,7 +68,8 @@ extension ControlAPI {
             return .answer(
                 .ok,
                 SnapshotListAnswer(
-                    folder: Self.snapshotFolder, truncated: sorted.count > Self.snapshotListLimit, snapshots: listed))
+                    folder: (searched.isEmpty ? [Self.snapshotFolders[0]] : searched).joined(separator: ", "),
+                    truncated: sorted.count > Self.snapshotListLimit, snapshots: listed))
         }
     }
 

@@ -30,6 +30,9 @@ extension ControlAPI {
     /// event: answer
     /// data: {"id": "1", "status": 200, "headers": […], "body": "…", "bodyEncoding": "text"}   (`CapturedAnswer`)
     ///
+    /// event: live             (once, after what the server held: N requests; each next one is new)
+    /// data: {"held": N}
+    ///
     /// event: reset            (POST /__tracksnap/reset: what was shown is gone)
     /// event: overflow         (the reader fell more than `streamBuffer` requests behind; the stream ends)
     ///
@@ -69,6 +72,8 @@ extension ControlAPI {
                     pending = ""
                 }
             }
+            // What the server held is all sent: the page stops showing that it is loading.
+            pending += "event: live\ndata: {\"held\": \(follower.backlog.count)}\n\n"
             guard await stream.send(pending) else { return }
             for await item in follower.items {
                 if follower.overflowed { break }

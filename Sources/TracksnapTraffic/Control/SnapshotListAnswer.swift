@@ -27,7 +27,8 @@ public struct SnapshotListAnswer: Sendable, Hashable, Codable {
         }
     }
 
-    /// The folder searched, relative to the root.
+    /// The folders searched, relative to the root, comma-separated: those of `Snapshots` and
+    /// `snapshots` (a pytest project's) that exist, `Snapshots` when neither does.
     public var folder: String
     /// More files were found than are listed; the first ones, by name, are.
     public var truncated: Bool

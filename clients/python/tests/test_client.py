@@ -105,6 +105,30 @@ def test_attach_to_a_running_server(tracksnap):
     assert tracksnap.health()["status"] == "ok"
 
 
+def openssl_spki(certificate):
+    """The SPKI hash as openssl computes it from the certificate alone (Documentation/HTTPS.md)."""
+    recipe = ("openssl x509 -in \"$1\" -pubkey -noout | openssl pkey -pubin -outform der"
+              " | openssl dgst -sha256 -binary | base64")
+    done = subprocess.run(["sh", "-c", recipe, "sh", str(certificate)], capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
+def test_the_ca_spki_hash_is_the_one_chromium_takes_as_openssl_computes_it(tmp_path):
+    with Tracksnap.start(root=tmp_path, intercept=["analytics"], ca_dir=tmp_path / "ca") as server:
+        assert server.ca_certificate == tmp_path / "ca" / "ca-cert.pem"
+        assert len(server.ca_spki) == 44 and server.ca_spki == openssl_spki(server.ca_certificate)
+        attached = Tracksnap.attach(server.url, root=tmp_path, ca_certificate=server.ca_certificate)
+        assert attached.ca_spki == server.ca_spki
+
+
+def test_no_ca_spki_without_interception_and_a_missing_certificate_is_named(tracksnap, tmp_path):
+    assert tracksnap.ca_spki is None
+    attached = Tracksnap.attach(tracksnap.url, ca_certificate=tmp_path / "none" / "ca-cert.pem")
+    with pytest.raises(TracksnapError, match="no CA certificate at .*none/ca-cert.pem"):
+        attached.ca_spki
+    assert not (tmp_path / "none").exists()
+
+
 @pytest.mark.parametrize("environment, explicit, mode", [
     ({}, None, "missing"),
     ({"CI": "true"}, None, "never"),

@@ -4,6 +4,7 @@ fails, the next passes, another currency fails with the report's line, and the f
 accept it. The guide's copy of the example is the page's. And the front page's curl session
 (README.md, "A curl session"), run by bash against a real server."""
 
+import json
 import os
 import re
 import subprocess
@@ -98,3 +99,24 @@ def test_the_front_pages_curl_session_answers_as_shown(tmp_path):
             assert done.returncode == 0, f"{command}: exit status {done.returncode}: {done.stderr}"
             assert (answer.rstrip("\n").split("\n") if answer else []) == expected, command
         assert (tmp_path / "s1.ndjson").read_text().count("\n") == 1, "DELETE answered the session's request"
+
+
+def test_the_guides_selenium_example_records_then_passes_through_interception(suite):
+    """Documentation/Python.md, "A browser through interception": its pytest.ini and its selenium
+    test, Debian's chromium driven headless through the server's interception, trusting the CA
+    by the client's `ca_spki`; the first run records the snapshot, the next passes."""
+    if not (os.path.exists("/usr/bin/chromium") and os.path.exists("/usr/bin/chromedriver")):
+        pytest.fail("the guide's browser example needs Debian's chromium and chromium-driver: make test-tools installs them")
+    ini = fenced("Documentation/Python.md", "ini", "analytics hosts and answers them itself")
+    example = fenced("Documentation/Python.md", "python", "**A browser through interception.**")
+    (suite.path / "pytest.ini").write_text(ini)
+    (suite.path / "tests").mkdir()
+    (suite.path / "tests" / "test_browser.py").write_text(example)
+
+    first = run(suite)
+    first.assert_outcomes(failed=1)
+    first.stdout.fnmatch_lines(["*Recorded the snapshot snapshots/browser_purchase.json from * captured requests*; it expects 1 request.*"])
+    recorded = json.loads((suite.path / "snapshots" / "browser_purchase.json").read_text())
+    text = json.dumps(recorded)
+    assert "purchase" in text and "EUR" in text, text
+    run(suite).assert_outcomes(passed=1)

@@ -240,6 +240,50 @@ def test_a_long_capture_is_drawn_a_window_at_a_time_and_kept_within_max_requests
         wait_for(browser, lambda: [number(row) for row in drawn_rows(browser)] == list(range(509, 499, -1)))
 
 
+# Watches, from before the page's own script runs, whether it ever shows "Nothing captured yet"
+# and whether it shows that it is loading.
+_EMPTY_WATCH = """
+window.__shown = {nothing: false, loading: false};
+const look = () => {
+  const empty = document.getElementById("empty"), loading = document.getElementById("loading");
+  if (empty && !empty.hidden && empty.textContent.includes("Nothing captured yet")) window.__shown.nothing = true;
+  if (loading && !loading.hidden) window.__shown.loading = true;
+};
+new MutationObserver(look).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+"""
+
+
+def displayed(driver, id):
+    return any(element.is_displayed() for element in driver.find_elements(By.ID, id))
+
+
+def test_a_page_opened_after_a_burst_says_it_is_loading_never_that_nothing_was_captured(tmp_path, browser):
+    """10,000 requests held by the server before the page opens: while they arrive the page says
+    it is loading, never "Nothing captured yet"; a server that holds none says that, once it
+    has told so (its stream's `live` event)."""
+    token = secrets.token_hex(16)
+    watch = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": _EMPTY_WATCH})["identifier"]
+    try:
+        with Tracksnap.start(root=tmp_path, token=token) as server:
+            browser.get(f"{server.url}/__tracksnap/ui/#token={token}")
+            wait_for(browser, lambda: browser.find_element(By.ID, "empty").is_displayed())
+            assert not displayed(browser, "loading")
+            assert browser.find_element(By.ID, "empty").text.startswith("Nothing captured yet")
+
+            session = server.session("burst")
+            records = [{"method": "GET", "url": f"https://app.example/hit/{index}"} for index in range(10000)]
+            post(f"{server.url}/__tracksnap/sessions/{session.id}/requests", records,
+                 headers={"Authorization": f"Bearer {token}"})
+            browser.get("about:blank")
+            browser.get(f"{server.url}/__tracksnap/ui/")
+            wait_for(browser, lambda: browser.find_element(By.ID, "status").text == "live — 10000 rows", seconds=60)
+            shown = browser.execute_script("return window.__shown")
+            assert shown == {"nothing": False, "loading": True}, shown
+            assert not displayed(browser, "loading") and not displayed(browser, "empty")
+    finally:
+        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": watch})
+
+
 class _ForeignPage(BaseHTTPRequestHandler):
     def do_GET(self):
         body = b"<!doctype html><title>elsewhere</title>"

@@ -57,6 +57,9 @@
   // The entries the view's filter lets through, oldest first; the list shows them newest first,
   // and only those in the window (and `margin` more each side) have a <tr>.
   let shown = [];
+  // From each connection until the stream's `live` event: what the server holds is still
+  // arriving, so an empty list means "loading", not "nothing captured".
+  let loading = true;
   let limit = defaultLimit;
   let incoming = [];
   let flushScheduled = false;
@@ -256,7 +259,7 @@
     }
     incoming = [];
     dropBeyondLimit();
-    $("empty").hidden = entries.length > 0;
+    showEmpty();
     showCount();
     draw(true);
     // Someone reading older rows keeps them where they are as new ones arrive on top.
@@ -297,8 +300,16 @@
     answers.clear();
     shown = [];
     incoming = [];
-    $("empty").hidden = false;
+    showEmpty();
     draw(true);
+  }
+
+  // "Loading…" while what the server holds arrives, "Nothing captured yet" once it all has and
+  // none is waiting to be drawn; neither when there are rows.
+  function showEmpty() {
+    const waiting = entries.length > 0 || incoming.length > 0;
+    $("loading").hidden = !loading || entries.length > 0;
+    $("empty").hidden = loading || waiting;
   }
 
   function applyFilter() {
@@ -615,6 +626,10 @@
       // The server keeps the answers of the latest requests only: said once when it forgets some.
       if (typeof server.answers_forgotten === "string") setStatus(server.answers_forgotten);
     }
+    else if (type === "live") {
+      loading = false;
+      showEmpty();
+    }
     else if (type === "reset") clearRows();
     else if (type === "overflow") setStatus("fell behind; reconnecting…");
   }
@@ -628,9 +643,11 @@
         const response = await call("requests/stream");
         if (response.status === 401) {
           setStatus("this server needs its token: open " + location.pathname + "#token=TOKEN");
+          $("loading").hidden = true;
           return;
         }
         if (!response.ok || !response.body) throw new Error("the stream answered " + response.status);
+        loading = true;
         clearRows();
         setStatus("live");
         const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -14,7 +14,7 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, Iterable, Optional, Union
+from typing import Any, Dict, Iterable, Optional, Tuple, Union
 
 __all__ = ["Tracksnap", "Session", "Report", "TracksnapError"]
 
@@ -75,7 +75,7 @@ class Tracksnap:
 
     def __init__(self, url: str, *, token: Optional[str] = None, root: Optional[PathLike] = None,
                  ca_certificate: Optional[PathLike] = None, process: Optional[subprocess.Popen] = None,
-                 log: Optional[Path] = None):
+                 log: Optional[Path] = None, ca_spki: Optional[str] = None):
         self.url = url.rstrip("/")
         self.token = token
         #: The directory the server resolves snapshot paths against, as this machine sees it.
@@ -83,6 +83,7 @@ class Tracksnap:
         #: The certificate of the CA the server signs intercepted hosts' certificates with, when
         #: it intercepts HTTPS; `Session.proxy_env` makes a client trust it.
         self.ca_certificate = Path(ca_certificate) if ca_certificate is not None else None
+        self._ca_spki = ca_spki
         self._process = process
         self._log = log
 
@@ -117,7 +118,7 @@ class Tracksnap:
         options += ["--answer"] if answer else []
         options += ["--ca-dir", os.fspath(ca_path)] if ca_path is not None else []
         options += ["--upstream", upstream] if upstream is not None else []
-        certificate = _ca_certificate(program, ca_path) if patterns else None
+        certificate, spki = _certificate_authority(program, ca_path) if patterns else (None, None)
         command = [program, "serve", "--port", "0", "--quiet", "--root", os.fspath(root_path), *options, *args]
         # Without a token the server must not take one from this process's environment: the
         # client would not send it.
@@ -141,7 +142,7 @@ class Tracksnap:
             message = f"`{' '.join(command)}` did not start: {detail or line or 'no output'}"
             raise TracksnapError(_scrubbed(message, token))
         return cls(line[len(prefix):].strip(), token=token, root=root_path, ca_certificate=certificate,
-                   process=process, log=log)
+                   process=process, log=log, ca_spki=spki)
 
     @classmethod
     def attach(cls, url: str, *, token: Optional[str] = None, root: Optional[PathLike] = None,
@@ -153,6 +154,19 @@ class Tracksnap:
         server = cls(url, token=token, root=root, ca_certificate=ca_certificate)
         server.health()
         return server
+
+    @property
+    def ca_spki(self) -> Optional[str]:
+        """The CA's SPKI hash, base64 of the SHA-256 of its SubjectPublicKeyInfo, which Chromium's
+        `--ignore-certificate-errors-spki-list` takes to trust it for one browser alone; None when
+        the server does not intercept. It is what `tracksnap ca` prints as `SPKI:` (read then for
+        a server `start()` launched; for an attached one, from `tracksnap ca --ca-dir` on the
+        folder of its `ca_certificate`)."""
+        if self._ca_spki is None and self.ca_certificate is not None:
+            if not self.ca_certificate.is_file():
+                raise TracksnapError(f"no CA certificate at {self.ca_certificate}: the server's --ca-dir holds none")
+            self._ca_spki = _certificate_authority(_program(None), self.ca_certificate.parent)[1]
+        return self._ca_spki
 
     def stop(self) -> None:
         """Stops a server `start()` launched (SIGTERM, then SIGKILL after 10 s); nothing for an
@@ -209,7 +223,7 @@ class Tracksnap:
         self._call("POST", "reset")
 
     def snapshots(self) -> dict:
-        """The snapshots under the root's `Snapshots/` folder and the pending recordings beside
+        """The snapshots under the root's `snapshots/` and `Snapshots/` folders and the pending recordings beside
         them, each with its diff (`GET /__tracksnap/snapshots`): `{"snapshots": [{"file": …,
         "exists": …, "pending": …, "diff": …}], …}`."""
         return self._call("GET", "snapshots").json()
@@ -426,18 +440,18 @@ def _program(binary: Optional[PathLike]) -> str:
     return os.fspath(program)
 
 
-def _ca_certificate(program: str, ca_dir: Optional[PathLike]) -> Path:
-    """The CA certificate `serve --intercept` signs with, made first when its folder holds no CA:
-    `tracksnap ca [--ca-dir DIR]` prints `certificate: PATH`."""
+def _certificate_authority(program: str, ca_dir: Optional[PathLike]) -> Tuple[Path, str]:
+    """The CA certificate `serve --intercept` signs with, and its SPKI hash, made first when its
+    folder holds no CA: `tracksnap ca [--ca-dir DIR]` prints `certificate: PATH` and `SPKI: HASH`."""
     command = [program, "ca", *(["--ca-dir", os.fspath(ca_dir)] if ca_dir is not None else [])]
     try:
         done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired) as error:
         raise TracksnapError(f"cannot run {program}: {error}") from error
-    prefix = "certificate: "
-    for line in done.stdout.splitlines():
-        if done.returncode == 0 and line.startswith(prefix):
-            return Path(line[len(prefix):].strip())
+    shown = dict(line.split(":", 1) for line in done.stdout.splitlines() if ":" in line)
+    certificate, spki = shown.get("certificate", "").strip(), shown.get("SPKI", "").strip()
+    if done.returncode == 0 and certificate and spki:
+        return Path(certificate), spki
     detail = (done.stderr or done.stdout).strip() or f"exit status {done.returncode}"
     raise TracksnapError(f"`{' '.join(command)}` did not make or show the certificate authority: {detail}")
 
