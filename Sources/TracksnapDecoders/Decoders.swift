@@ -19,13 +19,17 @@ public enum Decoders {
     public static func decode(_ request: CapturedRequest, using decoders: [VendorDecoder] = VendorDecoder.all)
         -> DecodeResult
     {
-        let cache = DecodeCache.current
         for decoder in decoders {
-            let result = cache?.decoded(request, by: decoder) ?? decoder.decode(request)
+            let result = decode(request, by: decoder)
             if case .unclaimed = result { continue }
             return result
         }
         return .unclaimed
+    }
+
+    /// What one decoder makes of a request, read from the task's `DecodeCache` when there is one.
+    package static func decode(_ request: CapturedRequest, by decoder: VendorDecoder) -> DecodeResult {
+        DecodeCache.current?.decoded(request, by: decoder) ?? decoder.decode(request)
     }
 }
 

@@ -55,15 +55,13 @@ extension Decoders {
     package static func vendor(of request: CapturedRequest, using decoders: [VendorDecoder] = VendorDecoder.all)
         -> String?
     {
-        switch decode(request, using: decoders) {
-        case .unclaimed: return nil
-        case .failed(let error): return error.vendor
-        case .events(let events):
-            if let first = events.first { return first.vendor }
-            // An empty batch: the vendor of the decoder that claimed it.
-            return decoders.first { decoder in
-                if case .unclaimed = Decoders.decode(request, using: [decoder]) { false } else { true }
-            }?.vendor
+        for decoder in decoders {
+            switch decode(request, by: decoder) {
+            case .unclaimed: continue
+            case .events(let events): return events.first?.vendor ?? decoder.vendor
+            case .failed(let error): return error.vendor
+            }
         }
+        return nil
     }
 }
