@@ -431,6 +431,33 @@ def test_a_person_records_reviews_and_validates_snapshots(server, browser):
     assert errors == [], errors
 
 
+def test_a_pytest_project_s_recording_is_suggested_in_its_own_snapshots_folder(tmp_path, browser):
+    """A root that keeps its snapshots in `snapshots/`, as Python.md writes them, gets its
+    recordings suggested there, not in a `Snapshots/` the project does not have."""
+    (tmp_path / "snapshots").mkdir()
+    (tmp_path / "snapshots" / "home.json").write_text('{"requests": []}')
+    with Tracksnap.start(root=tmp_path, token="t0ken") as server:
+        session = server.session("signup")
+        post(session.base_url + "/v1/track", {"type": "track", "event": "Signed Up", "userId": "u",
+                                              "writeKey": WRITE_KEY})
+        browser.get(f"{server.url}/__tracksnap/ui/#token=t0ken")
+        wait_for(browser, lambda: len(rows(browser)) == 1)
+        browser.find_element(By.ID, "work-toggle").click()
+        wait_for_session(browser, session.id)
+        path = browser.find_element(By.ID, "work-record-path")
+        # The one session is picked: its recording is suggested in the project's folder.
+        wait_for(browser, lambda: path.get_attribute("value") == f"snapshots/{session.id}.json")
+        assert path.get_attribute("placeholder") == "snapshots/checkout.json"
+        browser.find_element(By.ID, "work-record").click()
+        wait_for(browser, lambda: panel_status(browser).startswith("recorded"))
+        assert (tmp_path / "snapshots" / f"{session.id}.new.json").exists()
+        assert not (tmp_path / "Snapshots").exists()
+        errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+        assert errors == [], errors
+        browser.get("about:blank")
+    browser.get_log("browser")
+
+
 def test_the_analytics_switch_hides_requests_no_vendor_claimed_and_stays_in_the_address(tmp_path, browser):
     with Tracksnap.start(root=tmp_path, token="t0ken") as server:
         session = server.session("mixed")

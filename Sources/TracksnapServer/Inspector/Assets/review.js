@@ -73,6 +73,7 @@
   // The sessions and the snapshots, each on its own: one call failing leaves the other shown.
   async function refresh() {
     await Promise.all([refreshSessions(), refreshSnapshots()]);
+    suggestRecordPath();
   }
 
   async function refreshSessions() {
@@ -86,9 +87,25 @@
     }
   }
 
+  // Where a recording of the picked session is suggested: the first folder the server found
+  // snapshots in (`Snapshots`, or a pytest project's `snapshots`). A path the person typed stays.
+  let recordFolder = "Snapshots";
+  let suggestedPath = "";
+
+  function suggestRecordPath() {
+    const box = $("work-record-path");
+    box.placeholder = recordFolder + "/checkout.json";
+    const session = $("work-session").value;
+    if (!session || (box.value && box.value !== suggestedPath)) return;
+    suggestedPath = recordFolder + "/" + session + ".json";
+    box.value = suggestedPath;
+  }
+
   async function refreshSnapshots() {
     try {
-      const snapshots = (await list("snapshots")).snapshots;
+      const listing = await list("snapshots");
+      const snapshots = listing.snapshots;
+      recordFolder = listing.folder.split(", ")[0];
       const existing = snapshots.filter((snapshot) => snapshot.exists).map((snapshot) => [snapshot.file, snapshot.file]);
       fill($("work-snapshot"), existing.concat([[pasted, "paste a snapshot…"]]), true);
       showContentBox();
@@ -163,7 +180,7 @@
     const session = $("work-session").value;
     const snapshot = $("work-record-path").value.trim();
     if (!session) return say("work-status", "pick a session to record", true);
-    if (!snapshot.endsWith(".json")) return say("work-status", "name the snapshot to record, such as Snapshots/checkout.json", true);
+    if (!snapshot.endsWith(".json")) return say("work-status", "name the snapshot to record, such as " + recordFolder + "/checkout.json", true);
     say("work-status", "recording " + session + "…");
     try {
       const { text } = await call("POST", "sessions/" + encodeURIComponent(session) + "/record",
@@ -234,9 +251,7 @@
     if (!panel.hidden) refresh();
   });
   $("work-snapshot").addEventListener("change", showContentBox);
-  $("work-session").addEventListener("change", () => {
-    if (!$("work-record-path").value) $("work-record-path").value = "Snapshots/" + $("work-session").value + ".json";
-  });
+  $("work-session").addEventListener("change", suggestRecordPath);
   $("work-validate").addEventListener("click", validate);
   $("work-record").addEventListener("click", record);
   $("work-refresh").addEventListener("click", refresh);
