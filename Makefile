@@ -288,7 +288,7 @@ fuzz-run:
 	  if SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Fuzz/lsan.supp TRACKSNAP_FUZZ=$$target $(FUZZ) -max_total_time=$(FUZZ_RUN_SECONDS) -max_len=65536 -timeout=10 \
 	       -artifact_prefix=$(FUZZ_SCRATCH)/crashes/$$target/ \
 	       $(FUZZ_SCRATCH)/corpus/$$target Tests/Fuzz/$$target $$seeds > $(FUZZ_SCRATCH)/logs/$$target.log 2>&1; then \
-	    echo "$$(ls $(FUZZ_SCRATCH)/corpus/$$target | wc -l) inputs in the corpus, no crash"; \
+	    echo "$$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' $(FUZZ_SCRATCH)/logs/$$target.log) runs, $$(ls $(FUZZ_SCRATCH)/corpus/$$target | wc -l) inputs in the corpus, no crash"; \
 	  else \
 	    echo "FAILED"; grep -v '^\(INFO\|#\|\s*NEW_FUNC\)' $(FUZZ_SCRATCH)/logs/$$target.log | head -60; \
 	    echo "error: the fuzzer found an input that crashes '$$target' or breaks a property: see $(FUZZ_SCRATCH)/crashes/$$target/" >&2; \
