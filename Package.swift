@@ -10,12 +10,14 @@ let package = Package(
     // The faces a user imports, and nothing else (ARCHITECTURE.md, "Products for the faces only"):
     // the other modules are reached through these, and share what no face shows as `package`.
     products: [
-        .executable(name: "tracksnap", targets: ["TracksnapCLI"]),
+        .executable(name: "tracksnap", targets: ["tracksnap"]),
         .library(name: "TracksnapTesting", targets: ["TracksnapTesting"]),
         .library(name: "TracksnapTestingServer", targets: ["TracksnapTestingServer"]),
         .library(name: "TracksnapCapture", targets: ["TracksnapCapture"]),
         .library(name: "TracksnapServer", targets: ["TracksnapServer"]),
         .library(name: "TracksnapExtensions", targets: ["TracksnapExtensions"]),
+        .library(name: "TracksnapCommandLine", targets: ["TracksnapCommandLine"]),
+        .library(name: "TracksnapCommandLineServer", targets: ["TracksnapCommandLineServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -138,15 +140,26 @@ let package = Package(
         .executableTarget(
             name: "TracksnapExampleApp", dependencies: ["TracksnapCapture", "TracksnapJSON", "TracksnapTraffic"],
             path: "Tools/TracksnapExampleApp"),
-        .executableTarget(
-            name: "TracksnapCLI",
+        // The command line as a library, for an executable of your own with decoders, filters and
+        // validators of its own: every subcommand but `serve` and `ca`, so no SwiftNIO.
+        .target(
+            name: "TracksnapCommandLine",
             dependencies: [
                 "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "TracksnapDecoders", "TracksnapValidation",
-                "TracksnapRecording", "TracksnapReports",
-                "TracksnapServer", "TracksnapReplay",
+                "TracksnapRecording", "TracksnapReports", "TracksnapReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // `serve` and `ca` added: the whole command line, which the `tracksnap` executable runs.
+        .target(
+            name: "TracksnapCommandLineServer",
+            dependencies: [
+                "TracksnapCommandLine", "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot",
+                "TracksnapValidation", "TracksnapReports", "TracksnapServer", "TracksnapReplay",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "tracksnap", dependencies: ["TracksnapCommandLineServer"]),
         // The pattern benchmark's peer: pcre2_jit_match called from C, with nothing around it.
         .target(name: "CPCRE2Baseline", dependencies: ["CPCRE2"], path: "Tools/CPCRE2Baseline"),
         .executableTarget(
@@ -254,7 +267,7 @@ let package = Package(
         .testTarget(name: "TracksnapFuzzingTests", dependencies: ["TracksnapTestSupport", "TracksnapFuzzing"]),
         .testTarget(
             name: "TracksnapCLITests",
-            dependencies: ["TracksnapTestSupport", "TracksnapCLI", "TracksnapTraffic", "TracksnapJSON"],
+            dependencies: ["TracksnapTestSupport", "tracksnap", "TracksnapTraffic", "TracksnapJSON"],
             exclude: ["Fixtures"]),
     ]
 )

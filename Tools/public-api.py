@@ -20,7 +20,10 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PRODUCTS = ["TracksnapTesting", "TracksnapTestingServer", "TracksnapCapture", "TracksnapServer", "TracksnapExtensions"]
+PRODUCTS = [
+    "TracksnapTesting", "TracksnapTestingServer", "TracksnapCapture", "TracksnapServer", "TracksnapExtensions",
+    "TracksnapCommandLine", "TracksnapCommandLineServer",
+]
 EXPORT = re.compile(r"^@_exported import (?:(?:struct|class|enum|protocol|func|typealias|var|let) )?([A-Za-z0-9_]+)(?:\.([A-Za-z0-9_]+))?")
 
 
@@ -88,7 +91,7 @@ def main():
         # Extensions of an exported type may live in any of the package's modules: load them all.
         if arguments.module is None:
             for source in sorted(os.listdir(os.path.join(ROOT, "Sources"))):
-                if source.startswith("Tracksnap") and source != "TracksnapCLI" and os.path.exists(os.path.join(arguments.module_dir, f"{source}.swiftmodule")):
+                if source.startswith("Tracksnap") and os.path.exists(os.path.join(arguments.module_dir, f"{source}.swiftmodule")):
                     symbols(source, arguments.module_dir, out, cache)
         for module in arguments.module or PRODUCTS:
             print(f"{module:26} {len(scope(module, arguments.module_dir, out, cache)):5} public declarations in scope")

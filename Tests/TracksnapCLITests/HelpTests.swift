@@ -26,7 +26,7 @@ struct HelpTests {
 
     @Test("--version prints the version the command declares")
     func version() throws {
-        let source = try SourceText(path: "Sources/TracksnapCLI/Tracksnap.swift")
+        let source = try SourceText(path: "Sources/TracksnapCommandLine/Tracksnap.swift")
         let declaration = try #require(source.location(of: "version: \""))
         let line = source.lines[declaration.line - 1]
         let declared = line.split(separator: "\"").dropFirst().first.map(String.init)

@@ -47,11 +47,15 @@ private let allowedDependencies: [String: Set<String>] = [
         "TracksnapRecording", "TracksnapReports", "TracksnapDecoders", "TracksnapReplay",
     ],
     "TracksnapTestingServer": ["TracksnapTesting", "TracksnapCapture", "TracksnapServer"],
-    "TracksnapCLI": [
+    "TracksnapCommandLine": [
         "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "TracksnapDecoders", "TracksnapValidation",
-        "TracksnapRecording", "TracksnapReports",
-        "TracksnapServer", "TracksnapReplay", "ArgumentParser",
+        "TracksnapRecording", "TracksnapReports", "TracksnapReplay", "ArgumentParser",
     ],
+    "TracksnapCommandLineServer": [
+        "TracksnapCommandLine", "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "TracksnapValidation",
+        "TracksnapReports", "TracksnapServer", "TracksnapReplay", "ArgumentParser",
+    ],
+    "tracksnap": ["TracksnapCommandLineServer"],
     // Tools/
     "TracksnapExampleApp": ["TracksnapCapture", "TracksnapJSON", "TracksnapTraffic"],
     "CPCRE2Baseline": ["CPCRE2"],
@@ -82,6 +86,10 @@ private let layeringRules: [(module: String, neverReaches: Set<String>, why: Str
         "what an app links: no PCRE2, no SwiftNIO"
     ),
     ("TracksnapSnapshot", ["TracksnapDecoders", "TracksnapValidation", "TracksnapServer"], "the snapshot language"),
+    (
+        "TracksnapCommandLine", swiftNIO.union(["TracksnapServer"]),
+        "a command line of your own without serve builds no SwiftNIO"
+    ),
     (
         "TracksnapTraffic", Set(allowedDependencies.keys).subtracting(["TracksnapJSON", "Inflation", "CZlib"]),
         "JSON and requests only"
@@ -177,7 +185,7 @@ struct LayeringTests {
             "\(declarationProblems(package))")
     }
 
-    @Test("a table edited to let Core, the capture or JSON reach further breaks a rule, with the chain")
+    @Test("a table edited to let Core, the capture, the command line or JSON reach further breaks a rule")
     func forbiddenRowIsCaught() {
         var core = allowedDependencies
         core["TracksnapSnapshot", default: []].insert("TracksnapValidation")
@@ -193,6 +201,13 @@ struct LayeringTests {
                 $0.hasPrefix("TracksnapCapture → TracksnapSnapshot → Patterns → CPCRE2: ")
             },
             "\(ruleProblems(capture))")
+        var commandLine = allowedDependencies
+        commandLine["TracksnapCommandLine", default: []].insert("TracksnapServer")
+        #expect(
+            ruleProblems(commandLine).contains {
+                $0.hasPrefix("TracksnapCommandLine → TracksnapServer: TracksnapCommandLine must not reach it")
+            },
+            "\(ruleProblems(commandLine))")
         var json = allowedDependencies
         json["TracksnapJSON", default: []].insert("Inflation")
         #expect(

@@ -1,4 +1,5 @@
 import Foundation
+import TracksnapCommandLine
 import TracksnapServer
 
 /// The places tracksnap can trust the CA in itself, and take it out of again.
@@ -149,7 +150,7 @@ extension TrustAction {
                         : fingerprints.contains(authority.fingerprint)
                             ? "this CA's certificate and \(others.count) other(s)"
                             : "another certificate (SHA-256 \(others.joined(separator: ", "))), not this CA's"
-                    return "left \(path): it holds \(what); to remove it: sudo rm \(TrafficOptions.shellQuoted(path)) "
+                    return "left \(path): it holds \(what); to remove it: sudo rm \(Terminal.shellQuoted(path)) "
                         + "&& sudo \(shellText(store.refresh))"
                 }
                 return TrustAction(

@@ -1,4 +1,5 @@
 import Foundation
+import TracksnapCommandLine
 
 /// Trusting the CA in one place, or taking that trust back: commands that tracksnap runs itself
 /// when every tool is on the PATH and it may write where they write, and otherwise prints for the
@@ -80,7 +81,7 @@ struct TrustAction {
 
     /// The command as a POSIX shell reads it.
     static func shellText(_ command: [String]) -> String {
-        command.map(TrafficOptions.shellQuoted).joined(separator: " ")
+        command.map(Terminal.shellQuoted).joined(separator: " ")
     }
 
     /// Whether the command exits 0: nil when its tool is not on the PATH.

@@ -58,17 +58,6 @@ struct TrafficOptions: ParsableArguments {
         for file in capture { words += ["--capture", file] }
         if let validator { words += ["--validator", validator] }
         if validatorsDir != "Validators" { words += ["--validators-dir", validatorsDir] }
-        return (words + ["--mode", "all"]).map(Self.shellQuoted).joined(separator: " ")
-    }
-
-    /// The word as a POSIX shell reads it back: bare when it holds only safe characters, else in
-    /// single quotes (a single quote inside written `'\''`).
-    static func shellQuoted(_ word: String) -> String {
-        let safe = word.unicodeScalars.allSatisfy { scalar in
-            (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)))
-                || "-_./:=@%+,".unicodeScalars.contains(scalar)
-        }
-        if safe, !word.isEmpty { return word }
-        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return (words + ["--mode", "all"]).map(Terminal.shellQuoted).joined(separator: " ")
     }
 }

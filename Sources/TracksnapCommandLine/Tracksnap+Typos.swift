@@ -4,10 +4,12 @@ import TracksnapTraffic
 extension Tracksnap {
     /// False during `main`'s first parse, which looks only for argument parser's own errors: every
     /// `validate()` of tracksnap's starts with `guard Tracksnap.checksArguments`.
-    @TaskLocal static var checksArguments = true
+    @TaskLocal package static var checksArguments = true
 
-    /// The words a command line can start with: the subcommands and argument parser's `help`.
-    static var subcommandNames: [String] { configuration.subcommands.map { $0._commandName } + ["help"] }
+    /// The words a command line under `root` can start with: its subcommands and argument parser's `help`.
+    static func subcommandNames(of root: any ParsableCommand.Type) -> [String] {
+        root.configuration.subcommands.map { $0._commandName } + ["help"]
+    }
 
     /// Refuses a first word that names no subcommand (`tracksnap valdate …`), and `help WORD` for
     /// such a word, naming the nearest subcommands; argument parser would report the word as
@@ -15,7 +17,8 @@ extension Tracksnap {
     /// or `--help` is named too: they are not among the options argument parser suggests.
     ///
     /// - Throws: `ValidationError` saying what was wrong and what was meant.
-    static func checkSubcommand(_ arguments: [String]) throws {
+    static func checkSubcommand(_ arguments: [String], of root: any ParsableCommand.Type) throws {
+        let names = subcommandNames(of: root)
         guard var word = arguments.first else { return }
         if word == "help", arguments.count > 1 { word = arguments[1] }
         if word.hasPrefix("--") {
@@ -25,10 +28,10 @@ extension Tracksnap {
             }
             return
         }
-        guard !word.hasPrefix("-"), !subcommandNames.contains(word) else { return }
+        guard !word.hasPrefix("-"), !names.contains(word) else { return }
         let hint =
-            NearestNames.didYouMean(word, among: subcommandNames)
-            ?? "the subcommands are \(subcommandNames.joined(separator: ", "))"
+            NearestNames.didYouMean(word, among: names)
+            ?? "the subcommands are \(names.joined(separator: ", "))"
         throw ValidationError("unknown subcommand \"\(word)\"; \(hint)")
     }
 }

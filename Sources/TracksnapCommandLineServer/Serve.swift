@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Synchronization
+import TracksnapCommandLine
 import TracksnapJSON
 import TracksnapReplay
 import TracksnapReports

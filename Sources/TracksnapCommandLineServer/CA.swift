@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TracksnapCommandLine
 import TracksnapServer
 
 struct CA: ParsableCommand {
@@ -98,7 +99,7 @@ struct CA: ParsableCommand {
         case .node:
             print("node: nothing was installed; unset NODE_EXTRA_CA_CERTS where it names the CA")
         case .curl:
-            print("curl: nothing was installed; drop --cacert \(TrafficOptions.shellQuoted(authority.certificatePath))")
+            print("curl: nothing was installed; drop --cacert \(Terminal.shellQuoted(authority.certificatePath))")
         case .android:
             print(
                 "android: delete app/src/debug/res/raw/tracksnap_ca.pem and its <certificates src=\"@raw/tracksnap_ca\"/>, then reinstall the app"
@@ -107,7 +108,7 @@ struct CA: ParsableCommand {
     }
 
     private func trust(_ authority: CertificateAuthority, in target: Target) throws {
-        let certificate = TrafficOptions.shellQuoted(authority.certificatePath)
+        let certificate = Terminal.shellQuoted(authority.certificatePath)
         switch target {
         case .nss:
             try TrustAction.nss(.trust, authority).perform()
