@@ -243,9 +243,13 @@ docs-check: build
 # package of their own in .build/front-page (written by Documentation/check.py, with the app and the
 # snapshot from Tests/FrontPage) that depends on this checkout by path and resolves the rest as this
 # package does (git's URL mirrors, this package's Package.resolved), plus a second test target on the
-# TracksnapCapture and TracksnapExtensions products. `swift test` there builds only what those products
-# need (no SwiftNIO, no server, no CLI): measured on 2 busy cores, 43 s from an empty .build/front-page
-# (resolving included), 15-20 s after (the page's files are written anew each run).
+# TracksnapCapture and TracksnapExtensions products, and the guide's command line of one's own
+# (SnapshotsAndProfiles.md: its executable target on TracksnapCommandLine and its main.swift, with a
+# decoder of its own) run by a third test target. `swift test` there builds only what those products
+# need (no SwiftNIO, no server; swift-argument-parser and Yams for the command line): measured on 2
+# busy cores, 43 s from an empty .build/front-page before the command line was added (resolving
+# included), 3 min for the first build after it was (swift-argument-parser, Yams and the command line
+# added to a warm .build/front-page), 20 s after (the page's files are written anew each run).
 FRONT_PAGE := .build/front-page
 front-page-check: deps
 	@python3 Documentation/check.py --front-page $(FRONT_PAGE)

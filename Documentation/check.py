@@ -9,7 +9,10 @@
   test": its Package.swift as shown (the tracksnap package a path dependency on this checkout,
   `DIR/tracksnap`), its Swift test as `Tests/ShopTests/CheckoutTests.swift`, with the app and the
   snapshot from Tests/FrontPage, and a test target of extension points (Tests/FrontPage/
-  ShopExtensionTests); `make front-page-check` runs `swift test` in it.
+  ShopExtensionTests); and the guide's command line of one's own (Documentation/
+  SnapshotsAndProfiles.md, "The command line with a decoder of your own": its target and its
+  main.swift as shown) with a test target that runs it (Tests/FrontPage/ShopCommandLineTests);
+  `make front-page-check` runs `swift test` in it.
 
 Exit 0 when all hold, 1 otherwise, each problem on stderr as FILE:LINE: message.
 """
@@ -34,6 +37,13 @@ package.targets.append(
             .product(name: "TracksnapCapture", package: "tracksnap"),
             .product(name: "TracksnapExtensions", package: "tracksnap"),
         ]))
+"""
+GUIDE = ROOT / "Documentation" / "SnapshotsAndProfiles.md"
+COMMAND_TARGET_INTRO = "beside its dependency on tracksnap, one target:"
+COMMAND_MAIN_INTRO = "main.swift`, the whole program:"
+COMMAND_LINE_TESTS = """
+package.targets.append(
+    .testTarget(name: "ShopCommandLineTests", dependencies: ["shop-tracksnap"]))
 """
 DEPENDENCY = re.compile(r'\.package\(url: "[^"]*/tracksnap", branch: "main"\)')
 
@@ -72,17 +82,17 @@ def check_links(problems):
                     problems.append(f"{where}: the link {target} names no heading of {linked.relative_to(ROOT)}")
 
 
-def readme_block(language, after):
-    """(first line number, lines) of the README's first ```language block after the line that ends with `after`."""
-    lines = (ROOT / "README.md").read_text().split("\n")
+def readme_block(language, after, page=ROOT / "README.md"):
+    """(first line number, lines) of the page's first ```language block after the line that ends with `after`."""
+    lines = page.read_text().split("\n")
     start = next(i for i, line in enumerate(lines) if line.endswith(after))
     opening = next(i for i in range(start, len(lines)) if lines[i] == "```" + language)
     closing = next(i for i in range(opening + 1, len(lines)) if lines[i] == "```")
     return opening + 2, lines[opening + 1 : closing]
 
 
-def fenced(language, after):
-    return "\n".join(readme_block(language, after)[1]) + "\n"
+def fenced(language, after, page=ROOT / "README.md"):
+    return "\n".join(readme_block(language, after, page)[1]) + "\n"
 
 
 def write_front_page(directory, problems):
@@ -99,6 +109,11 @@ def write_front_page(directory, problems):
     # Not the README's: a second test target, the proof that the extension points and the
     # in-process capture are usable from the products a user depends on.
     manifest += EXTENSION_TESTS
+    # The guide's command line of one's own: its target and main.swift as the guide shows them.
+    manifest += "\npackage.targets.append(\n" + fenced("swift", COMMAND_TARGET_INTRO, GUIDE).rstrip() + ")\n"
+    manifest += COMMAND_LINE_TESTS
+    (package / "Sources" / "shop-tracksnap").mkdir(parents=True)
+    (package / "Sources" / "shop-tracksnap" / "main.swift").write_text(fenced("swift", COMMAND_MAIN_INTRO, GUIDE))
     (package / "Package.swift").write_text(manifest)
     checkout = package / "tracksnap"
     if not checkout.is_symlink():
@@ -111,6 +126,7 @@ def write_front_page(directory, problems):
         shutil.copy(source, package / "Sources" / "Shop" / source.name)
     shutil.copytree(fixtures / "Snapshots", package / "Tests" / "ShopTests" / "Snapshots")
     shutil.copytree(fixtures / "ShopExtensionTests", package / "Tests" / "ShopExtensionTests")
+    shutil.copytree(fixtures / "ShopCommandLineTests", package / "Tests" / "ShopCommandLineTests")
     (package / "Tests" / "ShopTests" / "CheckoutTests.swift").write_text(fenced("swift", TEST_INTRO))
 
 

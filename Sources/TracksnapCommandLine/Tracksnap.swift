@@ -5,12 +5,12 @@ package import TracksnapValidation
 /// The root command: the subcommands that need no server, or all of them in the `tracksnap`
 /// executable (`TracksnapCommandLineServer` adds `serve` and `ca`, which need SwiftNIO).
 package struct Tracksnap: ParsableCommand {
-    package static let configuration = configuration(serving: [])
+    package static let configuration = makeConfiguration(serving: [])
 
     package init() {}
 
     /// The root's configuration, with the server's subcommands in their place in the list.
-    package static func configuration(serving: [any ParsableCommand.Type]) -> CommandConfiguration {
+    package static func makeConfiguration(serving: [any ParsableCommand.Type]) -> CommandConfiguration {
         CommandConfiguration(
             commandName: "tracksnap",
             abstract: "Check that an app sends the analytics events it should.",

@@ -28,5 +28,5 @@ public enum TracksnapServerCommand {
 
 /// The root command with the server's subcommands.
 struct ServingTracksnap: ParsableCommand {
-    static let configuration = Tracksnap.configuration(serving: [Serve.self, CA.self])
+    static let configuration = Tracksnap.makeConfiguration(serving: [Serve.self, CA.self])
 }
