@@ -11,7 +11,7 @@ struct CassetteCommand: ParsableCommand {
         subcommands: [Learn.self]
     )
 
-    struct Learn: ParsableCommand {
+    struct Learn: CheckedCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write one cassette from the recordings of several runs of the same flow.",
             discussion: """
@@ -32,7 +32,7 @@ struct CassetteCommand: ParsableCommand {
             help: ArgumentHelp("The runs' cassettes, the first run first (at least two).", valueName: "run"))
         var from: [String]
 
-        mutating func validate() throws {
+        func check() throws {
             guard from.count >= 2 else { throw ValidationError("--from takes the cassettes of at least two runs") }
         }
 

@@ -6,7 +6,7 @@ import TracksnapSnapshot
 import TracksnapTraffic
 import TracksnapValidation
 
-struct Events: ParsableCommand {
+struct Events: CheckedCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show what each captured request decodes to: vendor, events, and how its body was read.",
         discussion: """
@@ -25,8 +25,8 @@ struct Events: ParsableCommand {
     @Option(help: ArgumentHelp("text or json.", valueName: "format"))
     var format = "text"
 
-    func validate() throws {
-        guard Tracksnap.checksArguments else { return }
+    func check() throws {
+        try traffic.check()
         guard ["text", "json"].contains(format) else {
             let meant = NearestNames.didYouMean(format, among: ["text", "json"]).map { "\($0) " } ?? ""
             throw ValidationError("unknown format \"\(format)\"; \(meant)use text or json")

@@ -6,7 +6,7 @@ import TracksnapSnapshot
 import TracksnapTraffic
 import TracksnapValidation
 
-struct Record: ParsableCommand {
+struct Record: CheckedCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write a snapshot from captured traffic.",
         discussion: """
@@ -53,8 +53,8 @@ struct Record: ParsableCommand {
     @Flag(help: "Write X.new.json beside X.json for review (tracksnap review, accept, reject).")
     var pending = false
 
-    func validate() throws {
-        guard Tracksnap.checksArguments else { return }
+    func check() throws {
+        try traffic.check()
         guard !snapshot.hasSuffix(".new.json") else {
             throw ValidationError(
                 "\(snapshot) is a pending file; name the snapshot itself (X.json), with --pending to write X.new.json")

@@ -2,10 +2,6 @@ import ArgumentParser
 import TracksnapTraffic
 
 extension Tracksnap {
-    /// False during `main`'s first parse, which looks only for argument parser's own errors: every
-    /// `validate()` of tracksnap's starts with `guard Tracksnap.checksArguments`.
-    @TaskLocal package static var checksArguments = true
-
     /// The words a command line under `root` can start with: its subcommands and argument parser's `help`.
     static func subcommandNames(of root: any ParsableCommand.Type) -> [String] {
         root.configuration.subcommands.map { $0._commandName } + ["help"]

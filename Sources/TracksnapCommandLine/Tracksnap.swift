@@ -31,18 +31,26 @@ package struct Tracksnap: ParsableCommand {
     /// Argument parser's own usage errors exit 64, and any other error 1; tracksnap promises 1
     /// only for mismatches and 2 for every bad input.
     ///
-    /// Argument parser runs a command's `validate()` before it looks for options it does not
-    /// know, so a misspelt option used to be reported as what its absence broke (`--captur x`:
-    /// "--capture FILE is required"). A first parse without tracksnap's checks lets argument parser
-    /// name the unknown option, with its own "Did you mean"; the second parse runs the checks.
+    /// One parse, then the subcommand's own checks (`CheckedCommand`), then its `run()`: the
+    /// checks are not in `validate()`, which argument parser runs before it looks for options it
+    /// does not know, so that a misspelt option is named as such, with argument parser's own
+    /// "Did you mean".
     package static func main(
         root: any ParsableCommand.Type, arguments: [String], extensions: Extensions
     ) -> Never {
         extensions.register()
         do {
             try checkSubcommand(arguments, of: root)
-            _ = try $checksArguments.withValue(false) { try root.parseAsRoot(arguments) }
             var command = try root.parseAsRoot(arguments)
+            if var checked = command as? any CheckedCommand {
+                do {
+                    try checked.check()
+                } catch let error as ValidationError {
+                    Terminal.error(usageError(error, of: type(of: checked), under: root))
+                    Foundation.exit(Exit.badInput.rawValue)
+                }
+                command = checked
+            }
             try command.run()
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)

@@ -24,8 +24,8 @@ struct TrafficOptions: ParsableArguments {
     /// The command line's workspace: profile names in `--validators-dir`; any file may be named.
     var workspace: Workspace { Workspace(validators: validatorsDir) }
 
-    func validate() throws {
-        guard Tracksnap.checksArguments else { return }
+    /// What a command that takes the traffic checks first (`CheckedCommand`).
+    func check() throws {
         guard !capture.isEmpty else {
             throw ValidationError("--capture FILE is required: the captured traffic (HAR or NDJSON)")
         }

@@ -7,7 +7,7 @@ import TracksnapSnapshot
 import TracksnapTraffic
 import TracksnapValidation
 
-struct Validate: ParsableCommand {
+struct Validate: CheckedCommand {
     static let configuration = CommandConfiguration(
         abstract: "Compare captured traffic with snapshots.",
         discussion: """
@@ -64,8 +64,8 @@ struct Validate: ParsableCommand {
         }
     }
 
-    func validate() throws {
-        guard Tracksnap.checksArguments else { return }
+    func check() throws {
+        try traffic.check()
         guard ReportFormat.named(format) != nil else {
             let names = ReportFormat.all.map(\.name)
             let meant = NearestNames.didYouMean(format, among: names).map { "\($0) " } ?? ""

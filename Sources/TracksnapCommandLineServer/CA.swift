@@ -3,7 +3,7 @@ import Foundation
 import TracksnapCommandLine
 import TracksnapServer
 
-struct CA: ParsableCommand {
+struct CA: CheckedCommand {
     static let configuration = CommandConfiguration(
         commandName: "ca",
         abstract:
@@ -54,8 +54,7 @@ struct CA: ParsableCommand {
     )
     var untrust: [Target] = []
 
-    func validate() throws {
-        guard Tracksnap.checksArguments else { return }
+    func check() throws {
         if let both = trust.first(where: untrust.contains) {
             throw ValidationError("--trust \(both.rawValue) and --untrust \(both.rawValue) contradict each other")
         }

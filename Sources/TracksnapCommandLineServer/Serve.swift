@@ -10,7 +10,7 @@ import TracksnapServer
 import TracksnapSnapshot
 import TracksnapTraffic
 
-struct Serve: ParsableCommand {
+struct Serve: CheckedCommand {
     static let configuration = CommandConfiguration(
         abstract: "Capture analytics traffic: a collector, reverse proxy and forward proxy with a control API.",
         discussion: """
@@ -147,8 +147,7 @@ struct Serve: ParsableCommand {
     @Flag(help: "Do not print a line on stderr for each captured request.")
     var quiet = false
 
-    mutating func validate() throws {
-        guard Tracksnap.checksArguments else { return }
+    mutating func check() throws {
         token = try controlToken()
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         if !CaptureServer.Configuration.isLoopback(host) && (token ?? "").isEmpty {

@@ -46,6 +46,23 @@ struct Typo: Sendable, CustomTestStringConvertible {
             arguments: ["serve", "--intercpt", "all", "--answer"], status: 2,
             message: ["Unknown option '--intercpt'. Did you mean '--intercept'?"], not: ["name their hosts"]),
         Typo(
+            testDescription: "a misspelt option of a nested subcommand, beside one a check needs",
+            arguments: ["cassette", "learn", "$TMP/out.json", "--from", "a.json", "--fro", "b.json"], status: 2,
+            message: [
+                "Unknown option '--fro'. Did you mean '--from'?",
+                "Usage: tracksnap cassette learn <cassette> --from <run> ...",
+                "See 'tracksnap cassette learn --help' for more information.",
+            ],
+            not: ["at least two runs"]),
+        Typo(
+            testDescription: "a nested subcommand's check, printed with its usage as argument parser prints its own",
+            arguments: ["cassette", "learn", "$TMP/out.json", "--from", "a.json"], status: 2,
+            message: [
+                "Error: --from takes the cassettes of at least two runs\n"
+                    + "Usage: tracksnap cassette learn <cassette> --from <run> ...\n"
+                    + "  See 'tracksnap cassette learn --help' for more information."
+            ]),
+        Typo(
             testDescription: "a misspelt built-in profile",
             arguments: ["validate", snapshot, "--capture", capture, "--validator", "segmnet"],
             status: 2, message: ["no validator profile \"segmnet\"; did you mean segment? available: "],
