@@ -246,10 +246,10 @@ docs-check: build
 # TracksnapCapture and TracksnapExtensions products, and the guide's command line of one's own
 # (SnapshotsAndProfiles.md: its executable target on TracksnapCommandLine and its main.swift, with a
 # decoder of its own) run by a third test target. `swift test` there builds only what those products
-# need (no SwiftNIO, no server; swift-argument-parser and Yams for the command line): measured on 2
-# busy cores, 43 s from an empty .build/front-page before the command line was added (resolving
-# included), 3 min for the first build after it was (swift-argument-parser, Yams and the command line
-# added to a warm .build/front-page), 20 s after (the page's files are written anew each run).
+# need (no SwiftNIO, no server; swift-argument-parser for the command line): from an empty
+# .build/front-page (resolving included) on 2 cores under a load of 5 to 8, 207 s without the command
+# line's targets and 238 s with them (43 s without, on a quieter machine, before); 20 s after (the
+# page's files are written anew each run).
 FRONT_PAGE := .build/front-page
 front-page-check: deps
 	@python3 Documentation/check.py --front-page $(FRONT_PAGE)

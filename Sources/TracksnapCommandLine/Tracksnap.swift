@@ -5,6 +5,8 @@ package import TracksnapValidation
 /// The root command: the subcommands that need no server, or all of them in the `tracksnap`
 /// executable (`TracksnapCommandLineServer` adds `serve` and `ca`, which need SwiftNIO).
 package struct Tracksnap: ParsableCommand {
+    // Not `configuration(serving:)`: under that name, this initializer left the root without
+    // subcommands at run time, without a warning (make front-page-check caught it).
     package static let configuration = makeConfiguration(serving: [])
 
     package init() {}
