@@ -267,7 +267,10 @@ let package = Package(
         .testTarget(name: "TracksnapFuzzingTests", dependencies: ["TracksnapTestSupport", "TracksnapFuzzing"]),
         .testTarget(
             name: "TracksnapCLITests",
-            dependencies: ["TracksnapTestSupport", "tracksnap", "TracksnapTraffic", "TracksnapJSON"],
+            dependencies: [
+                "TracksnapTestSupport", "tracksnap", "TracksnapCommandLine", "TracksnapTraffic", "TracksnapJSON",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             exclude: ["Fixtures"]),
     ]
 )

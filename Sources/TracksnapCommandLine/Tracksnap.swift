@@ -5,8 +5,9 @@ package import TracksnapValidation
 /// The root command: the subcommands that need no server, or all of them in the `tracksnap`
 /// executable (`TracksnapCommandLineServer` adds `serve` and `ca`, which need SwiftNIO).
 package struct Tracksnap: ParsableCommand {
-    // Not `configuration(serving:)`: under that name, this initializer left the root without
-    // subcommands at run time, without a warning (make front-page-check caught it).
+    // Not `configuration(serving:)`: beside a static function of that name, the protocol's default
+    // `configuration` (no subcommands) became ParsableCommand's witness, without a warning, while
+    // `Tracksnap.configuration` read directly was right (CommandLineLibraryTests).
     package static let configuration = makeConfiguration(serving: [])
 
     package init() {}
