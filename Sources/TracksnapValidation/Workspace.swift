@@ -76,6 +76,26 @@ public struct Workspace: Sendable {
         return resolved
     }
 
+    /// A file a caller named, resolved once (`file(_:field:)`): what to open, and how reports and
+    /// errors name it, as the caller named it (never turned back from the resolved path).
+    package struct File: Sendable, Hashable {
+        /// As the caller gave it.
+        package let named: String
+        /// What `path(_:field:)` resolved it to.
+        package let path: String
+    }
+
+    /// `path(_:field:)`, keeping the name the caller gave: for a caller that refuses a path before
+    /// anything else (the control API) and hands the file on, so that it is not resolved again.
+    ///
+    /// ```swift
+    /// try server.file("Snapshots/checkout.json", field: "snapshot")  // named "Snapshots/checkout.json", path "/work/app/Snapshots/v2/checkout.json"
+    /// ```
+    /// - Throws: `InputError` as `path(_:field:)` does.
+    package func file(_ named: String, field: String) throws(InputError) -> File {
+        File(named: named, path: try path(named, field: field))
+    }
+
     /// The files a caller named for checking: files as given, directories searched recursively
     /// (sorted) for snapshots, profiles and plans in JSON (`isCheckedFile(_:)`), Iglu registries'
     /// schemas, RudderStack plans' YAML files (`TrackingPlan.isRudderStack(file:)`) and the files
