@@ -16,8 +16,8 @@ struct Lint: ParsableCommand {
             Iglu registry (schemas/VENDOR/NAME/jsonschema/1-0-0) are Snowplow schemas; YAML files of \
             RudderStack's Data Catalog (version: rudder/…) are tracking plans, checked with their \
             folder's events, properties and custom types. Every other file is told by its shape, \
-            wherever it is: a cassette (tracksnap's, DVR's, Vinyl's, VCR's, vcrpy's, HAR; other YAML \
-            files too), a tracking plan, a profile (one naming the profile schema in $schema, or with \
+            wherever it is: a cassette (tracksnap's, DVR's, Vinyl's, VCR's, vcrpy's, HAR; a YAML \
+            file that does not parse too), a tracking plan, a profile (one naming the profile schema in $schema, or with \
             a key only profiles have; one that could be either, under a Validators directory), else \
             a snapshot. Lint says what it took the files for, and each file with a problem. A \
             profile file named after a built-in profile gets a note: it overrides \
@@ -39,7 +39,7 @@ struct Lint: ParsableCommand {
         let workspace = Workspace()
         let files: [String]
         do {
-            files = try workspace.files(roots, field: "path")
+            files = try workspace.files(roots, field: "path", cassettes: Cassette.isCassette)
         } catch {
             Terminal.error(error.description)
             throw Exit.badInput
@@ -112,18 +112,13 @@ struct Lint: ParsableCommand {
             return (.iglu, TrackingPlan.lintIglu(file: file))
         }
         if TrackingPlan.isRudderStack(file: file) { return (.rudderStack, TrackingPlan.lintRudderStack(file: file)) }
-        // VCR's and vcrpy's YAML; RudderStack's is told above. Then JSON of a cassette's shape:
-        // Vinyl's may hold trailing commas, which no other kind allows.
-        let yaml = file.hasSuffix(".yml") || file.hasSuffix(".yaml")
-        let lenient = FileManager.default.contents(atPath: file).flatMap {
-            try? JSONDocument.parse($0, file: file, trackLocations: false, allowsTrailingCommas: true)
-        }
-        if yaml || lenient.flatMap({ Cassette.Format(shape: $0.value) }) != nil {
+        // RudderStack's YAML is told above; the rule for the rest is the one a folder's listing asks.
+        if Cassette.isCassette(file: file) {
             do throws(InputError) {
                 let (cassette, warnings) = try Cassette.read(path: file)
                 return (.cassette(cassette.format), warnings + cassette.credentialWarnings(file: file))
             } catch {
-                return (.cassette(lenient.flatMap { Cassette.Format(shape: $0.value) }), error.diagnostics)
+                return (.cassette(Cassette.format(ofFile: file)), error.diagnostics)
             }
         }
         do throws(InputError) {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TracksnapJSON
 import TracksnapRecording
+import TracksnapReplay
 import TracksnapReports
 import TracksnapSnapshot
 import TracksnapTraffic
@@ -97,7 +98,7 @@ struct Validate: CheckedCommand {
         }
         let files: [String]
         do {
-            files = try traffic.workspace.files(snapshots, field: "snapshot")
+            files = try traffic.workspace.files(snapshots, field: "snapshot", cassettes: Cassette.isCassette)
         } catch {
             Terminal.error(error.description)
             throw Exit.badInput

@@ -37,8 +37,23 @@ public struct PreparedCheck: Sendable {
         workspace: Workspace = Workspace()
     ) throws(InputError) {
         try self.init(
-            try Snapshot.load(path: workspace.path(path, field: "snapshot")), file: path, profile: profileReference,
-            plans: plans, workspace: workspace)
+            snapshotAt: workspace.file(path, field: "snapshot"), profile: profileReference,
+            planFiles: Self.files(plans, in: workspace), workspace: workspace)
+    }
+
+    /// Reads a snapshot file the workspace resolved already, with plan files it resolved: the
+    /// control API's, which refuses a path outside the root before anything else. Neither is
+    /// resolved again, and reports name the snapshot as the caller named it.
+    ///
+    /// - Throws: as `init(snapshotAt:profile:plans:workspace:)` does.
+    package init(
+        snapshotAt file: Workspace.File, profile profileReference: String? = nil, planFiles plans: [Workspace.File],
+        workspace: Workspace
+    ) throws(InputError) {
+        try self.init(
+            try Snapshot.load(path: file.path, named: file.named), file: file.named, profile: profileReference,
+            planFiles: plans,
+            workspace: workspace)
     }
 
     /// Resolves the profile of a snapshot already read (from a request's body, say).
@@ -55,13 +70,23 @@ public struct PreparedCheck: Sendable {
         _ snapshot: Snapshot, file: String, profile profileReference: String? = nil, plans: [String] = [],
         workspace: Workspace = Workspace()
     ) throws(InputError) {
+        try self.init(
+            snapshot, file: file, profile: profileReference, planFiles: Self.files(plans, in: workspace),
+            workspace: workspace)
+    }
+
+    /// `init(_:file:profile:plans:workspace:)` with plan files the workspace resolved already.
+    package init(
+        _ snapshot: Snapshot, file: String, profile profileReference: String? = nil, planFiles plans: [Workspace.File],
+        workspace: Workspace
+    ) throws(InputError) {
         if profileReference == nil {
             let unknown = Profile.unknownNames(in: snapshot, workspace: workspace)
             if !unknown.isEmpty { throw InputError(unknown) }
         }
         var profile = try Profile.load(profileReference ?? snapshot.validator ?? "default", workspace: workspace)
-        profile.plans += plans.filter { !profile.plans.contains($0) }
-        try self.init(snapshot, file: file, profile: profile, workspace: workspace)
+        profile.plans += plans.map(\.named).filter { !profile.plans.contains($0) }
+        try self.init(snapshot, file: file, profile: profile, planFiles: plans, workspace: workspace)
     }
 
     /// Checks a snapshot under a profile already loaded (a recorder's).
@@ -74,11 +99,15 @@ public struct PreparedCheck: Sendable {
     /// - Throws: `InputError` for a decoder or validator the profile names that does not exist,
     ///   or a bad plan.
     public init(_ snapshot: Snapshot, file: String, profile: Profile, extensions: Extensions) throws(InputError) {
-        try self.init(snapshot, file: file, profile: profile, workspace: Workspace(extensions: extensions))
+        try self.init(
+            snapshot, file: file, profile: profile, planFiles: [], workspace: Workspace(extensions: extensions))
     }
 
-    /// The profile's plans are read through the workspace, which confines them to its root.
-    private init(_ snapshot: Snapshot, file: String, profile: Profile, workspace: Workspace) throws(InputError) {
+    /// The profile's plans are read through the workspace, which confines them to its root; those
+    /// among `given` it resolved already.
+    private init(
+        _ snapshot: Snapshot, file: String, profile: Profile, planFiles given: [Workspace.File], workspace: Workspace
+    ) throws(InputError) {
         let extensions = workspace.extensions
         if let unknown = profile.decoders.unknownNames(with: profile.ownDecoders).first {
             throw InputError(
@@ -102,9 +131,22 @@ public struct PreparedCheck: Sendable {
         self.validator = validator
         var plans: [TrackingPlan] = []
         for path in profile.plans {
-            plans.append(try TrackingPlan.load(path: workspace.path(path, field: "plan"), workspace: workspace))
+            let resolved: String
+            if let file = given.first(where: { $0.named == path }) {
+                resolved = file.path
+            } else {
+                resolved = try workspace.path(path, field: "plan")
+            }
+            plans.append(try TrackingPlan.load(path: resolved, workspace: workspace))
         }
         self.plans = plans
+    }
+
+    /// Plan paths as a caller named them, each resolved once.
+    private static func files(_ paths: [String], in workspace: Workspace) throws(InputError) -> [Workspace.File] {
+        var files: [Workspace.File] = []
+        for path in paths { files.append(try workspace.file(path, field: "plan")) }
+        return files
     }
 
     /// A check of a profile alone, with no snapshot: nothing is expected and any traffic is
@@ -124,11 +166,20 @@ public struct PreparedCheck: Sendable {
         profileAlone reference: String, plans: [String] = [], workspace: Workspace = Workspace(),
         source: String? = nil
     ) throws(InputError) {
+        try self.init(
+            profileAlone: reference, planFiles: Self.files(plans, in: workspace), workspace: workspace, source: source)
+    }
+
+    /// `init(profileAlone:plans:workspace:source:)` with plan files the workspace resolved
+    /// already: the report names them as the caller did.
+    package init(
+        profileAlone reference: String, planFiles plans: [Workspace.File], workspace: Workspace, source: String? = nil
+    ) throws(InputError) {
         let plansAlone = reference == "default" && !plans.isEmpty
         let label = source ?? (plansAlone ? "plans" : "profile \(reference)")
         var snapshot = try Snapshot.parse(Array(#"{"requests": [], "unexpected": "allow"}"#.utf8), file: label)
-        snapshot.name = plansAlone ? plans.joined(separator: ", ") : reference
-        try self.init(snapshot, file: label, profile: reference, plans: plans, workspace: workspace)
+        snapshot.name = plansAlone ? plans.map(\.named).joined(separator: ", ") : reference
+        try self.init(snapshot, file: label, profile: reference, planFiles: plans, workspace: workspace)
     }
 
     /// This check under the consent the run declares (`tracksnap validate --consent`, the control

@@ -76,16 +76,41 @@ public struct Workspace: Sendable {
         return resolved
     }
 
-    /// The files a caller named for checking: files as given, directories searched recursively
-    /// (sorted) for snapshots, profiles, cassettes (`isCheckedFile(_:)`), Iglu registries' schemas
-    /// and RudderStack plans' YAML files (`TrackingPlan.isRudderStack(file:)`). Each path goes through
-    /// `path(_:field:)`.
+    /// A file a caller named, resolved once (`file(_:field:)`): what to open, and how reports and
+    /// errors name it, as the caller named it (never turned back from the resolved path).
+    package struct File: Sendable, Hashable {
+        /// As the caller gave it.
+        package let named: String
+        /// What `path(_:field:)` resolved it to.
+        package let path: String
+    }
+
+    /// `path(_:field:)`, keeping the name the caller gave: for a caller that refuses a path before
+    /// anything else (the control API) and hands the file on, so that it is not resolved again.
     ///
     /// ```swift
-    /// try Workspace().files(["Snapshots"], field: "snapshot")  // ["Snapshots/checkout.json", "Snapshots/onboarding/welcome.json"]
+    /// try server.file("Snapshots/checkout.json", field: "snapshot")  // named "Snapshots/checkout.json", path "/work/app/Snapshots/v2/checkout.json"
     /// ```
+    /// - Throws: `InputError` as `path(_:field:)` does.
+    package func file(_ named: String, field: String) throws(InputError) -> File {
+        File(named: named, path: try path(named, field: field))
+    }
+
+    /// The files a caller named for checking: files as given, directories searched recursively
+    /// (sorted) for snapshots, profiles and plans in JSON (`isCheckedFile(_:)`), Iglu registries'
+    /// schemas, RudderStack plans' YAML files (`TrackingPlan.isRudderStack(file:)`) and the files
+    /// `isCassette` claims. That rule is the replay module's (`Cassette.isCassette(file:)`), which
+    /// this one cannot see, so callers pass it. Each path goes through `path(_:field:)`.
+    ///
+    /// ```swift
+    /// try Workspace().files(["Snapshots"], field: "snapshot", cassettes: Cassette.isCassette)
+    /// // ["Snapshots/checkout.json", "Snapshots/onboarding/welcome.json"]
+    /// ```
+    /// - Parameter isCassette: whether a file (its path as found) is a cassette.
     /// - Throws: `InputError` for a path that does not exist, or that lies outside the root.
-    package func files(_ paths: [String], field: String) throws(InputError) -> [String] {
+    package func files(_ paths: [String], field: String, cassettes isCassette: (String) -> Bool) throws(InputError)
+        -> [String]
+    {
         var files: [String] = []
         for named in paths {
             let path = try path(named, field: field)
@@ -101,20 +126,16 @@ public struct Workspace: Sendable {
                 .map { ($0, (path as NSString).appendingPathComponent($0)) }
                 .filter {
                     Self.isCheckedFile($0.0) || TrackingPlan.igluRegistry(containing: $0.1) != nil
-                        || TrackingPlan.isRudderStack(file: $0.1)
+                        || TrackingPlan.isRudderStack(file: $0.1) || isCassette($0.1)
                 }.map(\.1)
         }
         return files
     }
 
-    /// Whether a file in a folder is one to check: `*.json`, but not a pending recording
-    /// (`*.new.json`, which `tracksnap review` shows); and VCR's and vcrpy's YAML cassettes
-    /// (`*.yml`, `*.yaml`) in a `Cassettes` folder.
+    /// Whether a file in a folder is JSON to check: `*.json`, but not a pending recording
+    /// (`*.new.json`, which `tracksnap review` shows).
     package static func isCheckedFile(_ name: String) -> Bool {
-        if name.hasSuffix(".yml") || name.hasSuffix(".yaml") {
-            return name.split(separator: "/").dropLast().contains("Cassettes")
-        }
-        return name.hasSuffix(".json") && !name.hasSuffix(".new.json")
+        name.hasSuffix(".json") && !name.hasSuffix(".new.json")
     }
 
     /// Refuses a file a caller asked to have written (a snapshot, a cassette) when its name does

@@ -230,6 +230,38 @@ struct LintTests {
         }
     }
 
+    @Test(
+        "a folder's cassettes are the ones lint checks: vcrpy's YAML under tests/cassettes and DVR's JSON are both listed and checked as cassettes, from the folder and from the project's default Cassettes"
+    )
+    func cassettesInAFolder() throws {
+        try withTemporaryDirectory { directory in
+            // Where pytest-recording keeps what vcrpy records; vcrpy itself writes it.
+            let yaml = directory.appending(path: "tests/cassettes/shop.yaml")
+            try FileManager.default.createDirectory(
+                at: yaml.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let script = PackagePaths.root.appending(path: "Tests/TracksnapReplayTests/Scripts/vcrpy_record.py")
+            let recorded = try runProcess(PackagePaths.python, [script.path, yaml.path])
+            try #require(recorded.status == 0, "\(recorded.stderr)")
+            try write(
+                #"{"name": "d", "interactions": [{"recorded_at": 1, "request": {"method": "GET", "url": "https://a.example/"}, "response": {"status": 200, "url": "https://a.example/", "headers": {}}}]}"#,
+                to: directory.appending(path: "tests/dvr.json"))
+            // A YAML file of another kind in the same folder is no cassette.
+            try write("on: push\njobs: {}\n", to: directory.appending(path: "tests/ci.yml"))
+
+            let run = try tracksnap("lint", directory.appending(path: "tests").path)
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            #expect(run.stdout.contains("checked as: 1 DVR cassette, 1 VCR cassette\n"), "\(run.stdout)")
+            #expect(run.stdout.contains("2 files checked"), "\(run.stdout)")
+
+            // `tracksnap lint` with no path reads Cassettes/: its YAML is listed too.
+            let cassettes = directory.appending(path: "Cassettes")
+            try FileManager.default.moveItem(at: yaml.deletingLastPathComponent(), to: cassettes)
+            let here = try tracksnap("lint", in: directory)
+            #expect(here.status == 0, "\(here.stdout)\(here.stderr)")
+            #expect(here.stdout.contains("checked as: a VCR cassette\n1 file checked"), "\(here.stdout)")
+        }
+    }
+
     @Test("each problem is reported at file:line:column, with its severity", arguments: LintCase.cases)
     func diagnostic(_ lint: LintCase) throws {
         try withTemporaryDirectory { directory in

@@ -72,9 +72,10 @@ extension ControlAPI {
             runs.append(requests)
         }
 
-        guard case .file(let path) = snapshot else {
+        guard case .file(let file) = snapshot else {
             return try recordContent(runs, names: names, existing: snapshot, reference: reference, session: id)
         }
+        let path = file.path
         let exists = FileManager.default.fileExists(atPath: path)
         let writes = mode != .never && !(mode == .missing && exists)
         if writes { try requireCapture(runs, names: names) }

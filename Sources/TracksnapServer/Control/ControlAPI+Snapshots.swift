@@ -100,7 +100,7 @@ extension ControlAPI {
         }
         // The folder resolved, the file not: a pending file that is a link is seen as one.
         let parent = (named as NSString).deletingLastPathComponent
-        let folder = try resolve(parent.isEmpty ? "." : parent, field: "snapshot")
+        let folder = try resolve(parent.isEmpty ? "." : parent, field: "snapshot").path
         let name = (named as NSString).lastPathComponent
         let snapshot = (folder as NSString).appendingPathComponent(PendingSnapshot.snapshotPath(for: name))
         let pending = (folder as NSString).appendingPathComponent(PendingSnapshot.path(for: name))

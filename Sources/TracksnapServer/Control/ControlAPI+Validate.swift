@@ -39,7 +39,7 @@ extension ControlAPI {
         if let plan, named?.count != (plan.arrayValue?.count ?? 1) {
             throw .badRequest("plan must be a path under the root, or an array of them")
         }
-        var plans: [String] = []
+        var plans: [Workspace.File] = []
         for path in named ?? [] { plans.append(try resolve(path, field: "plan")) }
         let snapshot = try snapshotSource(body)
         if snapshot == nil, plans.isEmpty {
@@ -56,13 +56,13 @@ extension ControlAPI {
         // Read once; an error is answered after the session is found, as when there is no wait.
         let prepared = Result { () throws(InputError) -> PreparedCheck in
             switch snapshot {
-            case .file(let path):
-                try PreparedCheck(snapshotAt: path, profile: profile, plans: plans, workspace: workspace)
+            case .file(let file):
+                try PreparedCheck(snapshotAt: file, profile: profile, planFiles: plans, workspace: workspace)
             case .content(let content, _):
                 try PreparedCheck(
-                    content, file: SnapshotSource.contentName, profile: profile, plans: plans, workspace: workspace)
+                    content, file: SnapshotSource.contentName, profile: profile, planFiles: plans, workspace: workspace)
             case nil:
-                try PreparedCheck(profileAlone: profile ?? "default", plans: plans, workspace: workspace)
+                try PreparedCheck(profileAlone: profile ?? "default", planFiles: plans, workspace: workspace)
             }
         }.map { $0.declaring(consent: consent).observingDecodes() }
         let requests: [CapturedRequest]
@@ -85,8 +85,8 @@ extension ControlAPI {
         case .success(let check): result = check.validate(requests)
         case .failure(let error): throw .badRequest(error.description)
         }
-        // Named as the call named it: relative to the root, as `record` answers.
-        result.file = workspace.display(result.file)
+        // The snapshot is named as the call named it; files found on the way (a profile, a plan
+        // folder's files) relative to the root, as `record` answers.
         for index in result.findings.indices {
             result.findings[index].file = result.findings[index].file.map(workspace.display)
         }
@@ -100,7 +100,8 @@ extension ControlAPI {
 
     /// Where a call's snapshot is: a file under the root, or its content in the body.
     enum SnapshotSource: Sendable {
-        case file(String)
+        /// Resolved once, under the root, keeping the name the call gave.
+        case file(Workspace.File)
         /// The snapshot and its document, as read from `snapshotContent`.
         case content(Snapshot, JSONDocument)
 
@@ -151,10 +152,10 @@ extension ControlAPI {
         }
     }
 
-    /// A path a call names, resolved under the root.
-    func resolve(_ path: String, field: String) throws(ControlError) -> String {
+    /// A path a call names, resolved under the root once: what is opened, and the name the call gave.
+    func resolve(_ path: String, field: String) throws(ControlError) -> Workspace.File {
         do {
-            return try workspace.path(path, field: field)
+            return try workspace.file(path, field: field)
         } catch {
             throw .badRequest(error.diagnostics.first?.message ?? error.description)
         }

@@ -4,17 +4,19 @@ import NIOHTTP2
 import NIOPosix
 import NIOSSL
 
-/// One client connection: gathers each request (refusing bodies over the limit with 413),
-/// hands it to the router, writes the answer, and turns the connection into a tunnel on
-/// `CONNECT` — relayed untouched, or intercepted when `serve --intercept` names its host, where
-/// another `ConnectionHandler` serves the requests inside (one per HTTP/2 stream). A
-/// `ConnectionTimer` times each request, an `HTTP2ConnectionTimer` each HTTP/2 connection.
+/// One client connection's requests: gathers each one (refusing bodies over the limit with
+/// 413), hands it to the router and writes the answer. A `CONNECT` on a client's own connection
+/// goes on to the `TunnelHandler` after it, which turns the connection into a tunnel — relayed
+/// untouched, or intercepted when `serve --intercept` names its host, where another
+/// `ConnectionHandler` serves the requests inside (one per HTTP/2 stream). A `ConnectionTimer`
+/// times each request, an `HTTP2ConnectionTimer` each HTTP/2 connection.
 ///
 /// ```swift
 /// try ConnectionHandler.configure(channel, router: router)
 /// ```
 final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = IncomingRequest
     typealias OutboundOut = HTTPServerResponsePart
 
     private enum State {
@@ -23,15 +25,16 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         /// A body over the limit: 413 was sent; the rest is read and dropped, then the
         /// connection closes.
         case discarding
-        case tunnelling
     }
 
-    private enum Name {
+    /// The handlers' names in a connection's pipeline, which the `TunnelHandler` takes out.
+    enum Name {
         static let encoder = "tracksnap.http.encoder"
         static let decoder = "tracksnap.http.decoder"
         static let pipelining = "tracksnap.http.pipelining"
         static let errors = "tracksnap.http.errors"
         static let handler = "tracksnap.connection"
+        static let tunnel = "tracksnap.tunnel"
         static let timer = "tracksnap.timer"
     }
 
@@ -62,6 +65,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         try operations.addHandler(HTTPServerPipelineHandler(), name: Name.pipelining)
         try operations.addHandler(HTTPServerProtocolErrorHandler(), name: Name.errors)
         try operations.addHandler(ConnectionHandler(router: router, timer: timer, tunnel: tunnel), name: Name.handler)
+        // Inside an intercepted tunnel, a CONNECT is a request like another.
+        if tunnel == nil { try operations.addHandler(TunnelHandler(router: router), name: Name.tunnel) }
     }
 
     /// Sets up an intercepted tunnel that negotiated HTTP/2: a stream per request, each with
@@ -96,8 +101,6 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
         switch (part, state) {
-        case (_, .tunnelling):
-            return
         case (.head(let head), _):
             timer.headReceived()
             let limit = router.configuration.maximumBodySize
@@ -203,7 +206,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func complete(_ request: IncomingRequest, context: ChannelHandlerContext) {
         if request.method == .CONNECT && tunnel == nil {
-            openTunnel(request.head, context: context)
+            context.fireChannelRead(wrapInboundOut(request))
             return
         }
         let reply = router.reply(to: request, in: tunnel)
@@ -233,27 +236,35 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             writeStream(response, stream, for: head, context: context)
             return
         }
-        var headers = response.headers
-        if !response.keepsContentLength {
-            headers.replaceOrAdd(name: "Content-Length", value: String(response.body.readableBytes))
-        }
         // An HTTP/2 stream ends with its answer; the connection carries on.
         let keepAlive = keepAlive || tunnel?.isHTTP2 == true
-        if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
-        let version = head.version.major == 1 && head.version.minor == 0 ? HTTPVersion.http1_0 : .http1_1
-        context.write(
-            wrapOutboundOut(.head(HTTPResponseHead(version: version, status: response.status, headers: headers))),
-            promise: nil)
-        if head.method != .HEAD && response.body.readableBytes > 0 {
-            context.write(wrapOutboundOut(.body(.byteBuffer(response.body))), promise: nil)
-        }
-        let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        let written = Self.writeParts(response, for: head, keepAlive: keepAlive, context: context)
         if closeWhenWritten ?? !keepAlive {
             written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
         } else if keepAlive && tunnel?.isHTTP2 != true {
             // An HTTP/2 stream carries one request: no next one to wait for.
             timer.responseFinished()
         }
+    }
+
+    /// Writes an answer whole, its `Content-Length` set (unless the answer keeps its own) and
+    /// `Connection: close` without `keepAlive`; the future completes once its end is written.
+    /// Also what the `TunnelHandler` answers a `CONNECT` it refuses with.
+    static func writeParts(
+        _ response: Response, for head: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext
+    ) -> EventLoopFuture<Void> {
+        var headers = response.headers
+        if !response.keepsContentLength {
+            headers.replaceOrAdd(name: "Content-Length", value: String(response.body.readableBytes))
+        }
+        if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
+        let version = head.version.major == 1 && head.version.minor == 0 ? HTTPVersion.http1_0 : .http1_1
+        let responseHead = HTTPResponseHead(version: version, status: response.status, headers: headers)
+        context.write(NIOAny(HTTPServerResponsePart.head(responseHead)), promise: nil)
+        if head.method != .HEAD && response.body.readableBytes > 0 {
+            context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(response.body))), promise: nil)
+        }
+        return context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)))
     }
 
     /// Writes the head of a streamed answer, then runs its stream off the event loop; the
@@ -277,108 +288,5 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             try? await channel.close()
         }
         channel.closeFuture.whenComplete { _ in task.cancel() }
-    }
-
-    // MARK: CONNECT tunnels
-
-    private func openTunnel(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
-        guard let target = TunnelTarget(head.uri) else {
-            write(
-                .error(.badRequest, "CONNECT needs a host:port target, not \"\(head.uri)\""), for: head,
-                keepAlive: false, context: context)
-            return
-        }
-        let client = context.channel.remoteAddress
-        if let refusal = router.proxyGuard.refusal(head, client: client, targetHost: target.host) {
-            write(refusal, for: head, keepAlive: false, context: context)
-            return
-        }
-        if let interceptor = router.interceptor, let action = interceptor.interception.action(for: target.host) {
-            intercept(head, target: target, action: action, interceptor: interceptor, context: context)
-            return
-        }
-        let recorded = router.recordTunnel(head, target: target)
-        state = .tunnelling
-        let (proxyGuard, eventLoop) = (router.proxyGuard, context.eventLoop)
-        eventLoop.makeFutureWithTask {
-            // On this event loop: the glue joins two channels of the same loop.
-            try await proxyGuard.connect(
-                to: target.host, port: target.port, client: client, on: eventLoop, timeout: .seconds(10))
-        }
-        .assumeIsolated()
-        .whenComplete { result in
-            switch result {
-            case .success(let peer):
-                self.router.log(recorded, status: 200)
-                self.glue(context: context, to: peer)
-            case .failure(let refusal as ProxyRefusal):
-                // A name that resolves to this host's loopback, or to nothing.
-                self.router.log(recorded, status: Int(refusal.response.status.code))
-                self.write(refusal.response, for: head, keepAlive: false, context: context)
-            case .failure(let error):
-                self.router.log(recorded, status: 502)
-                self.write(
-                    .error(.badGateway, "tracksnap could not open a tunnel to \(head.uri): \(error)"), for: head,
-                    keepAlive: false, context: context)
-            }
-        }
-    }
-
-    /// Answers `200` and hands the tunnel to the interceptor: the `CONNECT` itself is not
-    /// recorded, the requests inside are.
-    private func intercept(
-        _ head: HTTPRequestHead, target: TunnelTarget, action: Interception.Action, interceptor: Interceptor,
-        context: ChannelHandlerContext
-    ) {
-        state = .tunnelling
-        let operations = context.pipeline.syncOperations
-        removeHTTPHandlers(operations, context: context)
-        do {
-            try interceptor.intercept(
-                context.channel, target: target, action: action,
-                sessionHint: head.headers.first(name: SessionRouting.headerName),
-                router: router)
-        } catch {
-            context.close(promise: nil)
-            return
-        }
-        operations.removeHandler(context: context, promise: nil)
-        // Last: bytes the client sent after its CONNECT are forwarded to the interceptor.
-        operations.removeHandler(name: Name.decoder, promise: nil)
-    }
-
-    /// Takes out the duplex HTTP handlers and writes the raw `200` that opens a tunnel.
-    private func removeHTTPHandlers(_ operations: ChannelPipeline.SynchronousOperations, context: ChannelHandlerContext)
-    {
-        // The duplex HTTP handlers go first, so that the raw 200 reaches the socket.
-        operations.removeHandler(name: Name.timer, promise: nil)
-        operations.removeHandler(name: Name.errors, promise: nil)
-        operations.removeHandler(name: Name.pipelining, promise: nil)
-        operations.removeHandler(name: Name.encoder, promise: nil)
-        let established = "HTTP/1.1 200 Connection Established\r\n\r\n"
-        context.channel.writeAndFlush(context.channel.allocator.buffer(string: established), promise: nil)
-    }
-
-    /// Replaces the HTTP handlers with a glue handler once the tunnel's far end is connected.
-    /// Both channels are on this event loop (the bootstrap used it), so the pipelines can be
-    /// changed synchronously.
-    private func glue(context: ChannelHandlerContext, to peer: any Channel) {
-        guard context.channel.isActive else {
-            peer.close(promise: nil)
-            return
-        }
-        let (local, remote) = GlueHandler.matchedPair()
-        do {
-            let operations = context.pipeline.syncOperations
-            removeHTTPHandlers(operations, context: context)
-            try peer.pipeline.syncOperations.addHandler(remote)
-            try operations.addHandler(local)
-            operations.removeHandler(context: context, promise: nil)
-            // Last: bytes the client sent after its CONNECT are forwarded into the glue.
-            operations.removeHandler(name: Name.decoder, promise: nil)
-        } catch {
-            peer.close(promise: nil)
-            context.close(promise: nil)
-        }
     }
 }

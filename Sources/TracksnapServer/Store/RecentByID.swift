@@ -1,16 +1,17 @@
+import TracksnapTraffic
+
 /// What the store keeps for its latest requests, by request id, oldest first: the answers the
 /// server gave (`CapturedAnswer`) and what each request carries (`CarriedBox`). The one home of
 /// the "forget the oldest first" bookkeeping both had written out: an id's first value is
 /// appended, a later one replaces it in place, and `removeOldest()` forgets in the order the ids
-/// came. The ids' order is a ring: forgetting moves a start index, and the array is compacted
-/// only once the forgotten part outgrows the kept one, so that each forgetting costs O(1) amortized.
+/// came. The ids' order is a `Ring`, the one the request log is kept in: each forgetting costs
+/// O(1) amortized.
 struct RecentByID<Value> {
     private var values: [String: Value] = [:]
-    private var order: [String] = []
-    private var start = 0
+    private var order = Ring<String>()
 
     /// How many ids are kept.
-    var count: Int { order.count - start }
+    var count: Int { order.count }
 
     subscript(id: String) -> Value? { values[id] }
 
@@ -25,19 +26,12 @@ struct RecentByID<Value> {
     /// Forgets the oldest id kept, and returns its value.
     @discardableResult
     mutating func removeOldest() -> Value? {
-        guard start < order.count else { return nil }
-        let oldest = order[start]
-        start += 1
-        if start > count {
-            order.removeFirst(start)
-            start = 0
-        }
+        guard let oldest = order.removeOldest() else { return nil }
         return values.removeValue(forKey: oldest)
     }
 
     mutating func removeAll() {
         values = [:]
-        order = []
-        start = 0
+        order.removeAll()
     }
 }

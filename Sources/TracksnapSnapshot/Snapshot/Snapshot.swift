@@ -56,6 +56,13 @@ public struct Snapshot: Sendable {
         try parse(document: JSONDocument.load(path: path))
     }
 
+    /// Reads a snapshot file a workspace resolved, named as its caller named it: in errors, in
+    /// findings' places and in reports.
+    /// - Throws: as `load(path:)` does, naming the file `name`.
+    package static func load(path: String, named name: String) throws(InputError) -> Snapshot {
+        try parse(document: JSONDocument.load(path: path, named: name))
+    }
+
     /// Reads a snapshot from the bytes of a file.
     /// - Throws: `InputError` for malformed JSON or any error in the snapshot.
     public static func parse(_ bytes: some Collection<UInt8>, file: String) throws(InputError) -> Snapshot {
@@ -150,16 +157,21 @@ extension JSONDocument {
     /// Reads and parses a JSON file.
     /// - Throws: `InputError` for a missing or unreadable file, or malformed JSON (with line and column).
     public static func load(path: String) throws(InputError) -> JSONDocument {
+        try load(path: path, named: path)
+    }
+
+    /// Reads and parses the JSON file at `path`, naming it `name` (as its caller named it).
+    package static func load(path: String, named name: String) throws(InputError) -> JSONDocument {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw InputError(file: path, message: "no such file")
+            throw InputError(file: name, message: "no such file")
         }
-        guard !isDirectory.boolValue else { throw InputError(file: path, message: "is a directory, not a JSON file") }
+        guard !isDirectory.boolValue else { throw InputError(file: name, message: "is a directory, not a JSON file") }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError(file: path, message: "cannot be read (check its permissions)")
+            throw InputError(file: name, message: "cannot be read (check its permissions)")
         }
         do {
-            return try JSONDocument.parse(data, file: path)
+            return try JSONDocument.parse(data, file: name)
         } catch {
             throw InputError(error)
         }

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+import TracksnapReplay
+import TracksnapTestSupport
+
+@Suite("Which files are cassettes: one rule, told by name and shape")
+struct CassetteFilesTests {
+    @Test(
+        "every tool's cassette the readers read is one, by its shape, in any folder",
+        arguments: ["dvr.json", "har.json", "patterns.json", "tracksnap.json", "vcr.yml", "vcrpy.yaml", "vinyl.json"])
+    func seeds(_ name: String) throws {
+        let path = PackagePaths.root.appending(path: "Tests/Fuzz/cassette/\(name)").path
+        #expect(Cassette.isCassette(file: path))
+        #expect(try Cassette.format(ofFile: path) == Cassette.read(path: path).cassette.format)
+    }
+
+    @Test(
+        "a snapshot, a profile, YAML of another tool and a file of another name (a HAR capture) are not; YAML that does not parse is"
+    )
+    func others() throws {
+        try withTemporaryDirectory { directory in
+            let files = [
+                "snapshot.json": #"{"requests": [{"method": "GET", "url": "https://a.example/"}]}"#,
+                "profile.json": #"{"name": "shop", "extends": "segment"}"#,
+                "ci.yml": "on: push\njobs: {}\n",
+                "notes.txt": #"{"name": "d", "interactions": []}"#,
+                "broken.yaml": "interactions: [\n",
+                "shop.har": #"{"log": {"version": "1.2", "entries": []}}"#,
+            ]
+            for (name, text) in files { try write(text, to: directory.appending(path: name)) }
+            let claimed = files.keys.sorted().filter { Cassette.isCassette(file: directory.appending(path: $0).path) }
+            #expect(claimed == ["broken.yaml"])
+            #expect(Cassette.format(ofFile: directory.appending(path: "broken.yaml").path) == nil)
+            #expect(!Cassette.isCassette(file: directory.appending(path: "absent.yml").path))
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+import TracksnapJSON
+import TracksnapServer
+import TracksnapTestSupport
+
+/// A path the call names is resolved once under the root, and the report names the file as the
+/// call named it: not as the server found it (after a symbolic link), nor by its absolute path.
+@Suite("Control API reports name files as the call named them", .tags(.network), .leftToMakeTest)
+struct ControlPathNamesTests {
+    static let plan = #"{"plan": 1, "events": [{"type": "track", "name": "Order Completed", "schema": {}}]}"#
+
+    @Test(
+        "a snapshot named through a link under the root is reported by the link's name; plans checked alone by their names under the root"
+    )
+    func namedAsCalled() async throws {
+        try await withTemporaryDirectory { directory in
+            let root = directory.appending(path: "root")
+            try write(#"{"requests": []}"#, to: root.appending(path: "Snapshots/v2/checkout.json"))
+            try FileManager.default.createSymbolicLink(
+                atPath: root.appending(path: "Snapshots/checkout.json").path, withDestinationPath: "v2/checkout.json")
+            try write(Self.plan, to: root.appending(path: "plans/shop.plan.json"))
+            try await withServer(.init(root: root.path)) { _, port in
+                let id = try await startSession(port)
+
+                let body = #"{"snapshot": "Snapshots/checkout.json", "settle": 0}"#
+                let snapshot = try await control(port, "POST", "sessions/\(id)/validate", body: body)
+                #expect(snapshot.status == 200, "\(snapshot.text)")
+                let report = try json(snapshot.text)
+                #expect(
+                    report["snapshots"]?.arrayValue?.first?["file"]?.stringValue == "Snapshots/checkout.json",
+                    "\(snapshot.text)")
+
+                let plans = try await control(
+                    port, "POST", "sessions/\(id)/validate", body: #"{"plan": "plans/shop.plan.json", "settle": 0}"#)
+                #expect(plans.status == 200, "\(plans.text)")
+                let name = try json(plans.text)["snapshots"]?.arrayValue?.first?["name"]?.stringValue
+                #expect(name == "plans/shop.plan.json", "\(plans.text)")
+            }
+        }
+    }
+}
