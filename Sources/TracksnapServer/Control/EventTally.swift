@@ -1,4 +1,4 @@
-import TracksnapTraffic
+package import TracksnapTraffic
 
 /// The events a session's requests decode into, counted as they arrive, for an events wait
 /// (`GET sessions/ID/requests?events=N`): each request's count is asked once (of its
@@ -11,15 +11,17 @@ import TracksnapTraffic
 /// var tally = EventTally()
 /// tally.count(requests) { store.observation(of: $0).decoded($0).events.count }  // 3
 /// ```
-struct EventTally {
+package struct EventTally {
     /// The requests counted, oldest first, from `start`: their ids and their events.
     private var counted: [(id: String, events: Int)] = []
     private var start = 0
     private var total = 0
 
+    package init() {}
+
     /// The events `requests` (a session's, oldest first, only ever appended to or forgotten
     /// from the front) decode into, `events` asked only of those not counted before.
-    mutating func count(_ requests: [CapturedRequest], events: (CapturedRequest) -> Int) -> Int {
+    package mutating func count(_ requests: [CapturedRequest], events: (CapturedRequest) -> Int) -> Int {
         forget(before: requests.first?.id)
         for request in requests.dropFirst(counted.count - start) {
             let found = events(request)
