@@ -167,7 +167,7 @@ let package = Package(
             dependencies: [
                 "Patterns", "CPCRE2Baseline", "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot",
                 "TracksnapDecoders",
-                "TracksnapValidation", "JSONSchemaValidation", "Protobuf",
+                "TracksnapValidation", "JSONSchemaValidation", "Protobuf", "TracksnapServer",
             ],
             path: "Tools/TracksnapBenchmarks"
         ),

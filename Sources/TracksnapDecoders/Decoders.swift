@@ -29,7 +29,16 @@ public enum Decoders {
 
     /// What one decoder makes of a request, read from the task's `DecodeCache` when there is one.
     package static func decode(_ request: CapturedRequest, by decoder: VendorDecoder) -> DecodeResult {
-        DecodeCache.current?.decoded(request, by: decoder) ?? decoder.decode(request)
+        DecodeCache.current?.decoded(request, by: decoder) ?? run(decoder, on: request)
+    }
+
+    /// The one place a decoder is run on a request for the decoding above (cached or not), so
+    /// that `DecoderCalls` counts every decoding.
+    static func run(_ decoder: VendorDecoder, on request: CapturedRequest) -> DecodeResult {
+        let result = decoder.decode(request)
+        if case .unclaimed = result { return result }
+        DecoderCalls.decoded(request, by: decoder)
+        return result
     }
 }
 
@@ -60,8 +69,37 @@ package final class DecodeCache: Sendable {
     func decoded(_ request: CapturedRequest, by decoder: VendorDecoder) -> DecodeResult {
         let key = Key(request: request.id, decoder: decoder.vendor)
         if let known = results.withLock({ $0[key] }) { return known }
-        let result = decoder.decode(request)
+        let result = Decoders.run(decoder, on: request)
         results.withLock { $0[key] = result }
         return result
+    }
+}
+
+/// A test's hook: counts how many times a decoder claimed and read a request whose URL
+/// contains a marker (`Decoders.run`), by the decoder's vendor, as `CarriedSearches` counts
+/// searches: so that a test can tell a request was decoded once per decoder set however many
+/// read it.
+package enum DecoderCalls {
+    private static let watching = Atomic<Bool>(false)
+    private static let counts = Mutex<[String: [String: Int]]>([:])
+
+    /// Counts, from now on, the decodings of requests whose URL contains `marker`.
+    package static func watch(_ marker: String) {
+        counts.withLock { $0[marker] = [:] }
+        watching.store(true, ordering: .releasing)
+    }
+
+    /// How many times each vendor's decoder read a request marked `marker` since it was watched.
+    package static func count(_ marker: String) -> [String: Int] {
+        counts.withLock { $0[marker] } ?? [:]
+    }
+
+    static func decoded(_ request: CapturedRequest, by decoder: VendorDecoder) {
+        guard watching.load(ordering: .acquiring) else { return }
+        counts.withLock { counts in
+            for marker in counts.keys where request.url.contains(marker) {
+                counts[marker]?[decoder.vendor, default: 0] += 1
+            }
+        }
     }
 }

@@ -61,7 +61,7 @@ private let allowedDependencies: [String: Set<String>] = [
     "CPCRE2Baseline": ["CPCRE2"],
     "TracksnapBenchmarks": [
         "Patterns", "CPCRE2Baseline", "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "TracksnapDecoders",
-        "TracksnapValidation", "JSONSchemaValidation", "Protobuf",
+        "TracksnapValidation", "JSONSchemaValidation", "Protobuf", "TracksnapServer",
     ],
     "TracksnapFuzzing": [
         "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "TracksnapDecoders", "TracksnapValidation",

@@ -22,3 +22,4 @@ if arguments.first == "firebase" {
 if arguments.isEmpty || arguments.contains("patterns") { runPatternBenchmark() }
 if arguments.isEmpty || arguments.contains("validation") { runValidationBenchmark() }
 if arguments.isEmpty || arguments.contains("decoding") { runDecodingBenchmark() }
+if arguments.isEmpty || arguments.contains("events-wait") { runEventsWaitBenchmark() }

@@ -42,7 +42,7 @@ extension ControlAPI {
     /// ```
     ///
     /// Redacting and decoding run off the event loop, one request at a time, each written once
-    /// the previous one reached the socket. A reader that falls behind is cut off rather than
+    /// the previous one reached the socket; a request is decoded once however many read it. A reader that falls behind is cut off rather than
     /// buffered for: its stream ends with `overflow`, and a reader that connects again starts
     /// over from what the server holds.
     func requestStream(_ request: IncomingRequest) throws(ControlError) -> ControlAnswer {
@@ -63,7 +63,7 @@ extension ControlAPI {
             // What the server holds goes out in pieces of `streamPiece` bytes: a write a request
             // would take a trip through the event loop for each of 100,000.
             for request in follower.backlog {
-                pending += Self.event(request, secrets: secrets)
+                pending += Self.event(request, secrets: secrets, store: store)
                 if let answer = follower.answers[request.id] {
                     pending += Self.event(answer: answer, id: request.id, secrets: secrets)
                 }
@@ -81,7 +81,7 @@ extension ControlAPI {
                 switch item {
                 case .request(let request):
                     secrets.formUnion(store.carriedSecrets(of: request))
-                    sent = await stream.send(Self.event(request, secrets: secrets))
+                    sent = await stream.send(Self.event(request, secrets: secrets, store: store))
                 case .answer(let id, let answer):
                     sent = await stream.send(Self.event(answer: answer, id: id, secrets: secrets))
                 case .reset:
@@ -120,8 +120,11 @@ extension ControlAPI {
         "event: answer\ndata: \(answer.json(id: id, redactor: Redactor(secrets: secrets)).serialized())\n\n"
     }
 
-    /// One captured request as a Server-Sent Event, hiding `secrets` wherever they appear.
-    private static func event(_ request: CapturedRequest, secrets: Set<String>) -> String {
-        "id: \(request.id)\nevent: request\ndata: \(InspectedRequest.json(request, redactor: Redactor(secrets: secrets)))\n\n"
+    /// One captured request as a Server-Sent Event, hiding `secrets` wherever they appear; its
+    /// decoding shared with every other reader (`CaptureStore.observation(of:)`).
+    private static func event(_ request: CapturedRequest, secrets: Set<String>, store: CaptureStore) -> String {
+        let line = InspectedRequest.json(
+            request, redactor: Redactor(secrets: secrets), observation: store.observation(of: request))
+        return "id: \(request.id)\nevent: request\ndata: \(line)\n\n"
     }
 }

@@ -282,11 +282,15 @@ struct ControlAPI: Sendable {
             }
         }
         return .later { [store] () async throws(ControlError) in
+            // Asked after each arrival: each request's events are counted once, of its observation.
+            var tally = EventTally()
             let outcome = await store.wait(
                 inSession: id, settle: settle.map(Self.duration), timeout: Self.duration(seconds)
             ) { requests in
                 if let count, requests.count < count { return false }
-                if let events, Self.eventCount(requests) < events { return false }
+                if let events, tally.count(requests, events: { store.observedEvents(of: $0) }) < events {
+                    return false
+                }
                 return count != nil || events != nil
             }
             guard let outcome else { throw noSession(id) }
@@ -297,11 +301,6 @@ struct ControlAPI: Sendable {
             response.headers.replaceOrAdd(name: Self.waitHeader, value: outcome.reason.rawValue)
             return .response(response)
         }
-    }
-
-    /// The events the requests decode into, with every built-in decoder.
-    static func eventCount(_ requests: [CapturedRequest]) -> Int {
-        requests.reduce(0) { $0 + Decoders.decode($1).events.count }
     }
 
     /// A session's answer with the count of requests no session got since it started.

@@ -24,21 +24,47 @@ import TracksnapValidation
 /// the request and on an event, lists the personal data found in it (`personal_data` findings'
 /// messages: the kind, the event, the JSON Pointer, the value masked). `vendor` names
 /// the decoder that claimed the request and could not read it.
+///
+/// The costly part (decoding, the vendor rules, the personal-data search) is done once for a
+/// request however many inspectors read it: kept in its `Observation` with the line, which a
+/// reader takes as it is when its redaction leaves the request and the personal data's messages
+/// as the first reader's did (every reader but one that knows other secrets: one connected
+/// before a reset or after older requests were forgotten). A request its redaction leaves
+/// unchanged is read with the events the server observed for it (`Observation.decoded`), those
+/// an events wait counts.
 enum InspectedRequest {
+    /// What a reader's redaction makes of a request, which its line is made of: the request as
+    /// redacted, and the personal data's messages as redacted.
+    struct Key: Equatable, Sendable {
+        let request: CapturedRequest
+        let privacy: [String]
+    }
+
     /// The JSON text of one request, on one line.
     ///
-    /// - Parameter redactor: knows the request's own secrets, and those of the requests before it.
-    static func json(_ request: CapturedRequest, redactor: Redactor) -> String {
+    /// - Parameters:
+    ///   - redactor: knows the request's own secrets, and those of the requests before it.
+    ///   - observation: what the server observed of the request, shared by every reader.
+    static func json(_ request: CapturedRequest, redactor: Redactor, observation: Observation = Observation())
+        -> String
+    {
         let safe = redactor.redact(request)
-        let decoded = Decoders.decode(safe)
+        let personal = observation.personalFindings { privacy(request, observation) }
+        let key = Key(request: safe, privacy: personal.map { redactor.redact(text: $0.message) })
+        return observation.inspected(as: key) {
+            line(key, personal, decoded: safe == request ? observation.decoded(request) : Decoders.decode(safe))
+        }
+    }
+
+    /// The line of a request as `key` has it redacted, from its decoding and its personal data.
+    private static func line(_ key: Key, _ personal: [Finding], decoded: DecodeResult) -> String {
+        let safe = key.request
+        let privacy = zip(personal, key.privacy)
         let broken = VendorRule.violations(of: VendorRule.all, safe, decoded.events)
-        let personal = privacy(request)
         let events = decoded.events.map { event -> JSONValue in
             guard case .object(var fields) = event.validationView else { return event.validationView }
             fields["index"] = .number(String(event.index))
-            let found = personal.filter { $0.request?.event == event.index }.map {
-                JSONValue.string(redactor.redact(text: $0.message))
-            }
+            let found = privacy.filter { $0.0.request?.event == event.index }.map { JSONValue.string($0.1) }
             if !found.isEmpty { fields["privacy"] = .array(found) }
             let own = broken.filter { $0.event?.index == event.index }
             let rules = own.filter { $0.rule.kind == .limit }.map { JSONValue.string($0.message) }
@@ -56,9 +82,7 @@ enum InspectedRequest {
             #"{"request":"# + CaptureFile.ndjsonLine(safe) + #","events":"# + JSONValue.array(events).serialized()
         if !problems.isEmpty { text += #","problems":"# + JSONValue.array(problems.map(JSONValue.string)).serialized() }
         if !warnings.isEmpty { text += #","warnings":"# + JSONValue.array(warnings).serialized() }
-        let own = personal.filter { $0.request?.event == nil }.map {
-            JSONValue.string(redactor.redact(text: $0.message))
-        }
+        let own = privacy.filter { $0.0.request?.event == nil }.map { JSONValue.string($0.1) }
         if !own.isEmpty { text += #","privacy":"# + JSONValue.array(own).serialized() }
         if let error = decoded.error { text += #","vendor":"# + JSONValue.string(error.vendor).serialized() }
         let steps = layers(safe)
@@ -69,11 +93,16 @@ enum InspectedRequest {
     /// The personal data the request carries, as the `default` profile finds it (the check every
     /// profile makes), each finding's message naming the kind, the event and the JSON Pointer,
     /// the value masked. Found in the request as sent: the redacted one shows only masks. A
-    /// request with nothing of the kind anywhere is searched once and not decoded again.
-    private static func privacy(_ request: CapturedRequest) -> [Finding] {
+    /// request with nothing of the kind anywhere is searched once and not decoded again; one
+    /// with some is read with what the built-in decoders made of it (`Observation.decoded`).
+    private static func privacy(_ request: CapturedRequest, _ observation: Observation) -> [Finding] {
         guard !PersonalData.hits(in: request.validationView, addresses: { _ in true }).isEmpty else { return [] }
         let profile = Profile.builtInDefault
-        return profile.personalDataFindings([request]) { profile.select([request], decodingEvents: true) }
+        // Each built-in decoder's reading is kept first, so that the profile's selection reads it.
+        _ = observation.decoded(request)
+        return observation.withDecodes {
+            profile.personalDataFindings([request]) { profile.select([request], decodingEvents: true) }
+        }
     }
 
     /// The layers of a body that is more than JSON (a form, base64, JSON in a form's field…),

@@ -46,8 +46,8 @@ public final class CaptureStore: Sendable {
         /// and the same as a set, which every log line's redactor shares.
         var recentSecrets: [String] = []
         var recentSecretSet: Set<String> = []
-        /// What the latest requests carry, searched once each (`carriedSecrets(of:)`), by id.
-        var carried = RecentByID<CarriedBox>()
+        /// What is observed of the latest requests read, each part found once (`observation(of:)`), by id.
+        var observed = RecentByID<Observation>()
         /// The readers of what is recorded from now on (`follow`), told under the lock so that
         /// each gets the requests in the ids' order.
         var followers: [RequestFollower] = []
@@ -81,14 +81,13 @@ public final class CaptureStore: Sendable {
             recentSecrets.removeFirst(excess)
         }
 
-        /// The box that holds what a request carries once it is searched, kept for the latest
-        /// `carriedKept` requests read.
-        mutating func carriedBox(of id: String) -> CarriedBox {
-            if let box = carried[id] { return box }
-            let box = CarriedBox()
-            carried.keep(box, for: id)
-            if carried.count > CaptureStore.carriedKept { carried.removeOldest() }
-            return box
+        /// What is observed of a request, kept for the latest `observedKept` requests read.
+        mutating func observation(of id: String) -> Observation {
+            if let observation = observed[id] { return observation }
+            let observation = Observation()
+            observed.keep(observation, for: id)
+            if observed.count > CaptureStore.observedKept { observed.removeOldest() }
+            return observation
         }
     }
 
@@ -225,20 +224,33 @@ public final class CaptureStore: Sendable {
     /// A redactor with the secrets the latest requests carried.
     package var recentRedactor: Redactor { Redactor(secrets: state.withLock { $0.recentSecretSet }) }
 
-    /// How many requests' searches the store keeps (`carriedSecrets(of:)`): those of the latest
-    /// requests read; an older one is searched again if asked for.
-    static let carriedKept = 10_000
+    /// How many requests' observations the store keeps (`observation(of:)`): those of the latest
+    /// requests read; an older one is observed again if asked for.
+    static let observedKept = 10_000
+
+    /// What is observed of a request the store recorded (`Observation`): each part found the
+    /// first time anything asks (the log, the journal, a stream, a wait, an answer of the
+    /// control API) and kept for the others.
+    func observation(of request: CapturedRequest) -> Observation {
+        state.withLock { $0.observation(of: request.id) }
+    }
+
+    /// The events every built-in decoder reads from a request the store recorded, decoded once
+    /// however many ask (`Observation.decoded`): what an events wait counts.
+    package func observedEvents(of request: CapturedRequest) -> Int {
+        observation(of: request).eventCount(of: request)
+    }
 
     /// The secrets a request the store recorded carries (`CapturedRequest.carriedSecrets`),
     /// searched the first time anything asks (the log, the journal, a stream, an answer of the
     /// control API) and kept for the others: one search a request, however many read it.
     package func carriedSecrets(of request: CapturedRequest) -> Set<String> {
-        state.withLock { $0.carriedBox(of: request.id) }.secrets(of: request)
+        observation(of: request).secrets(of: request)
     }
 
     /// The secrets these requests, which the store recorded, carry, each searched once.
     package func carriedSecrets(of requests: [CapturedRequest]) -> Set<String> {
-        let boxes = state.withLock { state in requests.map { state.carriedBox(of: $0.id) } }
+        let boxes = state.withLock { state in requests.map { state.observation(of: $0.id) } }
         var secrets: Set<String> = []
         for (request, box) in zip(requests, boxes) { secrets.formUnion(box.secrets(of: request)) }
         return secrets
@@ -248,7 +260,7 @@ public final class CaptureStore: Sendable {
     /// every secret and every piece of personal data they carry, each request searched once
     /// (as `Redactor(requests:)` searches them).
     package func redactor(for requests: [CapturedRequest]) -> Redactor {
-        let boxes = state.withLock { state in requests.map { state.carriedBox(of: $0.id) } }
+        let boxes = state.withLock { state in requests.map { state.observation(of: $0.id) } }
         var secrets: Set<String> = []
         var personalData: [String: String] = [:]
         for (request, box) in zip(requests, boxes) {
@@ -449,7 +461,7 @@ public final class CaptureStore: Sendable {
             state.answers.removeAll()
             state.answerBytes = 0
             state.toldAnswersForgotten = false
-            state.carried.removeAll()
+            state.observed.removeAll()
             state.tell(.reset)
         }
     }

@@ -1,7 +1,7 @@
 import TracksnapTraffic
 
 /// What the store keeps for its latest requests, by request id, oldest first: the answers the
-/// server gave (`CapturedAnswer`) and what each request carries (`CarriedBox`). The one home of
+/// server gave (`CapturedAnswer`) and what is observed of each request (`Observation`). The one home of
 /// the "forget the oldest first" bookkeeping both had written out: an id's first value is
 /// appended, a later one replaces it in place, and `removeOldest()` forgets in the order the ids
 /// came. The ids' order is a `Ring`, the one the request log is kept in: each forgetting costs

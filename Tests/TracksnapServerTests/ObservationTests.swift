@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+import TracksnapDecoders
+import TracksnapJSON
+import TracksnapTestSupport
+import TracksnapTraffic
+
+@testable import TracksnapServer
+
+/// What the server reads of a captured request it reads once (`Observation`): the events the
+/// built-in decoders find, for every inspector and every events wait; a validate wait decodes
+/// with its snapshot's profile, once for the whole wait (`PreparedCheck.observingDecodes`).
+@Suite("A captured request is decoded once per decoder set, however many read it", .tags(.network), .leftToMakeTest)
+struct ObservationTests {
+    @Test(
+        "a request captured while two inspectors read the stream, a validate wait and an events wait are open is decoded once by the built-in decoders and once by the snapshot's profile's"
+    )
+    func decodedOnce() async throws {
+        let marker = "decoded-once-" + UUID().uuidString
+        DecoderCalls.watch(marker)
+        try await withTemporaryDirectory { directory in
+            let snapshot = directory.appending(path: "order.json")
+            try #"{"validator": "segment", "events": [{"type": "track", "name": "Order Completed"}]}"#.write(
+                to: snapshot, atomically: true, encoding: .utf8)
+            try await withServer(.init(root: directory.path)) { _, port in
+                let session = try await startSession(port)
+                let readers = try [StreamReader(port: port, token: nil), StreamReader(port: port, token: nil)]
+                defer { for reader in readers { reader.close() } }
+                // The stream's first lines come once its reader follows what is recorded.
+                for reader in readers { _ = try await reader.read(until: "retry: 1000") }
+                let counting = Task {
+                    try await control(port, "GET", "sessions/\(session)/requests?events=1&timeout=120")
+                }
+                let validating = Task {
+                    try await control(
+                        port, "POST", "sessions/\(session)/validate",
+                        body: #"{"snapshot": "\#(snapshot.path)", "timeout": 120, "settle": 60}"#)
+                }
+                // No secret and no personal data: the inspectors' redaction leaves the request
+                // as captured, so they read the events the events wait reads.
+                let body = #"{"type": "track", "event": "Order Completed", "properties": {"total": 12}}"#
+                let sent = try await RawHTTP.send(
+                    port: port, method: "POST", target: "/v1/track?probe=\(marker)",
+                    headers: [("Content-Type", "application/json")], body: Array(body.utf8))
+                #expect(sent.status == 200)
+                let counted = try await counting.value
+                #expect(counted.header("X-Tracksnap-Wait") == "complete")
+                let validated = try await validating.value
+                #expect(validated.header("X-Tracksnap-Wait") == "complete")
+                #expect(try json(validated.text)["passed"] == .bool(true), "\(validated.text)")
+                for reader in readers {
+                    let text = try await reader.read(until: marker)
+                    #expect(text.contains("Order Completed"))
+                }
+            }
+        }
+        // The built-in decoders and the segment profile's both read it with the segment
+        // decoder: once for what the server observes, once for the validate wait.
+        let counts = DecoderCalls.count(marker)
+        #expect(counts == ["segment": 2], "decoded \(counts)")
+    }
+}
+
+@Suite("An events wait counts each request's events once")
+struct EventTallyTests {
+    static func requests(_ ids: ClosedRange<Int>) -> [CapturedRequest] {
+        ids.map { CapturedRequest(id: String($0), method: "GET", url: "http://collect.example/e?n=\($0)") }
+    }
+
+    @Test(
+        "asked after each arrival, a list that forgets its oldest and is then reset: each request counted once, the totals those of the list"
+    )
+    func followsTheList() {
+        var tally = EventTally()
+        var asked: [String] = []
+        // Request n carries n events.
+        let count = { (requests: [CapturedRequest]) -> Int in
+            tally.count(requests) { request in
+                asked.append(request.id)
+                return Int(request.id) ?? 0
+            }
+        }
+        let totals = (1...5).map { count(Self.requests(1...$0)) }
+        #expect(totals == [1, 3, 6, 10, 15])
+        // The list keeps 3: the oldest two forgotten as the sixth arrives.
+        #expect(count(Self.requests(4...6)) == 15)
+        #expect(count(Self.requests(4...6)) == 15)
+        // A reset: what follows starts anew.
+        #expect(count([]) == 0)
+        #expect(count(Self.requests(7...8)) == 15)
+        #expect(asked == (1...8).map(String.init), "\(asked)")
+    }
+}
