@@ -137,7 +137,7 @@ public struct PreparedCheck: Sendable {
             } else {
                 resolved = try workspace.path(path, field: "plan")
             }
-            plans.append(try TrackingPlan.load(path: resolved, workspace: workspace))
+            plans.append(try TrackingPlan.load(path: resolved, named: path, workspace: workspace))
         }
         self.plans = plans
     }

@@ -11,7 +11,7 @@ struct ControlPathNamesTests {
     static let plan = #"{"plan": 1, "events": [{"type": "track", "name": "Order Completed", "schema": {}}]}"#
 
     @Test(
-        "a snapshot named through a link under the root is reported by the link's name; plans checked alone by their names under the root"
+        "a snapshot named through a link under the root is reported by the link's name; plans checked alone, and their unsent events, by their names under the root"
     )
     func namedAsCalled() async throws {
         try await withTemporaryDirectory { directory in
@@ -34,8 +34,12 @@ struct ControlPathNamesTests {
                 let plans = try await control(
                     port, "POST", "sessions/\(id)/validate", body: #"{"plan": "plans/shop.plan.json", "settle": 0}"#)
                 #expect(plans.status == 200, "\(plans.text)")
-                let name = try json(plans.text)["snapshots"]?.arrayValue?.first?["name"]?.stringValue
-                #expect(name == "plans/shop.plan.json", "\(plans.text)")
+                let checked = try json(plans.text)["snapshots"]?.arrayValue?.first
+                #expect(checked?["name"]?.stringValue == "plans/shop.plan.json", "\(plans.text)")
+                // The planned event nothing sent names its plan as the call did, at its line.
+                let unsent = checked?["plannedNotSent"]?.arrayValue?.first
+                #expect(unsent?["plan"]?.stringValue == "plans/shop.plan.json", "\(plans.text)")
+                #expect(unsent?["line"]?.doubleValue == 1, "\(plans.text)")
             }
         }
     }

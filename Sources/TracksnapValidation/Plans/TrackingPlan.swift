@@ -131,13 +131,22 @@ public struct TrackingPlan: Sendable {
     ///   format, a definition without its type or name, or an invalid schema or unresolvable
     ///   `$ref`: each at the plan file's line and column.
     public static func load(path: String, workspace: Workspace? = nil) throws(InputError) -> TrackingPlan {
+        try load(path: path, named: path, workspace: workspace)
+    }
+
+    /// `load(path:workspace:)`, a plan file named `name` (as its caller named it, before it was
+    /// resolved) in what the plan reports: its errors and its events' locations. A folder's files
+    /// (Iglu, RudderStack) are named by their paths as found.
+    package static func load(path: String, named name: String, workspace: Workspace?) throws(InputError)
+        -> TrackingPlan
+    {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             return try isIgluRegistry(path)
                 ? loadIglu(directory: path, workspace: workspace) : loadRudderStack(path: path, workspace: workspace)
         }
         if isYAML(path) { return try loadRudderStack(path: path, workspace: workspace) }
-        return try parse(document: JSONDocument.load(path: path))
+        return try parse(document: JSONDocument.load(path: path, named: name))
     }
 
     /// Compiles a plan already parsed.
