@@ -55,7 +55,7 @@ extension SnapshotRecorder {
             return RecordOutcome(file: path, recorded: false, requests: 0, reason: "it exists (mode missing)")
         case .failed where exists:
             let check = try PreparedCheck(
-                try Snapshot.load(path: path), file: path, profile: profile, extensions: extensions)
+                try Snapshot.load(path: path), file: path, profile: profile, workspace: workspace)
             if runs.allSatisfy({ check.validate($0).passed }) {
                 return RecordOutcome(file: path, recorded: false, requests: 0, reason: "it passes (mode failed)")
             }

@@ -28,8 +28,9 @@ package import TracksnapValidation
 package struct SnapshotRecorder: Sendable {
     /// The filter, ignore and redact rules, and the headers to keep.
     package var profile: Profile
-    /// Where the profile's validator is found, when a mode records only what fails.
-    package var extensions: Extensions
+    /// Where the profile's validator and plans are found, when a mode records only what fails:
+    /// its extensions, and the root the plans must stay under.
+    package var workspace: Workspace
 
     /// A recorder for one profile.
     ///
@@ -40,8 +41,14 @@ package struct SnapshotRecorder: Sendable {
     ///   - profile: the profile whose filter selects the requests recorded.
     ///   - extensions: where the profile's validator is found.
     package init(profile: Profile, extensions: Extensions = .registered) {
+        self.init(profile: profile, workspace: Workspace(extensions: extensions))
+    }
+
+    /// A recorder for one profile, whose check (mode `failed`) reads the profile's validator and
+    /// plans through `workspace`, as the recorder's profile was loaded.
+    package init(profile: Profile, workspace: Workspace) {
         self.profile = profile
-        self.extensions = extensions
+        self.workspace = workspace
     }
 
     /// A recorder for a snapshot, under the profile every entry point records it with: the one
@@ -58,7 +65,7 @@ package struct SnapshotRecorder: Sendable {
     package init(profile reference: String?, existing: Snapshot?, workspace: Workspace) throws(InputError) {
         self.init(
             profile: try Profile.load(reference ?? existing?.validator ?? "default", workspace: workspace),
-            extensions: workspace.extensions)
+            workspace: workspace)
     }
 
     /// The snapshot's JSON: `name`, `validator` and `requests` (and `events` through a profile

@@ -99,8 +99,13 @@ public struct PreparedCheck: Sendable {
     /// - Throws: `InputError` for a decoder or validator the profile names that does not exist,
     ///   or a bad plan.
     public init(_ snapshot: Snapshot, file: String, profile: Profile, extensions: Extensions) throws(InputError) {
-        try self.init(
-            snapshot, file: file, profile: profile, planFiles: [], workspace: Workspace(extensions: extensions))
+        try self.init(snapshot, file: file, profile: profile, workspace: Workspace(extensions: extensions))
+    }
+
+    /// Checks a snapshot under a profile already loaded through `workspace` (a recorder's), whose
+    /// plans it reads through the same workspace, confined to its root.
+    package init(_ snapshot: Snapshot, file: String, profile: Profile, workspace: Workspace) throws(InputError) {
+        try self.init(snapshot, file: file, profile: profile, planFiles: [], workspace: workspace)
     }
 
     /// The profile's plans are read through the workspace, which confines them to its root; those

@@ -126,6 +126,27 @@ struct ControlRootTests {
         }
     }
 
+    @Test(
+        "recording in mode failed checks the snapshot with the profile's plans under the root: a plan outside it is refused, and not read"
+    )
+    func recordFailedPlanOutside() async throws {
+        try await withTemporaryDirectory { directory in
+            let layout = try Layout(directory)
+            try write(
+                #"{"plan": "../../outside/secret.json"}"#, to: layout.root.appending(path: "Validators/planned.json"))
+            try await withServer(.init(validatorsDirectory: layout.root.path, root: layout.root.path)) { _, port in
+                let id = try await startSession(port)
+                #expect(try await RawHTTP.send(port: port, target: "/e?ev=screen_view").status == 200)
+                let body =
+                    #"{"snapshot": "Snapshots/empty.json", "validator": "Validators/planned.json", "mode": "failed", "settle": 0}"#
+                let response = try await control(port, "POST", "sessions/\(id)/record", body: body)
+                #expect(response.status == 400, "\(response.text)")
+                #expect(response.text.contains("is outside the root"), "\(response.text)")
+                #expect(!response.text.contains(Layout.secret))
+            }
+        }
+    }
+
     @Test("a profile under the root that extends a file outside it is refused, and that file is not read")
     func extendsOutside() async throws {
         try await withTemporaryDirectory { directory in
