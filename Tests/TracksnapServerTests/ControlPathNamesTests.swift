@@ -43,4 +43,38 @@ struct ControlPathNamesTests {
             }
         }
     }
+
+    @Test(
+        "an error about a profile, a cassette or a snapshot the call named by its path names the file under the root, never the server's own path to it"
+    )
+    func errorsNameFilesUnderTheRoot() async throws {
+        try await withTemporaryDirectory { directory in
+            let root = directory.appending(path: "root")
+            try write(#"{"decoders": [3]}"#, to: root.appending(path: "Validators/broken.json"))
+            try write(#"{"requests": [}"#, to: root.appending(path: "Snapshots/broken.json"))
+            try write(#"{"interactions": 3}"#, to: root.appending(path: "cassettes/broken.json"))
+            try await withServer(.init(root: root.path)) { _, port in
+                let id = try await startSession(port)
+                let calls: [(String, String, String)] = [
+                    (
+                        "sessions/\(id)/validate",
+                        #"{"validator": "Validators/broken.json", "snapshotContent": {"requests": []}, "settle": 0}"#,
+                        "Validators/broken.json:1:"
+                    ),
+                    (
+                        "sessions/\(id)/validate", #"{"snapshot": "Snapshots/broken.json", "settle": 0}"#,
+                        "Snapshots/broken.json:1:"
+                    ),
+                    ("sessions", #"{"cassette": "cassettes/broken.json"}"#, "cassettes/broken.json"),
+                ]
+                for (path, body, named) in calls {
+                    let answer = try await control(port, "POST", path, body: body)
+                    #expect(answer.status == 400, "\(body): \(answer.text)")
+                    let message = try json(answer.text)["error"]?.stringValue ?? ""
+                    #expect(message.hasPrefix(named), "\(body): \(message)")
+                    #expect(!message.contains(directory.path), "\(body): \(message)")
+                }
+            }
+        }
+    }
 }

@@ -79,7 +79,7 @@ extension ControlAPI {
         let exists = FileManager.default.fileExists(atPath: path)
         let writes = mode != .never && !(mode == .missing && exists)
         if writes { try requireCapture(runs, names: names) }
-        do {
+        do throws(InputError) {
             if writes {
                 // Only a snapshot is written, and only over a snapshot: never a tool's file.
                 try workspace.checkWritable(path, field: "snapshot", extensions: [".json"])
@@ -90,7 +90,7 @@ extension ControlAPI {
                 runs: runs, snapshotAt: path, mode: mode, pending: pending, runNames: names)
             return .answer(.ok, answer(outcome))
         } catch {
-            throw .badRequest(error.description)
+            throw .badRequest(error, shownBy: workspace)
         }
     }
 
@@ -102,7 +102,7 @@ extension ControlAPI {
         var document: JSONDocument?
         var own: Snapshot?
         if case .content(let snapshot, let given) = existing { (document, own) = (given, snapshot) }
-        do {
+        do throws(InputError) {
             let name = store.sessions.first { $0.id == id }?.name ?? id
             let recording = try SnapshotRecorder(profile: reference, existing: own, workspace: workspace).recording(
                 from: runs, name: name, existing: document, file: SnapshotSource.contentName, runNames: names)
@@ -113,7 +113,7 @@ extension ControlAPI {
                     events: recording.snapshot["events"]?.arrayValue?.count, generalized: recording.generalized,
                     snapshotContent: recording.snapshot))
         } catch {
-            throw .badRequest(error.description)
+            throw .badRequest(error, shownBy: workspace)
         }
     }
 

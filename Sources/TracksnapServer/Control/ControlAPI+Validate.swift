@@ -83,7 +83,7 @@ extension ControlAPI {
         var result: SnapshotResult
         switch prepared {
         case .success(let check): result = check.validate(requests)
-        case .failure(let error): throw .badRequest(error.description)
+        case .failure(let error): throw .badRequest(error, shownBy: workspace)
         }
         // The snapshot is named as the call named it; files found on the way (a profile, a plan
         // folder's files) relative to the root, as `record` answers.

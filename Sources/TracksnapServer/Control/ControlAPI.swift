@@ -256,7 +256,7 @@ struct ControlAPI: Sendable {
                 writeFailed: { [notices] in notices?("cassette: \($0.description)") },
                 maximumRecorded: store.maximumRequests)
         } catch {
-            throw .badRequest(error.description)
+            throw .badRequest(error, shownBy: workspace)
         }
         return .answer(
             .created,

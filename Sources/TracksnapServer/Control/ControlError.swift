@@ -1,5 +1,7 @@
 import NIOHTTP1
+import TracksnapJSON
 import TracksnapTraffic
+import TracksnapValidation
 
 /// Why a control call is refused: the status and the message of its `{"error": …}` body
 /// (`ErrorAnswer`, `Error` in `Schemas/control-api.openapi.json`). Handlers throw it; the route
@@ -24,6 +26,16 @@ struct ControlError: Error, Sendable {
     /// 400: the call itself is wrong (its body, a parameter, a file it names).
     static func badRequest(_ message: String) -> ControlError {
         ControlError(.badRequest, message)
+    }
+
+    /// 400 for a file the call named that cannot be used: each problem names the file under the
+    /// root, as reports name files (`Workspace.display`), never by the server's own path to it.
+    static func badRequest(_ error: InputError, shownBy workspace: Workspace) -> ControlError {
+        var error = error
+        for index in error.diagnostics.indices {
+            error.diagnostics[index].file = workspace.display(error.diagnostics[index].file)
+        }
+        return ControlError(.badRequest, error.description)
     }
 
     /// 404: what the call names is not there.
