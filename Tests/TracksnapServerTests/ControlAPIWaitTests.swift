@@ -47,6 +47,39 @@ private final class BurstClient: Sendable {
     }
 }
 
+/// Tells when a file was read to its end and closed (inotify's `IN_CLOSE_NOWRITE`), from a
+/// thread of its own: that the server read it, without timing it. Where there is no inotify
+/// (macOS), it gives the server 3 s instead.
+private final class ReadWatch: Sendable {
+    #if os(Linux)
+        private let descriptor: Int32
+
+        init(_ path: String) throws {
+            descriptor = inotify_init1(Int32(IN_CLOEXEC))
+            guard descriptor >= 0, inotify_add_watch(descriptor, path, UInt32(IN_CLOSE_NOWRITE)) >= 0 else {
+                throw POSIXError(.EIO)
+            }
+        }
+
+        deinit { close(descriptor) }
+
+        /// Returns once the file has been read and closed (the first time after `init`).
+        func happened() async throws {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                Thread.detachNewThread { [self] in
+                    var event = [UInt8](repeating: 0, count: 4096)
+                    let count = read(descriptor, &event, event.count)
+                    continuation.resume(with: count > 0 ? .success(()) : .failure(POSIXError(.EIO)))
+                }
+            }
+        }
+    #else
+        init(_ path: String) throws {}
+
+        func happened() async throws { try await Task.sleep(for: .seconds(3)) }
+    #endif
+}
+
 private let threeViews: [(method: String, target: String, body: String?)] = [
     ("GET", "/e?ev=1", nil), ("GET", "/e?ev=2", nil), ("GET", "/e?ev=3", nil),
 ]
@@ -123,15 +156,17 @@ struct ControlAPIWaitTests {
         try await withTemporaryDirectory { directory in
             let snapshot = directory.appending(path: "views.json")
             try write(threeViewsSnapshot, to: snapshot)
+            // Once the server has read the snapshot (inotify says so: no stopwatch), it is
+            // rewritten so that it does not parse, before the first request is sent: a validation
+            // that read it again on an arrival would answer 400.
+            let read = try ReadWatch(snapshot.path)
             try await withServer(.init(root: directory.path)) { _, port in
                 let id = try await startSession(port)
                 let client = BurstClient()
-                // The validate call below has 3 s to be read before the first request is sent (a
-                // loaded machine once took more than 1 s); once it is on its way, the file becomes unreadable.
-                let sending = client.send(threeViews, port: port, delay: 3)
-                let rewriting = Task {
-                    while client.lastStarted == nil { try await Task.sleep(for: .milliseconds(20)) }
+                let sending = Task {
+                    try await read.happened()
                     try write("{ not json", to: snapshot)
+                    try await client.send(threeViews, port: port).value
                 }
                 // A long settle time: the wait ends when the traffic is complete, however slowly a
                 // loaded machine delivers it, which is not what this test is about.
@@ -139,7 +174,6 @@ struct ControlAPIWaitTests {
                     port, "POST", "sessions/\(id)/validate",
                     body: #"{"snapshot": "\#(snapshot.path)", "timeout": 60, "settle": 30}"#)
                 try await sending.value
-                try await rewriting.value
                 #expect(response.status == 200, "\(response.text)")
                 #expect(try json(response.text)["passed"] == .bool(true))
                 #expect(response.header("X-Tracksnap-Wait") == "complete")
