@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
 """Checks the snapshot, profile, plan, report, cassette and events JSON Schemas against examples and the repository's own files.
 
-    python3 Schemas/check.py [-v] [--report FILE...] [--cassette FILE...] [--events FILE...]
+    python3 Schemas/check.py [-v] [--report FILE...] [--cassette FILE...] [--events FILE...] [--stream FILE...]
 
 - the three schemas are valid draft 2020-12 schemas, and the matcher definitions the snapshot and
   profile schemas share are identical;
 - every file under Schemas/examples/valid/ is accepted, every file under Schemas/examples/invalid/ rejected;
 - every *.json under the repository's Snapshots/ and Validators/, and every built-in profile
   (Sources/TracksnapValidation/Profile/BuiltIn/), is accepted;
+- every component schema of control-api.openapi.json, and every schema its stream's `x-events`
+  names, is a valid draft 2020-12 schema that accepts each of its `examples`;
 - with `--report`, each FILE (a report `tracksnap validate --format json` wrote) is accepted by the
   report schema, and with `--cassette`, each FILE (a cassette tracksnap wrote) by the cassette
   schema, and with `--events`, each FILE (what `tracksnap events --format json` wrote) by the events
-  schema: the Swift tests pass the writers' own output here.
+  schema, and with `--stream`, each FILE (Server-Sent Events the inspector's stream sent) event by
+  event: its name is one `x-events` names and its `data` is accepted by that schema: the Swift tests
+  pass the writers' own output here.
 
 A file under a `Reports` directory is a JSON report, one under a `Cassettes` directory a cassette; one whose `plan` is a number is a
 tracking plan; one under a `Validators` directory, or naming the profile schema in `$schema`, is a profile; any other a snapshot (as
@@ -25,6 +29,8 @@ from pathlib import Path
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 
 SCHEMAS = Path(__file__).resolve().parent
 ROOT = SCHEMAS.parent
@@ -32,6 +38,10 @@ EXAMPLES = SCHEMAS / "examples"
 # The profiles built into tracksnap (embedded in the binary from these files).
 BUILT_IN = "Sources/TracksnapValidation/Profile/BuiltIn"
 # Copied into the profile schema so that each file stands alone in an editor; they must not drift apart.
+# The control API's OpenAPI description, and where in it the stream names its events' schemas.
+CONTROL_API = SCHEMAS / "control-api.openapi.json"
+CONTROL_API_URI = "urn:tracksnap:control-api"
+STREAM_EVENTS = ["paths", "/__tracksnap/requests/stream", "get", "responses", "200", "content", "text/event-stream", "x-events"]
 SHARED_DEFS = ["order", "unexpected", "matcher", "literalValue", "arrayMatcher", "plainObject",
                "regexMatcher", "typeMatcher", "anyMatcher", "absentMatcher", "literalMatcher", "jsonSchemaMatcher", "unorderedMatcher"]
 
@@ -51,6 +61,7 @@ def main():
         return [Path(a) for a in rest[:next((i for i, a in enumerate(rest) if a.startswith("--")), len(rest))]]
 
     reports, cassettes, events = files_after("--report"), files_after("--cassette"), files_after("--events")
+    streams = files_after("--stream")
     passed, failed = 0, 0
 
     def report(ok, what, detail=""):
@@ -132,8 +143,77 @@ def main():
     for path in events:
         check(path.resolve(), True, schemas["events"])
 
+    check_control_api(report, streams)
+
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def pointer(steps):
+    return "/" + "/".join(str(step).replace("~", "~0").replace("/", "~1") for step in steps)
+
+
+def check_control_api(report, streams):
+    """The OpenAPI description's schemas and their examples; then each stream FILE, event by event.
+
+    OpenAPI 3.1's schemas are draft 2020-12 schemas: each is validated as a `$ref` into the whole
+    description, so that its own `$ref`s (`#/components/schemas/…`) resolve there."""
+    api = load(CONTROL_API)
+    registry = Registry().with_resource(CONTROL_API_URI, Resource.from_contents(api, default_specification=DRAFT202012))
+
+    def validator(steps):
+        return Draft202012Validator({"$ref": CONTROL_API_URI + "#" + pointer(steps)}, registry=registry)
+
+    def errors(validator, document):
+        error = best_match(validator.iter_errors(document))
+        return f"{pointer(error.absolute_path) if error.absolute_path else '/'} {error.message}" if error else None
+
+    events = api
+    for step in STREAM_EVENTS:
+        events = events.get(step, {}) if isinstance(events, dict) else {}
+    report(bool(events), "control-api.openapi.json names the stream's events' schemas (x-events)")
+    named = [(["components", "schemas", name], schema) for name, schema in api["components"]["schemas"].items()]
+    named += [(STREAM_EVENTS + [name], schema) for name, schema in events.items()]
+    for steps, schema in named:
+        label = f"control-api.openapi.json#{pointer(steps)}"
+        try:
+            Draft202012Validator.check_schema(schema)
+        except Exception as error:  # noqa: BLE001 - any failure is reported, not raised
+            report(False, f"{label} is a valid draft 2020-12 schema", str(error).splitlines()[0])
+            continue
+        report(True, f"{label} is a valid draft 2020-12 schema")
+        for index, example in enumerate(schema.get("examples", [])):
+            problem = errors(validator(steps), example)
+            report(problem is None, f"{label} accepts its example {index}", problem or "")
+
+    for path in streams:
+        label = path.relative_to(ROOT) if path.resolve().is_relative_to(ROOT) else path
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as error:
+            report(False, str(label), f"cannot be read: {error}")
+            continue
+        blocks = [block for block in text.replace("\r\n", "\n").split("\n\n") if block.strip()]
+        report(bool(blocks), f"{label} holds events")
+        for number, block in enumerate(blocks, 1):
+            fields = {}
+            for line in block.split("\n"):
+                field, _, value = line.partition(":")
+                fields.setdefault(field, []).append(value[1:] if value.startswith(" ") else value)
+            if set(fields) == {"retry"}:
+                continue
+            name = (fields.get("event") or ["message"])[-1]
+            what = f"{label} event {number} ({name})"
+            if name not in events:
+                report(False, f"{what} is accepted", f"x-events names no event {name!r}")
+                continue
+            try:
+                data = json.loads("\n".join(fields.get("data", [])))
+            except ValueError as error:
+                report(False, f"{what} is accepted", f"its data is not JSON: {error}")
+                continue
+            problem = errors(validator(STREAM_EVENTS + [name]), data)
+            report(problem is None, f"{what} is accepted", problem or "")
 
 
 if __name__ == "__main__":

@@ -292,7 +292,11 @@ struct InspectorTests {
             }
             #expect(ContinuousClock.now - started < .seconds(10), "recording waited for the reader")
             let rest = try await reader.readToEnd()
-            #expect(rest.contains("event: overflow"))
+            let overflow = try #require(rest.range(of: "event: overflow", options: .backwards), "\(rest.suffix(300))")
+            let told = try #require(StreamFrame.all(in: rest[overflow.lowerBound...]).first)
+            #expect(
+                try told.decode(ErrorAnswer.self)
+                    == ErrorAnswer(error: "this reader fell more than \(ControlAPI.streamBuffer) requests behind"))
             let delivered = rest.components(separatedBy: "event: request").count - 1
             #expect(delivered < ControlAPI.streamBuffer * 4)
         }

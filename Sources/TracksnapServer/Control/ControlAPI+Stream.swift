@@ -28,7 +28,7 @@ extension ControlAPI {
     /// data: {"request": {…}, "events": […]}
     ///
     /// event: answer
-    /// data: {"id": "1", "status": 200, "headers": […], "body": "…", "bodyEncoding": "text"}   (`CapturedAnswer`)
+    /// data: {"id": "1", "status": 200, "headers": […], "body": "…", "bodyEncoding": "text"}   (`CapturedAnswer.shown`)
     ///
     /// event: live             (once, after what the server held: N requests; each next one is new)
     /// data: {"held": N}
@@ -40,6 +40,11 @@ extension ControlAPI {
     /// data: {"max_requests": 100000, "answers_kept": 10000, "answer_bytes_kept": 67108864,
     ///        "answers_forgotten": "…older answers are no longer shown…"}
     /// ```
+    ///
+    /// Each event's data is one of the `RequestStream` types (`Server`, `Request`, `Answer`,
+    /// `Live`; `overflow` carries an `ErrorAnswer`, `reset` `{}`), encoded as every control API
+    /// answer is (`Response.text(of:)`); `Schemas/control-api.openapi.json` names their schemas
+    /// in the stream's `x-events`.
     ///
     /// Redacting and decoding run off the event loop, one request at a time, each written once
     /// the previous one reached the socket; a request is decoded once however many read it. A reader that falls behind is cut off rather than
@@ -73,7 +78,7 @@ extension ControlAPI {
                 }
             }
             // What the server held is all sent: the page stops showing that it is loading.
-            pending += "event: live\ndata: {\"held\": \(follower.backlog.count)}\n\n"
+            pending += Self.frame(.live, RequestStream.Live(held: follower.backlog.count))
             guard await stream.send(pending) else { return }
             for await item in follower.items {
                 if follower.overflowed { break }
@@ -85,7 +90,7 @@ extension ControlAPI {
                 case .answer(let id, let answer):
                     sent = await stream.send(Self.event(answer: answer, id: id, secrets: secrets))
                 case .reset:
-                    sent = await stream.send("event: reset\ndata: {}\n\n")
+                    sent = await stream.send(Self.frame(.reset, JSONValue.object([:])))
                 case .answersForgotten(let bytes):
                     let told =
                         "the answers shown hold more than \(bytes / (1024 * 1024)) MiB: "
@@ -96,8 +101,9 @@ extension ControlAPI {
             }
             if follower.overflowed {
                 _ = await stream.send(
-                    "event: overflow\ndata: {\"error\": \"this reader fell more than \(Self.streamBuffer) requests behind\"}\n\n"
-                )
+                    Self.frame(
+                        .overflow, ErrorAnswer(error: "this reader fell more than \(Self.streamBuffer) requests behind")
+                    ))
             }
         }
         return .response(response)
@@ -105,19 +111,17 @@ extension ControlAPI {
 
     /// The `server` event: the bounds of what the server keeps, and what it forgot.
     private static func serverEvent(_ store: CaptureStore, forgotten: String?) -> String {
-        var fields: [String: JSONValue] = [
-            "max_requests": store.maximumRequests.map { .number(String($0)) } ?? .null,
-            "answers_kept": .number(String(store.answersKept)),
-            "answer_bytes_kept": .number(String(store.answerBytesKept)),
-        ]
-        if let forgotten { fields["answers_forgotten"] = .string(forgotten) }
-        return "event: server\ndata: \(JSONValue.object(fields).serialized())\n\n"
+        frame(
+            .server,
+            RequestStream.Server(
+                maxRequests: store.maximumRequests, answersKept: store.answersKept,
+                answerBytesKept: store.answerBytesKept, answersForgotten: forgotten))
     }
 
     /// What the server answered a request, as a Server-Sent Event, hiding `secrets` (its
     /// request's among them) wherever they appear.
     private static func event(answer: CapturedAnswer, id: String, secrets: Set<String>) -> String {
-        "event: answer\ndata: \(answer.json(id: id, redactor: Redactor(secrets: secrets)).serialized())\n\n"
+        frame(.answer, answer.shown(id: id, redactor: Redactor(secrets: secrets)))
     }
 
     /// One captured request as a Server-Sent Event, hiding `secrets` wherever they appear; its
@@ -125,6 +129,18 @@ extension ControlAPI {
     private static func event(_ request: CapturedRequest, secrets: Set<String>, store: CaptureStore) -> String {
         let line = InspectedRequest.json(
             request, redactor: Redactor(secrets: secrets), observation: store.observation(of: request))
-        return "id: \(request.id)\nevent: request\ndata: \(line)\n\n"
+        return frame(.request, id: request.id, line: line)
+    }
+
+    /// One Server-Sent Event: its name, and its data encoded as every control API answer is
+    /// (`Response.text(of:)`), on one `data:` line.
+    private static func frame(_ event: RequestStream.EventName, _ data: some Encodable) -> String {
+        frame(event, line: Response.text(of: data))
+    }
+
+    /// One Server-Sent Event whose data is already encoded (`InspectedRequest.json`, kept per
+    /// request): an `id:` line when it has one, its name, its data.
+    private static func frame(_ event: RequestStream.EventName, id: String? = nil, line: String) -> String {
+        (id.map { "id: \($0)\n" } ?? "") + "event: \(event.rawValue)\ndata: \(line)\n\n"
     }
 }

@@ -42,8 +42,14 @@ struct Response: Sendable {
     /// A control API answer: one of the `Codable` types its clients decode (`HealthAnswer`,
     /// `SessionAnswer`, `RecordAnswer`, `ErrorAnswer`, in `TracksnapTraffic`).
     static func answer(_ status: HTTPResponseStatus, _ answer: some Encodable) -> Response {
+        json(status, text: text(of: answer))
+    }
+
+    /// The JSON text of a control API answer, or of the data of one of the stream's events
+    /// (`RequestStream`): `JSONValueCoder`, keys sorted, on one line.
+    static func text(of answer: some Encodable) -> String {
         // None of the answers' `encode(to:)` throws of its own, so this cannot fail.
-        json(status, (try? JSONValueCoder.encode(answer)) ?? .null)
+        ((try? JSONValueCoder.encode(answer)) ?? .null).serialized()
     }
 
     /// `{"error": message}` with the status (`ErrorAnswer`).

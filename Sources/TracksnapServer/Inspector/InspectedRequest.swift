@@ -61,33 +61,24 @@ enum InspectedRequest {
         let safe = key.request
         let privacy = zip(personal, key.privacy)
         let broken = VendorRule.violations(of: VendorRule.all, safe, decoded.events)
-        let events = decoded.events.map { event -> JSONValue in
-            guard case .object(var fields) = event.validationView else { return event.validationView }
-            fields["index"] = .number(String(event.index))
-            let found = privacy.filter { $0.0.request?.event == event.index }.map { JSONValue.string($0.1) }
-            if !found.isEmpty { fields["privacy"] = .array(found) }
+        let events = decoded.events.map { event in
             let own = broken.filter { $0.event?.index == event.index }
-            let rules = own.filter { $0.rule.kind == .limit }.map { JSONValue.string($0.message) }
-            let advice = own.filter { $0.rule.kind == .recommendation }.map { JSONValue.string($0.message) }
-            if !rules.isEmpty { fields["rules"] = .array(rules) }
-            if !advice.isEmpty { fields["warnings"] = .array(advice) }
-            return .object(fields)
+            return RequestStream.Event(
+                vendor: event.vendor, type: event.type, name: event.name, properties: event.properties,
+                context: event.context, index: event.index,
+                rules: own.filter { $0.rule.kind == .limit }.map(\.message),
+                warnings: own.filter { $0.rule.kind == .recommendation }.map(\.message),
+                privacy: privacy.filter { $0.0.request?.event == event.index }.map(\.1))
         }
         let whole = broken.filter { $0.event == nil }
-        let problems =
-            [decoded.error?.description, safe.refused, safe.replayMiss].compactMap { $0 }
-            + whole.filter { $0.rule.kind == .limit }.map(\.message)
-        let warnings = whole.filter { $0.rule.kind == .recommendation }.map { JSONValue.string($0.message) }
-        var text =
-            #"{"request":"# + CaptureFile.ndjsonLine(safe) + #","events":"# + JSONValue.array(events).serialized()
-        if !problems.isEmpty { text += #","problems":"# + JSONValue.array(problems.map(JSONValue.string)).serialized() }
-        if !warnings.isEmpty { text += #","warnings":"# + JSONValue.array(warnings).serialized() }
-        let own = privacy.filter { $0.0.request?.event == nil }.map { JSONValue.string($0.1) }
-        if !own.isEmpty { text += #","privacy":"# + JSONValue.array(own).serialized() }
-        if let error = decoded.error { text += #","vendor":"# + JSONValue.string(error.vendor).serialized() }
-        let steps = layers(safe)
-        if !steps.isEmpty { text += #","layers":"# + JSONValue.array(steps).serialized() }
-        return text + "}"
+        let shown = RequestStream.Request(
+            request: safe, events: events,
+            problems: [decoded.error?.description, safe.refused, safe.replayMiss].compactMap { $0 }
+                + whole.filter { $0.rule.kind == .limit }.map(\.message),
+            warnings: whole.filter { $0.rule.kind == .recommendation }.map(\.message),
+            privacy: privacy.filter { $0.0.request?.event == nil }.map(\.1),
+            vendor: decoded.error?.vendor, layers: layers(safe))
+        return Response.text(of: shown)
     }
 
     /// The personal data the request carries, as the `default` profile finds it (the check every
@@ -107,11 +98,11 @@ enum InspectedRequest {
 
     /// The layers of a body that is more than JSON (a form, base64, JSON in a form's field…),
     /// step by step (`EncodedLayers.steps`); none for a body that is plain JSON and hides nothing.
-    private static func layers(_ request: CapturedRequest) -> [JSONValue] {
+    private static func layers(_ request: CapturedRequest) -> [RequestStream.Layer] {
         guard case .text(let body) = request.body else { return [] }
         let steps = EncodedLayers.steps(in: body)
         let plainJSON = body.drop { $0.isWhitespace }.first.map { $0 == "{" || $0 == "[" } ?? false
         guard steps.count > 1 || (steps.count == 1 && !plainJSON) else { return [] }
-        return steps.map { .object(["at": .string($0.at), "value": $0.value]) }
+        return steps.map { RequestStream.Layer(at: $0.at, value: $0.value) }
     }
 }

@@ -1,15 +1,14 @@
 import Foundation
-import TracksnapJSON
 package import TracksnapTraffic
 import TracksnapValidation
 
 /// What the server answered a captured request: the collector's answer, what the upstream or
 /// a cassette answered, a refusal. Kept for the inspector (`CaptureStore.answered`), not part
-/// of a capture: exports and the journal hold requests only.
+/// of a capture: exports and the journal hold requests only. The stream shows it as a
+/// `RequestStream.Answer`, redacted.
 ///
-/// ```json
-/// {"id": "3", "status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}],
-///  "body": "{\"code\":200,\"status\":1}", "bodyEncoding": "text"}
+/// ```swift
+/// answer.shown(id: "3", redactor: redactor)   // {"body":"{\"code\":200}","bodyEncoding":"text","headers":[…],"id":"3","status":200}
 /// ```
 package struct CapturedAnswer: Sendable, Hashable {
     /// The most bytes of an answer's body kept; the rest is cut (`truncated`).
@@ -51,26 +50,10 @@ package struct CapturedAnswer: Sendable, Hashable {
         return headers.reduce(body) { $0 + $1.name.utf8.count + $1.value.utf8.count }
     }
 
-    /// The answer as JSON, its secrets hidden as its request's are.
-    func json(id: String, redactor: Redactor) -> JSONValue {
-        var fields: [String: JSONValue] = [
-            "id": .string(id), "status": .number(String(status)),
-            "headers": .array(
-                redactor.redact(headers: headers).map {
-                    .object(["name": .string($0.name), "value": .string($0.value)])
-                }),
-        ]
-        switch redactor.redact(body: body) {
-        case .text(let text):
-            fields["body"] = .string(text)
-            fields["bodyEncoding"] = .string("text")
-        case .base64(let encoded):
-            fields["body"] = .string(encoded)
-            fields["bodyEncoding"] = .string("base64")
-        case nil:
-            break
-        }
-        if truncated { fields["truncated"] = .bool(true) }
-        return .object(fields)
+    /// The answer as the stream shows it, its secrets hidden as its request's are.
+    func shown(id: String, redactor: Redactor) -> RequestStream.Answer {
+        RequestStream.Answer(
+            id: id, status: status, headers: redactor.redact(headers: headers), body: redactor.redact(body: body),
+            truncated: truncated)
     }
 }

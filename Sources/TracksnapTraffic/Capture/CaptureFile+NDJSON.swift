@@ -143,14 +143,10 @@ extension CaptureFile {
         }
 
         // Checked with or without a body: a record that names an unknown encoding is wrong either way.
-        let isBase64: Bool
-        switch record.bodyEncoding {
-        case nil, "text": isBase64 = false
-        case "base64": isBase64 = true
-        case let other?:
+        guard let isBase64 = NDJSONRecord.isBase64(record.bodyEncoding) else {
             throw CaptureFileError(
                 file: file, line: lineNumber, place: "bodyEncoding",
-                message: "unknown encoding \"\(other)\"; expected \"text\" or \"base64\"")
+                message: "unknown encoding \"\(record.bodyEncoding ?? "")\"; expected \"text\" or \"base64\"")
         }
         var body: CapturedRequest.Body?
         if let text = record.body {
@@ -158,11 +154,7 @@ extension CaptureFile {
                 CaptureFileError(file: file, line: lineNumber, place: "body", message: message)
             }
         }
-        return CapturedRequest(
-            id: record.id?.value ?? String(lineNumber), time: record.time, method: record.method, url: record.url,
-            headers: (record.headers ?? []).map { CapturedRequest.Header(name: $0.name, value: $0.value) },
-            body: body, session: record.session, serverOrigin: record.serverOrigin, refused: record.refused,
-            replayMiss: record.replayMiss, ingested: record.ingested ?? false)
+        return record.request(id: record.id?.value ?? String(lineNumber), body: body)
     }
 }
 
@@ -177,17 +169,42 @@ extension NDJSONRecord {
         ingested = request.ingested ? true : nil
         method = request.method
         url = request.url
-        headers = request.headers.map { Header(name: $0.name, value: $0.value) }
-        switch request.body {
-        case .text(let text):
-            body = text
-            bodyEncoding = "text"
-        case .base64(let encoded):
-            body = encoded
-            bodyEncoding = "base64"
-        case nil:
-            body = nil
-            bodyEncoding = nil
+        headers = request.headers.map(Header.init)
+        (body, bodyEncoding) = Self.written(request.body)
+    }
+
+    /// The request the record describes, with its id and its body as read (`body` and
+    /// `bodyEncoding`, checked by the reader).
+    func request(id: String, body: CapturedRequest.Body?) -> CapturedRequest {
+        CapturedRequest(
+            id: id, time: time, method: method, url: url,
+            headers: (headers ?? []).map { CapturedRequest.Header(name: $0.name, value: $0.value) },
+            body: body, session: session, serverOrigin: serverOrigin, refused: refused, replayMiss: replayMiss,
+            ingested: ingested ?? false)
+    }
+
+    /// A body as a record writes it: its text and `bodyEncoding`, both nil when there is none.
+    static func written(_ body: CapturedRequest.Body?) -> (text: String?, encoding: String?) {
+        switch body {
+        case .text(let text): (text, "text")
+        case .base64(let encoded): (encoded, "base64")
+        case nil: (nil, nil)
         }
+    }
+
+    /// Whether a record's `bodyEncoding` says base64 (absent means text); nil when it names an
+    /// unknown encoding.
+    static func isBase64(_ encoding: String?) -> Bool? {
+        switch encoding {
+        case nil, "text": false
+        case "base64": true
+        case .some: nil
+        }
+    }
+}
+
+extension NDJSONRecord.Header {
+    init(_ header: CapturedRequest.Header) {
+        self.init(name: header.name, value: header.value)
     }
 }
