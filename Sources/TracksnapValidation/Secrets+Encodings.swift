@@ -63,7 +63,7 @@ extension Secrets {
     }
 
     /// The one search of a value at any depth of any encoding, which secrets and personal data
-    /// (`PersonalData`) share: every member of every object, given with its key (`member`
+    /// (`PersonalData`) share: every member of every object, in its keys' order, given with its key (`member`
     /// returns true when it has taken the member whole, so that the search does not go into
     /// it), and every string (`text`), each at its path of JSON Pointer tokens; a string that
     /// is JSON text, a form, a URL's query, base64 or base64url text, or gzip in base64 is
@@ -87,7 +87,9 @@ extension Secrets {
         guard depth <= EncodedLayers.deepest else { return }
         switch value {
         case .object(let members):
-            for (key, item) in members {
+            // In the keys' order, not the dictionary's, which differs from one run to the next:
+            // what is found first (a value's path, a finding's place in a report) is the same in every run.
+            for (key, item) in members.sorted(by: { $0.key < $1.key }) {
                 path.append(key)
                 if !member(key, item, path) {
                     search(item, depth: depth, path: &path, budget: &budget, member: member, text: text)

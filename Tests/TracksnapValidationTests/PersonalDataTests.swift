@@ -16,6 +16,20 @@ struct PersonalDataTests {
         PersonalData.hits(in: ["properties": .object([key: value])]) { $0.first == "properties" }
     }
 
+    @Test("the hits of one object come in the same order however its dictionary was built")
+    func orderOfOneObject() {
+        let members: [(String, JSONValue)] = (0..<12).map { ("email\($0)", .string("user\($0)@example.com")) }
+        var small: [String: JSONValue] = [:]
+        var large = [String: JSONValue](minimumCapacity: 1_024)
+        for (key, value) in members { small[key] = value }
+        for (key, value) in members.reversed() { large[key] = value }
+        let orders = [small, large].map { object in
+            PersonalData.hits(in: ["properties": .object(object)]).map(\.value)
+        }
+        #expect(orders[0] == orders[1])
+        #expect(orders[0] == members.map(\.0).sorted().map { "user\($0.dropFirst(5))@example.com" })
+    }
+
     @Test(
         "each kind is found by its shape or its field, once, and masked",
         arguments: [
