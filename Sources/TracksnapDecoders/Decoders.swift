@@ -46,8 +46,11 @@ public enum Decoders {
 /// traffic arrives (a wait asks on every arrival, then validates): `Decoders.decode`, and so a
 /// profile's selection and its vendor filters, read it while it is `current`, so that a request
 /// is decoded once by its decoder for the whole wait. Keyed by the request's id and the
-/// decoder's vendor, so only for requests whose ids are unique (as a store or an in-process
-/// capture numbers them; a file's may repeat) under one workspace's decoders.
+/// decoder (`VendorDecoder.identity`, not its vendor: one of your own may share a built-in's
+/// vendor), so only for requests whose ids are unique (as a store or an in-process capture
+/// numbers them; a file's may repeat). A list of decoders reads each of its decoders' entries in
+/// turn, so two lists that share a decoder (the built-ins and a profile's, two inspectors on one
+/// profile) share what it made of a request: the one key a decoding is kept under.
 ///
 /// ```swift
 /// let decodes = DecodeCache()
@@ -59,7 +62,7 @@ package final class DecodeCache: Sendable {
 
     private struct Key: Hashable {
         let request: String
-        let decoder: String
+        let decoder: Int
     }
     private let results = Mutex<[Key: DecodeResult]>([:])
 
@@ -67,7 +70,7 @@ package final class DecodeCache: Sendable {
 
     /// The request's decoding by this decoder, made on the first ask.
     func decoded(_ request: CapturedRequest, by decoder: VendorDecoder) -> DecodeResult {
-        let key = Key(request: request.id, decoder: decoder.vendor)
+        let key = Key(request: request.id, decoder: decoder.identity)
         if let known = results.withLock({ $0[key] }) { return known }
         let result = Decoders.run(decoder, on: request)
         results.withLock { $0[key] = result }

@@ -1,3 +1,4 @@
+import Synchronization
 public import TracksnapTraffic
 
 /// A strategy that recognises one vendor's traffic and decodes it into events.
@@ -16,6 +17,11 @@ public struct VendorDecoder: Sendable {
     /// Which traffic it claims, for a person (documentation and `tracksnap` listings).
     public let rule: String
     private let attempt: @Sendable (CapturedRequest) -> DecodeResult
+    /// Tells this decoder from every other one made in the process, whatever its vendor (one of
+    /// your own may share a built-in's, a profile's protobuf decoder is made anew on each load):
+    /// what `DecodeCache` keeps a decoding under.
+    package let identity = VendorDecoder.made.add(1, ordering: .relaxed).newValue
+    private static let made = Atomic<Int>(0)
 
     /// A custom decoder.
     ///

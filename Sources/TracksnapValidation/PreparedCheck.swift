@@ -114,10 +114,7 @@ public struct PreparedCheck: Sendable {
         _ snapshot: Snapshot, file: String, profile: Profile, planFiles given: [Workspace.File], workspace: Workspace
     ) throws(InputError) {
         let extensions = workspace.extensions
-        if let unknown = profile.decoders.unknownNames(with: profile.ownDecoders).first {
-            throw InputError(
-                file: profile.file ?? file, message: DecoderChoice.unknownMessage(unknown, own: profile.ownDecoders))
-        }
+        try profile.requireKnownDecoders(file: file)
         guard let validator = extensions.validators[profile.validator] else {
             throw InputError(
                 file: profile.file ?? file, message: "no validator is registered as \"\(profile.validator)\"")

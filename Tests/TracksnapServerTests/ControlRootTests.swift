@@ -108,6 +108,26 @@ struct ControlRootTests {
         }
     }
 
+    @Test(
+        "the stream's ?profile= outside the root is refused with 400 naming it, as validate refuses it, without reading the file"
+    )
+    func streamProfileOutside() async throws {
+        try await withTemporaryDirectory { directory in
+            let layout = try Layout(directory)
+            try await withServer(.init(root: layout.root.path)) { _, port in
+                for escape in layout.escapes {
+                    let encoded = try #require(escape.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+                    let response = try await control(port, "GET", "requests/stream?profile=\(encoded)")
+                    #expect(response.status == 400, "\(escape): \(response.text)")
+                    let message = try json(response.text)["error"]?.stringValue ?? ""
+                    #expect(message.hasPrefix("query parameter profile=\"\(escape)\": "), "\(escape): \(message)")
+                    #expect(message.contains("is outside the root"), "\(escape): \(message)")
+                    #expect(!response.text.contains(Layout.secret), "\(escape) was read: \(message)")
+                }
+            }
+        }
+    }
+
     @Test("a snapshot whose own validator names a file outside the root is refused")
     func snapshotValidatorOutside() async throws {
         try await withTemporaryDirectory { directory in

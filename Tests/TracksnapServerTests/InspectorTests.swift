@@ -326,9 +326,10 @@ final class StreamReader: Sendable {
     private let socket: Socket
     private let received = Mutex<String>("")
 
-    init(port: Int, token: String?) throws {
+    /// - Parameter query: the stream's query, `?profile=…` (percent-encoded), or none.
+    init(port: Int, token: String?, query: String = "") throws {
         socket = try Socket(port: port, timeout: 60)
-        var text = "GET /__tracksnap/requests/stream HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+        var text = "GET /__tracksnap/requests/stream\(query) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
         if let token { text += "Authorization: Bearer \(token)\r\n" }
         try socket.write(Array((text + "\r\n").utf8))
     }

@@ -4,6 +4,7 @@ import TracksnapDecoders
 import TracksnapJSON
 import TracksnapTestSupport
 import TracksnapTraffic
+import TracksnapValidation
 
 @testable import TracksnapServer
 
@@ -58,6 +59,41 @@ struct ObservationTests {
         // decoder: once for what the server observes, once for the validate wait.
         let counts = DecoderCalls.count(marker)
         #expect(counts == ["segment": 2], "decoded \(counts)")
+    }
+}
+
+extension ObservationTests {
+    @Test(
+        "a request captured while two inspectors read the stream with one profile and one without is decoded once by the profile's decoder and once by the built-in decoders"
+    )
+    func decodedOncePerProfile() async throws {
+        let marker = "decoded-once-per-profile-" + UUID().uuidString
+        DecoderCalls.watch(marker)
+        try await withTemporaryDirectory { directory in
+            try #"{"decoders": ["shouting"]}"#.write(
+                to: directory.appending(path: "loud.json"), atomically: true, encoding: .utf8)
+            var configuration = CaptureServer.Configuration(root: directory.path)
+            configuration.extensions = Extensions(decoders: [InspectorProfileTests.decoder])
+            try await withServer(configuration) { _, port in
+                let readers = try [
+                    StreamReader(port: port, token: nil, query: "?profile=loud.json"),
+                    StreamReader(port: port, token: nil, query: "?profile=loud.json"),
+                    StreamReader(port: port, token: nil),
+                ]
+                defer { for reader in readers { reader.close() } }
+                for reader in readers { _ = try await reader.read(until: "event: live") }
+                let body = #"{"type": "track", "event": "Order Completed"}"#
+                let sent = try await RawHTTP.send(
+                    port: port, method: "POST", target: "/v1/track?probe=\(marker)",
+                    headers: [("Content-Type", "application/json")], body: Array(body.utf8))
+                #expect(sent.status == 200)
+                for reader in readers.prefix(2) { _ = try await reader.read(until: "ORDER COMPLETED") }
+                // The built-in reader's line: the request's body names the event as sent, its event too.
+                _ = try await readers[2].read(until: #""name":"Order Completed""#)
+            }
+        }
+        let counts = DecoderCalls.count(marker)
+        #expect(counts == ["shouting": 1, "segment": 1], "decoded \(counts)")
     }
 }
 

@@ -13,7 +13,9 @@ extension ControlAPI {
 
     /// `GET /__tracksnap/requests/stream`: every captured request as a Server-Sent Event, what
     /// the server holds first, then each one as it is recorded (`InspectedRequest`: redacted,
-    /// with its decoded events). The inspector reads it.
+    /// with its decoded events). The inspector reads it. `?profile=NAME` reads each request as
+    /// that profile does (its filter, decoders, vendor rules and personal-data policy: the events
+    /// `validate` with it reports); without it, with every built-in decoder and rule.
     ///
     /// ```text
     /// retry: 1000
@@ -51,13 +53,17 @@ extension ControlAPI {
     /// buffered for: its stream ends with `overflow`, and a reader that connects again starts
     /// over from what the server holds.
     func requestStream(_ request: IncomingRequest) throws(ControlError) -> ControlAnswer {
-        if let name = request.queryItems.keys.sorted().first {
-            throw .badRequest("unknown query parameter \"\(name)\"; this call takes none")
+        let query = request.queryItems
+        if let name = query.keys.sorted().first(where: { $0 != "profile" }) {
+            throw .badRequest("unknown query parameter \"\(name)\"; this call takes only profile")
+        }
+        let reading = try query["profile"].map { reference throws(ControlError) in
+            try streamReading(profile: reference)
         }
         var response = Response(
             status: .ok,
             headers: ["Content-Type": "text/event-stream; charset=utf-8", "X-Content-Type-Options": "nosniff"])
-        response.stream = { [store] stream in
+        response.stream = { [store, reading] stream in
             let follower = store.follow(buffering: Self.streamBuffer)
             defer { follower.finish() }
             // The page keeps as many requests as the server does (`--max-requests`).
@@ -68,7 +74,7 @@ extension ControlAPI {
             // What the server holds goes out in pieces of `streamPiece` bytes: a write a request
             // would take a trip through the event loop for each of 100,000.
             for request in follower.backlog {
-                pending += Self.event(request, secrets: secrets, store: store)
+                pending += Self.event(request, secrets: secrets, store: store, reading: reading)
                 if let answer = follower.answers[request.id] {
                     pending += Self.event(answer: answer, id: request.id, secrets: secrets)
                 }
@@ -86,7 +92,7 @@ extension ControlAPI {
                 switch item {
                 case .request(let request):
                     secrets.formUnion(store.carriedSecrets(of: request))
-                    sent = await stream.send(Self.event(request, secrets: secrets, store: store))
+                    sent = await stream.send(Self.event(request, secrets: secrets, store: store, reading: reading))
                 case .answer(let id, let answer):
                     sent = await stream.send(Self.event(answer: answer, id: id, secrets: secrets))
                 case .reset:
@@ -124,11 +130,28 @@ extension ControlAPI {
         frame(.answer, answer.shown(id: id, redactor: Redactor(secrets: secrets)))
     }
 
-    /// One captured request as a Server-Sent Event, hiding `secrets` wherever they appear; its
-    /// decoding shared with every other reader (`CaptureStore.observation(of:)`).
-    private static func event(_ request: CapturedRequest, secrets: Set<String>, store: CaptureStore) -> String {
+    /// `?profile=NAME`: the profile the stream reads requests with, resolved as `validate`
+    /// resolves its `validator` (a name, a file under the root, several joined by commas), and
+    /// refused as it refuses one: a 400 naming the parameter and its value.
+    private func streamReading(profile reference: String) throws(ControlError) -> InspectedRequest.Reading {
+        do throws(InputError) {
+            let profile = try Profile.load(reference, workspace: workspace)
+            try profile.requireKnownDecoders(file: reference)
+            return InspectedRequest.Reading(profile)
+        } catch {
+            throw .badRequest("query parameter profile=\"\(reference)\": \(error.description)")
+        }
+    }
+
+    /// One captured request as a Server-Sent Event, hiding `secrets` wherever they appear, read
+    /// as `reading` says (nil: the built-in reading); its decoding shared with every other reader
+    /// (`CaptureStore.observation(of:)`).
+    private static func event(
+        _ request: CapturedRequest, secrets: Set<String>, store: CaptureStore, reading: InspectedRequest.Reading?
+    ) -> String {
         let line = InspectedRequest.json(
-            request, redactor: Redactor(secrets: secrets), observation: store.observation(of: request))
+            request, redactor: Redactor(secrets: secrets), observation: store.observation(of: request),
+            reading: reading ?? .builtIn)
         return frame(.request, id: request.id, line: line)
     }
 

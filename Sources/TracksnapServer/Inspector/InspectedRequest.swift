@@ -1,3 +1,4 @@
+import Synchronization
 import TracksnapDecoders
 import TracksnapJSON
 import TracksnapTraffic
@@ -38,6 +39,49 @@ enum InspectedRequest {
     struct Key: Equatable, Sendable {
         let request: CapturedRequest
         let privacy: [String]
+        /// The reading's `Reading.id`.
+        let reading: Int
+    }
+
+    /// How a reader of the stream reads requests: with every built-in decoder and every built-in
+    /// vendor rule (`builtIn`: the stream without `?profile=`), or as a profile does
+    /// (`?profile=NAME`): its filter selects, its decoders decode (its protobuf decoder and
+    /// decoders of one's own included), its vendor rules are checked at its severities and its
+    /// personal-data policy finds, so that the reader sees the events `validate` with that
+    /// profile reports. A request its filter leaves out shows no events.
+    struct Reading: Sendable {
+        /// nil: the built-in decoders and rules, and the `default` profile's personal-data search.
+        let profile: Profile?
+        /// Tells this reading from every other one made in the process (`builtIn` is 0): what an
+        /// observation keeps the line and the personal data a reading made under.
+        let id: Int
+
+        static let builtIn = Reading(profile: nil, id: 0)
+        private static let made = Atomic<Int>(0)
+
+        private init(profile: Profile?, id: Int) {
+            self.profile = profile
+            self.id = id
+        }
+
+        /// Reading as `profile` does.
+        init(_ profile: Profile) {
+            self.init(profile: profile, id: Self.made.add(1, ordering: .relaxed).newValue)
+        }
+
+        /// The events of `safe`, the request as the reader's redaction leaves it: read with what
+        /// the observation's decoders made of it when that is the request as captured.
+        func decode(_ safe: CapturedRequest, captured: CapturedRequest, _ observation: Observation) -> DecodeResult {
+            guard let profile else { return safe == captured ? observation.decoded(captured) : Decoders.decode(safe) }
+            let select = { profile.select([safe], decodingEvents: true).decoded.first ?? .unclaimed }
+            return safe == captured ? observation.withDecodes(select) : select()
+        }
+
+        /// The vendor rules a request and its events break: every built-in rule as its kind says,
+        /// or those the profile checks, as it checks them (`Profile.brokenRules`).
+        func broken(_ request: CapturedRequest, _ events: [AnalyticsEvent]) -> [VendorRule.Broken] {
+            profile?.brokenRules(request, events) ?? VendorRule.violations(of: VendorRule.all, request, events)
+        }
     }
 
     /// The JSON text of one request, on one line.
@@ -45,22 +89,27 @@ enum InspectedRequest {
     /// - Parameters:
     ///   - redactor: knows the request's own secrets, and those of the requests before it.
     ///   - observation: what the server observed of the request, shared by every reader.
-    static func json(_ request: CapturedRequest, redactor: Redactor, observation: Observation = Observation())
-        -> String
-    {
+    ///   - reading: the built-in decoders and rules, or a profile's.
+    static func json(
+        _ request: CapturedRequest, redactor: Redactor, observation: Observation = Observation(),
+        reading: Reading = .builtIn
+    ) -> String {
         let safe = redactor.redact(request)
-        let personal = observation.personalFindings { privacy(request, observation) }
-        let key = Key(request: safe, privacy: personal.map { redactor.redact(text: $0.message) })
+        let personal = observation.personalFindings(reading: reading.id) { privacy(request, observation, reading) }
+        let key = Key(request: safe, privacy: personal.map { redactor.redact(text: $0.message) }, reading: reading.id)
         return observation.inspected(as: key) {
-            line(key, personal, decoded: safe == request ? observation.decoded(request) : Decoders.decode(safe))
+            let decoded = reading.decode(safe, captured: request, observation)
+            return line(key, personal, decoded: decoded, broken: reading.broken(safe, decoded.events))
         }
     }
 
-    /// The line of a request as `key` has it redacted, from its decoding and its personal data.
-    private static func line(_ key: Key, _ personal: [Finding], decoded: DecodeResult) -> String {
+    /// The line of a request as `key` has it redacted, from its decoding, the vendor rules it
+    /// breaks and its personal data.
+    private static func line(
+        _ key: Key, _ personal: [Finding], decoded: DecodeResult, broken: [VendorRule.Broken]
+    ) -> String {
         let safe = key.request
         let privacy = zip(personal, key.privacy)
-        let broken = VendorRule.violations(of: VendorRule.all, safe, decoded.events)
         let events = decoded.events.map { event in
             let own = broken.filter { $0.event?.index == event.index }
             return RequestStream.Event(
@@ -81,16 +130,19 @@ enum InspectedRequest {
         return Response.text(of: shown)
     }
 
-    /// The personal data the request carries, as the `default` profile finds it (the check every
-    /// profile makes), each finding's message naming the kind, the event and the JSON Pointer,
-    /// the value masked. Found in the request as sent: the redacted one shows only masks. A
-    /// request with nothing of the kind anywhere is searched once and not decoded again; one
-    /// with some is read with what the built-in decoders made of it (`Observation.decoded`).
-    private static func privacy(_ request: CapturedRequest, _ observation: Observation) -> [Finding] {
+    /// The personal data the request carries, as the reading's profile finds it (the `default`
+    /// profile's for the built-in reading: the check every profile makes), each finding's message
+    /// naming the kind, the event and the JSON Pointer, the value masked. Found in the request as
+    /// sent: the redacted one shows only masks. A request with nothing of the kind anywhere is
+    /// searched once and not decoded again; one with some is read with what the observation's
+    /// decoders made of it (`Observation.withDecodes`).
+    private static func privacy(_ request: CapturedRequest, _ observation: Observation, _ reading: Reading)
+        -> [Finding]
+    {
         guard !PersonalData.hits(in: request.validationView, addresses: { _ in true }).isEmpty else { return [] }
-        let profile = Profile.builtInDefault
+        let profile = reading.profile ?? Profile.builtInDefault
         // Each built-in decoder's reading is kept first, so that the profile's selection reads it.
-        _ = observation.decoded(request)
+        if reading.profile == nil { _ = observation.decoded(request) }
         return observation.withDecodes {
             profile.personalDataFindings([request]) { profile.select([request], decodingEvents: true) }
         }

@@ -6,7 +6,9 @@ import TracksnapValidation
 /// What the server reads of one captured request, each part found at most once however many
 /// readers ask (the log, the journal, every inspector, every events wait, every answer): its
 /// secrets, the personal data its fields name, the events the built-in decoders read from it,
-/// and the inspector's line. A reader that asks while another finds a part waits for that one
+/// what each decoder (built-in, of one's own, a profile's) made of it (`DecodeCache`, keyed by the
+/// decoder: an inspector reading with a profile shares what its decoders made with every other
+/// reader whose decoders are the same ones), and the inspector's line. A reader that asks while another finds a part waits for that one
 /// rather than finding it again.
 ///
 /// Filled lazily, on the first read, not at capture: a request nothing reads (the collector
@@ -22,10 +24,12 @@ final class Observation: Sendable {
     private let secrets = Mutex<Set<String>?>(nil)
     private let personalData = Mutex<[String: String]?>(nil)
     private let decoded = Mutex<DecodeResult?>(nil)
-    /// What each built-in decoder made of the request as captured: what `decoded` and the
-    /// inspector's personal-data search (the `default` profile's decoders) read.
+    /// What each decoder made of the request as captured: what `decoded`, the inspector's
+    /// personal-data search (the `default` profile's decoders) and a reading with a profile's
+    /// decoders (`InspectedRequest.Reading`) read.
     private let decodes = DecodeCache()
-    private let personalFindings = Mutex<[Finding]?>(nil)
+    /// By `InspectedRequest.Reading.id`: the built-in reading's and a few profiles'.
+    private let personalFindings = Mutex<[Int: [Finding]]>([:])
     private let inspected = Mutex<(key: InspectedRequest.Key, line: String)?>(nil)
 
     /// The request's secrets (`CapturedRequest.carriedSecrets`).
@@ -63,21 +67,27 @@ final class Observation: Sendable {
         decoded(request).events.count
     }
 
-    /// Runs `body` with what the built-in decoders made of the request at hand
-    /// (`DecodeCache.current`): only for decodings of this request as captured.
+    /// Runs `body` with what the decoders made of the request at hand (`DecodeCache.current`):
+    /// only for decodings of this request as captured.
     func withDecodes<T>(_ body: () -> T) -> T {
         DecodeCache.$current.withValue(decodes, operation: body)
     }
 
-    /// The personal data the inspector shows for the request, found once (`InspectedRequest`).
-    func personalFindings(_ find: () -> [Finding]) -> [Finding] {
+    /// The personal data the inspector shows for the request read one way (`reading`, an
+    /// `InspectedRequest.Reading.id`), found once for each: the few most recent readings are
+    /// kept (`readingsKept`), so that inspectors that come and go with profiles keep no more.
+    func personalFindings(reading: Int, _ find: () -> [Finding]) -> [Finding] {
         personalFindings.withLock { found in
-            if let found { return found }
+            if let known = found[reading] { return known }
             let searched = find()
-            found = searched
+            if found.count >= Self.readingsKept { found = found.filter { $0.key == 0 } }
+            found[reading] = searched
             return searched
         }
     }
+
+    /// How many readings' personal data an observation keeps at most.
+    static let readingsKept = 8
 
     /// The inspector's line for the request as a reader's redaction leaves it (`key`): made
     /// once, and again only for a reader whose redaction differs (one that knows other secrets).

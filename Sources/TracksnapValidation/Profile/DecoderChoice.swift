@@ -1,4 +1,5 @@
 public import TracksnapDecoders
+package import TracksnapJSON
 
 /// Which vendor decoders turn a profile's traffic into events: its `"decoders"` key.
 ///
@@ -63,5 +64,16 @@ public enum DecoderChoice: Sendable, Hashable, ExpressibleByArrayLiteral {
             + (own.isEmpty
                 ? " (a decoder of your own is registered with DecoderRegistry.register, or given to the workspace's extensions)"
                 : "")
+    }
+}
+
+extension Profile {
+    /// Throws when `decoders` names a decoder neither built in nor of one's own: what a check of
+    /// the profile (`PreparedCheck`) and the inspector's reading with it refuse alike.
+    ///
+    /// - Parameter file: how the error names the profile when it has no file of its own.
+    package func requireKnownDecoders(file: String) throws(InputError) {
+        guard let unknown = decoders.unknownNames(with: ownDecoders).first else { return }
+        throw InputError(file: self.file ?? file, message: DecoderChoice.unknownMessage(unknown, own: ownDecoders))
     }
 }

@@ -79,14 +79,10 @@ extension Profile {
     /// decodes (`selection`, asked only when a rule is on): a `vendor_rule` each, naming the
     /// rule, the request and the event.
     package func ruleFindings(_ requests: [CapturedRequest], selection: () -> Selection) -> [Finding] {
-        // `"severity": {"vendor_rule": "warning"}` makes every rule a warning.
-        let ceiling = severities[.vendorRule] ?? .error
-        var severity: [String: Severity] = [:]
-        for rule in VendorRule.all {
-            severity[rule.id] = rule.severity(in: rules).map { ceiling == .warning ? .warning : $0 }
-        }
-        let checked = VendorRule.all.filter { severity[$0.id] != nil }
-        guard !checked.isEmpty else { return [] }
+        let checkedRules = checkedRules
+        guard !checkedRules.isEmpty else { return [] }
+        let checked = checkedRules.map(\.rule)
+        let severity = Dictionary(checkedRules.map { ($0.rule.id, $0.severity) }) { first, _ in first }
         let selection = selection()
         var findings: [Finding] = []
         for (index, decoded) in zip(selection.selected, selection.decoded) {
@@ -103,6 +99,30 @@ extension Profile {
             }
         }
         return findings
+    }
+
+    /// The vendor rules this profile checks, each with the severity its findings get: a rule's
+    /// own setting wins over its vendor's, and `"severity": {"vendor_rule": "warning"}` makes
+    /// every rule a warning.
+    var checkedRules: [(rule: VendorRule, severity: Severity)] {
+        let ceiling = severities[.vendorRule] ?? .error
+        return VendorRule.all.compactMap { rule in
+            rule.severity(in: rules).map { (rule, ceiling == .warning ? .warning : $0) }
+        }
+    }
+
+    /// What the rules this profile checks find in a request and the events decoded from it (the
+    /// inspector's reading with a profile), each told as the profile checks it: a limit it checks
+    /// as a warning is told as a recommendation is (`VendorRule.Kind`).
+    package func brokenRules(_ request: CapturedRequest, _ events: [AnalyticsEvent]) -> [VendorRule.Broken] {
+        let checkedRules = checkedRules
+        return VendorRule.violations(of: checkedRules.map(\.rule), request, events).map { broken in
+            var told = broken
+            if checkedRules.first(where: { $0.rule.id == broken.rule.id })?.severity == .warning {
+                told.rule.kind = .recommendation
+            }
+            return told
+        }
     }
 }
 
