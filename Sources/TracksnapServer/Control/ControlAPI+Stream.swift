@@ -139,7 +139,8 @@ extension ControlAPI {
             try profile.requireKnownDecoders(file: reference)
             return InspectedRequest.Reading(profile)
         } catch {
-            throw .badRequest("query parameter profile=\"\(reference)\": \(error.description)")
+            let refused = ControlError.badRequest(error, shownBy: workspace)
+            throw .badRequest("query parameter profile=\"\(reference)\": \(refused.message)")
         }
     }
 
