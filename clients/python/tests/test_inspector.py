@@ -652,3 +652,41 @@ def test_a_page_served_through_the_reverse_proxy_reads_no_traffic_and_rejects_no
     finally:
         app.shutdown()
         browser.get_log("browser")  # the refused fetches are logged as errors
+
+
+def test_a_profile_chosen_in_the_header_reads_the_stream_again_with_its_decoders(tmp_path, browser):
+    """The **Read with** box connects the stream again with `?profile=`: a profile under the root
+    whose only decoder is Mixpanel's shows Segment's call as a request no decoder read, as a
+    validation with it would; the choice stays in the address, a profile the server cannot read is
+    told in the header, and an empty box reads with the built-in decoders again."""
+    (tmp_path / "Validators").mkdir()
+    (tmp_path / "Validators" / "quiet.json").write_text('{"decoders": ["mixpanel"]}')
+    with Tracksnap.start(root=tmp_path, token="t0ken") as server:
+        session = server.session("profiled")
+        post(session.base_url + "/v1/track", {"type": "track", "event": "Order Completed", "userId": "u",
+                                              "writeKey": WRITE_KEY})
+        browser.get(f"{server.url}/__tracksnap/ui/#token=t0ken")
+        read = lambda: [(row[2], row[3]) for row in rows(browser)]
+        wait_for(browser, lambda: read() == [("segment", "track Order Completed")])
+        box = browser.find_element(By.ID, "profile")
+        box.send_keys("Validators/quiet.json", Keys.ENTER)
+        wait_for(browser, lambda: read() == [("—", "request")])
+        assert "profile=Validators%2Fquiet.json" in browser.current_url
+        # Opened again from its address, the page reads with the profile at once.
+        browser.get(browser.current_url)
+        wait_for(browser, lambda: read() == [("—", "request")])
+        box = browser.find_element(By.ID, "profile")
+        assert box.get_attribute("value") == "Validators/quiet.json"
+        # A profile the server cannot read: the stream's 400, told in the header.
+        box.send_keys(Keys.CONTROL, "a")
+        box.send_keys("ga44", Keys.ENTER)
+        wait_for(browser, lambda: 'query parameter profile="ga44"' in browser.find_element(By.ID, "status").text)
+        box.send_keys(Keys.CONTROL, "a")
+        box.send_keys(Keys.BACKSPACE, Keys.ENTER)
+        wait_for(browser, lambda: read() == [("segment", "track Order Completed")])
+        assert "profile=" not in browser.current_url
+        # The refused stream is the one error the browser logs.
+        errors = [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+        assert all("requests/stream?profile=ga44" in message and "400" in message for message in errors), errors
+        browser.get("about:blank")
+    browser.get_log("browser")

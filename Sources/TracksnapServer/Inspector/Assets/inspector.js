@@ -21,6 +21,7 @@
   const vendorPicker = $("vendor");
   const analyticsSwitch = $("analytics-only");
   const pauseButton = $("pause");
+  const profileBox = $("profile");
   const statusText = $("status");
 
   // The token, taken from the address's fragment (#token=…) and kept for this tab only; the
@@ -41,7 +42,7 @@
     const query = new URLSearchParams(location.search);
     return { filter: query.get("q") || "", session: query.get("session") || "",
              vendor: query.get("vendor") || "", open: query.get("open") || "",
-             analytics: query.get("analytics") === "1" };
+             analytics: query.get("analytics") === "1", profile: query.get("profile") || "" };
   })();
 
   // Every row, oldest first: the request, the event (null for a request that gave none), the
@@ -96,6 +97,7 @@
     if (view.vendor) query.set("vendor", view.vendor);
     if (view.analytics) query.set("analytics", "1");
     if (view.open) query.set("open", view.open);
+    if (view.profile) query.set("profile", view.profile);
     const search = query.toString();
     history.replaceState(null, "", location.pathname + (search ? "?" + search : "") + location.hash);
   }
@@ -634,17 +636,48 @@
     else if (type === "overflow") setStatus("fell behind; reconnecting…");
   }
 
-  const sleep = (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+  // The stream being read, so that choosing another profile ends it; and what ends the wait
+  // before reading it again.
+  let streamControl = null;
+  let wakeUp = null;
+  let switched = false;
+  // Waits `milliseconds` (null: until the profile changes), or less when the profile changes.
+  const rest = (milliseconds) => new Promise((resolve) => {
+    wakeUp = resolve;
+    if (milliseconds !== null) setTimeout(resolve, milliseconds);
+  });
 
-  // Reads the stream, and reads it again from the start (what the server holds) when it ends.
+  // Reads the stream again at once, with the profile now chosen.
+  function reconnect() {
+    switched = true;
+    if (streamControl) streamControl.abort();
+    if (wakeUp) wakeUp();
+  }
+
+  // Reads the stream, and reads it again from the start (what the server holds) when it ends;
+  // with ?profile= when one is chosen, so that the events are those the profile reads.
   async function follow() {
     for (;;) {
+      switched = false;
+      streamControl = new AbortController();
+      let wait = 1000;
       try {
-        const response = await call("requests/stream");
+        const path = "requests/stream" + (view.profile ? "?profile=" + encodeURIComponent(view.profile) : "");
+        const response = await call(path, { signal: streamControl.signal });
         if (response.status === 401) {
           setStatus("this server needs its token: open " + location.pathname + "#token=TOKEN");
           $("loading").hidden = true;
           return;
+        }
+        if (response.status === 400) {
+          // A profile the server cannot read: said, and not asked again until another is chosen.
+          const answer = await response.json().catch(() => ({}));
+          clearRows();
+          setStatus(answer.error || "the stream answered 400");
+          $("loading").hidden = true;
+          $("empty").hidden = true;
+          wait = null;
+          throw new Error("refused");
         }
         if (!response.ok || !response.body) throw new Error("the stream answered " + response.status);
         loading = true;
@@ -666,9 +699,9 @@
           buffer = buffer.slice(from);
         }
       } catch (error) {
-        setStatus("disconnected; reconnecting…");
+        if (wait !== null && !switched) setStatus("disconnected; reconnecting…");
       }
-      await sleep(1000);
+      if (!switched) await rest(wait);
     }
   }
 
@@ -694,6 +727,12 @@
     view.analytics = analyticsSwitch.checked;
     saveView();
     applyFilter();
+  });
+  profileBox.value = view.profile;
+  profileBox.addEventListener("change", () => {
+    view.profile = profileBox.value.trim();
+    saveView();
+    reconnect();
   });
   pauseButton.addEventListener("click", () => {
     paused = !paused;
