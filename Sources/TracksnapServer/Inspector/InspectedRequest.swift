@@ -5,8 +5,8 @@ import TracksnapTraffic
 import TracksnapValidation
 
 /// A captured request as the inspector gets it: its secrets hidden as every control API answer
-/// hides them (`Redactor`), and the events the built-in decoders read from the hidden request,
-/// so that no secret reaches an event either. The redactor knows the secrets of every request
+/// hides them (`Redactor`), and the events the built-in decoders (or a profile's: `Reading`)
+/// read from the hidden request, so that no secret reaches an event either. The redactor knows the secrets of every request
 /// the reader was sent before, as an answer's knows those of every request it holds: a token
 /// one request sent in its `Authorization` is hidden where a later one puts it in a URL.
 ///
@@ -21,7 +21,8 @@ import TracksnapValidation
 /// miss and the vendor limits the request as a whole breaks, `warnings` the recommendations it
 /// does not follow (neither fails a validation by itself); each is absent when empty. An event's `rules` lists the vendor limits it breaks, its `warnings` the vendor
 /// recommendations it does not follow (`VendorRule`: every built-in rule of its
-/// vendor, as the built-in vendor profiles check them, on the redacted request). `privacy`, on
+/// vendor, as the built-in vendor profiles check them, on the redacted request; with a profile,
+/// the rules it turns on, a limit it checks as a warning among the `warnings`). `privacy`, on
 /// the request and on an event, lists the personal data found in it (`personal_data` findings'
 /// messages: the kind, the event, the JSON Pointer, the value masked). `vendor` names
 /// the decoder that claimed the request and could not read it.
