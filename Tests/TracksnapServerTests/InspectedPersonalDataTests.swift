@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TracksnapJSON
+import TracksnapTestSupport
 import TracksnapTraffic
 import TracksnapValidation
 
@@ -59,5 +60,35 @@ struct InspectedPersonalDataTests {
             headers: [.init(name: "Content-Type", value: "application/json")],
             body: .text(#"{"type":"track","event":"Viewed","userId":"u","properties":{"price":12.5}}"#))
         #expect(!InspectedRequest.json(clean, redactor: Redactor(requests: [clean])).contains("privacy"))
+    }
+
+    @Test(
+        "read with a profile, the personal data shown is what its policy finds: a field it allows is not listed; the built-in reading of the same observation still lists it"
+    )
+    func profilePolicy() async throws {
+        try await withTemporaryDirectory { directory in
+            try write(
+                #"{"personalData": {"allow": {"email": ["/properties/contact"]}}}"#,
+                to: directory.appending(path: "support.json"))
+            let profile = try Profile.load("support", workspace: Workspace(validators: directory.path))
+            let request = CapturedRequest(
+                id: "1", method: "POST", url: "http://127.0.0.1:8181/v1/track",
+                headers: [.init(name: "Content-Type", value: "application/json")],
+                body: .text(
+                    #"{"type":"track","event":"Checkout","userId":"u","properties":{"contact":"bob@example.com"}}"#))
+            let observation = Observation()
+            let redactor = Redactor(requests: [request])
+            func privacy(_ reading: InspectedRequest.Reading) throws -> [JSONValue] {
+                let text = InspectedRequest.json(
+                    request, redactor: redactor, observation: observation, reading: reading)
+                let shown = try JSONDocument.parse(Array(text.utf8), file: "stream").value
+                return shown["events"]?.arrayValue?.map { $0["privacy"] ?? .null } ?? []
+            }
+            let builtIn = try privacy(.builtIn)
+            #expect(builtIn.count == 1 && builtIn[0] != .null, "\(builtIn)")
+            #expect(try privacy(InspectedRequest.Reading(profile)) == [.null])
+            // The built-in reading's line and findings are still the observation's own.
+            #expect(try privacy(.builtIn) == builtIn)
+        }
     }
 }
