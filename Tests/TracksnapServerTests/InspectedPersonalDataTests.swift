@@ -65,8 +65,8 @@ struct InspectedPersonalDataTests {
     @Test(
         "read with a profile, the personal data shown is what its policy finds: a field it allows is not listed; the built-in reading of the same observation still lists it"
     )
-    func profilePolicy() async throws {
-        try await withTemporaryDirectory { directory in
+    func profilePolicy() throws {
+        try withTemporaryDirectory { directory in
             try write(
                 #"{"personalData": {"allow": {"email": ["/properties/contact"]}}}"#,
                 to: directory.appending(path: "support.json"))
