@@ -132,8 +132,36 @@ package struct Redactor {
     }
 
     package func redact(text: String) -> String {
+        if isPlainAndUnknown(text) { return text }
         guard let cuts = Secrets.cuts(in: text, known: secrets) else { return Secrets.placeholderText }
         return masked(text: cuts.reduce(text) { $0.replacingOccurrences(of: $1, with: Secrets.placeholderText) })
+    }
+
+    /// Whether a text is left as it is without being searched: it is too plain to carry a
+    /// secret or personal data (`Secrets.isPlain`, the rule `Secrets.values(in:)` and
+    /// `PersonalData.hits` start with), no known secret is it or is in it, and no known personal
+    /// data is to be masked. `redact(text:)` and `redact(encoded:)` would give it back unchanged;
+    /// this spares them the search and the copies (what keeps the log line of a request that
+    /// carries no secret cheap).
+    func isPlainAndUnknown(_ text: String) -> Bool {
+        guard Secrets.isPlain(text), !masksPersonalData || personalData.isEmpty else { return false }
+        return secrets.isEmpty || !holdsKnownSecret(plain: text)
+    }
+
+    /// Whether a plain text (under 12 ASCII bytes) is a known secret of at least
+    /// `shortestHiddenSecret` bytes or holds one of at least `shortestSearchedSecret`, as
+    /// `Secrets.cuts` cuts them: its few pieces looked up in the set, not every secret searched for.
+    private func holdsKnownSecret(plain text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        if bytes.count >= Secrets.shortestHiddenSecret, secrets.contains(text) { return true }
+        guard bytes.count >= Secrets.shortestSearchedSecret else { return false }
+        for length in Secrets.shortestSearchedSecret...bytes.count {
+            for start in 0...(bytes.count - length)
+            where secrets.contains(String(decoding: bytes[start..<(start + length)], as: UTF8.self)) {
+                return true
+            }
+        }
+        return false
     }
 
     /// A text with the personal data it carries masked: the known values and those its shape

@@ -135,6 +135,45 @@ struct RequestWaitListTests {
         #expect(await list.wait(count: 5, timeout: Bounds.wait).reason == .ended)
     }
 
+    @Test("each look of a wait is given the requests held then, across the limit's drops, removeAll and close")
+    func looksFollowTheList() async {
+        let list = RequestWaitList(limit: 3)
+        let (looks, seen) = AsyncStream.makeStream(of: [String].self)
+        let waiting = Task {
+            defer { seen.finish() }
+            return await list.wait(timeout: Bounds.wait) { requests in
+                seen.yield(requests.map(\.id))
+                return false
+            }
+        }
+        var iterator = looks.makeAsyncIterator()
+        #expect(await Self.look(&iterator, until: []))
+        for number in 1...2 { list.append(request(number)) }
+        #expect(await Self.look(&iterator, until: ["1", "2"]))
+        // More than the limit since the last look: the oldest are dropped from what it was given.
+        for number in 3...7 { list.append(request(number)) }
+        #expect(await Self.look(&iterator, until: ["5", "6", "7"]))
+        list.removeAll()
+        list.append(request(8))
+        #expect(await Self.look(&iterator, until: ["8"]))
+        list.append(request(9))
+        #expect(await Self.look(&iterator, until: ["8", "9"]))
+        list.close()
+        let outcome = await waiting.value
+        #expect(outcome.reason == .ended)
+        #expect(outcome.requests.isEmpty)
+    }
+
+    /// Reads a waiter's looks until one is `expected`; false when the wait ended first, or a
+    /// look held more than the list's limit of 3.
+    private static func look(_ looks: inout AsyncStream<[String]>.Iterator, until expected: [String]) async -> Bool {
+        while let look = await looks.next() {
+            if look.count > 3 { return false }
+            if look == expected { return true }
+        }
+        return false
+    }
+
     @Test("sequence numbers keep growing across removeAll; a closed list keeps nothing")
     func sequenceAndClose() {
         let list = RequestWaitList(limit: 2)

@@ -23,3 +23,4 @@ if arguments.isEmpty || arguments.contains("patterns") { runPatternBenchmark() }
 if arguments.isEmpty || arguments.contains("validation") { runValidationBenchmark() }
 if arguments.isEmpty || arguments.contains("decoding") { runDecodingBenchmark() }
 if arguments.isEmpty || arguments.contains("events-wait") { runEventsWaitBenchmark() }
+if arguments.isEmpty || arguments.contains("log-line") { runLogLineBenchmark() }

@@ -1,6 +1,6 @@
 import TracksnapReports
 import TracksnapSnapshot
-import TracksnapTraffic
+package import TracksnapTraffic
 import TracksnapValidation
 
 /// One captured request as `tracksnap serve` logs it on stderr: time, session, method, URL (its
@@ -45,6 +45,17 @@ public struct RequestLogLine: Sendable, Hashable, CustomStringConvertible {
         self.status = status
         self.notAttributed = notAttributed
         self.refused = refused
+    }
+
+    /// The line of a request the store recorded, its URL redacted by the store's redactor for
+    /// log lines (`CaptureStore.recentRedactor`): what `serve` logs for each request.
+    package static func line(
+        of recorded: (request: CapturedRequest, attribution: CaptureStore.Attribution), status: Int?,
+        in store: CaptureStore
+    ) -> RequestLogLine {
+        RequestLogLine(
+            request: recorded.request, attribution: recorded.attribution, status: status,
+            redactor: store.recentRedactor)
     }
 
     /// - Parameter redactor: hides the URL's secrets, and those of the latest requests.

@@ -364,10 +364,7 @@ final class RequestRouter: Sendable {
 
     /// Hands the log line of a recorded request to the configuration's `requestLog`.
     func log(_ recorded: Recorded, status: Int?) {
-        configuration.requestLog?(
-            RequestLogLine(
-                request: recorded.request, attribution: recorded.attribution, status: status,
-                redactor: store.recentRedactor))
+        configuration.requestLog?(RequestLogLine.line(of: recorded, status: status, in: store))
     }
 
     /// The reply, once the answer is known kept for the inspector (`CaptureStore.answered`) and

@@ -46,6 +46,9 @@ public final class CaptureStore: Sendable {
         /// and the same as a set, which every log line's redactor shares.
         var recentSecrets: [String] = []
         var recentSecretSet: Set<String> = []
+        /// A redactor of `recentSecretSet`, made again only when the set changes: what each log
+        /// line's redactor is, handed out without copying or filtering the set per request.
+        var recentRedactor = Redactor(secrets: [])
         /// What is observed of the latest requests read, each part found once (`observation(of:)`), by id.
         var observed = RecentByID<Observation>()
         /// The readers of what is recorded from now on (`follow`), told under the lock so that
@@ -72,6 +75,7 @@ public final class CaptureStore: Sendable {
         /// Remembers the secrets one request carried, forgetting the oldest beyond `secretsRemembered`.
         mutating func remember(_ secrets: Set<String>) {
             guard !secrets.isSubset(of: recentSecretSet) else { return }
+            defer { recentRedactor = Redactor(secrets: recentSecretSet) }
             for secret in secrets.sorted() where recentSecretSet.insert(secret).inserted {
                 recentSecrets.append(secret)
             }
@@ -214,15 +218,17 @@ public final class CaptureStore: Sendable {
     /// secrets, and those the latest requests carried, which it now remembers too.
     package func redactor(remembering request: CapturedRequest) -> Redactor {
         let own = carriedSecrets(of: request)
-        let known = state.withLock { state -> Set<String> in
+        return state.withLock { state in
             state.remember(own)
-            return state.recentSecretSet
+            // Its own secrets are among those remembered unless more than `secretsRemembered` came at once.
+            return own.isSubset(of: state.recentSecretSet)
+                ? state.recentRedactor : Redactor(secrets: state.recentSecretSet.union(own))
         }
-        return Redactor(secrets: own.isSubset(of: known) ? known : known.union(own))
     }
 
-    /// A redactor with the secrets the latest requests carried.
-    package var recentRedactor: Redactor { Redactor(secrets: state.withLock { $0.recentSecretSet }) }
+    /// A redactor with the secrets the latest requests carried: the one the store keeps, not a
+    /// copy of the set per call.
+    package var recentRedactor: Redactor { state.withLock { $0.recentRedactor } }
 
     /// How many requests' observations the store keeps (`observation(of:)`): those of the latest
     /// requests read; an older one is observed again if asked for.

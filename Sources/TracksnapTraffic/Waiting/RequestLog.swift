@@ -24,6 +24,9 @@ package struct RequestLog: Sendable {
 
     package var all: [CapturedRequest] { ring.all }
 
+    /// The latest `count` requests (all of them when fewer are held), oldest first.
+    package func latest(_ count: Int) -> [CapturedRequest] { ring.latest(count) }
+
     /// Appends a request.
     ///
     /// - Returns: whether the oldest request was dropped to stay within the limit.

@@ -159,9 +159,14 @@ package final class RequestWaitList: Sendable {
         let deadline = clock.now.advanced(by: timeout)
         // Quiet counts from the last arrival, or from the end of a stall (below), whichever is later.
         var quietSince: ContinuousClock.Instant?
+        // The requests held, as the waiter last saw them: each look takes only what arrived
+        // since the one before, not a copy of the whole list.
+        var requests: [CapturedRequest] = []
+        var seen = 0
         while true {
-            let (requests, generation, lastArrival, ended) = state.withLock { state in
-                (state.log.all, state.generation, state.lastArrival, state.ended)
+            let (generation, lastArrival, ended) = state.withLock { state in
+                Self.catchUp(&requests, seen: &seen, with: state)
+                return (state.generation, state.lastArrival, state.ended)
             }
             if isComplete(requests) { return Outcome(requests: requests, reason: .complete) }
             if ended { return Outcome(requests: requests, reason: .ended) }
@@ -189,6 +194,20 @@ package final class RequestWaitList: Sendable {
     /// ```
     package func wait(count: Int, settle: Duration? = nil, timeout: Duration) async -> Outcome {
         await wait(settle: settle, timeout: timeout) { $0.count >= count }
+    }
+
+    /// Brings a waiter's copy of the requests held up to date with `state`, taking only the
+    /// requests appended since it last looked (`seen`, the count of appends then).
+    ///
+    /// The requests held are always the latest arrivals since the list was last emptied (the
+    /// limit drops the oldest, `removeAll` and `close` empty it), and the copy was such a run of
+    /// arrivals when it was taken: with what arrived since appended, both end at the same
+    /// arrival, so the copy is what is held once it is cut to as many from its front.
+    private static func catchUp(_ requests: inout [CapturedRequest], seen: inout Int, with state: State) {
+        requests.append(contentsOf: state.log.latest(state.appended - seen))
+        seen = state.appended
+        let excess = requests.count - state.log.count
+        if excess > 0 { requests.removeFirst(excess) }
     }
 
     /// Suspends until the list changes after `generation`, `instant` comes, waiting ends, or

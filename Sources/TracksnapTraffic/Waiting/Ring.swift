@@ -26,6 +26,12 @@ package struct Ring<Element> {
         (0..<count).compactMap { storage[(start + $0) % storage.count] }
     }
 
+    /// The latest `count` items (all of them when fewer are held), oldest first.
+    package func latest(_ count: Int) -> [Element] {
+        let taken = min(max(count, 0), self.count)
+        return (self.count - taken..<self.count).compactMap { storage[(start + $0) % storage.count] }
+    }
+
     /// How many slots hold an item: `count`, so that a test can show a dropped item is freed.
     package var retained: Int { storage.lazy.filter { $0 != nil }.count }
 
