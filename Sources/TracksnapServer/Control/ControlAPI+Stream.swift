@@ -49,9 +49,9 @@ extension ControlAPI {
     /// in the stream's `x-events`.
     ///
     /// Redacting and decoding run off the event loop, one request at a time, each written once
-    /// the previous one reached the socket; a request is decoded once however many read it. A reader that falls behind is cut off rather than
-    /// buffered for: its stream ends with `overflow`, and a reader that connects again starts
-    /// over from what the server holds.
+    /// the previous one reached the socket; a request is decoded once however many read it. A
+    /// reader that falls behind is cut off rather than buffered for: its stream ends with
+    /// `overflow`, and a reader that connects again starts over from what the server holds.
     func requestStream(_ request: IncomingRequest) throws(ControlError) -> ControlAnswer {
         let query = request.queryItems
         if let name = query.keys.sorted().first(where: { $0 != "profile" }) {

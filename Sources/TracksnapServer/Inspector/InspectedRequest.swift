@@ -6,9 +6,10 @@ import TracksnapValidation
 
 /// A captured request as the inspector gets it: its secrets hidden as every control API answer
 /// hides them (`Redactor`), and the events the built-in decoders (or a profile's: `Reading`)
-/// read from the hidden request, so that no secret reaches an event either. The redactor knows the secrets of every request
-/// the reader was sent before, as an answer's knows those of every request it holds: a token
-/// one request sent in its `Authorization` is hidden where a later one puts it in a URL.
+/// read from the hidden request, so that no secret reaches an event either. The redactor knows
+/// the secrets of every request the reader was sent before, as an answer's knows those of every
+/// request it holds: a token one request sent in its `Authorization` is hidden where a later one
+/// puts it in a URL.
 ///
 /// ```json
 /// {"request": {"id": "3", "method": "POST", "url": "http://127.0.0.1:8181/v1/batch", …},
@@ -19,9 +20,10 @@ import TracksnapValidation
 ///
 /// `problems` lists what a decoder could not read, a body refused for its size, a cassette's
 /// miss and the vendor limits the request as a whole breaks, `warnings` the recommendations it
-/// does not follow (neither fails a validation by itself); each is absent when empty. An event's `rules` lists the vendor limits it breaks, its `warnings` the vendor
-/// recommendations it does not follow (`VendorRule`: every built-in rule of its
-/// vendor, as the built-in vendor profiles check them, on the redacted request; with a profile,
+/// does not follow (neither fails a validation by itself); each is absent when empty. An
+/// event's `rules` lists the vendor limits it breaks, its `warnings` the vendor recommendations
+/// it does not follow (`VendorRule`: every built-in rule of its vendor, as the built-in vendor
+/// profiles check them, on the redacted request; with a profile,
 /// the rules it turns on, a limit it checks as a warning among the `warnings`). `privacy`, on
 /// the request and on an event, lists the personal data found in it (`personal_data` findings'
 /// messages: the kind, the event, the JSON Pointer, the value masked). `vendor` names

@@ -8,8 +8,8 @@ import TracksnapValidation
 /// secrets, the personal data its fields name, the events the built-in decoders read from it,
 /// what each decoder (built-in, of one's own, a profile's) made of it (`DecodeCache`, keyed by the
 /// decoder: an inspector reading with a profile shares what its decoders made with every other
-/// reader whose decoders are the same ones), and the inspector's line. A reader that asks while another finds a part waits for that one
-/// rather than finding it again.
+/// reader whose decoders are the same ones), and the inspector's line. A reader that asks while
+/// another finds a part waits for that one rather than finding it again.
 ///
 /// Filled lazily, on the first read, not at capture: a request nothing reads (the collector
 /// under load, no inspector, no wait) costs nothing, which is what keeps the capture's hot path
@@ -80,7 +80,9 @@ final class Observation: Sendable {
         personalFindings.withLock { found in
             if let known = found[reading] { return known }
             let searched = find()
-            if found.count >= Self.readingsKept { found = found.filter { $0.key == 0 } }
+            if found.count >= Self.readingsKept {
+                found = found.filter { $0.key == InspectedRequest.Reading.builtIn.id }
+            }
             found[reading] = searched
             return searched
         }

@@ -146,7 +146,7 @@ extension CaptureFile {
         guard let isBase64 = NDJSONRecord.isBase64(record.bodyEncoding) else {
             throw CaptureFileError(
                 file: file, line: lineNumber, place: "bodyEncoding",
-                message: "unknown encoding \"\(record.bodyEncoding ?? "")\"; expected \"text\" or \"base64\"")
+                message: NDJSONRecord.unknownEncoding(record.bodyEncoding))
         }
         var body: CapturedRequest.Body?
         if let text = record.body {
@@ -200,6 +200,11 @@ extension NDJSONRecord {
         case "base64": true
         case .some: nil
         }
+    }
+
+    /// What is wrong with a `bodyEncoding` `isBase64` does not know.
+    static func unknownEncoding(_ encoding: String?) -> String {
+        "unknown encoding \"\(encoding ?? "")\"; expected \"text\" or \"base64\""
     }
 }
 

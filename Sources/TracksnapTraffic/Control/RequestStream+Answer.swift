@@ -43,7 +43,7 @@ extension RequestStream {
             guard let isBase64 = NDJSONRecord.isBase64(encoding) else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .bodyEncoding, in: container,
-                    debugDescription: "unknown encoding \"\(encoding ?? "")\"; expected \"text\" or \"base64\"")
+                    debugDescription: NDJSONRecord.unknownEncoding(encoding))
             }
             body = try container.decodeIfPresent(String.self, forKey: .body).map { isBase64 ? .base64($0) : .text($0) }
             truncated = try container.decodeIfPresent(Bool.self, forKey: .truncated) ?? false

@@ -56,8 +56,7 @@ extension RequestStream {
             guard let isBase64 = NDJSONRecord.isBase64(record.bodyEncoding) else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .request, in: container,
-                    debugDescription:
-                        "unknown body encoding \"\(record.bodyEncoding ?? "")\"; expected \"text\" or \"base64\"")
+                    debugDescription: NDJSONRecord.unknownEncoding(record.bodyEncoding))
             }
             request = record.request(id: id, body: record.body.map { isBase64 ? .base64($0) : .text($0) })
             events = try container.decode([Event].self, forKey: .events)

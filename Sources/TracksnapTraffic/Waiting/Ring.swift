@@ -1,5 +1,5 @@
 /// Items in the order they came, forgetting the oldest first: the one ring buffer behind the
-/// capture's request logs (`RequestLog`) and the server store's answers and carried secrets
+/// capture's request logs (`RequestLog`) and the server store's answers and observations
 /// (`RecentByID`). Appending and forgetting cost O(1) amortized; a forgotten item is freed at
 /// once (its slot emptied), not when the storage is next compacted.
 ///
@@ -22,9 +22,7 @@ package struct Ring<Element> {
     }
 
     /// Oldest first.
-    package var all: [Element] {
-        (0..<count).compactMap { storage[(start + $0) % storage.count] }
-    }
+    package var all: [Element] { latest(count) }
 
     /// The latest `count` items (all of them when fewer are held), oldest first.
     package func latest(_ count: Int) -> [Element] {
