@@ -328,6 +328,15 @@ def panel_status(driver):
     return driver.find_element(By.ID, "work-status").text
 
 
+def open_panel(driver):
+    """Opens the snapshot panel once its script is ready: the toggle is disabled until then (a
+    click before review.js ran once left the panel shut in CI)."""
+    toggle = driver.find_element(By.ID, "work-toggle")
+    wait_for(driver, toggle.is_enabled)
+    toggle.click()
+    wait_for(driver, lambda: toggle.get_attribute("aria-expanded") == "true")
+
+
 def wait_for_session(driver, session):
     """Until the panel's session picker lists `session`: its calls once got no answer on a CI
     machine (the panel now asks again after 10 s, twice at most); if they fail, the panel's
@@ -337,9 +346,29 @@ def wait_for_session(driver, session):
         wait_for(driver, lambda: session in driver.execute_script(listed), seconds=45)
     except TimeoutException:
         status = driver.find_element(By.ID, "work-status").text
+        shown = driver.find_element(By.ID, "work").is_displayed()
         console = [entry["message"] for entry in driver.get_log("browser")]
-        raise AssertionError(f"the panel lists no session {session} after 45 s; its status: {status!r}; "
-                             f"the console: {console!r}") from None
+        raise AssertionError(f"the panel lists no session {session} after 45 s; the panel shown: {shown}; "
+                             f"its status: {status!r}; the console: {console!r}") from None
+
+
+def test_the_snapshot_toggle_waits_for_its_script(server, browser):
+    """The page shows before review.js runs, and the stream can be live in that gap: the toggle
+    is disabled until the panel's script is there, so that a click is never silently lost (the
+    cause of a CI failure: the panel stayed shut, its status empty). Here review.js never comes."""
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/review.js"]})
+    try:
+        browser.get(f"{server.url}/__tracksnap/ui/#token={server.token}")
+        wait_for(browser, lambda: browser.find_element(By.ID, "status").text.startswith("live"))
+        assert not browser.find_element(By.ID, "work-toggle").is_enabled()
+    finally:
+        browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+        browser.get_log("browser")  # the blocked script is logged as an error, as it should be
+        browser.get("about:blank")  # the page again would be a same-page move to its fragment
+    browser.get(f"{server.url}/__tracksnap/ui/#token={server.token}")
+    open_panel(browser)
+    browser.get("about:blank")  # the next test's page is loaded anew, its panel shut
 
 
 def test_a_person_records_reviews_and_validates_snapshots(server, browser):
@@ -355,7 +384,7 @@ def test_a_person_records_reviews_and_validates_snapshots(server, browser):
 
     browser.get(f"{server.url}/__tracksnap/ui/#token={server.token}")
     wait_for(browser, lambda: browser.find_element(By.ID, "status").text.startswith("live"))
-    browser.find_element(By.ID, "work-toggle").click()
+    open_panel(browser)
     sessions = Select(browser.find_element(By.ID, "work-session"))
     wait_for_session(browser, first.id)
     sessions.select_by_value(first.id)
@@ -442,7 +471,7 @@ def test_a_pytest_project_s_recording_is_suggested_in_its_own_snapshots_folder(t
                                               "writeKey": WRITE_KEY})
         browser.get(f"{server.url}/__tracksnap/ui/#token=t0ken")
         wait_for(browser, lambda: len(rows(browser)) == 1)
-        browser.find_element(By.ID, "work-toggle").click()
+        open_panel(browser)
         wait_for_session(browser, session.id)
         path = browser.find_element(By.ID, "work-record-path")
         # The one session is picked: its recording is suggested in the project's folder.
@@ -494,7 +523,7 @@ def test_a_pasted_snapshot_with_a_mistake_is_told_at_its_line_and_column_as_the_
     post(f"{session.base_url}/e?ev=view", b"")
     browser.get(f"{server.url}/__tracksnap/ui/#token={server.token}")
     wait_for(browser, lambda: browser.find_element(By.ID, "status").text.startswith("live"))
-    browser.find_element(By.ID, "work-toggle").click()
+    open_panel(browser)
     wait_for_session(browser, session.id)
     Select(browser.find_element(By.ID, "work-session")).select_by_value(session.id)
     Select(browser.find_element(By.ID, "work-snapshot")).select_by_value("(paste)")

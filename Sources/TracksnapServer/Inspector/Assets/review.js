@@ -255,4 +255,8 @@
   $("work-validate").addEventListener("click", validate);
   $("work-record").addEventListener("click", record);
   $("work-refresh").addEventListener("click", refresh);
+  // The page is shown before this script runs (deferred scripts run one by one, and the stream
+  // may be live in between): the toggle is disabled until it does anything. Seen in CI: a click
+  // in that gap did nothing, and the panel stayed shut with no word why.
+  $("work-toggle").disabled = false;
 })();
