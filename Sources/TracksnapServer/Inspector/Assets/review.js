@@ -41,8 +41,9 @@
 
   // A list the panel shows (GET, safe to ask again): a call with no answer within 10 s is given
   // up and asked again, twice at most, on a new connection, and the panel says so — a browser
-  // can leave a call waiting on a kept-alive connection the server has dropped (seen once in
-  // CI: the session picker stayed empty, the status said nothing).
+  // can leave a call waiting on a kept-alive connection the server has dropped. (The empty
+  // session picker once seen in CI, its status silent, was a click before this script ran:
+  // see the toggle at the end.)
   async function list(path) {
     for (let attempt = 1; ; attempt++) {
       try {
