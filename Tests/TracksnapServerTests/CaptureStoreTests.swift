@@ -1,3 +1,4 @@
+import NIOCore
 import Testing
 import TracksnapServer
 import TracksnapSnapshot
@@ -86,7 +87,7 @@ struct CaptureStoreAnswerBoundTests {
             request.id,
             CapturedAnswer(
                 status: 200, headers: [.init(name: "Content-Type", value: "text/plain")],
-                bytes: Array(repeating: UInt8(ascii: "a"), count: bytes)))
+                body: ByteBuffer(repeating: UInt8(ascii: "a"), count: bytes)))
     }
 
     @Test("no more answers are kept than requests (--max-requests): the oldest are forgotten")

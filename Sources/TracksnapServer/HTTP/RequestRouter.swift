@@ -388,8 +388,7 @@ final class RequestRouter: Sendable {
         store.answered(
             recorded.request.id,
             CapturedAnswer(
-                status: Int(response.status.code), headers: Self.headers(response.headers),
-                bytes: Array(response.body.readableBytesView)))
+                status: Int(response.status.code), headers: Self.headers(response.headers), body: response.body))
         if configuration.requestLog != nil { log(recorded, status: Int(response.status.code)) }
     }
 
