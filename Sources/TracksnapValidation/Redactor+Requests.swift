@@ -54,32 +54,50 @@ extension Redactor {
     }
 
     /// A URL with secrets cut from its path and fragment, and its query redacted field by field.
+    /// Its delimiters are found on UTF-8 bytes (`FormEncoding.pieces`), as the URL is read.
     package func redact(url: String) -> String {
-        let queryStart = url.firstIndex { $0 == "?" || $0 == "#" } ?? url.endIndex
+        let utf8 = url.utf8
+        let queryStart = utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? url.endIndex
         let hierarchy = url[..<queryStart]
         var out: String
-        if let separator = hierarchy.range(of: "://") {
+        if let separator = Self.firstSchemeSeparator(in: hierarchy) {
             // The authority's user info would carry a password.
             let afterScheme = hierarchy[separator.upperBound...]
-            let authorityEnd = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
+            let authorityEnd = afterScheme.utf8.firstIndex(of: UInt8(ascii: "/")) ?? afterScheme.endIndex
             var authority = String(afterScheme[..<authorityEnd])
-            if let at = authority.lastIndex(of: "@") { authority = Secrets.placeholderText + authority[at...] }
+            if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) {
+                authority = Secrets.placeholderText + authority[at...]
+            }
             out = hierarchy[..<separator.upperBound] + authority + redact(path: afterScheme[authorityEnd...])
         } else {
             out = redact(path: hierarchy)
         }
         var rest = url[queryStart...]
-        if rest.first == "?" {
-            rest = rest.dropFirst()
-            let queryEnd = rest.firstIndex(of: "#") ?? rest.endIndex
+        if rest.utf8.first == UInt8(ascii: "?") {
+            rest = rest[rest.utf8.index(after: rest.startIndex)...]
+            let queryEnd = rest.utf8.firstIndex(of: UInt8(ascii: "#")) ?? rest.endIndex
             out += "?" + redact(form: rest[..<queryEnd], depth: 0, query: true)
             rest = rest[queryEnd...]
         }
         return rest.isEmpty ? out : out + redact(text: String(rest))
     }
 
+    /// Where the first `://` is (a byte scan: the generic `firstRange(of:)` was a tenth of a log line).
+    private static func firstSchemeSeparator(in text: Substring) -> Range<String.Index>? {
+        let utf8 = text.utf8
+        let slash = UInt8(ascii: "/")
+        var from = utf8.startIndex
+        while let colon = utf8[from...].firstIndex(of: UInt8(ascii: ":")) {
+            from = utf8.index(after: colon)
+            guard from != utf8.endIndex, utf8[from] == slash else { continue }
+            let second = utf8.index(after: from)
+            if second != utf8.endIndex, utf8[second] == slash { return colon..<utf8.index(after: second) }
+        }
+        return nil
+    }
+
     private func redact(path: Substring) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: false).map { redact(text: String($0)) }.joined(
+        FormEncoding.pieces(of: path, separatedBy: UInt8(ascii: "/")).map { redact(text: String($0)) }.joined(
             separator: "/")
     }
 
@@ -155,10 +173,10 @@ extension Redactor {
     /// `a=1&b=2` with each field's value redacted (a secret key's value hidden; in a URL's
     /// `query`, an OAuth `code` too), its encoding kept where nothing changed.
     private func redact(form: Substring, depth: Int, query: Bool = false) -> String {
-        form.split(separator: "&", omittingEmptySubsequences: false).map { piece -> String in
-            guard let equals = piece.firstIndex(of: "=") else { return redact(text: String(piece)) }
+        FormEncoding.pieces(of: form, separatedBy: UInt8(ascii: "&")).map { piece -> String in
+            guard let equals = piece.utf8.firstIndex(of: UInt8(ascii: "=")) else { return redact(text: String(piece)) }
             let name = FormEncoding.decode(piece[..<equals])
-            let raw = piece[piece.index(after: equals)...]
+            let raw = piece[piece.utf8.index(after: equals)...]
             if query ? Secrets.isSecretQueryField(name) : Secrets.isSecret(name) {
                 return piece[...equals] + FormEncoding.encode(Secrets.placeholderText)
             }

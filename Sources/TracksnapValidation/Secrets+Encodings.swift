@@ -154,25 +154,20 @@ extension Secrets {
         let bytes = Array(text.utf8)
         let lowered = bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
         var found: Set<String> = []
-        for marker in markers {
-            let needle = Array(marker.utf8)
-            var start = 0
-            while start + needle.count <= lowered.count {
-                guard let hit = firstIndex(of: needle, in: lowered, from: start) else { break }
-                start = hit + needle.count
-                if let value = value(after: start, in: bytes) { found.insert(value) }
+        lowered.withUnsafeBufferPointer { lowered in
+            for needle in markerBytes {
+                var start = 0
+                while let hit = firstIndex(of: needle, in: lowered, from: start) {
+                    start = hit + needle.count
+                    if let value = value(after: start, in: bytes) { found.insert(value) }
+                }
             }
         }
         return found
     }
 
-    private static func firstIndex(of needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
-        guard needle.count <= haystack.count - start else { return nil }
-        for i in start...(haystack.count - needle.count) where haystack[i] == needle[0] {
-            if haystack[i..<(i + needle.count)].elementsEqual(needle) { return i }
-        }
-        return nil
-    }
+    /// What ends a value written after a secret key (`value(after:in:)`).
+    private static let valueDelimiters: Set<UInt8> = Set("\"'&,; \t\r\n}])\\".utf8)
 
     /// The value after the rest of a key (`writeKey`'s `Key`), optional quotes, and `=` or `:`.
     private static func value(after index: Int, in bytes: [UInt8]) -> String? {
@@ -191,8 +186,7 @@ extension Secrets {
         i += 1
         while i < bytes.count, isQuoteOrSpace(bytes[i]) { i += 1 }
         let start = i
-        let delimiters: Set<UInt8> = Set("\"'&,; \t\r\n}])\\".utf8)
-        while i < bytes.count, !delimiters.contains(bytes[i]) { i += 1 }
+        while i < bytes.count, !valueDelimiters.contains(bytes[i]) { i += 1 }
         guard i - start >= 4 else { return nil }
         return String(decoding: bytes[start..<i], as: UTF8.self)
     }

@@ -63,19 +63,35 @@ public enum Secrets {
     /// Asked of every key of every captured request when a report hides secrets, so it compares
     /// ASCII-lowered bytes: Foundation's `contains` took a fifth of a validation with findings.
     public static func isSecret(_ key: String) -> Bool {
-        let lowered = key.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
-        if notSecretBytes.contains(lowered) { return false }
-        return markerBytes.contains { marker in
-            marker.count <= lowered.count
-                && (0...(lowered.count - marker.count)).contains { start in
-                    lowered[start..<(start + marker.count)].elementsEqual(marker)
-                }
-        } || headers.contains(String(decoding: lowered, as: UTF8.self))
-            || (lowered.count <= longestName && names.contains(String(decoding: lowered, as: UTF8.self)))
+        // Most keys are lower-case ASCII already, and are their own lowered form: nothing is copied.
+        var lowered =
+            key.utf8.contains { $0 >= 0x41 && $0 <= 0x5A }
+            ? String(decoding: key.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self) : key
+        if notSecrets.contains(lowered) { return false }
+        let marked = lowered.withUTF8 { bytes in markerBytes.contains { contains($0, in: bytes) } }
+        return marked || headers.contains(lowered) || (lowered.utf8.count <= longestName && names.contains(lowered))
     }
 
-    private static let markerBytes = markers.map { Array($0.utf8) }
-    private static let notSecretBytes = Set(notSecrets.map { Array($0.utf8) })
+    /// `markers` as bytes, for searches of lowered bytes.
+    static let markerBytes = markers.map { Array($0.utf8) }
+
+    /// Whether `needle` (not empty) occurs in `haystack`.
+    static func contains(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        firstIndex(of: needle, in: haystack, from: 0) != nil
+    }
+
+    /// Where `needle` (not empty) first occurs in `haystack` at `start` or after.
+    static func firstIndex(of needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard start >= 0, needle.count <= haystack.count - start else { return nil }
+        let first = needle[0]
+        for index in start...(haystack.count - needle.count) where haystack[index] == first {
+            var offset = 1
+            while offset < needle.count, haystack[index + offset] == needle[offset] { offset += 1 }
+            if offset == needle.count { return index }
+        }
+        return nil
+    }
+
     private static let longestName = names.map(\.utf8.count).max() ?? 0
 
     /// The text secrets are replaced with in reports.
