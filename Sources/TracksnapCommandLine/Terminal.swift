@@ -18,8 +18,21 @@ package enum Terminal {
         }
     }
 
+    /// Writes a line (its newline added when missing) to standard error in one `write(2)`, so
+    /// that lines from the server's threads never interleave, straight from the string's bytes:
+    /// `FileHandle.write(Data(…))` copied each log line twice, through a dynamic cast.
     package static func error(_ message: String) {
-        FileHandle.standardError.write(Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
+        var line = message.hasSuffix("\n") ? message : message + "\n"
+        line.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
+            var written = 0
+            while written < bytes.count {
+                let count = write(STDERR_FILENO, base + written, bytes.count - written)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return }
+                written += count
+            }
+        }
     }
 
     /// The word as a POSIX shell reads it back: bare when it holds only safe characters, else in

@@ -212,8 +212,7 @@ struct Serve: CheckedCommand {
         var requestLog: (@Sendable (RequestLogLine) -> Void)?
         if !quiet {
             requestLog = { line in
-                // One write(2) per line, so that lines from the server's threads never interleave.
-                FileHandle.standardError.write(Data((line.description + "\n").utf8))
+                Terminal.error(line.description)
             }
         }
         var configuration = CaptureServer.Configuration(
@@ -225,7 +224,7 @@ struct Serve: CheckedCommand {
         // A notice may name what a client sent (a TLS server name): made visible as the request
         // lines are (`RequestLogLine`), so that it cannot forge a line or drive the terminal.
         configuration.notices = { line in
-            FileHandle.standardError.write(Data((VisibleText.inline(line) + "\n").utf8))
+            Terminal.error(VisibleText.inline(line))
         }
         if !intercept.isEmpty {
             do {

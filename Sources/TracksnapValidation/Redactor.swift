@@ -67,7 +67,12 @@ package struct Redactor {
     /// request's body whole or left its personal data in clear.
     package init(secrets: Set<String>) {
         self.secrets = secrets.filter { !$0.contains(Secrets.placeholderText) }
+        secretLengths = Set(self.secrets.map(\.utf8.count))
     }
+
+    /// The byte counts of `secrets`: a plain text's pieces of other lengths are not looked up
+    /// (`holdsKnownSecret(plain:)`).
+    private let secretLengths: Set<Int>
 
     /// A redactor that knows these secrets and this personal data (each value as sent, with its
     /// mask), already searched for (`CapturedRequest.carriedSecrets`, `carriedPersonalData`).
@@ -155,7 +160,7 @@ package struct Redactor {
         let bytes = Array(text.utf8)
         if bytes.count >= Secrets.shortestHiddenSecret, secrets.contains(text) { return true }
         guard bytes.count >= Secrets.shortestSearchedSecret else { return false }
-        for length in Secrets.shortestSearchedSecret...bytes.count {
+        for length in Secrets.shortestSearchedSecret...bytes.count where secretLengths.contains(length) {
             for start in 0...(bytes.count - length)
             where secrets.contains(String(decoding: bytes[start..<(start + length)], as: UTF8.self)) {
                 return true
