@@ -217,9 +217,10 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             let promise = context.eventLoop.makePromise(of: Response.self)
             // The work stops when its caller is gone: a validation checks for cancellation
             // (`JSONSchema`'s evaluator), so a client that hangs up frees the thread.
-            let task = Task { await work() }
+            // One task: it completes the promise itself (`completeWithTask` would start a
+            // second one to await the first, each a hop between threads, for every forwarded request).
+            let task = Task { promise.succeed(await work()) }
             context.channel.closeFuture.whenComplete { _ in task.cancel() }
-            promise.completeWithTask { await task.value }
             promise.futureResult.assumeIsolated().whenSuccess { response in
                 // A client that went away meanwhile makes the write fail, which is harmless.
                 self.write(response, for: request.head, keepAlive: request.head.isKeepAlive, context: context)

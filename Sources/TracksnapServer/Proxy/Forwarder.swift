@@ -64,6 +64,9 @@ struct Forwarder: Sendable {
         // Without this, a request to an upstream that is down waits out the whole connect
         // timeout retrying, where the client should get its 502 at once.
         configuration.connectionPool.retryConnectionEstablishment = false
+        // No span a request: tracksnap reports to no tracer, and the global no-op one still
+        // cost each forwarded request a span's work (about 3% of the proxy under wrk).
+        configuration.tracing.tracer = nil
         return configuration
     }
 
