@@ -11,7 +11,7 @@
 /// line, the inspector's "Copy as curl", a replayed answer) may then take it as a single word.
 package enum HTTPToken {
     /// Whether `text` is a token: not empty, and every byte a token character.
-    package static func isToken(_ text: some StringProtocol) -> Bool {
+    package static func isToken(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.allSatisfy(isTokenByte)
     }
 
