@@ -143,6 +143,42 @@ extension ObservationTests {
     }
 }
 
+extension ObservationTests {
+    @Test(
+        "a request captured while two inspectors read the stream with one protobuf profile is decoded once by its decoder, made once for both",
+        .tags(.process))
+    func decodedOnceByProtobufProfile() async throws {
+        let marker = "decoded-once-protobuf-" + UUID().uuidString
+        DecoderCalls.watch(marker)
+        try await withTemporaryDirectory { directory in
+            try compileDescriptorSet(
+                "syntax = \"proto3\";\npackage shop.v1;\nmessage Checkout { string order_id = 1; }\n", named: "shop",
+                in: directory)
+            try #"""
+            {"protobuf": {"descriptors": "shop.pb",
+              "messages": [{"url": {"$regex": ".*/v1/checkout"}, "type": "shop.v1.Checkout"}]}}
+            """#.write(to: directory.appending(path: "shop.json"), atomically: true, encoding: .utf8)
+            try await withServer(.init(root: directory.path)) { _, port in
+                let readers = try [
+                    StreamReader(port: port, token: nil, query: "?profile=shop.json"),
+                    StreamReader(port: port, token: nil, query: "?profile=shop.json"),
+                ]
+                defer { for reader in readers { reader.close() } }
+                for reader in readers { _ = try await reader.read(until: "event: live") }
+                var message = ProtobufEncoder()
+                message.string(1, "order-1")
+                let sent = try await RawHTTP.send(
+                    port: port, method: "POST", target: "/v1/checkout?probe=\(marker)",
+                    headers: [("Content-Type", "application/x-protobuf")], body: message.bytes)
+                #expect(sent.status == 200)
+                for reader in readers { _ = try await reader.read(until: "order-1") }
+            }
+        }
+        let counts = DecoderCalls.count(marker)
+        #expect(counts["protobuf"] == 1, "decoded \(counts)")
+    }
+}
+
 @Suite("An events wait counts each request's events once")
 struct EventTallyTests {
     static func requests(_ ids: ClosedRange<Int>) -> [CapturedRequest] {

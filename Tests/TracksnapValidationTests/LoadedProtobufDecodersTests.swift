@@ -21,15 +21,8 @@ struct LoadedProtobufDecodersTests {
 
     /// `shop.proto` with `fields`, compiled into `shop.pb` by protoc.
     static func compile(_ fields: String, in directory: URL) throws {
-        let protoc = URL(fileURLWithPath: "/usr/bin/protoc")
-        try #require(
-            FileManager.default.isExecutableFile(atPath: protoc.path),
-            "protoc is missing: run `make test-tools`, which installs Debian's protobuf-compiler")
-        let proto = "syntax = \"proto3\";\npackage shop.v1;\nmessage Checkout {\n\(fields)\n}\n"
-        try proto.write(to: directory.appending(path: "shop.proto"), atomically: true, encoding: .utf8)
-        let compiled = try runProcess(
-            protoc, ["--include_imports", "--descriptor_set_out=shop.pb", "-I.", "shop.proto"], in: directory)
-        try #require(compiled.status == 0, "\(compiled.stderr)")
+        try compileDescriptorSet(
+            "syntax = \"proto3\";\npackage shop.v1;\nmessage Checkout {\n\(fields)\n}\n", named: "shop", in: directory)
     }
 
     static func identities(_ reference: String, _ workspace: Workspace) throws -> [Int] {
