@@ -52,9 +52,15 @@ public enum Decoders {
 /// turn, so two lists that share a decoder (the built-ins and a profile's, two inspectors on one
 /// profile) share what it made of a request: the one key a decoding is kept under.
 ///
+/// A cache may keep nothing of its own and read each request's decodings from a cache kept
+/// beside the request instead (`init(perRequest:)`): the server's wait and validation read the
+/// store's observation of each request, which its inspectors read too, so that one decoder
+/// decodes a request once whoever asks first.
+///
 /// ```swift
 /// let decodes = DecodeCache()
 /// DecodeCache.$current.withValue(decodes) { profile.select(requests, decodingEvents: true) }
+/// let shared = DecodeCache { request in store.observation(of: request).decodes }
 /// ```
 package final class DecodeCache: Sendable {
     /// The cache the decoding in this task reads and fills; nil decodes every time.
@@ -64,17 +70,53 @@ package final class DecodeCache: Sendable {
         let request: String
         let decoder: Int
     }
-    private let results = Mutex<[Key: DecodeResult]>([:])
+    /// One decoding, made under its own lock: a reader that asks while another decodes waits for
+    /// that decoding rather than making it again, and a decoder that decodes with another decoder
+    /// (one of your own around a built-in) takes another slot's lock, not this one's.
+    private final class Slot: Sendable {
+        let result = Mutex<DecodeResult?>(nil)
+    }
+    private let slots = Mutex<[Key: Slot]>([:])
+    /// Where a request's own cache is found, when the decodings are kept beside each request.
+    private let perRequest: (@Sendable (CapturedRequest) -> DecodeCache)?
+    /// The caches `perRequest` found, by request id: looked up once a request, however many
+    /// decoders and asks read it.
+    private let found = Mutex<[String: DecodeCache]>([:])
 
-    package init() {}
+    package init() {
+        perRequest = nil
+    }
+
+    /// A cache that keeps each request's decodings in the cache `lookup` finds for it (one
+    /// only for that request as captured, whose id is unique), asked once a request.
+    package init(perRequest lookup: @escaping @Sendable (CapturedRequest) -> DecodeCache) {
+        perRequest = lookup
+    }
 
     /// The request's decoding by this decoder, made on the first ask.
     func decoded(_ request: CapturedRequest, by decoder: VendorDecoder) -> DecodeResult {
+        if let perRequest {
+            let own = found.withLock { found in
+                if let known = found[request.id] { return known }
+                let cache = perRequest(request)
+                found[request.id] = cache
+                return cache
+            }
+            if own !== self { return own.decoded(request, by: decoder) }
+        }
         let key = Key(request: request.id, decoder: decoder.identity)
-        if let known = results.withLock({ $0[key] }) { return known }
-        let result = Decoders.run(decoder, on: request)
-        results.withLock { $0[key] = result }
-        return result
+        let slot = slots.withLock { slots in
+            if let known = slots[key] { return known }
+            let slot = Slot()
+            slots[key] = slot
+            return slot
+        }
+        return slot.result.withLock { result in
+            if let result { return result }
+            let made = Decoders.run(decoder, on: request)
+            result = made
+            return made
+        }
     }
 }
 

@@ -18,8 +18,9 @@ public struct VendorDecoder: Sendable {
     public let rule: String
     private let attempt: @Sendable (CapturedRequest) -> DecodeResult
     /// Tells this decoder from every other one made in the process, whatever its vendor (one of
-    /// your own may share a built-in's, a profile's protobuf decoder is made anew on each load):
-    /// what `DecodeCache` keeps a decoding under.
+    /// your own may share a built-in's; a profile's protobuf decoder is made when a workspace
+    /// first loads it, and again when its descriptor set changes): what `DecodeCache` keeps a
+    /// decoding under.
     package let identity = VendorDecoder.made.add(1, ordering: .relaxed).newValue
     private static let made = Atomic<Int>(0)
 

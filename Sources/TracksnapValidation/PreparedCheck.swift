@@ -1,4 +1,4 @@
-import TracksnapDecoders
+package import TracksnapDecoders
 public import TracksnapJSON
 public import TracksnapSnapshot
 public import TracksnapTraffic
@@ -254,8 +254,16 @@ public struct PreparedCheck: Sendable {
     /// a wait, which asks on every arrival, over requests whose ids a store or a capture numbered
     /// (unique), so that each request is decoded once.
     package func observingDecodes() -> PreparedCheck {
+        observingDecodes(in: DecodeCache())
+    }
+
+    /// This check, reading and keeping what its decoders make of each request in `decodes`: the
+    /// server's, which reads each request's decodings from the store's observation of it
+    /// (`DecodeCache.init(perRequest:)`), so that a decoder its inspectors share decodes a request
+    /// once for them and for the wait and the validation.
+    package func observingDecodes(in decodes: DecodeCache) -> PreparedCheck {
         var check = self
-        check.decodes = DecodeCache()
+        check.decodes = decodes
         return check
     }
 }

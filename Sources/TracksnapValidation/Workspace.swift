@@ -23,6 +23,10 @@ public struct Workspace: Sendable {
     public let root: String?
     /// The validators and filters of your own that profiles may name.
     public let extensions: Extensions
+    /// The protobuf decoders its profiles made, kept while their descriptor sets are unchanged
+    /// (`LoadedProtobufDecoders`): the server's one workspace gives every stream and validate
+    /// call on a profile the same decoder.
+    package let protobufDecoders = LoadedProtobufDecoders()
 
     /// - Parameters:
     ///   - validators: where profile names are looked up.

@@ -9,12 +9,14 @@ import TracksnapValidation
 @testable import TracksnapServer
 
 /// What the server reads of a captured request it reads once (`Observation`): the events the
-/// built-in decoders find, for every inspector and every events wait; a validate wait decodes
-/// with its snapshot's profile, once for the whole wait (`PreparedCheck.observingDecodes`).
+/// built-in decoders find, for every inspector and every events wait; a validate wait and its
+/// validation decode with the snapshot's profile, reading and keeping each decoding in the
+/// request's observation (`CaptureStore.decodes`), so a decoder an inspector shares decodes a
+/// request once for all of them.
 @Suite("A captured request is decoded once per decoder set, however many read it", .tags(.network), .leftToMakeTest)
 struct ObservationTests {
     @Test(
-        "a request captured while two inspectors read the stream, a validate wait and an events wait are open is decoded once by the built-in decoders and once by the snapshot's profile's"
+        "a request captured while two inspectors read the stream, a validate wait and an events wait are open is decoded once by the segment decoder, which the built-in decoders and the snapshot's profile share"
     )
     func decodedOnce() async throws {
         let marker = "decoded-once-" + UUID().uuidString
@@ -56,9 +58,9 @@ struct ObservationTests {
             }
         }
         // The built-in decoders and the segment profile's both read it with the segment
-        // decoder: once for what the server observes, once for the validate wait.
+        // decoder: once for what the server observes, the validate wait and its validation.
         let counts = DecoderCalls.count(marker)
-        #expect(counts == ["segment": 2], "decoded \(counts)")
+        #expect(counts == ["segment": 1], "decoded \(counts)")
     }
 }
 
@@ -94,6 +96,86 @@ extension ObservationTests {
         }
         let counts = DecoderCalls.count(marker)
         #expect(counts == ["shouting": 1, "segment": 1], "decoded \(counts)")
+    }
+}
+
+extension ObservationTests {
+    @Test(
+        "a request captured while an inspector reads the stream with a profile and a validate wait with the same profile is open is decoded once by the profile's decoder"
+    )
+    func decodedOnceForStreamAndWait() async throws {
+        let marker = "decoded-once-stream-and-wait-" + UUID().uuidString
+        DecoderCalls.watch(marker)
+        try await withTemporaryDirectory { directory in
+            try #"{"decoders": ["shouting"]}"#.write(
+                to: directory.appending(path: "loud.json"), atomically: true, encoding: .utf8)
+            let snapshot = directory.appending(path: "order.json")
+            try #"{"events": [{"type": "shout", "name": "ORDER COMPLETED"}]}"#.write(
+                to: snapshot, atomically: true, encoding: .utf8)
+            var configuration = CaptureServer.Configuration(root: directory.path)
+            configuration.extensions = Extensions(decoders: [InspectorProfileTests.decoder])
+            try await withServer(configuration) { _, port in
+                let session = try await startSession(port)
+                let reader = try StreamReader(port: port, token: nil, query: "?profile=loud.json")
+                defer { reader.close() }
+                _ = try await reader.read(until: "event: live")
+                let validating = Task {
+                    try await control(
+                        port, "POST", "sessions/\(session)/validate",
+                        body:
+                            #"{"snapshot": "\#(snapshot.path)", "validator": "loud.json", "timeout": 120, "settle": 60}"#
+                    )
+                }
+                let body = #"{"type": "track", "event": "Order Completed"}"#
+                let sent = try await RawHTTP.send(
+                    port: port, method: "POST", target: "/v1/track?probe=\(marker)",
+                    headers: [("Content-Type", "application/json")], body: Array(body.utf8))
+                #expect(sent.status == 200)
+                _ = try await reader.read(until: "ORDER COMPLETED")
+                let validated = try await validating.value
+                #expect(validated.header("X-Tracksnap-Wait") == "complete")
+                #expect(try json(validated.text)["passed"] == .bool(true), "\(validated.text)")
+            }
+        }
+        // The stream, the wait (on the arrival) and the validation read one decoding.
+        let counts = DecoderCalls.count(marker)
+        #expect(counts["shouting"] == 1, "decoded \(counts)")
+    }
+}
+
+extension ObservationTests {
+    @Test(
+        "a request captured while two inspectors read the stream with one protobuf profile is decoded once by its decoder, made once for both",
+        .tags(.process))
+    func decodedOnceByProtobufProfile() async throws {
+        let marker = "decoded-once-protobuf-" + UUID().uuidString
+        DecoderCalls.watch(marker)
+        try await withTemporaryDirectory { directory in
+            try compileDescriptorSet(
+                "syntax = \"proto3\";\npackage shop.v1;\nmessage Checkout { string order_id = 1; }\n", named: "shop",
+                in: directory)
+            try #"""
+            {"protobuf": {"descriptors": "shop.pb",
+              "messages": [{"url": {"$regex": ".*/v1/checkout"}, "type": "shop.v1.Checkout"}]}}
+            """#.write(to: directory.appending(path: "shop.json"), atomically: true, encoding: .utf8)
+            try await withServer(.init(root: directory.path)) { _, port in
+                let readers = try [
+                    StreamReader(port: port, token: nil, query: "?profile=shop.json"),
+                    StreamReader(port: port, token: nil, query: "?profile=shop.json"),
+                ]
+                defer { for reader in readers { reader.close() } }
+                for reader in readers { _ = try await reader.read(until: "event: live") }
+                var message = ProtobufEncoder()
+                message.string(1, "order-1")
+                let sent = try await RawHTTP.send(
+                    port: port, method: "POST", target: "/v1/checkout?probe=\(marker)",
+                    headers: [("Content-Type", "application/x-protobuf")], body: message.bytes)
+                #expect(sent.status == 200)
+                for reader in readers { _ = try await reader.read(until: "order-1") }
+            }
+        }
+        let counts = DecoderCalls.count(marker)
+        #expect(counts["protobuf"] == 1, "decoded \(counts)")
     }
 }
 

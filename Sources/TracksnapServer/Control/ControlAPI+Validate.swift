@@ -64,7 +64,7 @@ extension ControlAPI {
             case nil:
                 try PreparedCheck(profileAlone: profile ?? "default", planFiles: plans, workspace: workspace)
             }
-        }.map { $0.declaring(consent: consent).observingDecodes() }
+        }.map { $0.declaring(consent: consent).observingDecodes(in: store.decodes()) }
         let requests: [CapturedRequest]
         var reason: RequestWaitList.Reason?
         if let wait = Self.trafficWait(timeout: timeout, settle: settle) {

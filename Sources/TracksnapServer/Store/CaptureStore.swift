@@ -1,4 +1,5 @@
 import Synchronization
+import TracksnapDecoders
 public import TracksnapReplay
 import TracksnapSnapshot
 public import TracksnapTraffic
@@ -239,6 +240,14 @@ public final class CaptureStore: Sendable {
     /// control API) and kept for the others.
     func observation(of request: CapturedRequest) -> Observation {
         state.withLock { $0.observation(of: request.id) }
+    }
+
+    /// What a check's decoders make of the requests the store recorded, kept in each request's
+    /// observation (`Observation.decodes`), which its inspectors read too: for a validate call's
+    /// wait and validation (`PreparedCheck.observingDecodes(in:)`), so that a decoder decodes a
+    /// request once whoever asks first.
+    func decodes() -> DecodeCache {
+        DecodeCache { [self] request in observation(of: request).decodes }
     }
 
     /// The events every built-in decoder reads from a request the store recorded, decoded once

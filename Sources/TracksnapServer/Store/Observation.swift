@@ -26,8 +26,9 @@ final class Observation: Sendable {
     private let decoded = Mutex<DecodeResult?>(nil)
     /// What each decoder made of the request as captured: what `decoded`, the inspector's
     /// personal-data search (the `default` profile's decoders) and a reading with a profile's
-    /// decoders (`InspectedRequest.Reading`) read.
-    private let decodes = DecodeCache()
+    /// decoders (`InspectedRequest.Reading`) read, and a validate call's wait and validation
+    /// (`CaptureStore.decodes`).
+    let decodes = DecodeCache()
     /// By `InspectedRequest.Reading.id`: the built-in reading's and a few profiles'.
     private let personalFindings = Mutex<[Int: [Finding]]>([:])
     private let inspected = Mutex<(key: InspectedRequest.Key, line: String)?>(nil)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TracksnapDecoders
 import TracksnapJSON
 import TracksnapSnapshot
@@ -113,15 +114,22 @@ struct ProtobufSettings: Sendable {
                     .error, file: document.file, path: pointer, location: document.locations[pointer], message: message)
             )
         }
-        var sets: [ProtobufDescriptors] = []
+        var paths: [String] = []
         for descriptor in descriptors {
-            let path: String
             do throws(InputError) {
-                path = try workspace.path(descriptor.path, field: "descriptor set")
+                paths.append(try workspace.path(descriptor.path, field: "descriptor set"))
             } catch {
                 report(descriptor.pointer, error.diagnostics.first?.message ?? "\(error)")
-                continue
             }
+        }
+        guard paths.count == descriptors.count else { return [] }
+        // A profile loaded again while its descriptor sets are unchanged gets the decoder it got
+        // then: one identity, so that the decodings kept under it are shared.
+        let key = paths.joined(separator: "\n") + "\n" + (document.value["protobuf"]?.serialized() ?? "")
+        let stamps = paths.map(LoadedProtobufDecoders.Stamp.init(path:))
+        if let kept = workspace.protobufDecoders.kept(key, stamps) { return kept }
+        var sets: [ProtobufDescriptors] = []
+        for (descriptor, path) in zip(descriptors, paths) {
             guard let contents = FileManager.default.contents(atPath: path) else {
                 let exists = FileManager.default.fileExists(atPath: path)
                 report(
@@ -151,8 +159,58 @@ struct ProtobufSettings: Sendable {
             )
         }
         guard known else { return [] }
-        return [
+        let made: [VendorDecoder] = [
             .protobuf(merged, routes: routes.map { ProtobufRoute(url: FieldFilter(.url, $0.url), type: $0.type) })
         ]
+        workspace.protobufDecoders.keep(made, key, stamps)
+        return made
+    }
+}
+
+/// The protobuf decoders a workspace's profiles made (`ProtobufSettings.decoders`), each kept
+/// with what its descriptor sets were when read (path, modification time, size, file number):
+/// a profile loaded again (a stream's `?profile=`, a validate call's profile, on the server's one
+/// workspace) gets the decoder it got before, with its `VendorDecoder.identity`, so that what
+/// the decoder made of a request is shared (`DecodeCache`); a changed descriptor set, or
+/// changed routes, makes a new one. At most `limit` are kept.
+package final class LoadedProtobufDecoders: Sendable {
+    /// What a descriptor set's file was when it was read; nil parts when it could not be looked at.
+    struct Stamp: Hashable, Sendable {
+        let path: String
+        let modified: Date?
+        let size: UInt64?
+        let file: UInt64?
+
+        init(path: String) {
+            self.path = path
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+            modified = attributes?[.modificationDate] as? Date
+            size = (attributes?[.size] as? NSNumber)?.uint64Value
+            file = (attributes?[.systemFileNumber] as? NSNumber)?.uint64Value
+        }
+
+        var isKnown: Bool { modified != nil && size != nil }
+    }
+
+    private let decoders = Mutex<[String: (stamps: [Stamp], decoders: [VendorDecoder])]>([:])
+    static let limit = 64
+
+    package init() {}
+
+    /// The decoders made for `key` when its files were as `stamps` say.
+    func kept(_ key: String, _ stamps: [Stamp]) -> [VendorDecoder]? {
+        decoders.withLock { kept in
+            guard let entry = kept[key], entry.stamps == stamps, stamps.allSatisfy(\.isKnown) else { return nil }
+            return entry.decoders
+        }
+    }
+
+    /// Keeps the decoders made for `key` from files as `stamps` say.
+    func keep(_ made: [VendorDecoder], _ key: String, _ stamps: [Stamp]) {
+        guard stamps.allSatisfy(\.isKnown) else { return }
+        decoders.withLock { kept in
+            if kept[key] == nil, kept.count >= Self.limit { kept.removeAll() }
+            kept[key] = (stamps, made)
+        }
     }
 }
