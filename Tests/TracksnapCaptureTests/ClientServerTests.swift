@@ -45,7 +45,7 @@ struct ClientServerTests {
                 let session = try await client.startSession(name: "home")
                 try await send(
                     url.appendingPathComponent("v1/e").appending(queryItems: [URLQueryItem(name: "ev", value: "home")]))
-                let captured = try await session.waitForRequests(count: 1, timeout: .seconds(10))
+                let captured = try await session.waitForRequests(count: 1, timeout: Bounds.wait)
                 #expect(captured.map(\.method) == ["GET"])
                 let report = try await session.validate(snapshot: snapshot)
                 #expect(report.passed)
@@ -65,8 +65,8 @@ struct ClientServerTests {
             try await send(url.appendingPathComponent("v1/e"), header: (TracksnapClient.sessionHeader, first.id))
             try await send(second.baseURL.appendingPathComponent("v1/e"))
             try await send(second.baseURL.appendingPathComponent("v1/e"))
-            #expect(try await first.waitForRequests(count: 1, timeout: .seconds(10)).count == 1)
-            let secondRequests = try await second.waitForRequests(count: 2, timeout: .seconds(10))
+            #expect(try await first.waitForRequests(count: 1, timeout: Bounds.wait).count == 1)
+            let secondRequests = try await second.waitForRequests(count: 2, timeout: Bounds.wait)
             #expect(secondRequests.count == 2)
             #expect(secondRequests.allSatisfy { !$0.url.contains("__tracksnap") })
         }

@@ -343,14 +343,14 @@ struct InterceptionTests {
                         return nil
                     }
                     let opened = ContinuousClock.now
-                    while ContinuousClock.now - opened < .seconds(10) {
+                    // "At last" is `Bounds.wait`: a loaded machine delays a close by seconds.
+                    while ContinuousClock.now - opened < Bounds.wait {
                         if socket.closedByPeer(within: 100) { return ContinuousClock.now - opened }
                     }
                     return nil
                 }
                 let after = try #require(closedAfter, "the silent tunnel was never closed")
                 #expect(after >= .milliseconds(900))
-                #expect(after < .seconds(5))
                 #expect(server.store.statistics.interceptFailures == 1)
                 #expect(
                     notices.all.first?.hasPrefix(

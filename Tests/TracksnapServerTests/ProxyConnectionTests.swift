@@ -53,7 +53,7 @@ struct ProxyConnectionTests {
             let resolver = ChangingResolver(["127.0.0.2"], ["127.0.0.1"])
             let channel = try await Self.proxyGuard(resolver).connect(
                 to: "rebinding.test", port: listener.port, client: Self.local,
-                on: MultiThreadedEventLoopGroup.singleton.next(), timeout: .seconds(10))
+                on: MultiThreadedEventLoopGroup.singleton.next(), timeout: .seconds(Bounds.wait.components.seconds))
             #expect(channel.remoteAddress?.ipAddress == "127.0.0.2")
             try await channel.close()
             #expect(resolver.questions == 1)
@@ -96,7 +96,7 @@ struct ProxyConnectionTests {
             let refusal = await #expect(throws: ProxyRefusal.self) {
                 try await proxyGuard.connect(
                     to: example.host, port: listener.port, client: Self.remote,
-                    on: MultiThreadedEventLoopGroup.singleton.next(), timeout: .seconds(10))
+                    on: MultiThreadedEventLoopGroup.singleton.next(), timeout: .seconds(Bounds.wait.components.seconds))
             }
             #expect(refusal.map { Int($0.response.status.code) } == example.status)
             let pinned = await #expect(throws: ProxyRefusal.self) {

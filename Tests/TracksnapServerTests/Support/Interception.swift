@@ -58,7 +58,7 @@ func curlThroughProxy(_ port: Int, _ arguments: [String], trusting authority: Ce
         environment[name] = nil
     }
     return try await runProcess(
-        URL(fileURLWithPath: "/usr/bin/env"), words + arguments, environment: environment, timeout: 60)
+        URL(fileURLWithPath: "/usr/bin/env"), words + arguments, environment: environment, timeout: Bounds.process)
 }
 
 /// `Fixtures/tunnel_client.py`: a misbehaving client of an intercepted tunnel, given the CA to
@@ -71,12 +71,12 @@ func tunnelClient(
         URL(fileURLWithPath: "/usr/bin/env"),
         ["python3", script, String(port), target, mode] + (authority.map { [$0.certificatePath] } ?? [])
             + (serverName.map { [$0] } ?? []),
-        timeout: 60)
+        timeout: Bounds.process)
 }
 
-/// Waits, with a deadline, until `condition` holds.
-func eventually(within seconds: Double = 10, _ condition: () -> Bool) async throws -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+/// Waits, with a deadline (`Bounds.wait`), until `condition` holds.
+func eventually(_ condition: () -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + Bounds.wait
     while ContinuousClock.now < deadline {
         if condition() { return true }
         try await Task.sleep(for: .milliseconds(20))
