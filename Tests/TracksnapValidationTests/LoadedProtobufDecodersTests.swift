@@ -8,7 +8,8 @@ import TracksnapValidation
 /// server's: each stream's `?profile=`, each validate call), gets the decoder it got before while
 /// the set is unchanged, so that what the decoder made of a request is shared; a set protoc
 /// writes anew is read again (`LoadedProtobufDecoders`).
-@Suite("A profile's protobuf decoder is made once while its descriptor set is unchanged", .tags(.process), .leftToMakeTest)
+@Suite(
+    "A profile's protobuf decoder is made once while its descriptor set is unchanged", .tags(.process), .leftToMakeTest)
 struct LoadedProtobufDecodersTests {
     static let profile = """
         {
