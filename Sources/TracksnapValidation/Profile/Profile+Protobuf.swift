@@ -162,8 +162,7 @@ struct ProtobufSettings: Sendable {
         let made: [VendorDecoder] = [
             .protobuf(merged, routes: routes.map { ProtobufRoute(url: FieldFilter(.url, $0.url), type: $0.type) })
         ]
-        workspace.protobufDecoders.keep(made, key, stamps)
-        return made
+        return workspace.protobufDecoders.keep(made, key, stamps)
     }
 }
 
@@ -205,12 +204,16 @@ package final class LoadedProtobufDecoders: Sendable {
         }
     }
 
-    /// Keeps the decoders made for `key` from files as `stamps` say.
-    func keep(_ made: [VendorDecoder], _ key: String, _ stamps: [Stamp]) {
-        guard stamps.allSatisfy(\.isKnown) else { return }
-        decoders.withLock { kept in
+    /// Keeps the decoders made for `key` from files as `stamps` say, and returns those to use:
+    /// the ones another load of the same files kept meanwhile, when one did (two streams that
+    /// connect at once both make a decoder; the first kept is the one both use), else `made`.
+    func keep(_ made: [VendorDecoder], _ key: String, _ stamps: [Stamp]) -> [VendorDecoder] {
+        guard stamps.allSatisfy(\.isKnown) else { return made }
+        return decoders.withLock { kept in
+            if let entry = kept[key], entry.stamps == stamps { return entry.decoders }
             if kept[key] == nil, kept.count >= Self.limit { kept.removeAll() }
             kept[key] = (stamps, made)
+            return made
         }
     }
 }
