@@ -71,28 +71,18 @@ extension ObservationTests {
     func decodedOncePerProfile() async throws {
         let marker = "decoded-once-per-profile-" + UUID().uuidString
         DecoderCalls.watch(marker)
-        try await withTemporaryDirectory { directory in
-            try #"{"decoders": ["shouting"]}"#.write(
-                to: directory.appending(path: "loud.json"), atomically: true, encoding: .utf8)
-            var configuration = CaptureServer.Configuration(root: directory.path)
-            configuration.extensions = Extensions(decoders: [InspectorProfileTests.decoder])
-            try await withServer(configuration) { _, port in
-                let readers = try [
-                    StreamReader(port: port, token: nil, query: "?profile=loud.json"),
-                    StreamReader(port: port, token: nil, query: "?profile=loud.json"),
-                    StreamReader(port: port, token: nil),
-                ]
-                defer { for reader in readers { reader.close() } }
-                for reader in readers { _ = try await reader.read(until: "event: live") }
-                let body = #"{"type": "track", "event": "Order Completed"}"#
-                let sent = try await RawHTTP.send(
-                    port: port, method: "POST", target: "/v1/track?probe=\(marker)",
-                    headers: [("Content-Type", "application/json")], body: Array(body.utf8))
-                #expect(sent.status == 200)
-                for reader in readers.prefix(2) { _ = try await reader.read(until: "ORDER COMPLETED") }
-                // The built-in reader's line: the request's body names the event as sent, its event too.
-                _ = try await readers[2].read(until: #""name":"Order Completed""#)
-            }
+        try await withLoudProfile { _, port in
+            let readers = try [
+                StreamReader(port: port, token: nil, query: "?profile=loud.json"),
+                StreamReader(port: port, token: nil, query: "?profile=loud.json"),
+                StreamReader(port: port, token: nil),
+            ]
+            defer { for reader in readers { reader.close() } }
+            for reader in readers { _ = try await reader.read(until: "event: live") }
+            try await trackOrderCompleted(port: port, marker: marker)
+            for reader in readers.prefix(2) { _ = try await reader.read(until: "ORDER COMPLETED") }
+            // The built-in reader's line: the request's body names the event as sent, its event too.
+            _ = try await readers[2].read(until: #""name":"Order Completed""#)
         }
         let counts = DecoderCalls.count(marker)
         #expect(counts == ["shouting": 1, "segment": 1], "decoded \(counts)")
@@ -106,36 +96,26 @@ extension ObservationTests {
     func decodedOnceForStreamAndWait() async throws {
         let marker = "decoded-once-stream-and-wait-" + UUID().uuidString
         DecoderCalls.watch(marker)
-        try await withTemporaryDirectory { directory in
-            try #"{"decoders": ["shouting"]}"#.write(
-                to: directory.appending(path: "loud.json"), atomically: true, encoding: .utf8)
+        try await withLoudProfile { directory, port in
             let snapshot = directory.appending(path: "order.json")
             try #"{"events": [{"type": "shout", "name": "ORDER COMPLETED"}]}"#.write(
                 to: snapshot, atomically: true, encoding: .utf8)
-            var configuration = CaptureServer.Configuration(root: directory.path)
-            configuration.extensions = Extensions(decoders: [InspectorProfileTests.decoder])
-            try await withServer(configuration) { _, port in
-                let session = try await startSession(port)
-                let reader = try StreamReader(port: port, token: nil, query: "?profile=loud.json")
-                defer { reader.close() }
-                _ = try await reader.read(until: "event: live")
-                let validating = Task {
-                    try await control(
-                        port, "POST", "sessions/\(session)/validate",
-                        body:
-                            #"{"snapshot": "\#(snapshot.path)", "validator": "loud.json", "timeout": 120, "settle": 60}"#
-                    )
-                }
-                let body = #"{"type": "track", "event": "Order Completed"}"#
-                let sent = try await RawHTTP.send(
-                    port: port, method: "POST", target: "/v1/track?probe=\(marker)",
-                    headers: [("Content-Type", "application/json")], body: Array(body.utf8))
-                #expect(sent.status == 200)
-                _ = try await reader.read(until: "ORDER COMPLETED")
-                let validated = try await validating.value
-                #expect(validated.header("X-Tracksnap-Wait") == "complete")
-                #expect(try json(validated.text)["passed"] == .bool(true), "\(validated.text)")
+            let session = try await startSession(port)
+            let reader = try StreamReader(port: port, token: nil, query: "?profile=loud.json")
+            defer { reader.close() }
+            _ = try await reader.read(until: "event: live")
+            let validating = Task {
+                try await control(
+                    port, "POST", "sessions/\(session)/validate",
+                    body:
+                        #"{"snapshot": "\#(snapshot.path)", "validator": "loud.json", "timeout": 120, "settle": 60}"#
+                )
             }
+            try await trackOrderCompleted(port: port, marker: marker)
+            _ = try await reader.read(until: "ORDER COMPLETED")
+            let validated = try await validating.value
+            #expect(validated.header("X-Tracksnap-Wait") == "complete")
+            #expect(try json(validated.text)["passed"] == .bool(true), "\(validated.text)")
         }
         // The stream, the wait (on the arrival) and the validation read one decoding.
         let counts = DecoderCalls.count(marker)
@@ -207,5 +187,28 @@ struct EventTallyTests {
         #expect(count([]) == 0)
         #expect(count(Self.requests(7...8)) == 15)
         #expect(asked == (1...8).map(String.init), "\(asked)")
+    }
+}
+
+extension ObservationTests {
+    /// A server whose root holds `loud.json`, a profile of the `shouting` extension decoder
+    /// (`InspectorProfileTests.decoder`), which it registers.
+    fileprivate func withLoudProfile(_ body: (_ root: URL, _ port: Int) async throws -> Void) async throws {
+        try await withTemporaryDirectory { directory in
+            try #"{"decoders": ["shouting"]}"#.write(
+                to: directory.appending(path: "loud.json"), atomically: true, encoding: .utf8)
+            var configuration = CaptureServer.Configuration(root: directory.path)
+            configuration.extensions = Extensions(decoders: [InspectorProfileTests.decoder])
+            try await withServer(configuration) { _, port in try await body(directory, port) }
+        }
+    }
+
+    /// Segment's `Order Completed` track, marked for `DecoderCalls`.
+    fileprivate func trackOrderCompleted(port: Int, marker: String) async throws {
+        let body = #"{"type": "track", "event": "Order Completed"}"#
+        let sent = try await RawHTTP.send(
+            port: port, method: "POST", target: "/v1/track?probe=\(marker)",
+            headers: [("Content-Type", "application/json")], body: Array(body.utf8))
+        #expect(sent.status == 200)
     }
 }
