@@ -1,5 +1,6 @@
 import Foundation
 import TracksnapCapture
+import TracksnapDecoders
 import TracksnapRecording
 import TracksnapSnapshot
 import TracksnapTraffic
@@ -177,12 +178,14 @@ private func checkRuns(
     let path = SnapshotLocation.resolve(snapshot, testFile: testFile)
     let configuration = TracksnapConfiguration.current
     let environment = ProcessInfo.processInfo.environment
-    let isComplete = TrackingCheck.completion(
-        count: nil, snapshot: path, validator: validator, record: record,
-        configuration: configuration, environment: environment)
-
     var captured: [CapturedTraffic] = []
+    // A decoding a run: each run's capture numbers its requests from 1.
+    var decodes: [DecodeCache] = []
     for run in 1...runs {
+        decodes.append(DecodeCache())
+        let isComplete = TrackingCheck.completion(
+            count: nil, snapshot: path, validator: validator, record: record,
+            configuration: configuration, environment: environment, decodes: decodes[run - 1])
         do {
             captured.append(try await capture(run, isComplete))
         } catch {
@@ -196,7 +199,7 @@ private func checkRuns(
     let outcome = TrackingCheck.run(
         runs: captured.map(\.requests), snapshot: path, validator: validator, plans: plans, consent: consent,
         record: record,
-        configuration: configuration, environment: environment, testFile: testFile)
+        configuration: configuration, environment: environment, testFile: testFile, decodes: decodes)
     if let failure = outcome.failure {
         let notes = captured.compactMap(\.note)
         reportIssue(notes.isEmpty ? failure : failure + "\n\n" + notes.joined(separator: "\n\n"), at: site)

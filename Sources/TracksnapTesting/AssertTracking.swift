@@ -1,5 +1,6 @@
 import Foundation
 import TracksnapCapture
+import TracksnapDecoders
 import TracksnapRecording
 import TracksnapReports
 import TracksnapSnapshot
@@ -111,9 +112,11 @@ public func assertTracking(
     let path = SnapshotLocation.resolve(snapshot, testFile: String(describing: filePath))
     let configuration = TracksnapConfiguration.current
     let environment = ProcessInfo.processInfo.environment
+    // The wait and the validation read one decoding of each request (the source's ids are unique).
+    let decodes = DecodeCache()
     let isComplete = TrackingCheck.completion(
         count: count, snapshot: path, validator: validator, record: record,
-        configuration: configuration, environment: environment)
+        configuration: configuration, environment: environment, decodes: decodes)
     let traffic: CapturedTraffic
     do {
         traffic = try await source.traffic(settle: settle, timeout: timeout, until: isComplete)
@@ -123,7 +126,8 @@ public func assertTracking(
     }
     let outcome = TrackingCheck.run(
         traffic.requests, snapshot: path, validator: validator, plans: plans, consent: consent, record: record,
-        configuration: configuration, environment: environment, testFile: String(describing: filePath))
+        configuration: configuration, environment: environment, testFile: String(describing: filePath),
+        decodes: decodes)
     if let failure = outcome.failure {
         reportIssue(traffic.note.map { failure + "\n\n" + $0 } ?? failure, at: site)
     }

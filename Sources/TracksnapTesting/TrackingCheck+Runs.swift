@@ -1,4 +1,5 @@
 import Foundation
+import TracksnapDecoders
 import TracksnapRecording
 import TracksnapReports
 import TracksnapSnapshot
@@ -32,11 +33,14 @@ extension TrackingCheck {
     ///   - configuration: the task's configuration (trait, `withTracksnap`).
     ///   - environment: the process environment (`TRACKSNAP_RECORD`, `CI`).
     ///   - testFile: the calling test file's path, for relative snapshot paths.
+    ///   - decodes: what each run's wait made of its requests (`completion`), a cache a run, read
+    ///     rather than decoded again; empty decodes them here.
     ///   - write: records a snapshot from the runs; the recorder's seam.
     static func run(
         runs: [[CapturedRequest]], snapshot: String, validator: String?, plans: [String] = [],
         consent: ConsentDeclaration? = nil, record: RecordMode?,
         configuration: TracksnapConfiguration, environment: [String: String], testFile: String,
+        decodes: [DecodeCache] = [],
         write: RunsWriter = { try writeSnapshot(runs: $0, to: $1, profile: $2, workspace: $3) }
     ) -> RunsOutcome {
         switch step(
@@ -62,7 +66,8 @@ extension TrackingCheck {
             var results: [SnapshotResult] = []
             var failures: [String] = []
             for (index, requests) in runs.enumerated() {
-                let result = check.validate(requests)
+                let result = (index < decodes.count ? check.observingDecodes(in: decodes[index]) : check).validate(
+                    requests)
                 results.append(result)
                 if !result.passed {
                     failures.append("Run \(index + 1) of \(runs.count):\n\n" + ReportFormat.text.render([result]))

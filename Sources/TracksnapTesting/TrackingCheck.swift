@@ -1,4 +1,5 @@
 import Foundation
+import TracksnapDecoders
 import TracksnapRecording
 import TracksnapReports
 import TracksnapSnapshot
@@ -29,11 +30,13 @@ enum TrackingCheck {
     ///   - configuration: the task's configuration (trait, `withTracksnap`).
     ///   - environment: the process environment (`TRACKSNAP_RECORD`, `CI`).
     ///   - testFile: the calling test file's path, for relative snapshot paths.
+    ///   - decodes: what the wait's decoders made of these requests (`completion`), read rather
+    ///     than decoded again; nil decodes them here.
     ///   - write: writes a snapshot; the recorder's seam.
     static func run(
         _ requests: [CapturedRequest], snapshot: String, validator: String?, plans: [String] = [],
         consent: ConsentDeclaration? = nil, record: RecordMode?, configuration: TracksnapConfiguration,
-        environment: [String: String], testFile: String,
+        environment: [String: String], testFile: String, decodes: DecodeCache? = nil,
         write: Writer = { _ = try writeSnapshot(runs: [$0], to: $1, profile: $2, workspace: $3) }
     ) -> Outcome {
         switch step(
@@ -49,10 +52,11 @@ enum TrackingCheck {
         case .validate(let path, let mode, let workspace, let recordOnFailure):
             let result: SnapshotResult
             do {
-                result = try Validation.validate(
-                    snapshotAt: path, requests: requests, profile: validator,
-                    plans: plans.map { SnapshotLocation.resolve($0, testFile: testFile) }, consent: consent,
-                    workspace: workspace)
+                let check = try PreparedCheck(
+                    snapshotAt: path, profile: validator,
+                    plans: plans.map { SnapshotLocation.resolve($0, testFile: testFile) }, workspace: workspace
+                ).declaring(consent: consent)
+                result = (decodes.map(check.observingDecodes(in:)) ?? check).validate(requests)
             } catch {
                 return Outcome(failure: "tracksnap cannot check \(path):\n\(error)")
             }
@@ -175,9 +179,13 @@ enum TrackingCheck {
     /// - When it is to be recorded, never: the wait ends when traffic settles (or at the deadline).
     /// - When the check cannot run (a bad record mode, a missing snapshot that may not be
     ///   recorded, an unreadable snapshot or profile), at once: the check reports why.
+    ///
+    /// - Parameter decodes: where what the profile's decoders make of each request is kept, for
+    ///   the waits' later asks and the validation after it (`run(…decodes:)`): one a capture, whose
+    ///   ids are unique in it, never one shared by captures that number from 1 each.
     static func completion(
         count: Int?, snapshot path: String, validator: String?, record: RecordMode?,
-        configuration: TracksnapConfiguration, environment: [String: String]
+        configuration: TracksnapConfiguration, environment: [String: String], decodes: DecodeCache
     ) -> ([CapturedRequest]) -> Bool {
         if let count { return { $0.count >= count } }
         guard
@@ -195,7 +203,7 @@ enum TrackingCheck {
             let workspace = SnapshotLocation.workspace(for: path, configuration: configuration)
             guard
                 let check = try? PreparedCheck(snapshotAt: path, profile: validator, workspace: workspace)
-                    .observingDecodes()
+                    .observingDecodes(in: decodes)
             else {
                 return { _ in true }
             }

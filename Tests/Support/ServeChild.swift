@@ -5,7 +5,7 @@ public import Foundation
 #endif
 
 /// `tracksnap serve --port 0` running beside a test as a child process, its standard error kept
-/// in a file.
+/// in a file that is removed with this object.
 ///
 /// ```swift
 /// let server = try await ServeChild.launch(["--journal", path])
@@ -33,6 +33,10 @@ public final class ServeChild: Sendable {
         self.stderrURL = stderrURL
     }
 
+    deinit {
+        try? FileManager.default.removeItem(at: stderrURL)
+    }
+
     /// Starts the server in the package's root and reads its first line,
     /// `listening on http://HOST:PORT`.
     ///
@@ -54,6 +58,7 @@ public final class ServeChild: Sendable {
         else {
             child.stop()
             let stderr = (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? ""
+            try? FileManager.default.removeItem(at: stderrURL)
             throw ServeFailure(description: "tracksnap serve printed \(line.debugDescription) first; stderr: \(stderr)")
         }
         return ServeChild(

@@ -186,6 +186,47 @@ struct AssertTrackingRunsTests {
         #expect(alone.count == 2 && alone.allSatisfy(\.passed))
     }
 
+    @Test(
+        "each run's wait reads that run's requests: run 2's first batch, whose id run 1's had, is not taken for run 1's"
+    )
+    func eachRunWaitsOnItsOwnRequests() async throws {
+        try await withTemporaryDirectory { directory in
+            let snapshot = directory.appending(path: "signup.json").path
+            try write(
+                #"{"name": "signup", "events": [{"vendor": "segment", "type": "track", "name": "Signed Up"}, {"vendor": "segment", "type": "track", "name": "Plan Chosen"}]}"#,
+                to: URL(fileURLWithPath: snapshot))
+            let runs = Atomic<Int>(0)
+            // Run 1 sends both events in one batch (request 1). Run 2's capture numbers from 1
+            // again: its request 1 holds the first event alone, and the second follows from the
+            // background, after the wait has looked at request 1.
+            let results = await assertTracking(
+                matches: snapshot, runs: 2, record: .never, settle: Bounds.wait, timeout: Bounds.wait
+            ) { configuration in
+                let session = URLSession(configuration: configuration)
+                if runs.add(1, ordering: .relaxed).newValue == 1 {
+                    try await Self.sendSegmentBatch(["Signed Up", "Plan Chosen"], through: session)
+                    return
+                }
+                try await Self.sendSegmentBatch(["Signed Up"], through: session)
+                Task {
+                    try? await Task.sleep(for: .milliseconds(300))
+                    try? await Self.sendSegmentBatch(["Plan Chosen"], through: session)
+                }
+            }
+            #expect(results.count == 2 && results.allSatisfy(\.passed))
+        }
+    }
+
+    /// Posts a Segment `/v1/batch` of `track` calls, as analytics-python sends one.
+    private static func sendSegmentBatch(_ events: [String], through session: URLSession) async throws {
+        let batch = events.map { #"{"type": "track", "event": "\#($0)", "userId": "u-1"}"# }
+        var request = URLRequest(url: try #require(URL(string: "https://api.segment.io/v1/batch")))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"batch": [\#(batch.joined(separator: ", "))]}"#.utf8)
+        _ = try await session.data(for: request)
+    }
+
     @Test("a flow that throws fails the test with its error, and nothing is recorded")
     func flowThrows() async throws {
         struct Broken: Error, CustomStringConvertible { var description: String { "the app did not launch" } }

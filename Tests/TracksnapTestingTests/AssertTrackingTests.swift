@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TracksnapCapture
+import TracksnapDecoders
 import TracksnapRecording
 import TracksnapSnapshot
 import TracksnapTestSupport
@@ -195,6 +196,29 @@ struct AssertTrackingTests {
         // What is there first; it matches the snapshot, so there is no second call.
         #expect(
             stub.requests.map(\.url) == ["http://127.0.0.1:8181/__tracksnap/sessions/s1/requests?count=0&timeout=0"])
+    }
+
+    @Test("an in-process capture's request is decoded once for the assertion's wait and its validation")
+    func decodedOnceForWaitAndValidation() async throws {
+        let marker = "assert-decoded-once-" + UUID().uuidString
+        DecoderCalls.watch(marker)
+        try await withTemporaryDirectory { directory in
+            let snapshot = directory.appending(path: "order.json").path
+            try write(
+                #"{"validator": "segment", "events": [{"type": "track", "name": "Order Completed"}]}"#,
+                to: URL(fileURLWithPath: snapshot))
+            let configuration = URLSessionConfiguration.ephemeral
+            let capture = CaptureSession.install(on: configuration, mode: .respond())
+            var track = URLRequest(url: try #require(URL(string: "https://api.segment.io/v1/track?probe=\(marker)")))
+            track.httpMethod = "POST"
+            track.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            track.httpBody = Data(#"{"type": "track", "event": "Order Completed"}"#.utf8)
+            _ = try await URLSession(configuration: configuration).data(for: track)
+            let result = await assertTracking(capture, matches: snapshot, record: .never, timeout: Bounds.wait)
+            #expect(result?.passed == true)
+        }
+        let counts = DecoderCalls.count(marker)
+        #expect(counts == ["segment": 1], "decoded \(counts)")
     }
 
     @Test("a control API error fails the test with the server's message")

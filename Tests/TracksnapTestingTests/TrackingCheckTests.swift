@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TracksnapDecoders
 import TracksnapRecording
 import TracksnapSnapshot
 import TracksnapTraffic
@@ -145,19 +146,23 @@ struct TrackingCheckTests {
     func completionValidates() {
         let isComplete = TrackingCheck.completion(
             count: nil, snapshot: fixture("Snapshots/checkout.json"), validator: nil, record: .never,
-            configuration: TracksnapConfiguration(), environment: [:])
+            configuration: TracksnapConfiguration(), environment: [:], decodes: DecodeCache())
         let requests = checkoutRequests()
         #expect(!isComplete([]))
         #expect(!isComplete(Array(requests.prefix(1))))
         #expect(isComplete(requests))
-        #expect(isComplete(checkoutRequests(screen: "Basket")))
+        // Another capture, whose ids the first one's used: a wait of its own.
+        let nearMiss = TrackingCheck.completion(
+            count: nil, snapshot: fixture("Snapshots/checkout.json"), validator: nil, record: .never,
+            configuration: TracksnapConfiguration(), environment: [:], decodes: DecodeCache())
+        #expect(nearMiss(checkoutRequests(screen: "Basket")))
     }
 
     @Test("in record mode failed, a near miss does not end the wait: what settles is re-recorded whole")
     func completionFailedMode() {
         let isComplete = TrackingCheck.completion(
             count: nil, snapshot: fixture("Snapshots/checkout.json"), validator: nil, record: .failed,
-            configuration: TracksnapConfiguration(), environment: [:])
+            configuration: TracksnapConfiguration(), environment: [:], decodes: DecodeCache())
         #expect(!isComplete(checkoutRequests(screen: "Basket")))
         #expect(isComplete(checkoutRequests()))
     }
@@ -175,7 +180,7 @@ struct TrackingCheckTests {
     func completionCases(count: Int?, snapshot: String, record: RecordMode, expected: [Bool]) {
         let isComplete = TrackingCheck.completion(
             count: count, snapshot: fixture(snapshot), validator: nil, record: record,
-            configuration: TracksnapConfiguration(), environment: [:])
+            configuration: TracksnapConfiguration(), environment: [:], decodes: DecodeCache())
         #expect([isComplete([]), isComplete(checkoutRequests())] == expected)
     }
 
