@@ -86,6 +86,23 @@ struct ProfileTests {
         }
     }
 
+    @Test("every descriptor set a profile names that cannot be used is an error of its own, not only the first")
+    func everyBadDescriptorSet() throws {
+        try withTemporaryDirectory { directory in
+            let root = directory.appending(path: "app")
+            try write(
+                #"{"protobuf": {"descriptors": ["../../outside.pb", "missing.pb"], "messages": [{"url": "https://api.shop.example/v1/checkout", "type": "shop.v1.Checkout"}]}}"#,
+                to: root.appending(path: "Validators/shop.json"))
+            let error = try #require(throws: InputError.self) {
+                try Profile.load("Validators/shop.json", workspace: Workspace(root: root.path))
+            }
+            let messages = error.diagnostics.map(\.message)
+            #expect(messages.count == 2, "\(error)")
+            #expect(messages.contains { $0.contains("outside.pb") }, "\(error)")
+            #expect(messages.contains { $0.contains("missing.pb cannot be read: no such file") }, "\(error)")
+        }
+    }
+
     @Test("a user's own filter and validator are used by the profile that names them")
     func registry() throws {
         struct OnlyPosts: RequestFilter {

@@ -114,22 +114,24 @@ struct ProtobufSettings: Sendable {
                     .error, file: document.file, path: pointer, location: document.locations[pointer], message: message)
             )
         }
-        var paths: [String] = []
-        for descriptor in descriptors {
+        let resolved = descriptors.map { descriptor -> String? in
             do throws(InputError) {
-                paths.append(try workspace.path(descriptor.path, field: "descriptor set"))
+                return try workspace.path(descriptor.path, field: "descriptor set")
             } catch {
                 report(descriptor.pointer, error.diagnostics.first?.message ?? "\(error)")
+                return nil
             }
         }
-        guard paths.count == descriptors.count else { return [] }
+        let paths = resolved.compactMap(\.self)
         // A profile loaded again while its descriptor sets are unchanged gets the decoder it got
         // then: one identity, so that the decodings kept under it are shared.
         let key = paths.joined(separator: "\n") + "\n" + (document.value["protobuf"]?.serialized() ?? "")
         let stamps = paths.map(LoadedProtobufDecoders.Stamp.init(path:))
-        if let kept = workspace.protobufDecoders.kept(key, stamps) { return kept }
+        if paths.count == descriptors.count, let kept = workspace.protobufDecoders.kept(key, stamps) { return kept }
+        // Every set that can be opened is read, so that each bad one is told, not the first.
         var sets: [ProtobufDescriptors] = []
-        for (descriptor, path) in zip(descriptors, paths) {
+        for (descriptor, path) in zip(descriptors, resolved) {
+            guard let path else { continue }
             guard let contents = FileManager.default.contents(atPath: path) else {
                 let exists = FileManager.default.fileExists(atPath: path)
                 report(
