@@ -164,11 +164,11 @@ struct CaptureSessionTests {
         async let sent: Void = {
             for _ in 0..<3 { _ = try await session.data(from: url) }
         }()
+        // This in-process wait has no marker of why it ended: its deadline is twice Bounds.wait,
+        // so returning within Bounds.wait can only be the count's doing.
         let started = ContinuousClock.now
-        let requests = await capture.waitForRequests(count: 3, timeout: Bounds.wait)
-        // Before the deadline: returning at it with the same requests would pass otherwise.
-        // (This in-process wait has no marker of why it ended, hence the clock.)
-        #expect(ContinuousClock.now - started < Bounds.wait)
+        let requests = await capture.waitForRequests(count: 3, timeout: Bounds.wait * 2)
+        #expect(ContinuousClock.now - started < Bounds.wait, "it ended on the count, not the deadline")
         try await sent
         #expect(requests.count == 3)
         #expect(requests.map(\.id) == ["1", "2", "3"])
@@ -189,11 +189,11 @@ struct CaptureSessionTests {
     func waitCancelled() async throws {
         let (_, capture) = capturedSession()
         let started = ContinuousClock.now
-        let wait = Task { await capture.waitForRequests(count: 1, timeout: Bounds.wait) }
+        let wait = Task { await capture.waitForRequests(count: 1, timeout: Bounds.wait * 2) }
         wait.cancel()
         let requests = await wait.value
         #expect(requests.isEmpty)
-        #expect(ContinuousClock.now - started < Bounds.wait)
+        #expect(ContinuousClock.now - started < Bounds.wait, "it ended on the cancellation, not the deadline")
     }
 
     @Test("with a settle time, waiting ends once the app has been quiet that long after its last request")
@@ -213,12 +213,14 @@ struct CaptureSessionTests {
         }
         // Far longer than the gaps, so that a busy machine does not end it between two requests
         // (the whole suite runs in parallel, and URLSession then sometimes holds one up for seconds).
-        let requests = await capture.waitForRequests(settle: .seconds(10), timeout: Bounds.wait)
+        // The deadline twice Bounds.wait: returning within Bounds.wait can only be the settle time's doing.
+        let started = ContinuousClock.now
+        let requests = await capture.waitForRequests(settle: .seconds(10), timeout: Bounds.wait * 2)
         let returned = ContinuousClock.now
         let lastSent = try await sending.value
         #expect(requests.count == 3)
         #expect(returned - lastSent >= .seconds(10))
-        #expect(returned - lastSent < Bounds.wait, "it ended on the settle time, not the deadline")
+        #expect(returned - started < Bounds.wait, "it ended on the settle time, not the deadline")
     }
 
     @Test("with a condition, waiting ends at the request that satisfies it")
@@ -231,12 +233,13 @@ struct CaptureSessionTests {
             }
         }
         let started = ContinuousClock.now
-        // A settle time far beyond what a loaded machine takes to send three requests (39 s was seen
-        // in the whole parallel suite): ending well before it can only be the condition's doing.
-        let requests = await capture.waitForRequests(settle: .seconds(240), timeout: .seconds(300)) { requests in
+        // This in-process wait has no marker of why it ended: its settle time and deadline are
+        // twice Bounds.wait (39 s was seen for the three requests in the whole parallel suite),
+        // so returning within Bounds.wait can only be the condition's doing.
+        let requests = await capture.waitForRequests(settle: Bounds.wait * 2, timeout: Bounds.wait * 2) { requests in
             requests.contains { $0.url.hasSuffix("purchase") }
         }
-        #expect(ContinuousClock.now - started < .seconds(120), "it ended on the purchase, not the settle time")
+        #expect(ContinuousClock.now - started < Bounds.wait, "it ended on the purchase, not the settle time")
         try await sending.value
         #expect(requests.count == 3)
     }

@@ -109,10 +109,9 @@ struct VCRCassetteTests {
                 "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ")
                 + "]\n"
         }
-        let started = ContinuousClock.now
+        // Refused at the bound, which the error names: expanding the aliases would not end.
         let bombError = try #require(throws: InputError.self) { try Cassette.read(Array(bomb.utf8), file: "bomb.yml") }
         #expect(bombError.description.contains("more than 1000000 values"), "\(bombError)")
-        #expect(ContinuousClock.now - started < .seconds(30))
 
         let missing =
             "interactions:\n- request: {uri: 'https://a.example/'}\n  response: {status: {code: 0}}\nversion: 1\n"

@@ -11,13 +11,14 @@ struct CaptureStoreTests {
     func resumedByRecord() async throws {
         let store = try CaptureStore()
         let id = store.startSession()
-        let started = ContinuousClock.now
-        async let waited = store.waitForRequests(inSession: id, count: 2, timeout: Bounds.wait)
+        // The wait `waitForRequests(inSession:count:)` makes, with its outcome's reason: the
+        // deadline would return the same requests.
+        async let waited = store.wait(inSession: id, settle: nil, timeout: Bounds.wait) { $0.count >= 2 }
         store.record(method: "GET", url: "http://t.example/1", sessionHint: nil)
         store.record(method: "GET", url: "http://t.example/2", sessionHint: nil)
-        #expect(await waited?.map(\.url) == ["http://t.example/1", "http://t.example/2"])
-        // Before the deadline, which would return the same requests (the store's wait has no marker).
-        #expect(ContinuousClock.now - started < Bounds.wait)
+        let outcome = try #require(await waited)
+        #expect(outcome.requests.map(\.url) == ["http://t.example/1", "http://t.example/2"])
+        #expect(outcome.reason == .complete)
     }
 
     @Test(
@@ -43,7 +44,7 @@ struct CaptureStoreTests {
         let store = try CaptureStore()
         let ended = store.startSession()
         store.record(method: "GET", url: "http://t.example/a", sessionHint: ended)
-        async let waitedOnEnd = store.waitForRequests(inSession: ended, count: 5, timeout: .seconds(60))
+        async let waitedOnEnd = store.waitForRequests(inSession: ended, count: 5, timeout: Bounds.wait)
         // Ending only after the waiter registered is not observable from here; either order
         // must give the one request.
         let endedRequests = store.endSession(ended)
@@ -52,12 +53,14 @@ struct CaptureStoreTests {
         #expect(onEnd == nil || onEnd?.count == 1)
 
         let open = store.startSession()
-        let started = ContinuousClock.now
-        let waiting = Task { await store.waitForRequests(inSession: open, count: 5, timeout: Bounds.wait) }
+        let waiting = Task { await store.wait(inSession: open, settle: nil, timeout: Bounds.wait) { $0.count >= 5 } }
         waiting.cancel()
-        #expect(await waiting.value?.isEmpty == true)
-        #expect(ContinuousClock.now - started < Bounds.wait, "a cancelled wait does not last until its deadline")
-        #expect(await store.waitForRequests(inSession: open, count: 0, timeout: .seconds(60))?.isEmpty == true)
+        let cancelled = try #require(await waiting.value)
+        #expect(cancelled.requests.isEmpty)
+        #expect(cancelled.reason == .cancelled, "a cancelled wait does not last until its deadline")
+        let none = try #require(await store.wait(inSession: open, settle: nil, timeout: Bounds.wait) { $0.count >= 0 })
+        #expect(none.requests.isEmpty)
+        #expect(none.reason == .complete, "a wait for none is over at once")
     }
 
     @Test("an unknown session is nil, not an empty list")

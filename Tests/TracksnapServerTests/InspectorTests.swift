@@ -97,7 +97,6 @@ struct InspectorTests {
             #expect(head.contains("id: 1\nevent: request\ndata: {"))
             #expect(!head.contains("wk_live_98765"))
 
-            let started = ContinuousClock.now
             let page = #"{"writeKey": "wk_live_98765", "type": "page", "name": "Pricing"}"#
             _ = try await RawHTTP.send(
                 port: port, method: "POST", target: "/v1/page", headers: [("Content-Type", "application/json")],
@@ -106,10 +105,9 @@ struct InspectorTests {
             // A secret an earlier request carried is hidden where a later one copies it.
             _ = try await RawHTTP.send(port: port, target: "/p/tok_5f4e3d2c1b0a/view")
             #expect(!(try await reader.read(until: "/view")).contains("tok_5f4e3d2c1b0a"))
-            // Delivered while the stream stays open (read returns only on what arrived), and not
-            // held for a batch or a timer: a bound that a loaded machine's parallel suite keeps
-            // (6.8 s was seen against a bound of 2 s). The page's one-second goal is the browser test's.
-            #expect(ContinuousClock.now - started < .seconds(30))
+            // Delivered while the stream stays open (read returns only on what arrived, and throws
+            // at the socket's timeout, Bounds.wait), each request before the next is sent, so not
+            // held for a batch. The page's one-second goal is the browser test's.
             let line = try #require(
                 live.split(separator: "\n").first { $0.hasPrefix("data: ") && $0.contains("Pricing") })
             let message = try json(String(line.dropFirst("data: ".count)))
@@ -285,12 +283,17 @@ struct InspectorTests {
             _ = try await reader.read(until: "retry: 1000")
             // Far more than the socket buffers and the stream's buffer hold together.
             let body = String(repeating: "x", count: 20_000)
-            let started = ContinuousClock.now
-            for index in 0..<(ControlAPI.streamBuffer * 4) {
-                server.store.record(
-                    method: "POST", url: "http://t.example/e/\(index)", body: .text(body), sessionHint: nil)
-            }
-            #expect(ContinuousClock.now - started < .seconds(10), "recording waited for the reader")
+            // On a thread of its own: recording that waited for this reader, which reads nothing
+            // until it is done, would not be done by Bounds.wait, and that fails the test.
+            let recorded = Mutex(false)
+            Thread {
+                for index in 0..<(ControlAPI.streamBuffer * 4) {
+                    server.store.record(
+                        method: "POST", url: "http://t.example/e/\(index)", body: .text(body), sessionHint: nil)
+                }
+                recorded.withLock { $0 = true }
+            }.start()
+            #expect(try await eventually { recorded.withLock { $0 } }, "recording waited for the reader")
             let rest = try await reader.readToEnd()
             let overflow = try #require(rest.range(of: "event: overflow", options: .backwards), "\(rest.suffix(300))")
             let told = try #require(StreamFrame.all(in: rest[overflow.lowerBound...]).first)
@@ -311,13 +314,20 @@ extension InspectorTests {
         let reader = try StreamReader(port: port, token: nil)
         defer { reader.close() }
         _ = try await reader.read(until: "retry: 1000")
-        // Bounds well under the reader's 60 s timeout, which a shutdown waiting for it would reach,
-        // and loose enough for a machine busy with every other suite.
-        let started = ContinuousClock.now
-        try await server.shutdown()
-        #expect(ContinuousClock.now - started < .seconds(30))
-        _ = try await reader.readToEnd()  // the server closed it: otherwise this times out and throws
-        #expect(ContinuousClock.now - started < .seconds(40))
+        // A shutdown that waited for the reader, which reads only once it is over, would never be
+        // over: the test fails at Bounds.wait rather than hangs.
+        let stopped = Mutex<String?>(nil)
+        Task {
+            do {
+                try await server.shutdown()
+                stopped.withLock { $0 = "stopped" }
+            } catch {
+                stopped.withLock { $0 = "\(error)" }
+            }
+        }
+        #expect(try await eventually { stopped.withLock { $0 != nil } }, "shutdown waited for the stream's reader")
+        #expect(stopped.withLock { $0 } == "stopped")
+        _ = try await reader.readToEnd()  // the server closed it: otherwise this throws at the socket's timeout
     }
 }
 
@@ -328,13 +338,13 @@ final class StreamReader: Sendable {
 
     /// - Parameter query: the stream's query, `?profile=…` (percent-encoded), or none.
     init(port: Int, token: String?, query: String = "") throws {
-        socket = try Socket(port: port, timeout: 60)
+        socket = try Socket(port: port, timeout: Int(Bounds.wait.components.seconds))
         var text = "GET /__tracksnap/requests/stream\(query) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
         if let token { text += "Authorization: Bearer \(token)\r\n" }
         try socket.write(Array((text + "\r\n").utf8))
     }
 
-    /// Everything read so far once it contains `marker`; fails after the socket's timeout.
+    /// Everything read so far once it contains `marker`; fails after the socket's timeout (`Bounds.wait`).
     func read(until marker: String) async throws -> String {
         try await offloaded { [self] in
             while !received.withLock({ $0.contains(marker) }) {

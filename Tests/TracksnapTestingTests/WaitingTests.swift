@@ -17,21 +17,32 @@ private let collector = URL(string: "https://collect.example/")
 
 /// One run of the Swift tests guide's example (Documentation/SwiftTests.md): a fresh capture and
 /// client, the checkout, the assertion.
-/// Returns the result and how long after the last event was sent the assertion returned.
+/// Returns the result, the client, and when the assertion began and returned.
+///
+/// The deadline is twice `Bounds.wait` (on a busy machine the client's three events may take
+/// seconds): `assertTracking` has no marker of why its wait ended, so a run returning within
+/// `Bounds.wait` of its start shows it ended on what it waited for, not on the deadline.
 private func checkoutRun(
     _ snapshot: String, events: [String] = FakeAnalytics.checkout, record: RecordMode, settle: Duration
-) async throws -> (result: SnapshotResult?, analytics: FakeAnalytics, returned: ContinuousClock.Instant) {
+) async throws -> CheckoutRun {
     let configuration = URLSessionConfiguration.ephemeral
     let capture = CaptureSession.install(on: configuration, mode: .respond())
     let analytics = FakeAnalytics(session: URLSession(configuration: configuration), endpoint: try #require(collector))
+    let started = ContinuousClock.now
     analytics.trackCheckout(events)
-    // A deadline far away: on a busy machine the client's three events may take seconds.
     let result = await assertTracking(
-        capture, matches: snapshot, record: record, settle: settle, timeout: Bounds.wait)
+        capture, matches: snapshot, record: record, settle: settle, timeout: Bounds.wait * 2)
     let returned = ContinuousClock.now
     await analytics.flush()
     #expect(capture.requests.count == events.count, "every event was sent before the assertion looked")
-    return (result, analytics, returned)
+    return CheckoutRun(result: result, analytics: analytics, started: started, returned: returned)
+}
+
+private struct CheckoutRun {
+    var result: SnapshotResult?
+    var analytics: FakeAnalytics
+    var started: ContinuousClock.Instant
+    var returned: ContinuousClock.Instant
 }
 
 @Suite("assertTracking waits for the whole snapshot", .tags(.network), .leftToMakeTest)
@@ -44,13 +55,13 @@ struct WaitingTests {
             // The guide's client pauses 150 ms between events; a settle time far above that
             // keeps a busy machine from ending a wait between two events: the whole suite runs
             // in parallel, and on Linux URLSession then sometimes holds a request up for
-            // seconds. The runs that must end on the match get a settle time so long that
-            // ending before it proves they did.
+            // seconds. The runs that must end on the match get a settle time (as their deadline)
+            // twice Bounds.wait, so that returning within Bounds.wait proves they did.
             let settle = Duration.seconds(10)
-            let longSettle = Duration.seconds(60)
+            let longSettle = Bounds.wait * 2
 
             // Run 1 records, once the client's traffic has settled: all three events.
-            var recorded: (result: SnapshotResult?, analytics: FakeAnalytics, returned: ContinuousClock.Instant)?
+            var recorded: CheckoutRun?
             try await withKnownIssue {
                 recorded = try await checkoutRun(snapshot, record: .missing, settle: settle)
             } matching: { issue in
@@ -59,20 +70,19 @@ struct WaitingTests {
             let first = try #require(recorded)
             let lastSent = try #require(first.analytics.lastSendStarted)
             #expect(first.returned - lastSent >= settle, "a recording waits for the settle time after the last event")
-            #expect(first.returned - lastSent < .seconds(60), "it ended on the settle time, not the deadline")
+            #expect(first.returned - first.started < Bounds.wait, "it ended on the settle time, not the deadline")
             let written = try String(contentsOfFile: snapshot, encoding: .utf8)
             #expect(FakeAnalytics.checkout.allSatisfy { written.contains($0) })
 
             // Runs 2 to 10 pass: each waits until every expected entry is matched.
             for run in 2...10 {
-                let (result, analytics, returned) = try await checkoutRun(
-                    snapshot, record: .missing, settle: longSettle)
-                #expect(result?.passed == true, "run \(run)")
-                let last = try #require(analytics.lastSendStarted)
-                #expect(returned >= last, "run \(run) returned before the last event was sent")
+                let checkout = try await checkoutRun(snapshot, record: .missing, settle: longSettle)
+                #expect(checkout.result?.passed == true, "run \(run)")
+                let last = try #require(checkout.analytics.lastSendStarted)
+                #expect(checkout.returned >= last, "run \(run) returned before the last event was sent")
                 #expect(
-                    returned - last < .seconds(30), "run \(run) ended on the match, not the settle time or the deadline"
-                )
+                    checkout.returned - checkout.started < Bounds.wait,
+                    "run \(run) ended on the match, not the settle time or the deadline")
             }
 
             // A client that drops an event fails, after waiting for its traffic to settle.
@@ -102,7 +112,7 @@ struct WaitingTests {
             }
             let elapsed = ContinuousClock.now - started
             #expect(elapsed >= .milliseconds(300), "with nothing captured, recording waits for the deadline")
-            #expect(elapsed < .seconds(60))
+            #expect(elapsed < Bounds.wait, "and not beyond it")
             #expect(!FileManager.default.fileExists(atPath: snapshot))
         }
     }
@@ -132,13 +142,17 @@ struct WaitingTests {
                             text(of: issue).contains("from 3 captured requests")
                         }
                     } else {
+                        // No marker of why the wait ended reaches the assertion: a settle time and
+                        // deadline twice Bounds.wait, so returning within Bounds.wait shows the match ended it.
+                        let started = ContinuousClock.now
                         let result = await assertTracking(
-                            session, matches: snapshot, record: .never, settle: .seconds(60), timeout: Bounds.wait)
+                            session, matches: snapshot, record: .never, settle: Bounds.wait * 2,
+                            timeout: Bounds.wait * 2)
                         let returned = ContinuousClock.now
                         #expect(result?.passed == true, "run \(run)")
                         let last = try #require(analytics.lastSendStarted)
                         #expect(returned >= last, "run \(run) returned before the last event was sent")
-                        #expect(returned - last < .seconds(30), "run \(run) ended on the match, not the settle time")
+                        #expect(returned - started < Bounds.wait, "run \(run) ended on the match, not the settle time")
                     }
                     await analytics.flush()
                     _ = try await session.stop()

@@ -30,13 +30,13 @@ struct BodyDecoderTests {
     func bombs(shape: BombShape) async throws {
         let (bytes, encoding) = try await shape.request(zeros: Self.zeros)
         #expect(bytes.count < 128 << 10)
-        let clock = ContinuousClock()
-        let start = clock.now
+        // The refusal naming the limit is the decoder's word that it stopped there; that
+        // inflation stops at the limit's first byte rather than at the bomb's end is
+        // InflationTests' to show.
         let refusal = try #require(throws: BodyDecoder.Refusal.self) {
             try BodyDecoder(limit: limit).body(bytes, contentEncoding: encoding)
         }
         #expect(refusal.description == "the body inflates beyond the limit of 1048576 bytes")
-        #expect(clock.now - start < .seconds(2))
     }
 
     @Test("the same shapes inflating within the limit are accepted", arguments: BombShape.allCases)

@@ -175,11 +175,9 @@ struct UndecidedFilterTests {
         let requests = (0..<3000).map {
             get("https://t.example.com/" + String(repeating: "a", count: 30) + "!\($0)", id: $0)
         }
-        let clock = ContinuousClock()
-        let started = clock.now
+        // Three tries cost milliseconds; every request tried cost 11 s in a release build (33 s in
+        // debug). The one finding for the rest is the validation's word that it stopped trying.
         let result = validate(try snapshot(#"{"requests": []}"#), requests, profile: profile)
-        // Three tries cost milliseconds; every request tried cost 11 s in a release build (33 s in debug).
-        #expect(clock.now - started < .seconds(5))
         #expect(!result.passed)
         #expect(result.codes == Array(repeating: .patternMismatch, count: 4), "\(result.findings.count) findings")
         let rest = try #require(result.findings.last)
