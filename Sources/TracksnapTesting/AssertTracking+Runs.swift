@@ -179,7 +179,7 @@ private func checkRuns(
     let configuration = TracksnapConfiguration.current
     let environment = ProcessInfo.processInfo.environment
     var captured: [CapturedTraffic] = []
-    // A decoding a run: each run's capture numbers its requests from 1.
+    // A decode cache a run: each run's capture numbers its requests from 1.
     var decodes: [DecodeCache] = []
     for run in 1...runs {
         decodes.append(DecodeCache())
