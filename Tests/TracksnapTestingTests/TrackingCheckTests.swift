@@ -142,29 +142,31 @@ struct TrackingCheckTests {
         #expect(SnapshotLocation.resolve(path, testFile: testFile) == expected)
     }
 
+    /// An assertion's wait over one capture, on a fixture snapshot, with its own decode cache.
+    private func completion(_ snapshot: String = "Snapshots/checkout.json", count: Int? = nil, record: RecordMode)
+        -> ([CapturedRequest]) -> Bool
+    {
+        TrackingCheck.completion(
+            count: count, snapshot: fixture(snapshot), validator: nil, record: record,
+            configuration: TracksnapConfiguration(), environment: [:], decodes: DecodeCache())
+    }
+
     @Test("the async overloads wait until every expected entry is matched; a near miss counts as matched")
     func completionValidates() {
-        let isComplete = TrackingCheck.completion(
-            count: nil, snapshot: fixture("Snapshots/checkout.json"), validator: nil, record: .never,
-            configuration: TracksnapConfiguration(), environment: [:], decodes: DecodeCache())
+        let isComplete = completion(record: .never)
         let requests = checkoutRequests()
         #expect(!isComplete([]))
         #expect(!isComplete(Array(requests.prefix(1))))
         #expect(isComplete(requests))
         // Another capture, whose ids the first one's used: a wait of its own.
-        let nearMiss = TrackingCheck.completion(
-            count: nil, snapshot: fixture("Snapshots/checkout.json"), validator: nil, record: .never,
-            configuration: TracksnapConfiguration(), environment: [:], decodes: DecodeCache())
-        #expect(nearMiss(checkoutRequests(screen: "Basket")))
+        #expect(completion(record: .never)(checkoutRequests(screen: "Basket")))
     }
 
     @Test("in record mode failed, a near miss does not end the wait: what settles is re-recorded whole")
     func completionFailedMode() {
-        let isComplete = TrackingCheck.completion(
-            count: nil, snapshot: fixture("Snapshots/checkout.json"), validator: nil, record: .failed,
-            configuration: TracksnapConfiguration(), environment: [:], decodes: DecodeCache())
-        #expect(!isComplete(checkoutRequests(screen: "Basket")))
-        #expect(isComplete(checkoutRequests()))
+        // Each capture a wait of its own: their ids are the same.
+        #expect(!completion(record: .failed)(checkoutRequests(screen: "Basket")))
+        #expect(completion(record: .failed)(checkoutRequests()))
     }
 
     @Test(
@@ -178,9 +180,7 @@ struct TrackingCheckTests {
             (nil, "Snapshots/broken.json", RecordMode.never, [true, true]),
         ])
     func completionCases(count: Int?, snapshot: String, record: RecordMode, expected: [Bool]) {
-        let isComplete = TrackingCheck.completion(
-            count: count, snapshot: fixture(snapshot), validator: nil, record: record,
-            configuration: TracksnapConfiguration(), environment: [:], decodes: DecodeCache())
+        let isComplete = completion(snapshot, count: count, record: record)
         #expect([isComplete([]), isComplete(checkoutRequests())] == expected)
     }
 
