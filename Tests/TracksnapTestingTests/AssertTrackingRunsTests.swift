@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TracksnapCapture
+import TracksnapDecoders
 import TracksnapJSON
 import TracksnapSnapshot
 import TracksnapTestSupport
@@ -197,8 +198,11 @@ struct AssertTrackingRunsTests {
                 to: URL(fileURLWithPath: snapshot))
             let runs = Atomic<Int>(0)
             // Run 1 sends both events in one batch (request 1). Run 2's capture numbers from 1
-            // again: its request 1 holds the first event alone, and the second follows from the
-            // background, after the wait has looked at request 1.
+            // again: its request 1 holds the first event alone, marked, and the second follows
+            // from the background once the wait has decoded request 1 (`DecoderCalls`). A wait
+            // that took run 1's decoding for it never decodes it: the second comes too late.
+            let marker = "run-2-first-" + UUID().uuidString
+            DecoderCalls.watch(marker)
             let results = await assertTracking(
                 matches: snapshot, runs: 2, record: .never, settle: Bounds.wait, timeout: Bounds.wait
             ) { configuration in
@@ -207,20 +211,32 @@ struct AssertTrackingRunsTests {
                     try await Self.sendSegmentBatch(["Signed Up", "Plan Chosen"], through: session)
                     return
                 }
-                try await Self.sendSegmentBatch(["Signed Up"], through: session)
+                try await Self.sendSegmentBatch(["Signed Up"], through: session, marker: marker)
                 Task {
-                    try? await Task.sleep(for: .milliseconds(300))
-                    try? await Self.sendSegmentBatch(["Plan Chosen"], through: session)
+                    let clock = ContinuousClock()
+                    let deadline = clock.now + Bounds.wait
+                    while DecoderCalls.count(marker).isEmpty, clock.now < deadline {
+                        try? await Task.sleep(for: .milliseconds(10))
+                    }
+                    if !DecoderCalls.count(marker).isEmpty {
+                        try? await Self.sendSegmentBatch(["Plan Chosen"], through: session)
+                    }
                 }
             }
             #expect(results.count == 2 && results.allSatisfy(\.passed))
+            // Run 2's first request was decoded once, for its wait and its validation both: a
+            // validation that read run 1's decoding under its id would pass without it.
+            #expect(DecoderCalls.count(marker) == ["segment": 1])
         }
     }
 
-    /// Posts a Segment `/v1/batch` of `track` calls, as analytics-python sends one.
-    private static func sendSegmentBatch(_ events: [String], through session: URLSession) async throws {
+    /// Posts a Segment `/v1/batch` of `track` calls, as analytics-python sends one, its URL
+    /// holding `marker` (for `DecoderCalls`).
+    private static func sendSegmentBatch(
+        _ events: [String], through session: URLSession, marker: String = "none"
+    ) async throws {
         let batch = events.map { #"{"type": "track", "event": "\#($0)", "userId": "u-1"}"# }
-        var request = URLRequest(url: try #require(URL(string: "https://api.segment.io/v1/batch")))
+        var request = URLRequest(url: try #require(URL(string: "https://api.segment.io/v1/batch?probe=\(marker)")))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(#"{"batch": [\#(batch.joined(separator: ", "))]}"#.utf8)
