@@ -171,6 +171,15 @@ let package = Package(
             ],
             path: "Tools/TracksnapBenchmarks"
         ),
+        // The server benchmark's peer: SwiftNIO answering 204 with nothing around it.
+        .executableTarget(
+            name: "NIOFloor",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tools/NIOFloor"
+        ),
         // The parsers under libFuzzer: `make fuzz` builds `TracksnapFuzz` with `-sanitize=fuzzer,address -DFUZZING`;
         // an ordinary build makes it a command that replays inputs. The targets are a library the tests share.
         .target(

@@ -4,7 +4,9 @@
 #   Benchmarks/server.sh            (or: make bench-server)
 #
 # Measures, in one run, with wrk: requests/s of tracksnap's collector (recording every request,
-# its log on as by default and with --quiet) beside nginx answering 204 itself; of tracksnap's
+# its log on as by default and with --quiet) beside nginx answering 204 itself and beside SwiftNIO
+# answering 204 with nothing around it (Tools/NIOFloor: what the collector is built on, on the
+# same event loops with the same HTTP/1 handlers, so the most they answer here); of tracksnap's
 # reverse proxy (log on, and --quiet) beside mitmproxy's `mitmdump --mode reverse:` writing its
 # flows, both forwarding to the same nginx; and the peak memory of tracksnap after 1,000,000
 # captured requests, with and without --max-requests.
@@ -76,6 +78,13 @@ path="/v1/e?ev=screen_view&screen=Home&sid=s-1a2b3c4d"
 echo "wrk: 2 threads, $CONNECTIONS connections, ${DURATION}s per run, GET $path"
 nginx_rps=$(rps "http://127.0.0.1:$nginx_port$path")
 
+swift build -c release --product NIOFloor -q
+.build/release/NIOFloor 0 > "$work/floor.out" & floor_pid=$!; pids+=($floor_pid)
+for _ in $(seq 200); do floor_port=$(sed -n 's#^listening on http://127.0.0.1:\([0-9]*\).*#\1#p' "$work/floor.out"); [ -n "$floor_port" ] && break; sleep 0.05; done
+[ -n "$floor_port" ] || { echo "NIOFloor did not start" >&2; exit 1; }
+floor_rps=$(rps "http://127.0.0.1:$floor_port$path")
+stop "$floor_pid"
+
 serve
 collector_rps=$(rps "http://127.0.0.1:$port$path")
 stop "$serve_pid"
@@ -138,8 +147,9 @@ memory --max-requests 10000; bounded_kib=$kib; bounded_health=$health
 ratio() { python3 -c "print(f'{$1 / $2:.2f}x' if $2 else 'n/a')"; }
 printf '\n%-44s %12s\n' "server" "requests/s"
 printf '%-44s %12.0f\n' "nginx, return 204" "$nginx_rps"
-printf '%-44s %12.0f   %s of nginx (target: at least 0.60x)\n' "tracksnap collector, recording, log on" "$collector_rps" "$(ratio "$collector_rps" "$nginx_rps")"
-printf '%-44s %12.0f   %s of nginx\n' "tracksnap collector, recording, --quiet" "$quiet_rps" "$(ratio "$quiet_rps" "$nginx_rps")"
+printf '%-44s %12.0f   %s of nginx (the most SwiftNIO answers here)\n' "SwiftNIO alone, HTTP/1, return 204" "$floor_rps" "$(ratio "$floor_rps" "$nginx_rps")"
+printf '%-44s %12.0f   %s of nginx (target: at least 0.60x), %s of SwiftNIO alone\n' "tracksnap collector, recording, log on" "$collector_rps" "$(ratio "$collector_rps" "$nginx_rps")" "$(ratio "$collector_rps" "$floor_rps")"
+printf '%-44s %12.0f   %s of nginx, %s of SwiftNIO alone\n' "tracksnap collector, recording, --quiet" "$quiet_rps" "$(ratio "$quiet_rps" "$nginx_rps")" "$(ratio "$quiet_rps" "$floor_rps")"
 printf '%-44s %12.0f   %s of nginx\n' "tracksnap collector, a session open, log on" "$session_rps" "$(ratio "$session_rps" "$nginx_rps")"
 printf '%-44s %12.0f\n' "mitmdump --mode reverse:, writing flows" "$mitm_rps"
 printf '%-44s %12.0f   %s of mitmdump (target: at least 25x)\n' "tracksnap --upstream, recording, log on" "$proxy_rps" "$(ratio "$proxy_rps" "$mitm_rps")"

@@ -69,6 +69,7 @@ private let allowedDependencies: [String: Set<String>] = [
         "TracksnapServer", "TracksnapReplay", "Patterns", "NIOCore", "NIOEmbedded", "JSONSchemaValidation", "Protobuf",
     ],
     "CLibFuzzer": [],
+    "NIOFloor": ["NIOCore", "NIOPosix", "NIOHTTP1"],
     "TracksnapFuzz": ["TracksnapFuzzing", "CLibFuzzer"],
     // Tests/
     "TracksnapTestSupport": [],
