@@ -1,4 +1,5 @@
 import Testing
+import TracksnapTestSupport
 import TracksnapTraffic
 
 @Suite("A ring keeps items in the order they came and forgets the oldest first")
@@ -32,5 +33,29 @@ struct RingTests {
 
         var none = Ring<Int>(limit: 0)
         #expect(none.append(1) == 1 && none.count == 0)
+    }
+
+    @Test(
+        "appends and removals in any order hold what an array holds, through every growth, wrapped or not",
+        arguments: [nil, 1, 5, 64] as [Int?])
+    func likeAnArray(limit: Int?) {
+        var random = SeededGenerator(seed: 30)
+        var ring = Ring<String>(limit: limit)
+        var model: [String] = []
+        for step in 0..<2_000 {
+            if Int.random(in: 0..<3, using: &random) == 0 {
+                #expect(ring.removeOldest() == model.first)
+                if !model.isEmpty { model.removeFirst() }
+            } else {
+                let dropped = ring.append("item \(step)")
+                model.append("item \(step)")
+                if let limit, model.count > limit {
+                    #expect(dropped == model.removeFirst())
+                } else {
+                    #expect(dropped == nil)
+                }
+            }
+            #expect(ring.all == model && ring.count == model.count && ring.retained == model.count)
+        }
     }
 }
