@@ -204,9 +204,14 @@ public final class CaptureStore: Sendable {
             state.statistics.unattributed += 1
             return (request, .unattributed(openSessions: state.sessionOrder.count, hint: sessionHint))
         }
-        // A raw journal, the one case with a journal and nothing remembered, writes no redaction.
-        let redactor = remembersSecrets ? redactor(remembering: recorded.0) : Redactor(secrets: [])
-        journal?.append(recorded.0, redactedBy: redactor)
+        // Remembered for the log's lines even without a journal. A raw journal, the one case
+        // with a journal and nothing remembered, writes no redaction.
+        if remembersSecrets {
+            let redactor = redactor(remembering: recorded.0)
+            journal?.append(recorded.0, redactedBy: redactor)
+        } else {
+            journal?.append(recorded.0, redactedBy: Redactor(secrets: []))
+        }
         return recorded
     }
 
