@@ -146,7 +146,7 @@ let package = Package(
             name: "TracksnapCommandLine",
             dependencies: [
                 "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "TracksnapDecoders", "TracksnapValidation",
-                "TracksnapRecording", "TracksnapReports", "TracksnapReplay",
+                "TracksnapRecording", "TracksnapReports", "TracksnapReplay", "TracksnapYAML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -221,6 +221,7 @@ let package = Package(
             name: "TracksnapReplayTests",
             dependencies: [
                 "TracksnapTestSupport", "TracksnapReplay", "TracksnapSnapshot", "TracksnapJSON", "TracksnapTraffic",
+                "TracksnapValidation", "TracksnapYAML",
             ],
             exclude: ["Scripts"]),
         // What validation's and recording's tests share: snapshots, requests and profiles written in the test.

@@ -5,6 +5,7 @@ import TracksnapReplay
 import TracksnapSnapshot
 import TracksnapTraffic
 import TracksnapValidation
+import TracksnapYAML
 
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -111,11 +112,13 @@ struct Lint: ParsableCommand {
             // A registry is read whole (its schemas refer to each other); each file gets its own problems.
             return (.iglu, TrackingPlan.lintIglu(file: file))
         }
-        if TrackingPlan.isRudderStack(file: file) { return (.rudderStack, TrackingPlan.lintRudderStack(file: file)) }
+        // The file's YAML is parsed once for the three questions below.
+        let source = YAMLFile(path: file)
+        if TrackingPlan.isRudderStack(source) { return (.rudderStack, TrackingPlan.lintRudderStack(file: file)) }
         // RudderStack's YAML is told above; the rule for the rest is the one a folder's listing asks.
-        if Cassette.isCassette(file: file) {
+        if Cassette.isCassette(source) {
             do throws(InputError) {
-                let (cassette, warnings) = try Cassette.read(path: file)
+                let (cassette, warnings) = try Cassette.read(source)
                 return (.cassette(cassette.format), warnings + cassette.credentialWarnings(file: file))
             } catch {
                 return (.cassette(Cassette.format(ofFile: file)), error.diagnostics)

@@ -1,6 +1,6 @@
 import Foundation
 import TracksnapJSON
-import TracksnapYAML
+package import TracksnapYAML
 
 extension Cassette {
     /// Whether a file is a cassette: the one rule for it, which a folder's listing
@@ -16,11 +16,15 @@ extension Cassette {
     /// cassette, so that its error is told at its line. Callers ask RudderStack's YAML tracking
     /// plans first. A file of another name is not a cassette: a `.har` file is a capture
     /// (`--capture`), read by `CaptureFile`; a HAR cassette is named `.json`.
-    package static func isCassette(file path: String) -> Bool {
-        guard isYAML(path) else { return format(ofFile: path) != nil }
-        guard let bytes = FileManager.default.contents(atPath: path) else { return false }
+    package static func isCassette(file path: String) -> Bool { isCassette(YAMLFile(path: path)) }
+
+    /// The same, from a file whose YAML, parsed once, the questions before and after this one
+    /// read too (`TrackingPlan.isRudderStack`, `read(_:)`).
+    package static func isCassette(_ file: YAMLFile) -> Bool {
+        guard file.isYAML else { return format(ofFile: file.path) != nil }
+        guard file.bytes != nil else { return false }
         do throws(InputError) {
-            return Format(shape: try YAMLDocument.parse(bytes, file: path).document.value) != nil
+            return Format(shape: try file.document().document.value) != nil
         } catch {
             return true
         }
@@ -38,5 +42,5 @@ extension Cassette {
             .flatMap { Format(shape: $0.value) }
     }
 
-    private static func isYAML(_ path: String) -> Bool { path.hasSuffix(".yml") || path.hasSuffix(".yaml") }
+    private static func isYAML(_ path: String) -> Bool { YAMLFile.isYAML(path) }
 }

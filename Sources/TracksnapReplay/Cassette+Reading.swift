@@ -2,7 +2,7 @@ import Foundation
 public import TracksnapJSON
 import TracksnapSnapshot
 import TracksnapTraffic
-import TracksnapYAML
+package import TracksnapYAML
 
 extension Cassette {
     /// Reads a cassette file as the tool that wrote it reads it, telling the format by its shape:
@@ -27,6 +27,20 @@ extension Cassette {
         return try read(bytes, file: path)
     }
 
+    /// The same, from a file whose YAML the questions before this one parsed
+    /// (`isCassette(_:)`): read again only when it is JSON text.
+    package static func read(_ file: YAMLFile) throws(InputError) -> (cassette: Cassette, warnings: [Diagnostic]) {
+        guard file.isYAML, let bytes = file.bytes, !startsJSON(bytes) else { return try read(path: file.path) }
+        let yaml = try file.document()
+        return try read(CassetteReader(document: yaml.document, binary: yaml.binary), commas: [])
+    }
+
+    /// Whether text starts with `{` or `[`, after white space and a byte order mark: JSON.
+    private static func startsJSON(_ bytes: some Collection<UInt8>) -> Bool {
+        let start = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.first
+        return start == UInt8(ascii: "{") || start == UInt8(ascii: "[")
+    }
+
     /// Reads a cassette from the bytes of a file; see `read(path:)`. Text that starts with `{`
     /// or `[` is read as JSON, anything else as YAML.
     public static func read(_ bytes: some Collection<UInt8>, file: String) throws(InputError) -> (
@@ -34,8 +48,7 @@ extension Cassette {
     ) {
         var reader: CassetteReader
         var commas: [Diagnostic] = []
-        let start = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.first
-        if start == UInt8(ascii: "{") || start == UInt8(ascii: "[") {
+        if startsJSON(bytes) {
             do {
                 let document = try JSONDocument.parse(bytes, file: file, allowsTrailingCommas: true)
                 reader = CassetteReader(document: document, binary: [])
@@ -53,6 +66,15 @@ extension Cassette {
             let yaml = try YAMLDocument.parse(bytes, file: file)
             reader = CassetteReader(document: yaml.document, binary: yaml.binary)
         }
+        return try read(reader, commas: commas)
+    }
+
+    /// The cassette a reader makes, with its warnings (a JSON file's trailing `commas` among
+    /// them), sorted by place.
+    private static func read(_ reader: CassetteReader, commas: [Diagnostic]) throws(InputError) -> (
+        cassette: Cassette, warnings: [Diagnostic]
+    ) {
+        var reader = reader
         let cassette = reader.cassette()
         let errors = reader.parser.diagnostics.filter { $0.severity == .error }
         guard errors.isEmpty, let cassette else { throw InputError(errors) }

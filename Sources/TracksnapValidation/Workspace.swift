@@ -1,6 +1,7 @@
 import Foundation
 public import TracksnapJSON
 import TracksnapSnapshot
+package import TracksnapYAML
 
 /// Where a check's files are and what its profiles may name: the directory profile names are
 /// looked up in, the validators and filters of your own (`Extensions`), and, for the server,
@@ -110,9 +111,10 @@ public struct Workspace: Sendable {
     /// try Workspace().files(["Snapshots"], field: "snapshot", cassettes: Cassette.isCassette)
     /// // ["Snapshots/checkout.json", "Snapshots/onboarding/welcome.json"]
     /// ```
-    /// - Parameter isCassette: whether a file (its path as found) is a cassette.
+    /// - Parameter isCassette: whether a file (its path as found) is a cassette, given the file
+    ///   whose YAML `TrackingPlan.isRudderStack` parsed just before, so that it is parsed once.
     /// - Throws: `InputError` for a path that does not exist, or that lies outside the root.
-    package func files(_ paths: [String], field: String, cassettes isCassette: (String) -> Bool) throws(InputError)
+    package func files(_ paths: [String], field: String, cassettes isCassette: (YAMLFile) -> Bool) throws(InputError)
         -> [String]
     {
         var files: [String] = []
@@ -129,8 +131,11 @@ public struct Workspace: Sendable {
             files += (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? []).sorted()
                 .map { ($0, (path as NSString).appendingPathComponent($0)) }
                 .filter {
-                    Self.isCheckedFile($0.0) || TrackingPlan.igluRegistry(containing: $0.1) != nil
-                        || TrackingPlan.isRudderStack(file: $0.1) || isCassette($0.1)
+                    guard !Self.isCheckedFile($0.0), TrackingPlan.igluRegistry(containing: $0.1) == nil else {
+                        return true
+                    }
+                    let file = YAMLFile(path: $0.1)
+                    return TrackingPlan.isRudderStack(file) || isCassette(file)
                 }.map(\.1)
         }
         return files

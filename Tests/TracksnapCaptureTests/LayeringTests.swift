@@ -49,7 +49,7 @@ private let allowedDependencies: [String: Set<String>] = [
     "TracksnapTestingServer": ["TracksnapTesting", "TracksnapCapture", "TracksnapServer"],
     "TracksnapCommandLine": [
         "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "TracksnapDecoders", "TracksnapValidation",
-        "TracksnapRecording", "TracksnapReports", "TracksnapReplay", "ArgumentParser",
+        "TracksnapRecording", "TracksnapReports", "TracksnapReplay", "TracksnapYAML", "ArgumentParser",
     ],
     "TracksnapCommandLineServer": [
         "TracksnapCommandLine", "TracksnapJSON", "TracksnapTraffic", "TracksnapSnapshot", "TracksnapValidation",

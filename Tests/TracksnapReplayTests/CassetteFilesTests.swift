@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TracksnapReplay
 import TracksnapTestSupport
+import TracksnapValidation
+import TracksnapYAML
 
 @Suite("Which files are cassettes: one rule, told by name and shape")
 struct CassetteFilesTests {
@@ -32,6 +34,33 @@ struct CassetteFilesTests {
             #expect(claimed == ["broken.yaml"])
             #expect(Cassette.format(ofFile: directory.appending(path: "broken.yaml").path) == nil)
             #expect(!Cassette.isCassette(file: directory.appending(path: "absent.yml").path))
+        }
+    }
+
+    @Test(
+        "a YAML file is parsed once for lint's three questions (a RudderStack plan? a cassette? the cassette), and once more for a folder's listing"
+    )
+    func parsedOnce() throws {
+        try withTemporaryDirectory { directory in
+            let marker = "parsed-once-" + UUID().uuidString
+            let folder = directory.appending(path: marker)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let seed = PackagePaths.root.appending(path: "Tests/Fuzz/cassette/vcrpy.yaml")
+            let path = folder.appending(path: "shop.yaml").path
+            try FileManager.default.copyItem(atPath: seed.path, toPath: path)
+            YAMLParses.watch(marker)
+
+            let file = YAMLFile(path: path)
+            #expect(!TrackingPlan.isRudderStack(file))
+            #expect(Cassette.isCassette(file))
+            // Read as the seed it was copied from is read, by path (unmarked: not counted).
+            #expect(try Cassette.read(file).cassette == Cassette.read(path: seed.path).cassette)
+            #expect(YAMLParses.count(marker) == 1)
+
+            YAMLParses.watch(marker)
+            let listed = try Workspace().files([folder.path], field: "path", cassettes: Cassette.isCassette)
+            #expect(listed == [path])
+            #expect(YAMLParses.count(marker) == 1)
         }
     }
 }

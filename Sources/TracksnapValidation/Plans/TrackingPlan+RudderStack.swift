@@ -1,7 +1,7 @@
 import Foundation
 public import TracksnapJSON
 import TracksnapSnapshot
-import TracksnapYAML
+package import TracksnapYAML
 
 extension TrackingPlan {
     /// Reads a RudderStack tracking plan as rudder-cli's Data Catalog writes it: YAML files
@@ -78,11 +78,14 @@ extension TrackingPlan {
     }
 
     /// Whether a plan path names a YAML file, which only RudderStack plans are.
-    static func isYAML(_ path: String) -> Bool { path.hasSuffix(".yaml") || path.hasSuffix(".yml") }
+    static func isYAML(_ path: String) -> Bool { YAMLFile.isYAML(path) }
 
     /// Whether a YAML file holds a RudderStack Data Catalog document (`version: rudder/…`), as
     /// `tracksnap lint` tells one from a cassette.
-    package static func isRudderStack(file: String) -> Bool { !rudderStackKinds(file: file).isEmpty }
+    package static func isRudderStack(file: String) -> Bool { isRudderStack(YAMLFile(path: file)) }
+
+    /// The same, from a file whose parse the next question (`Cassette.isCassette`) reads too.
+    package static func isRudderStack(_ file: YAMLFile) -> Bool { !rudderStackKinds(file).isEmpty }
 
     /// A RudderStack YAML file's problems, for `tracksnap lint`: a file holding a tracking plan
     /// has those of the plan it makes with its folder's catalog (which name the catalog's files
@@ -92,7 +95,7 @@ extension TrackingPlan {
     /// TrackingPlan.lintRudderStack(file: "plans/rudder/tracking-plan.yaml")  // [plans/rudder/properties.yaml:9:11: error: "money" is not a type: …]
     /// ```
     package static func lintRudderStack(file: String) -> [Diagnostic] {
-        let kinds = rudderStackKinds(file: file)
+        let kinds = rudderStackKinds(YAMLFile(path: file))
         guard kinds.contains("tp") || kinds.contains("tracking-plan") else { return [] }
         do throws(InputError) {
             _ = try loadRudderStack(path: file)
@@ -103,10 +106,8 @@ extension TrackingPlan {
     }
 
     /// The kinds of a YAML file's RudderStack documents; none when it is not one, or not YAML.
-    private static func rudderStackKinds(file: String) -> [String] {
-        guard isYAML(file), let bytes = FileManager.default.contents(atPath: file),
-            let documents = try? YAMLDocument.parseAll(bytes, file: file)
-        else { return [] }
+    private static func rudderStackKinds(_ file: YAMLFile) -> [String] {
+        guard file.isYAML, file.bytes != nil, let documents = try? file.documents() else { return [] }
         return documents.map(\.document.value).filter(RudderStackCatalog.isCatalog).compactMap {
             $0["kind"]?.stringValue
         }
