@@ -103,7 +103,7 @@ public struct Workspace: Sendable {
 
     /// The files a caller named for checking: files as given, directories searched recursively
     /// (sorted) for snapshots, profiles and plans in JSON (`isCheckedFile(_:)`), Iglu registries'
-    /// schemas, RudderStack plans' YAML files (`TrackingPlan.isRudderStack(file:)`) and the files
+    /// schemas, RudderStack plans' YAML files (`TrackingPlan.isRudderStack(_:)`) and the files
     /// `isCassette` claims. That rule is the replay module's (`Cassette.isCassette(file:)`), which
     /// this one cannot see, so callers pass it. Each path goes through `path(_:field:)`.
     ///

@@ -81,10 +81,8 @@ extension TrackingPlan {
     static func isYAML(_ path: String) -> Bool { YAMLFile.isYAML(path) }
 
     /// Whether a YAML file holds a RudderStack Data Catalog document (`version: rudder/…`), as
-    /// `tracksnap lint` tells one from a cassette.
-    package static func isRudderStack(file: String) -> Bool { isRudderStack(YAMLFile(path: file)) }
-
-    /// The same, from a file whose parse the next question (`Cassette.isCassette`) reads too.
+    /// `tracksnap lint` and a folder's listing tell one from a cassette, asking next
+    /// (`Cassette.isCassette`) of the same parse.
     package static func isRudderStack(_ file: YAMLFile) -> Bool { !rudderStackKinds(file).isEmpty }
 
     /// A RudderStack YAML file's problems, for `tracksnap lint`: a file holding a tracking plan
