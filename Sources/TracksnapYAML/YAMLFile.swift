@@ -10,8 +10,8 @@ package import TracksnapJSON
 ///
 /// ```swift
 /// let file = YAMLFile(path: "Cassettes/login.yml")
-/// try file.document()   // parsed here
-/// try file.documents()  // the same parse: the stream holds that one document
+/// try file.documents()  // parsed here: the stream's documents
+/// try file.document()   // the same parse, when the stream holds one document
 /// ```
 package final class YAMLFile {
     package let path: String
