@@ -268,7 +268,8 @@ let package = Package(
         .testTarget(
             name: "TracksnapTestingTests",
             dependencies: [
-                "TracksnapTestSupport", "TracksnapTesting", "TracksnapJSON", "TracksnapTraffic", "TracksnapServer",
+                "TracksnapTestSupport", "TracksnapTesting", "TracksnapExtensions", "TracksnapJSON", "TracksnapTraffic",
+                "TracksnapServer",
             ],
             exclude: ["Fixtures"]),
         .testTarget(

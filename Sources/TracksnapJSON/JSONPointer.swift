@@ -92,7 +92,7 @@ extension JSONValue {
     }
 
     /// The value a pointer's unescaped tokens lead to, or nil when they lead nowhere.
-    public func value(atTokens tokens: some Sequence<String>) -> JSONValue? {
+    package func value(atTokens tokens: some Sequence<String>) -> JSONValue? {
         var value = self
         for token in tokens {
             switch value {

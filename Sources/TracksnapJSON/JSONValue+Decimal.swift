@@ -7,7 +7,7 @@ extension JSONValue {
     /// ```swift
     /// JSONValue.number("12.50").decimalKey == JSONValue.number("1.25e1").decimalKey  // true
     /// ```
-    public var decimalKey: String? {
+    package var decimalKey: String? {
         guard case .number(let text) = self else { return nil }
         return Self.decimalKey(text)
     }

@@ -28,7 +28,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// The JSON type name used by `$type`: `string`, `number`, `boolean`, `object`, `array`, `null`.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "boolean"
@@ -70,7 +70,7 @@ public enum JSONValue: Sendable, Hashable {
 
     /// The text a scalar is matched by: a string's contents, a number's or boolean's JSON text.
     /// `nil` for objects and arrays.
-    public var scalarText: String? {
+    package var scalarText: String? {
         switch self {
         case .string(let s): s
         case .number(let n): n

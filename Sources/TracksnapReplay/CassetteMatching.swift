@@ -78,7 +78,7 @@ public struct CassetteMatching: Sendable, Hashable {
     }
 
     /// Whether a request matches a recorded one.
-    public func matches(_ request: CapturedRequest, _ recorded: CapturedRequest, patterns: RequestPatterns = .none)
+    package func matches(_ request: CapturedRequest, _ recorded: CapturedRequest, patterns: RequestPatterns = .none)
         -> Bool
     {
         matches(prepare(request), prepare(recorded), patterns: patterns)
@@ -90,7 +90,7 @@ public struct CassetteMatching: Sendable, Hashable {
     ///   - recorded: the request recorded.
     ///   - patterns: what the recorded request's query and body say with matchers, which then
     ///     take the place of comparing them exactly.
-    public func differences(
+    package func differences(
         _ request: CapturedRequest, _ recorded: CapturedRequest, patterns: RequestPatterns = .none
     ) -> [String] {
         differences(prepare(request), prepare(recorded), patterns: patterns)

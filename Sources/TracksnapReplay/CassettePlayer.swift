@@ -571,7 +571,7 @@ extension RecordMode {
     /// ```swift
     /// RecordMode(cassette: "new_episodes")  // .failed
     /// ```
-    public init?(cassette name: String) {
+    package init?(cassette name: String) {
         switch name.lowercased() {
         case "once": self = .missing
         case "none": self = .never
@@ -581,5 +581,5 @@ extension RecordMode {
     }
 
     /// The names `init(cassette:)` takes, for messages.
-    public static let cassetteNames = allCases.map(\.rawValue) + ["once", "none", "new_episodes", "new"]
+    package static let cassetteNames = allCases.map(\.rawValue) + ["once", "none", "new_episodes", "new"]
 }

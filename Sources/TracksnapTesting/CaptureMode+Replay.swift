@@ -155,7 +155,7 @@ extension CaptureResponse {
 
 extension Interaction.Response {
     /// What the network answered a capture, as a cassette records it.
-    public init(_ response: CaptureResponse) {
+    package init(_ response: CaptureResponse) {
         let headers = response.headers.keys.sorted().map {
             CapturedRequest.Header(name: $0, value: response.headers[$0] ?? "")
         }

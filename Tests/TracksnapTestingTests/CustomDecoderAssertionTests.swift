@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TracksnapExtensions
 import TracksnapTestSupport
 
 @testable import TracksnapTesting

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TracksnapExtensions
 import TracksnapReplay
 import TracksnapTestSupport
 import TracksnapTesting

@@ -44,7 +44,7 @@ extension RecordMode {
     ///   - configured: the mode of the enclosing trait or `withTracksnap(record:)`.
     ///   - environment: the process's environment.
     /// - Throws: `RecordModeError` when `TRACKSNAP_RECORD` holds something that is not a mode.
-    public static func resolve(
+    package static func resolve(
         explicit: RecordMode?, configured: RecordMode?, environment: [String: String]
     ) throws(RecordModeError) -> RecordMode {
         if let explicit { return explicit }
