@@ -171,12 +171,14 @@ let package = Package(
             ],
             path: "Tools/TracksnapBenchmarks"
         ),
-        // The server benchmark's peer: SwiftNIO answering 204 with nothing around it.
+        // The server benchmark's peers: SwiftNIO answering 204 with nothing around it, or passing
+        // each request on with AsyncHTTPClient.
         .executableTarget(
             name: "NIOFloor",
             dependencies: [
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Tools/NIOFloor"
         ),

@@ -8,7 +8,8 @@
 # answering 204 with nothing around it (Tools/NIOFloor: what the collector is built on, on the
 # same event loops with the same HTTP/1 handlers, so the most they answer here); of tracksnap's
 # reverse proxy (log on, and --quiet) beside mitmproxy's `mitmdump --mode reverse:` writing its
-# flows, both forwarding to the same nginx; and the peak memory of tracksnap after 1,000,000
+# flows and beside SwiftNIO passing each request on with AsyncHTTPClient and nothing else (NIOFloor
+# given an upstream: what the proxy is built on), all forwarding to the same nginx; and the peak memory of tracksnap after 1,000,000
 # captured requests, with and without --max-requests.
 # Installs what it needs: wrk and nginx (apt), mitmproxy (pip, in .build/mitmproxy-venv).
 set -euo pipefail
@@ -79,9 +80,13 @@ echo "wrk: 2 threads, $CONNECTIONS connections, ${DURATION}s per run, GET $path"
 nginx_rps=$(rps "http://127.0.0.1:$nginx_port$path")
 
 swift build -c release --product NIOFloor -q
-.build/release/NIOFloor 0 > "$work/floor.out" & floor_pid=$!; pids+=($floor_pid)
-for _ in $(seq 200); do floor_port=$(sed -n 's#^listening on http://127.0.0.1:\([0-9]*\).*#\1#p' "$work/floor.out"); [ -n "$floor_port" ] && break; sleep 0.05; done
-[ -n "$floor_port" ] || { echo "NIOFloor did not start" >&2; exit 1; }
+# floor [UPSTREAM]: starts NIOFloor (passing requests on to UPSTREAM when given), sets $floor_port.
+floor() {
+  .build/release/NIOFloor 0 "$@" > "$work/floor.out" & floor_pid=$!; pids+=($floor_pid)
+  for _ in $(seq 200); do floor_port=$(sed -n 's#^listening on http://127.0.0.1:\([0-9]*\).*#\1#p' "$work/floor.out"); [ -n "$floor_port" ] && return 0; sleep 0.05; done
+  echo "NIOFloor did not start" >&2; return 1
+}
+floor
 floor_rps=$(rps "http://127.0.0.1:$floor_port$path")
 stop "$floor_pid"
 
@@ -114,6 +119,10 @@ mitm_port=$(free_port)
 wait_port "$mitm_port"
 mitm_rps=$(rps "http://127.0.0.1:$mitm_port$path")
 stop "$mitm_pid"
+
+floor "http://127.0.0.1:$nginx_port"
+floor_proxy_rps=$(rps "http://127.0.0.1:$floor_port$path")
+stop "$floor_pid"
 
 # Peak memory after $MILLION captured requests: wrk stops each thread at its share. wrk itself
 # still sleeps out its whole -d (thread:stop() ends a thread's sending, not the run): this is what
@@ -152,8 +161,9 @@ printf '%-44s %12.0f   %s of nginx (target: at least 0.60x), %s of SwiftNIO alon
 printf '%-44s %12.0f   %s of nginx, %s of SwiftNIO alone\n' "tracksnap collector, recording, --quiet" "$quiet_rps" "$(ratio "$quiet_rps" "$nginx_rps")" "$(ratio "$quiet_rps" "$floor_rps")"
 printf '%-44s %12.0f   %s of nginx\n' "tracksnap collector, a session open, log on" "$session_rps" "$(ratio "$session_rps" "$nginx_rps")"
 printf '%-44s %12.0f\n' "mitmdump --mode reverse:, writing flows" "$mitm_rps"
-printf '%-44s %12.0f   %s of mitmdump (target: at least 25x)\n' "tracksnap --upstream, recording, log on" "$proxy_rps" "$(ratio "$proxy_rps" "$mitm_rps")"
-printf '%-44s %12.0f   %s of mitmdump\n' "tracksnap --upstream, recording, --quiet" "$quiet_proxy_rps" "$(ratio "$quiet_proxy_rps" "$mitm_rps")"
+printf '%-44s %12.0f   %s of mitmdump (the most SwiftNIO and AsyncHTTPClient pass on here)\n' "SwiftNIO + AsyncHTTPClient alone, passing on" "$floor_proxy_rps" "$(ratio "$floor_proxy_rps" "$mitm_rps")"
+printf '%-44s %12.0f   %s of mitmdump (target: at least 25x), %s of them alone\n' "tracksnap --upstream, recording, log on" "$proxy_rps" "$(ratio "$proxy_rps" "$mitm_rps")" "$(ratio "$proxy_rps" "$floor_proxy_rps")"
+printf '%-44s %12.0f   %s of mitmdump, %s of them alone\n' "tracksnap --upstream, recording, --quiet" "$quiet_proxy_rps" "$(ratio "$quiet_proxy_rps" "$mitm_rps")" "$(ratio "$quiet_proxy_rps" "$floor_proxy_rps")"
 printf '(the collector logged %s lines in its %ss run; load average when done: %s)\n' "$logged_lines" "$DURATION" "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf '\npeak memory after %s requests\n' "$MILLION"
 printf '%-44s %9.0f MiB   %s\n' "tracksnap, no --max-requests" "$(python3 -c "print($unbounded_kib/1024)")" "$unbounded_health"

@@ -69,7 +69,7 @@ private let allowedDependencies: [String: Set<String>] = [
         "TracksnapServer", "TracksnapReplay", "Patterns", "NIOCore", "NIOEmbedded", "JSONSchemaValidation", "Protobuf",
     ],
     "CLibFuzzer": [],
-    "NIOFloor": ["NIOCore", "NIOPosix", "NIOHTTP1"],
+    "NIOFloor": ["NIOCore", "NIOPosix", "NIOHTTP1", "AsyncHTTPClient"],
     "TracksnapFuzz": ["TracksnapFuzzing", "CLibFuzzer"],
     // Tests/
     "TracksnapTestSupport": [],
