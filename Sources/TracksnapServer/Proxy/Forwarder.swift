@@ -104,7 +104,7 @@ struct Forwarder: Sendable {
     {
         // Host and Content-Length are set by the client for the new target and body.
         let headers = HopByHop.removing(
-            from: request.headers, alsoRemoving: ["host", "content-length", SessionRouting.headerName.lowercased()])
+            from: request.headers, alsoRemoving: ["host", "content-length", SessionRouting.headerName])
         let body: HTTPClient.Body? =
             request.body.readableBytes > 0 || request.headers.contains(name: "Content-Length")
             ? .byteBuffer(request.body) : nil
