@@ -38,44 +38,45 @@ struct Lint: ParsableCommand {
             paths.isEmpty
             ? ["Snapshots", "Validators", "Cassettes"].filter { FileManager.default.fileExists(atPath: $0) } : paths
         let workspace = Workspace()
-        let files: [String]
+        var checked = 0
+        var errors = 0
+        var warnings = 0
+        var seen: Set<String> = []
+        var kinds: [Kind: Int] = [:]
+        // Each file is checked as the listing finds it, through the parse that told it.
         do {
-            files = try workspace.files(roots, field: "path", cassettes: Cassette.isCassette)
+            try workspace.forEachFile(roots, field: "path", cassettes: Cassette.isCassette) { file, listed in
+                checked += 1
+                let (kind, found) = Self.check(file, source: listed, workspace: workspace)
+                kinds[kind, default: 0] += 1
+                // A folder's RudderStack plan files share its catalog: each problem is reported once.
+                let diagnostics = kind == .rudderStack ? found.filter { seen.insert($0.description).inserted } : found
+                for diagnostic in diagnostics.sorted(by: {
+                    ($0.location ?? .init(line: 0, column: 0)) < ($1.location ?? .init(line: 0, column: 0))
+                }) {
+                    print(diagnostic.description)
+                    if diagnostic.severity == .error { errors += 1 } else { warnings += 1 }
+                }
+                if !diagnostics.isEmpty { print("\(file): note: checked as \(kind.name(1, article: true))") }
+            }
         } catch {
             Terminal.error(error.description)
             throw Exit.badInput
         }
         // "0 files checked: 0 errors" would pass a run from the wrong directory.
-        guard !files.isEmpty else {
+        guard checked > 0 else {
             Terminal.error(
                 paths.isEmpty
                     ? "error: no Snapshots, Validators or Cassettes directory here; run from the project root or name the files to check"
                     : "\(paths.joined(separator: ", ")): error: no JSON files found")
             throw Exit.badInput
         }
-        var errors = 0
-        var warnings = 0
-        var seen: Set<String> = []
-        var kinds: [Kind: Int] = [:]
-        for file in files {
-            let (kind, found) = Self.check(file, workspace: workspace)
-            kinds[kind, default: 0] += 1
-            // A folder's RudderStack plan files share its catalog: each problem is reported once.
-            let diagnostics = kind == .rudderStack ? found.filter { seen.insert($0.description).inserted } : found
-            for diagnostic in diagnostics.sorted(by: {
-                ($0.location ?? .init(line: 0, column: 0)) < ($1.location ?? .init(line: 0, column: 0))
-            }) {
-                print(diagnostic.description)
-                if diagnostic.severity == .error { errors += 1 } else { warnings += 1 }
-            }
-            if !diagnostics.isEmpty { print("\(file): note: checked as \(kind.name(1, article: true))") }
-        }
         let read = kinds.sorted { ($0.value, $1.key.name(1)) > ($1.value, $0.key.name(1)) }.map { kind, count in
-            files.count == 1 ? kind.name(1, article: true) : "\(count) \(kind.name(count))"
+            checked == 1 ? kind.name(1, article: true) : "\(count) \(kind.name(count))"
         }
         print("checked as: \(read.joined(separator: ", "))")
         print(
-            "\(files.count) file\(files.count == 1 ? "" : "s") checked: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+            "\(checked) file\(checked == 1 ? "" : "s") checked: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
         )
         if errors > 0 || (strict && warnings > 0) { throw Exit.mismatches }
     }
@@ -107,13 +108,14 @@ struct Lint: ParsableCommand {
     }
 
     /// Tells a file's kind by its shape, and checks it as that kind.
-    static func check(_ file: String, workspace: Workspace) -> (Kind, [Diagnostic]) {
+    /// - Parameter source: the file as a folder's listing parsed it, when it did.
+    static func check(_ file: String, source: YAMLFile? = nil, workspace: Workspace) -> (Kind, [Diagnostic]) {
         if TrackingPlan.igluRegistry(containing: file) != nil {
             // A registry is read whole (its schemas refer to each other); each file gets its own problems.
             return (.iglu, TrackingPlan.lintIglu(file: file))
         }
-        // The file's YAML is parsed once for the three questions below.
-        let source = YAMLFile(path: file)
+        // The file's YAML is parsed once for the three questions below (and the listing's).
+        let source = source ?? YAMLFile(path: file)
         if TrackingPlan.isRudderStack(source) { return (.rudderStack, TrackingPlan.lintRudderStack(file: file)) }
         // RudderStack's YAML is told above; the rule for the rest is the one a folder's listing asks.
         if Cassette.isCassette(source) {

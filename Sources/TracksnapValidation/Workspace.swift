@@ -118,27 +118,44 @@ public struct Workspace: Sendable {
         -> [String]
     {
         var files: [String] = []
+        try forEachFile(paths, field: field, cassettes: isCassette) { path, _ in files.append(path) }
+        return files
+    }
+
+    /// The same files, each given to `body` as the listing finds it, with the file whose YAML
+    /// the listing parsed to tell it (nil for a file named, and for JSON): a caller that reads
+    /// each file next (`tracksnap lint`) parses it no second time, and holds one parse at a time.
+    /// Every path is resolved and looked for before the first file is given.
+    ///
+    /// - Throws: `InputError` for a path that does not exist, or that lies outside the root.
+    package func forEachFile(
+        _ paths: [String], field: String, cassettes isCassette: (YAMLFile) -> Bool,
+        _ body: (_ path: String, _ listed: YAMLFile?) -> Void
+    ) throws(InputError) {
+        var roots: [(path: String, isDirectory: Bool)] = []
         for named in paths {
             let path = try path(named, field: field)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw InputError(file: named, message: "no such file or directory")
             }
-            guard isDirectory.boolValue else {
-                files.append(path)
+            roots.append((path, isDirectory.boolValue))
+        }
+        for root in roots {
+            guard root.isDirectory else {
+                body(root.path, nil)
                 continue
             }
-            files += (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? []).sorted()
-                .map { ($0, (path as NSString).appendingPathComponent($0)) }
-                .filter {
-                    guard !Self.isCheckedFile($0.0), TrackingPlan.igluRegistry(containing: $0.1) == nil else {
-                        return true
-                    }
-                    let file = YAMLFile(path: $0.1)
-                    return TrackingPlan.isRudderStack(file) || isCassette(file)
-                }.map(\.1)
+            for entry in (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? []).sorted() {
+                let path = (root.path as NSString).appendingPathComponent(entry)
+                if Self.isCheckedFile(entry) || TrackingPlan.igluRegistry(containing: path) != nil {
+                    body(path, nil)
+                    continue
+                }
+                let file = YAMLFile(path: path)
+                if TrackingPlan.isRudderStack(file) || isCassette(file) { body(path, file) }
+            }
         }
-        return files
     }
 
     /// Whether a file in a folder is JSON to check: `*.json`, but not a pending recording

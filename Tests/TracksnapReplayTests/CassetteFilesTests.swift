@@ -38,7 +38,7 @@ struct CassetteFilesTests {
     }
 
     @Test(
-        "a YAML file is parsed once for lint's three questions (a RudderStack plan? a cassette? the cassette), and once more for a folder's listing"
+        "a YAML file is parsed once for lint's three questions (a RudderStack plan? a cassette? the cassette), a folder's listing included"
     )
     func parsedOnce() throws {
         try withTemporaryDirectory { directory in
@@ -60,6 +60,18 @@ struct CassetteFilesTests {
             YAMLParses.watch(marker)
             let listed = try Workspace().files([folder.path], field: "path", cassettes: Cassette.isCassette)
             #expect(listed == [path])
+            #expect(YAMLParses.count(marker) == 1)
+
+            // As `tracksnap lint` reads a folder: each file checked through the parse that listed it.
+            YAMLParses.watch(marker)
+            var read: [String] = []
+            try Workspace().forEachFile([folder.path], field: "path", cassettes: Cassette.isCassette) { found, file in
+                guard let file else { return }
+                read.append(found)
+                #expect(!TrackingPlan.isRudderStack(file) && Cassette.isCassette(file))
+                #expect((try? Cassette.read(file).cassette.interactions.count) == 1)
+            }
+            #expect(read == [path])
             #expect(YAMLParses.count(marker) == 1)
         }
     }
