@@ -1,0 +1,49 @@
+import Dispatch
+import Synchronization
+
+/// A test hook: the inflation of a body too large to inflate on the event loop waits, on the
+/// thread that inflates it, while a test holds requests whose target contains a marker. Held so,
+/// a test shows that the other clients are answered meanwhile by their answers arriving at all,
+/// with no stopwatch (`DecompressionBombTests`): a body inflated on an event loop would never
+/// reach the hold, and the test would say so.
+///
+/// ```swift
+/// InflationHold.hold(marker)
+/// // POST /bomb-\(marker) … until InflationHold.isHeld(marker); others answered …
+/// InflationHold.release(marker)
+/// ```
+package enum InflationHold {
+    private static let watching = Atomic<Bool>(false)
+    private static let holds = Mutex<[String: Hold]>([:])
+
+    private final class Hold: Sendable {
+        let held = Atomic<Bool>(false)
+        let released = DispatchSemaphore(value: 0)
+    }
+
+    /// Holds, from now on, the inflation of requests whose target contains `marker`.
+    package static func hold(_ marker: String) {
+        holds.withLock { $0[marker] = Hold() }
+        watching.store(true, ordering: .releasing)
+    }
+
+    /// Whether a request marked `marker` waits at the hold now.
+    package static func isHeld(_ marker: String) -> Bool {
+        holds.withLock { $0[marker] }?.held.load(ordering: .acquiring) ?? false
+    }
+
+    /// Lets a held inflation of `marker` go on, and holds no more.
+    package static func release(_ marker: String) {
+        holds.withLock { $0.removeValue(forKey: marker) }?.released.signal()
+    }
+
+    /// Where a body is about to be inflated off the event loop: waits while `target` is held
+    /// (two minutes at most, should a test never release it).
+    static func inflating(_ target: String) {
+        guard watching.load(ordering: .acquiring),
+            let hold = holds.withLock({ holds in holds.first { target.contains($0.key) }?.value })
+        else { return }
+        hold.held.store(true, ordering: .releasing)
+        _ = hold.released.wait(timeout: .now() + .seconds(120))
+    }
+}
