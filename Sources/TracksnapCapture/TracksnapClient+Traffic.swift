@@ -22,7 +22,7 @@ extension TracksnapClient {
         /// `cancelled`; nil from a server that does not say.
         public var reason: String?
 
-        public init(requests: [CapturedRequest], unattributed: Int = 0, reason: String? = nil) {
+        package init(requests: [CapturedRequest], unattributed: Int = 0, reason: String? = nil) {
             self.requests = requests
             self.unattributed = unattributed
             self.reason = reason
