@@ -282,7 +282,7 @@ let package = Package(
             name: "TracksnapCLITests",
             dependencies: [
                 "TracksnapTestSupport", "tracksnap", "TracksnapCommandLine", "TracksnapTraffic", "TracksnapJSON",
-                "TracksnapYAML", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["Fixtures"]),
     ]

@@ -109,13 +109,13 @@ struct Lint: ParsableCommand {
 
     /// Tells a file's kind by its shape, and checks it as that kind.
     /// - Parameter source: the file as a folder's listing parsed it, when it did.
-    static func check(_ file: String, source: YAMLFile? = nil, workspace: Workspace) -> (Kind, [Diagnostic]) {
+    static func check(_ file: String, source: SourceFile? = nil, workspace: Workspace) -> (Kind, [Diagnostic]) {
         if TrackingPlan.igluRegistry(containing: file) != nil {
             // A registry is read whole (its schemas refer to each other); each file gets its own problems.
             return (.iglu, TrackingPlan.lintIglu(file: file))
         }
         // The file's YAML is parsed once for the three questions below (and the listing's).
-        let source = source ?? YAMLFile(path: file)
+        let source = source ?? SourceFile(path: file)
         if TrackingPlan.isRudderStack(source) { return (.rudderStack, TrackingPlan.lintRudderStack(file: file)) }
         // RudderStack's YAML is told above; the rule for the rest is the one a folder's listing asks.
         if Cassette.isCassette(source) {
@@ -127,7 +127,14 @@ struct Lint: ParsableCommand {
             }
         }
         do throws(InputError) {
-            let document = try JSONDocument.load(path: file)
+            // The parse that told it was no cassette, unless it holds a trailing comma: read
+            // strictly then, for the error at its place.
+            let document: JSONDocument
+            if let loose = try? source.json(), loose.trailingCommas.isEmpty {
+                document = loose
+            } else {
+                document = try JSONDocument.load(path: file)
+            }
             let kind: Kind =
                 TrackingPlan.Format.isPlan(document.value)
                 ? .plan : Validation.isProfile(document) ? .profile : .snapshot

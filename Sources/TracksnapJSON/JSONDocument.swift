@@ -67,6 +67,7 @@ public struct JSONDocument: Sendable {
         trackLocations: Bool = true,
         allowsTrailingCommas: Bool = false
     ) throws(JSONParseError) -> JSONDocument {
+        FileParses.parsed(file)
         let parse = { (buffer: UnsafeBufferPointer<UInt8>) in
             Result { () throws(JSONParseError) -> JSONDocument in
                 var parser = JSONParser(

@@ -16,12 +16,15 @@ extension Cassette {
     /// cassette, so that its error is told at its line. Callers ask RudderStack's YAML tracking
     /// plans first. A file of another name is not a cassette: a `.har` file is a capture
     /// (`--capture`), read by `CaptureFile`; a HAR cassette is named `.json`.
-    package static func isCassette(file path: String) -> Bool { isCassette(YAMLFile(path: path)) }
+    package static func isCassette(file path: String) -> Bool { isCassette(SourceFile(path: path)) }
 
     /// The same, from a file whose YAML, parsed once, the questions before and after this one
     /// read too (`TrackingPlan.isRudderStack`, `read(_:)`).
-    package static func isCassette(_ file: YAMLFile) -> Bool {
-        guard file.isYAML else { return format(ofFile: file.path) != nil }
+    package static func isCassette(_ file: SourceFile) -> Bool {
+        guard file.isYAML else {
+            guard file.path.hasSuffix(".json"), let document = try? file.json() else { return false }
+            return Format(shape: document.value) != nil
+        }
         guard file.bytes != nil else { return false }
         do throws(InputError) {
             return Format(shape: try file.document().document.value) != nil
@@ -42,5 +45,5 @@ extension Cassette {
             .flatMap { Format(shape: $0.value) }
     }
 
-    private static func isYAML(_ path: String) -> Bool { YAMLFile.isYAML(path) }
+    private static func isYAML(_ path: String) -> Bool { SourceFile.isYAML(path) }
 }

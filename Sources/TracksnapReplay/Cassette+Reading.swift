@@ -27,10 +27,11 @@ extension Cassette {
         return try read(bytes, file: path)
     }
 
-    /// The same, from a file whose YAML the questions before this one parsed
-    /// (`isCassette(_:)`): read again only when it is JSON text.
-    package static func read(_ file: YAMLFile) throws(InputError) -> (cassette: Cassette, warnings: [Diagnostic]) {
-        guard file.isYAML, let bytes = file.bytes, !startsJSON(bytes) else { return try read(path: file.path) }
+    /// The same, from a file the questions before this one parsed (`isCassette(_:)`), as JSON
+    /// or YAML, which it reads without parsing it again.
+    package static func read(_ file: SourceFile) throws(InputError) -> (cassette: Cassette, warnings: [Diagnostic]) {
+        guard let bytes = file.bytes else { return try read(path: file.path) }
+        if startsJSON(bytes) { return try read(json: file.json()) }
         let yaml = try file.document()
         return try read(CassetteReader(document: yaml.document, binary: yaml.binary), commas: [])
     }
@@ -46,27 +47,31 @@ extension Cassette {
     public static func read(_ bytes: some Collection<UInt8>, file: String) throws(InputError) -> (
         cassette: Cassette, warnings: [Diagnostic]
     ) {
-        var reader: CassetteReader
-        var commas: [Diagnostic] = []
-        if startsJSON(bytes) {
-            do {
-                let document = try JSONDocument.parse(bytes, file: file, allowsTrailingCommas: true)
-                reader = CassetteReader(document: document, binary: [])
-                commas = document.trailingCommas.map {
-                    Diagnostic(
-                        .warning, file: file, location: $0,
-                        message:
-                            "a trailing comma, which JSON does not allow: Vinyl reads it, and so does tracksnap, but other tools may not"
-                    )
-                }
-            } catch {
-                throw InputError(file: error.file, location: error.location, message: error.message)
-            }
-        } else {
+        guard startsJSON(bytes) else {
             let yaml = try YAMLDocument.parse(bytes, file: file)
-            reader = CassetteReader(document: yaml.document, binary: yaml.binary)
+            return try read(CassetteReader(document: yaml.document, binary: yaml.binary), commas: [])
         }
-        return try read(reader, commas: commas)
+        let document: JSONDocument
+        do throws(JSONParseError) {
+            document = try JSONDocument.parse(bytes, file: file, allowsTrailingCommas: true)
+        } catch {
+            throw InputError(error)
+        }
+        return try read(json: document)
+    }
+
+    /// The cassette a JSON document holds, each of its trailing commas a warning.
+    private static func read(json document: JSONDocument) throws(InputError) -> (
+        cassette: Cassette, warnings: [Diagnostic]
+    ) {
+        let commas = document.trailingCommas.map {
+            Diagnostic(
+                .warning, file: document.file, location: $0,
+                message:
+                    "a trailing comma, which JSON does not allow: Vinyl reads it, and so does tracksnap, but other tools may not"
+            )
+        }
+        return try read(CassetteReader(document: document, binary: []), commas: commas)
     }
 
     /// The cassette a reader makes, with its warnings (a JSON file's trailing `commas` among

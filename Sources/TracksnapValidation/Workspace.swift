@@ -114,7 +114,7 @@ public struct Workspace: Sendable {
     /// - Parameter isCassette: whether a file (its path as found) is a cassette, given the file
     ///   whose YAML `TrackingPlan.isRudderStack` parsed just before, so that it is parsed once.
     /// - Throws: `InputError` for a path that does not exist, or that lies outside the root.
-    package func files(_ paths: [String], field: String, cassettes isCassette: (YAMLFile) -> Bool) throws(InputError)
+    package func files(_ paths: [String], field: String, cassettes isCassette: (SourceFile) -> Bool) throws(InputError)
         -> [String]
     {
         var files: [String] = []
@@ -129,8 +129,8 @@ public struct Workspace: Sendable {
     ///
     /// - Throws: `InputError` for a path that does not exist, or that lies outside the root.
     package func forEachFile(
-        _ paths: [String], field: String, cassettes isCassette: (YAMLFile) -> Bool,
-        _ body: (_ path: String, _ listed: YAMLFile?) -> Void
+        _ paths: [String], field: String, cassettes isCassette: (SourceFile) -> Bool,
+        _ body: (_ path: String, _ listed: SourceFile?) -> Void
     ) throws(InputError) {
         var roots: [(path: String, isDirectory: Bool)] = []
         for named in paths {
@@ -152,7 +152,7 @@ public struct Workspace: Sendable {
                     body(path, nil)
                     continue
                 }
-                let file = YAMLFile(path: path)
+                let file = SourceFile(path: path)
                 if TrackingPlan.isRudderStack(file) || isCassette(file) { body(path, file) }
             }
         }

@@ -26,7 +26,7 @@ package struct YAMLDocument: Sendable {
     /// - Throws: `InputError` at the line and column libyaml names, or for a document that
     ///   expands beyond `valueLimit` values or nests deeper than `depthLimit`.
     package static func parse(_ bytes: some Collection<UInt8>, file: String) throws(InputError) -> YAMLDocument {
-        YAMLParses.parsed(file)
+        FileParses.parsed(file)
         let text = try text(bytes, file: file)
         let root: Node?
         do {
@@ -44,7 +44,7 @@ package struct YAMLDocument: Sendable {
     ///   documents together expand beyond `valueLimit` values (five alias bombs just under the
     ///   limit each are one bomb), or there are more than `documentLimit` of them.
     package static func parseAll(_ bytes: some Collection<UInt8>, file: String) throws(InputError) -> [YAMLDocument] {
-        YAMLParses.parsed(file)
+        FileParses.parsed(file)
         let text = try text(bytes, file: file)
         var documents: [YAMLDocument] = []
         var values = 0

@@ -1,27 +1,39 @@
 import ArgumentParser
 import Foundation
 import Testing
+import TracksnapJSON
 import TracksnapTestSupport
-import TracksnapYAML
 
 @testable import TracksnapCommandLine
 
 /// `tracksnap lint` over a folder, run in this process so that its parses are counted.
-@Suite("tracksnap lint parses a folder's YAML once")
+@Suite("tracksnap lint parses each file of a folder once")
 struct LintParsesTests {
-    @Test("a cassette in a folder is parsed once: the listing's parse is the one its check reads")
-    func folderCassetteParsedOnce() throws {
+    @Test(
+        "vcrpy's YAML, DVR's and Vinyl's JSON (its trailing commas too) and a snapshot: each parsed once, the listing's parse the one its check reads"
+    )
+    func folderParsedOnce() throws {
         try withTemporaryDirectory { directory in
             let marker = "lint-parses-" + UUID().uuidString
             let folder = directory.appending(path: marker)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(
-                atPath: PackagePaths.root.appending(path: "Tests/Fuzz/cassette/vcrpy.yaml").path,
-                toPath: folder.appending(path: "shop.yaml").path)
-            YAMLParses.watch(marker)
+            for seed in ["vcrpy.yaml", "dvr.json"] {
+                try FileManager.default.copyItem(
+                    atPath: PackagePaths.root.appending(path: "Tests/Fuzz/cassette/\(seed)").path,
+                    toPath: folder.appending(path: seed).path)
+            }
+            // Vinyl's tracks with the trailing comma Vinyl reads.
+            var vinyl = try String(
+                contentsOf: PackagePaths.root.appending(path: "Tests/Fuzz/cassette/vinyl.json"), encoding: .utf8)
+            let close = try #require(vinyl.lastIndex(of: "]"))
+            vinyl.insert(",", at: close)
+            try vinyl.write(to: folder.appending(path: "vinyl.json"), atomically: true, encoding: .utf8)
+            try #"{"name": "checkout", "requests": [{"method": "GET", "url": "https://shop.example/cart"}]}"#.write(
+                to: folder.appending(path: "checkout.json"), atomically: true, encoding: .utf8)
+            FileParses.watch(marker)
             let lint = try Lint.parse([folder.path])
             try lint.run()
-            #expect(YAMLParses.count(marker) == 1)
+            #expect(FileParses.count(marker) == 4)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TracksnapJSON
 import TracksnapReplay
 import TracksnapTestSupport
 import TracksnapValidation
@@ -48,22 +49,22 @@ struct CassetteFilesTests {
             let seed = PackagePaths.root.appending(path: "Tests/Fuzz/cassette/vcrpy.yaml")
             let path = folder.appending(path: "shop.yaml").path
             try FileManager.default.copyItem(atPath: seed.path, toPath: path)
-            YAMLParses.watch(marker)
+            FileParses.watch(marker)
 
-            let file = YAMLFile(path: path)
+            let file = SourceFile(path: path)
             #expect(!TrackingPlan.isRudderStack(file))
             #expect(Cassette.isCassette(file))
             // Read as the seed it was copied from is read, by path (unmarked: not counted).
             #expect(try Cassette.read(file).cassette == Cassette.read(path: seed.path).cassette)
-            #expect(YAMLParses.count(marker) == 1)
+            #expect(FileParses.count(marker) == 1)
 
-            YAMLParses.watch(marker)
+            FileParses.watch(marker)
             let listed = try Workspace().files([folder.path], field: "path", cassettes: Cassette.isCassette)
             #expect(listed == [path])
-            #expect(YAMLParses.count(marker) == 1)
+            #expect(FileParses.count(marker) == 1)
 
             // As `tracksnap lint` reads a folder: each file checked through the parse that listed it.
-            YAMLParses.watch(marker)
+            FileParses.watch(marker)
             var read: [String] = []
             try Workspace().forEachFile([folder.path], field: "path", cassettes: Cassette.isCassette) { found, file in
                 guard let file else { return }
@@ -72,7 +73,7 @@ struct CassetteFilesTests {
                 #expect((try? Cassette.read(file).cassette.interactions.count) == 1)
             }
             #expect(read == [path])
-            #expect(YAMLParses.count(marker) == 1)
+            #expect(FileParses.count(marker) == 1)
         }
     }
 }

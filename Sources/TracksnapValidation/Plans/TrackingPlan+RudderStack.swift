@@ -78,12 +78,12 @@ extension TrackingPlan {
     }
 
     /// Whether a plan path names a YAML file, which only RudderStack plans are.
-    static func isYAML(_ path: String) -> Bool { YAMLFile.isYAML(path) }
+    static func isYAML(_ path: String) -> Bool { SourceFile.isYAML(path) }
 
     /// Whether a YAML file holds a RudderStack Data Catalog document (`version: rudder/…`), as
     /// `tracksnap lint` and a folder's listing tell one from a cassette, asking next
     /// (`Cassette.isCassette`) of the same parse.
-    package static func isRudderStack(_ file: YAMLFile) -> Bool { !rudderStackKinds(file).isEmpty }
+    package static func isRudderStack(_ file: SourceFile) -> Bool { !rudderStackKinds(file).isEmpty }
 
     /// A RudderStack YAML file's problems, for `tracksnap lint`: a file holding a tracking plan
     /// has those of the plan it makes with its folder's catalog (which name the catalog's files
@@ -93,7 +93,7 @@ extension TrackingPlan {
     /// TrackingPlan.lintRudderStack(file: "plans/rudder/tracking-plan.yaml")  // [plans/rudder/properties.yaml:9:11: error: "money" is not a type: …]
     /// ```
     package static func lintRudderStack(file: String) -> [Diagnostic] {
-        let kinds = rudderStackKinds(YAMLFile(path: file))
+        let kinds = rudderStackKinds(SourceFile(path: file))
         guard kinds.contains("tp") || kinds.contains("tracking-plan") else { return [] }
         do throws(InputError) {
             _ = try loadRudderStack(path: file)
@@ -104,7 +104,7 @@ extension TrackingPlan {
     }
 
     /// The kinds of a YAML file's RudderStack documents; none when it is not one, or not YAML.
-    private static func rudderStackKinds(_ file: YAMLFile) -> [String] {
+    private static func rudderStackKinds(_ file: SourceFile) -> [String] {
         guard file.isYAML, file.bytes != nil, let documents = try? file.documents() else { return [] }
         return documents.map(\.document.value).filter(RudderStackCatalog.isCatalog).compactMap {
             $0["kind"]?.stringValue

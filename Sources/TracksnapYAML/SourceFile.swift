@@ -1,19 +1,19 @@
 package import Foundation
-import Synchronization
 package import TracksnapJSON
 
-/// A file read once and its YAML parsed at most once, however many ask what it holds: a folder's
-/// listing and `tracksnap lint` ask in turn whether it is a RudderStack plan
+/// A file read once and parsed at most once, however many ask what it holds: a folder's listing
+/// and `tracksnap lint` ask in turn whether it is a RudderStack plan
 /// (`TrackingPlan.isRudderStack`), whether it is a cassette (`Cassette.isCassette`), then read
-/// the cassette (`Cassette.read`). Each question parsed the file again: lint took 8 s over a
-/// 10,000-interaction VCR cassette, three parses of it.
+/// the cassette (`Cassette.read`) or the snapshot, profile or plan. Each question parsed the file
+/// again: lint took 8 s over a 10,000-interaction VCR cassette, three parses of it. Its YAML is
+/// parsed by `documents()` and `document()`, its JSON by `json()`; `FileParses` counts them.
 ///
 /// ```swift
-/// let file = YAMLFile(path: "Cassettes/login.yml")
+/// let file = SourceFile(path: "Cassettes/login.yml")
 /// try file.documents()  // parsed here: the stream's documents
 /// try file.document()   // the same parse, when the stream holds one document
 /// ```
-package final class YAMLFile {
+package final class SourceFile {
     package let path: String
 
     package init(path: String) {
@@ -30,6 +30,27 @@ package final class YAMLFile {
 
     private var all: Result<[YAMLDocument], InputError>?
     private var single: Result<YAMLDocument, InputError>?
+    private var parsedJSON: Result<JSONDocument, InputError>?
+
+    /// The file as JSON, a comma before a closing bracket allowed and listed in its
+    /// `trailingCommas` (as Vinyl's cassettes hold them): a caller that must refuse one reads
+    /// those as errors, or the file strictly.
+    ///
+    /// - Throws: `InputError` when the file cannot be read or is not JSON, at its line and column.
+    package func json() throws(InputError) -> JSONDocument {
+        let parsed =
+            parsedJSON
+            ?? Result { () throws(InputError) in
+                let bytes = try readBytes()
+                do throws(JSONParseError) {
+                    return try JSONDocument.parse(bytes, file: path, allowsTrailingCommas: true)
+                } catch {
+                    throw InputError(error)
+                }
+            }
+        parsedJSON = parsed
+        return try parsed.get()
+    }
 
     /// Every document of the file (`YAMLDocument.parseAll`).
     ///
@@ -57,31 +78,5 @@ package final class YAMLFile {
             throw InputError(file: path, message: exists ? "cannot be read (check its permissions)" : "no such file")
         }
         return bytes
-    }
-}
-
-/// A test's hook: counts the parses (`YAMLDocument.parse`, `parseAll`) of files whose path
-/// contains a marker, as `DecoderCalls` counts decodings: so that a test can tell a file was
-/// parsed once however many questions were asked of it.
-package enum YAMLParses {
-    private static let watching = Atomic<Bool>(false)
-    private static let counts = Mutex<[String: Int]>([:])
-
-    /// Counts, from now on, the parses of files whose path contains `marker`.
-    package static func watch(_ marker: String) {
-        counts.withLock { $0[marker] = 0 }
-        watching.store(true, ordering: .releasing)
-    }
-
-    /// How many times a file marked `marker` was parsed since it was watched.
-    package static func count(_ marker: String) -> Int {
-        counts.withLock { $0[marker] } ?? 0
-    }
-
-    static func parsed(_ file: String) {
-        guard watching.load(ordering: .acquiring) else { return }
-        counts.withLock { counts in
-            for marker in counts.keys where file.contains(marker) { counts[marker, default: 0] += 1 }
-        }
     }
 }
