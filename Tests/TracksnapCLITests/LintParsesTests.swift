@@ -14,24 +14,24 @@ struct LintParsesTests {
     )
     func folderParsedOnce() throws {
         try withTemporaryDirectory { directory in
-            let marker = "lint-parses-" + UUID().uuidString
-            let folder = directory.appending(path: marker)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            // The directory's name is its own: the marker the hook counts the parses of its files by.
+            let marker = directory.lastPathComponent
             for seed in ["vcrpy.yaml", "dvr.json"] {
                 try FileManager.default.copyItem(
                     atPath: PackagePaths.root.appending(path: "Tests/Fuzz/cassette/\(seed)").path,
-                    toPath: folder.appending(path: seed).path)
+                    toPath: directory.appending(path: seed).path)
             }
             // Vinyl's tracks with the trailing comma Vinyl reads.
             var vinyl = try String(
                 contentsOf: PackagePaths.root.appending(path: "Tests/Fuzz/cassette/vinyl.json"), encoding: .utf8)
             let close = try #require(vinyl.lastIndex(of: "]"))
             vinyl.insert(",", at: close)
-            try vinyl.write(to: folder.appending(path: "vinyl.json"), atomically: true, encoding: .utf8)
-            try #"{"name": "checkout", "requests": [{"method": "GET", "url": "https://shop.example/cart"}]}"#.write(
-                to: folder.appending(path: "checkout.json"), atomically: true, encoding: .utf8)
+            try vinyl.write(to: directory.appending(path: "vinyl.json"), atomically: true, encoding: .utf8)
+            try write(
+                #"{"name": "checkout", "requests": [{"method": "GET", "url": "https://shop.example/cart"}]}"#,
+                to: directory.appending(path: "checkout.json"))
             FileParses.watch(marker)
-            let lint = try Lint.parse([folder.path])
+            let lint = try Lint.parse([directory.path])
             try lint.run()
             #expect(FileParses.count(marker) == 4)
         }

@@ -43,11 +43,10 @@ struct CassetteFilesTests {
     )
     func parsedOnce() throws {
         try withTemporaryDirectory { directory in
-            let marker = "parsed-once-" + UUID().uuidString
-            let folder = directory.appending(path: marker)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            // The directory's name is its own: the marker the hook counts the parses of its files by.
+            let marker = directory.lastPathComponent
             let seed = PackagePaths.root.appending(path: "Tests/Fuzz/cassette/vcrpy.yaml")
-            let path = folder.appending(path: "shop.yaml").path
+            let path = directory.appending(path: "shop.yaml").path
             try FileManager.default.copyItem(atPath: seed.path, toPath: path)
             FileParses.watch(marker)
 
@@ -59,14 +58,15 @@ struct CassetteFilesTests {
             #expect(FileParses.count(marker) == 1)
 
             FileParses.watch(marker)
-            let listed = try Workspace().files([folder.path], field: "path", cassettes: Cassette.isCassette)
+            let listed = try Workspace().files([directory.path], field: "path", cassettes: Cassette.isCassette)
             #expect(listed == [path])
             #expect(FileParses.count(marker) == 1)
 
             // As `tracksnap lint` reads a folder: each file checked through the parse that listed it.
             FileParses.watch(marker)
             var read: [String] = []
-            try Workspace().forEachFile([folder.path], field: "path", cassettes: Cassette.isCassette) { found, file in
+            try Workspace().forEachFile([directory.path], field: "path", cassettes: Cassette.isCassette) {
+                found, file in
                 guard let file else { return }
                 read.append(found)
                 #expect(!TrackingPlan.isRudderStack(file) && Cassette.isCassette(file))
