@@ -114,7 +114,7 @@ struct Lint: ParsableCommand {
             // A registry is read whole (its schemas refer to each other); each file gets its own problems.
             return (.iglu, TrackingPlan.lintIglu(file: file))
         }
-        // The file's YAML is parsed once for the three questions below (and the listing's).
+        // The file is parsed once, as YAML or JSON, for the listing's questions and those below.
         let source = source ?? SourceFile(path: file)
         if TrackingPlan.isRudderStack(source) { return (.rudderStack, TrackingPlan.lintRudderStack(file: file)) }
         // RudderStack's YAML is told above; the rule for the rest is the one a folder's listing asks.
@@ -123,7 +123,7 @@ struct Lint: ParsableCommand {
                 let (cassette, warnings) = try Cassette.read(source)
                 return (.cassette(cassette.format), warnings + cassette.credentialWarnings(file: file))
             } catch {
-                return (.cassette(Cassette.format(ofFile: file)), error.diagnostics)
+                return (.cassette(Cassette.format(of: source)), error.diagnostics)
             }
         }
         do throws(InputError) {

@@ -1,4 +1,3 @@
-import Foundation
 import TracksnapJSON
 package import TracksnapYAML
 
@@ -18,13 +17,10 @@ extension Cassette {
     /// (`--capture`), read by `CaptureFile`; a HAR cassette is named `.json`.
     package static func isCassette(file path: String) -> Bool { isCassette(SourceFile(path: path)) }
 
-    /// The same, from a file whose YAML, parsed once, the questions before and after this one
-    /// read too (`TrackingPlan.isRudderStack`, `read(_:)`).
+    /// The same, from a file whose parse the questions before and after this one read too
+    /// (`TrackingPlan.isRudderStack`, `read(_:)`).
     package static func isCassette(_ file: SourceFile) -> Bool {
-        guard file.isYAML else {
-            guard file.path.hasSuffix(".json"), let document = try? file.json() else { return false }
-            return Format(shape: document.value) != nil
-        }
+        guard file.isYAML else { return format(of: file) != nil }
         guard file.bytes != nil else { return false }
         do throws(InputError) {
             return Format(shape: try file.document().document.value) != nil
@@ -35,15 +31,12 @@ extension Cassette {
 
     /// The format a cassette file's shape says it is in (`Format(shape:)`), or nil when the file is
     /// no cassette, cannot be read, or does not parse. JSON may hold trailing commas, as Vinyl's does.
-    package static func format(ofFile path: String) -> Format? {
-        let yaml = isYAML(path)
-        guard yaml || path.hasSuffix(".json"),
-            let bytes = FileManager.default.contents(atPath: path)
-        else { return nil }
-        if yaml { return (try? YAMLDocument.parse(bytes, file: path)).flatMap { Format(shape: $0.document.value) } }
-        return (try? JSONDocument.parse(bytes, file: path, trackLocations: false, allowsTrailingCommas: true))
-            .flatMap { Format(shape: $0.value) }
-    }
+    package static func format(ofFile path: String) -> Format? { format(of: SourceFile(path: path)) }
 
-    private static func isYAML(_ path: String) -> Bool { SourceFile.isYAML(path) }
+    /// The same, from the file's parse, which later questions read too.
+    package static func format(of file: SourceFile) -> Format? {
+        if file.isYAML { return (try? file.document()).flatMap { Format(shape: $0.document.value) } }
+        guard file.path.hasSuffix(".json") else { return nil }
+        return (try? file.json()).flatMap { Format(shape: $0.value) }
+    }
 }
