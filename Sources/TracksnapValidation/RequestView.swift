@@ -8,9 +8,10 @@ extension CapturedRequest {
     /// name becomes an array), `headers` (lower-cased names; repeated ones joined by `, `),
     /// and `body` (`bodyJSON` when it is JSON, scalars included, otherwise its text).
     public var validationView: JSONValue {
-        var view: [String: JSONValue] = ["method": .string(method), "url": .string(urlWithoutQuery)]
+        let (url, parameterItems) = urlWithoutQueryAndParameters
+        var view: [String: JSONValue] = ["method": .string(method), "url": .string(url)]
         var parameters: [String: JSONValue] = [:]
-        for item in self.parameters {
+        for item in parameterItems {
             switch parameters[item.name] {
             case nil: parameters[item.name] = .string(item.value)
             case .array(let values)?: parameters[item.name] = .array(values + [.string(item.value)])

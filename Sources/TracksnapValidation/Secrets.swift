@@ -67,10 +67,19 @@ public enum Secrets {
         var lowered =
             key.utf8.contains { $0 >= 0x41 && $0 <= 0x5A }
             ? String(decoding: key.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self) : key
-        if notSecrets.contains(lowered) { return false }
+        let named = lowered.utf8.count <= longestWholeName ? wholeNames[lowered] : nil
+        if named == false { return false }
         let marked = lowered.withUTF8 { bytes in markerBytes.contains { contains($0, in: bytes) } }
-        return marked || headers.contains(lowered) || (lowered.utf8.count <= longestName && names.contains(lowered))
+        return marked || named == true
     }
+
+    /// What a whole key name says by itself, looked up once for `isSecret`: a secret for
+    /// `headers` and `names`, none for `notSecrets` (which holds a marker).
+    private static let wholeNames: [String: Bool] = {
+        var whole = Dictionary(uniqueKeysWithValues: headers.union(names).map { ($0, true) })
+        for name in notSecrets { whole[name] = false }
+        return whole
+    }()
 
     /// `markers` as bytes, for searches of lowered bytes.
     static let markerBytes = markers.map { Array($0.utf8) }
@@ -92,7 +101,7 @@ public enum Secrets {
         return nil
     }
 
-    private static let longestName = names.map(\.utf8.count).max() ?? 0
+    private static let longestWholeName = wholeNames.keys.map(\.utf8.count).max() ?? 0
 
     /// The text secrets are replaced with in reports.
     public static let placeholderText = "[redacted]"

@@ -86,8 +86,10 @@ extension CapturedRequest {
     }
 
     /// The query's items, then the form body's, as snapshots compare `parameters`.
-    public var parameters: [(name: String, value: String)] {
-        queryItems + formItems
+    public var parameters: [(name: String, value: String)] { parameters(in: URLParts(url)) }
+
+    func parameters(in parts: URLParts) -> [(name: String, value: String)] {
+        (parts.query.map(FormEncoding.pairs) ?? []) + formItems
     }
 }
 

@@ -10,8 +10,16 @@ extension CapturedRequest {
     /// would put credentials in snapshots), the port stays as written, the path stays
     /// percent-encoded as sent, and an empty path is `/`, the path the request line carried.
     /// A URL without `scheme://` is returned without its query and fragment.
-    public var urlWithoutQuery: String {
+    public var urlWithoutQuery: String { Self.withoutQuery(URLParts(url)) }
+
+    /// `urlWithoutQuery` and `parameters` from one reading of the URL, for what reads both
+    /// (`validationView`).
+    package var urlWithoutQueryAndParameters: (url: String, parameters: [(name: String, value: String)]) {
         let parts = URLParts(url)
+        return (Self.withoutQuery(parts), parameters(in: parts))
+    }
+
+    private static func withoutQuery(_ parts: URLParts) -> String {
         guard let scheme = parts.scheme else { return String(parts.path) }
         var out = scheme.lowercased() + "://" + parts.host.lowercased()
         if let port = parts.port { out += ":" + port }
