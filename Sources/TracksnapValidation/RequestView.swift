@@ -8,17 +8,10 @@ extension CapturedRequest {
     /// name becomes an array), `headers` (lower-cased names; repeated ones joined by `, `),
     /// and `body` (`bodyJSON` when it is JSON, scalars included, otherwise its text).
     public var validationView: JSONValue {
-        let (url, parameterItems) = urlWithoutQueryAndParameters
-        var view: [String: JSONValue] = ["method": .string(method), "url": .string(url)]
-        var parameters: [String: JSONValue] = [:]
-        for item in parameterItems {
-            switch parameters[item.name] {
-            case nil: parameters[item.name] = .string(item.value)
-            case .array(let values)?: parameters[item.name] = .array(values + [.string(item.value)])
-            case let first?: parameters[item.name] = .array([first, .string(item.value)])
-            }
-        }
-        view["parameters"] = .object(parameters)
+        let (url, parameters) = urlWithoutQueryAndParameters
+        var view: [String: JSONValue] = [
+            "method": .string(method), "url": .string(url), "parameters": .object(Self.parametersObject(parameters)),
+        ]
         var headers: [String: String] = [:]
         for header in self.headers {
             let name = header.name.lowercased()

@@ -90,4 +90,29 @@ struct SnapshotFileTests {
         #expect(validate(s, [get("https://t.example.com/e?ts=1700000000&q=red+shoes")]).findings.isEmpty)
         #expect(validate(s, [get("https://t.example.com/e?ts=17x&q=red+shoes")]).codes == [.patternMismatch])
     }
+
+    @Test(
+        "a url written with its query can never pass: a warning at its line names the fields to write under parameters, and they pass"
+    )
+    func urlWithQuery() throws {
+        let request = get("https://t.example.com/e?ev=view&tag=a+b&tag=c#top")
+        let s = try snapshot("{\"requests\": [\n  {\"url\": \"https://t.example.com/e?ev=view&tag=a+b&tag=c#top\"}\n]}")
+        #expect(validate(s, [request]).codes == [.valueMismatch])
+        let warning = try #require(s.warnings.first.map { "\($0)" })
+        #expect(s.warnings.count == 1)
+        #expect(
+            warning.contains(#":2:11: warning: "url" holds a query ("?ev=view&tag=a+b&tag=c#top")"#), "\(warning)")
+        // The fields it names, pasted under `parameters`, pass against the request the url came from.
+        let fields = try #require(warning.components(separatedBy: "under \"parameters\": ").last)
+        let fixed = try snapshot(#"{"requests": [{"url": "https://t.example.com/e", "parameters": "# + fields + "}]}")
+        #expect(fixed.warnings.isEmpty)
+        #expect(validate(fixed, [request]).findings.isEmpty)
+
+        // A fragment alone is named too; a pattern's `?` is a quantifier, left alone.
+        let fragment = try snapshot(#"{"requests": [{"url": "https://t.example.com/e#top"}]}"#)
+        #expect(fragment.warnings.map { "\($0)" }.first?.contains("holds a fragment") == true)
+        let pattern = try snapshot(#"{"requests": [{"url": {"$regex": "https?://t[.]example[.]com/e"}}]}"#)
+        #expect(pattern.warnings.isEmpty)
+        #expect(validate(pattern, [request]).findings.isEmpty)
+    }
 }

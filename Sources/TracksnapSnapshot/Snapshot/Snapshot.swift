@@ -309,10 +309,30 @@ private struct SnapshotReader {
                 }
                 if field == "description" { continue }
                 let matcher = parser.matcher(object[field]!, at: fieldPointer, lowercaseKeys: field == "headers")
+                if kind == .request, field == "url" { warnQuery(in: matcher, at: fieldPointer) }
                 members.append(Matcher.Member(key: field, matcher: matcher))
             }
             return ExpectedEntry(kind: kind, path: pointer, matcher: .object(members, strict: nil))
         }
+    }
+
+    /// A literal `url` with a query or a fragment (`https://x.test/e?ev=1`): a request's `url` is
+    /// compared without them (`CapturedRequest.urlWithoutQuery`), so the entry can never pass.
+    /// The warning names the fix, the query's fields under `parameters`. A pattern is left
+    /// alone: its `?` is a quantifier (`https?://`).
+    private mutating func warnQuery(in matcher: Matcher, at pointer: String) {
+        guard case .literal(.string(let url)) = matcher,
+            let mark = url.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") })
+        else { return }
+        let rest = JSONValue.string(String(url[mark...])).serialized()
+        var message =
+            "\"url\" holds \(url[mark] == "?" ? "a query" : "a fragment") (\(rest)), but a request's url is compared without its query and fragment, so this entry can never pass"
+        if url[mark] == "?" {
+            let query = url[url.index(after: mark)...].prefix { $0 != "#" }
+            let fields = JSONValue.object(CapturedRequest.parametersObject(FormEncoding.pairs(query)))
+            message += "; write the query's fields under \"parameters\": \(fields.serialized())"
+        }
+        parser.warning(pointer, message)
     }
 
     /// A Szimpla entry: `{url, parameters, body}`, whose url carries the query.

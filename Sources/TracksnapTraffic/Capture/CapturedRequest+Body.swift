@@ -91,6 +91,20 @@ extension CapturedRequest {
     func parameters(in parts: URLParts) -> [(name: String, value: String)] {
         (parts.query.map(FormEncoding.pairs) ?? []) + formItems
     }
+
+    /// Name/value pairs as the `parameters` a snapshot compares (`validationView`): a name
+    /// given more than once holds an array of its values, in order.
+    package static func parametersObject(_ pairs: [(name: String, value: String)]) -> [String: JSONValue] {
+        var parameters: [String: JSONValue] = [:]
+        for item in pairs {
+            switch parameters[item.name] {
+            case nil: parameters[item.name] = .string(item.value)
+            case .array(let values)?: parameters[item.name] = .array(values + [.string(item.value)])
+            case let first?: parameters[item.name] = .array([first, .string(item.value)])
+            }
+        }
+        return parameters
+    }
 }
 
 extension CapturedRequest.Body {
