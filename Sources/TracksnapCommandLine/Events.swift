@@ -20,7 +20,18 @@ struct Events: CheckedCommand {
             """
     )
 
-    @OptionGroup var traffic: TrafficOptions
+    @OptionGroup var options: TrafficOptions
+
+    @Argument(help: ArgumentHelp("Capture files, read as --capture reads them, before those.", valueName: "capture"))
+    var files: [String] = []
+
+    /// The traffic options with the files named without `--capture` first: `tracksnap events
+    /// run.har` is what one types to ask what a capture holds.
+    var traffic: TrafficOptions {
+        var traffic = options
+        traffic.capture = files + options.capture
+        return traffic
+    }
 
     @Option(help: ArgumentHelp("text or json.", valueName: "format"))
     var format = "text"

@@ -25,6 +25,20 @@ struct EventsCommandTests {
         #expect(run.stdout.hasSuffix("4 of 4 requests selected, 5 events (mixpanel 5)\n"), "\(run.stdout)")
     }
 
+    @Test("a capture named without --capture is read the same, before those named with it")
+    func positional() throws {
+        let mixpanel = "\(Self.examples)/mixpanel.ndjson"
+        let named = try tracksnap("events", "--capture", mixpanel)
+        let positional = try tracksnap("events", mixpanel)
+        #expect(positional.status == 0, "\(positional.stderr)")
+        #expect(positional.stdout == named.stdout)
+        let both = try tracksnap("events", mixpanel, "--capture", "\(Self.examples)/segment.ndjson", "--format", "json")
+        let vendors = try Self.array(both).compactMap { $0["vendor"] as? String }
+        #expect(vendors.first == "mixpanel" && vendors.last == "segment", "\(vendors)")
+        let none = try tracksnap("events")
+        #expect(none.status == 2 && none.stderr.contains("--capture FILE is required"), "\(none.stderr)")
+    }
+
     @Test("json: one element per request, its events, chain and vendor", arguments: ["ga4", "segment", "meta-pixel"])
     func json(vendor: String) throws {
         let run = try tracksnap("events", "--capture", "\(Self.examples)/\(vendor).ndjson", "--format", "json")
