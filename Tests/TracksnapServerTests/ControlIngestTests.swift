@@ -206,8 +206,33 @@ struct ControlIngestTests {
         }
     }
 
+    @Test("an ingest is read on the thread pool: held there, other clients are answered, then it records")
+    func otherClientsAreNotHeldUp() async throws {
+        try await withServer { server, port in
+            let session = try await startSession(port)
+            // Marked in the query, which the control API ignores: session ids repeat from one
+            // test's server to the next, and a hold on `sessions/s1/requests` would hold them all.
+            let marker = "hold-" + UUID().uuidString
+            BlockingWorkHold.hold(marker)
+            // Released whatever happens, so that a failing test leaves no thread held.
+            defer { BlockingWorkHold.release(marker) }
+            // Held on the thread that reads it: a capture read where it arrived never gets there.
+            let ingest = try await heldOnThreadPool(marker) {
+                try await control(port, "POST", "sessions/\(session)/requests?\(marker)", body: Self.twoRecords)
+            }
+            // Six calls on fresh connections, so that some share the ingest's event loop: each
+            // answered while the ingest still waits, unread.
+            for _ in 0..<6 { #expect(try await control(port, "GET", "health").status == 200) }
+            #expect(BlockingWorkHold.isHeld(marker))
+            #expect(server.store.requests().isEmpty)
+            BlockingWorkHold.release(marker)
+            #expect(try await ingest.value.status == 200)
+            #expect(server.store.requests().count == 2)
+        }
+    }
+
     @Test(
-        "a 16 MiB ingest holds up no other client and costs bounded memory, refused or recorded",
+        "a 16 MiB ingest costs bounded memory, refused or recorded",
         .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "reads /proc"))
     func largeIngest() async throws {
         let server = try await ServeChild.launch(["--quiet", "--max-requests", "1000"])
@@ -215,18 +240,17 @@ struct ControlIngestTests {
         let pid = server.process.processIdentifier
         let session = try await server.call("POST", "sessions", as: ServeChild.Session.self).id
         let before = try Self.peakMemory(pid)
+        let target = "/__tracksnap/sessions/\(session)/requests"
 
         // 16 MiB of the smallest records: 600,000 of them.
         let record = #"{"method":"GET","url":"x"},"#
         let count = (16 * 1024 * 1024 - 2) / record.utf8.count
         let minimal = "[" + String(repeating: record, count: count).dropLast() + "]"
-        let (answer, slowest, answered) = try await Self.ingestTimingHealth(server.port, session, minimal)
+        let answer = try await RawHTTP.send(
+            port: server.port, method: "POST", target: target, headers: [("Content-Type", "application/json")],
+            body: Array(minimal.utf8), timeout: Self.ingestTimeout)
         #expect(answer.status == 413, "\(answer.text)")
         #expect(answer.text.contains("one call records at most 10000"))
-        #expect(answered > 0, "health was asked while the ingest ran")
-        // Parsed on the event loop, health waited 11.5 s; the bound leaves room for a busy machine
-        // (the whole parallel suite on 2 cores once made it 5.1 s).
-        #expect(slowest < .seconds(8), "another client's health waited \(slowest)")
 
         // 16 MiB that is recorded: 10,000 records of 64 headers each.
         let headers = Array(repeating: #"{"name":"a","value":"b"}"#, count: 64).joined(separator: ",")
@@ -235,8 +259,8 @@ struct ControlIngestTests {
             + Array(repeating: #"{"method":"GET","url":"x","headers":["# + headers + "]}", count: 10_000).joined(
                 separator: ",") + "]"
         let recorded = try await RawHTTP.send(
-            port: server.port, method: "POST", target: "/__tracksnap/sessions/\(session)/requests",
-            headers: [("Content-Type", "application/json")], body: Array(heavy.utf8), timeout: Self.ingestTimeout)
+            port: server.port, method: "POST", target: target, headers: [("Content-Type", "application/json")],
+            body: Array(heavy.utf8), timeout: Self.ingestTimeout)
         #expect(recorded.status == 200, "\(recorded.text)")
         let growth = try Self.peakMemory(pid) - before
         // Before ingests were bounded: 395 MB for the first, 270 MB for the second.
@@ -244,35 +268,9 @@ struct ControlIngestTests {
     }
 
     /// How long a 16 MiB ingest's answer is waited for, in seconds: what this test bounds is
-    /// memory and health's wait, not the ingest's own time, which in a debug build took 24 s
-    /// alone on 2 busy cores, and more than the usual 30 s beside the whole suite.
+    /// memory, not the ingest's own time, which in a debug build took 24 s alone on 2 busy
+    /// cores, and more than the usual 30 s beside the whole suite.
     static let ingestTimeout = 180
-
-    /// The ingest's answer, and the slowest of the `health` answers to calls another
-    /// connection made while it ran (and how many there were).
-    private static func ingestTimingHealth(_ port: Int, _ session: String, _ body: String) async throws -> (
-        RawResponse, Duration, Int
-    ) {
-        let done = Mutex(false)
-        let ingest = Task {
-            defer { done.withLock { $0 = true } }
-            return try await RawHTTP.send(
-                port: port, method: "POST", target: "/__tracksnap/sessions/\(session)/requests",
-                headers: [("Content-Type", "application/json")], body: Array(body.utf8), timeout: ingestTimeout)
-        }
-        var slowest = Duration.zero
-        var answered = 0
-        let clock = ContinuousClock()
-        while !done.withLock({ $0 }) {
-            let started = clock.now
-            let health = try await control(port, "GET", "health")
-            #expect(health.status == 200)
-            slowest = max(slowest, clock.now - started)
-            answered += 1
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return (try await ingest.value, slowest, answered)
-    }
 
     /// The process's peak resident memory (`VmHWM`), in bytes.
     private static func peakMemory(_ pid: Int32) throws -> Int {

@@ -126,23 +126,21 @@ struct DecompressionBombTests {
         let field = Data(try await compressedZeros(256 << 10)).base64EncodedString()
         let body = Array(("{" + (0..<80).map { "\"f\($0)\":\"\(field)\"" }.joined(separator: ",") + "}").utf8)
         let marker = "bomb-" + UUID().uuidString
-        InflationHold.hold(marker)
+        BlockingWorkHold.hold(marker)
         try await withServer(.init(maximumBodySize: 16 << 20)) { server, port in
-            let bomb = Task { try await RawHTTP.send(port: port, method: "POST", target: "/\(marker)", body: body) }
             // Released whatever happens, so that a failing test leaves no thread held.
-            defer { InflationHold.release(marker) }
-            // Held on the thread that inflates it: a body inflated on an event loop never gets here.
-            let clock = ContinuousClock()
-            let deadline = clock.now + Bounds.wait
-            while !InflationHold.isHeld(marker) && clock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-            try #require(InflationHold.isHeld(marker), "the bomb never reached the thread pool's inflation")
+            defer { BlockingWorkHold.release(marker) }
+            // Held on the thread that inflates it: a body inflated on an event loop never gets there.
+            let bomb = try await heldOnThreadPool(marker) {
+                try await RawHTTP.send(port: port, method: "POST", target: "/\(marker)", body: body)
+            }
             // Six requests on fresh connections, so that some share the bomb's event loop: each
             // answered while the bomb still waits, mid-inflation.
             for index in 0..<6 {
                 #expect(try await RawHTTP.send(port: port, target: "/during/\(index)").status == 200)
             }
-            #expect(InflationHold.isHeld(marker))
-            InflationHold.release(marker)
+            #expect(BlockingWorkHold.isHeld(marker))
+            BlockingWorkHold.release(marker)
             #expect(try await bomb.value.status == 413)
             #expect(
                 server.store.requests().first { $0.url.contains(marker) }?.refused

@@ -33,7 +33,7 @@ extension ControlAPI {
         guard store.requests(inSession: id) != nil else { throw noSession(id) }
         let body = request.body
         return .later { [self] () async throws(ControlError) in
-            try await BlockingWork.run {
+            try await BlockingWork.run(for: request.head.uri) {
                 Result { () throws(ControlError) in try record(Array(body.readableBytesView), into: id) }
             }.get()
         }

@@ -10,13 +10,17 @@ import NIOPosix
 /// most one core, and holds up only other replay work.
 ///
 /// ```swift
-/// let decoded = await BlockingWork.run { BodyDecoder(limit: limit).body(bytes) }
+/// let decoded = await BlockingWork.run(for: request.uri) { BodyDecoder(limit: limit).body(bytes) }
 /// let decision = await BlockingWork.replaying { later.decide() }
 /// ```
 enum BlockingWork {
-    /// The work's result, computed on the thread pool (here, should the pool be shut down).
-    static func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        (try? await NIOThreadPool.singleton.runIfActive(work)) ?? work()
+    /// The work's result, computed on the thread pool (here, should the pool be shut down), for
+    /// the request with this target, which a test may hold there (`BlockingWorkHold`).
+    static func run<T: Sendable>(for target: String, _ work: @escaping @Sendable () -> T) async -> T {
+        (try? await NIOThreadPool.singleton.runIfActive {
+            BlockingWorkHold.starting(target)
+            return work()
+        }) ?? work()
     }
 
     /// The work's result, computed on replay's own thread, after the replay work asked before it.

@@ -98,10 +98,7 @@ final class RequestRouter: Sendable {
             if quick.refused == nil || limit <= Self.inlineBudget { return reply(quick) }
         }
         return .later {
-            let decoded = await BlockingWork.run {
-                InflationHold.inflating(uri)
-                return Self.decode(bytes, encoding: encoding, limit: limit)
-            }
+            let decoded = await BlockingWork.run(for: uri) { Self.decode(bytes, encoding: encoding, limit: limit) }
             switch reply(decoded) {
             case .now(let response): return response
             case .later(let work): return await work()

@@ -1,9 +1,11 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 import TracksnapJSON
 import TracksnapServer
 import TracksnapSnapshot
+import TracksnapTestSupport
 import TracksnapTraffic
 
 /// Runs `body` against a capture server started on 127.0.0.1 with a free port, and shuts the
@@ -42,6 +44,37 @@ func control(
     if body != nil { headers.append(("Content-Type", "application/json")) }
     return try await RawHTTP.send(
         port: port, method: method, target: "/__tracksnap/" + path, headers: headers, body: Array((body ?? "").utf8))
+}
+
+/// Sends a request whose target holds `marker` in a task of its own, and returns that task once
+/// the request's work waits on the thread pool (`BlockingWorkHold`, which the caller holds and
+/// releases). Fails at once when the request is answered without getting there (its work ran
+/// where it arrived), and after `Bounds.wait` when it is neither held nor answered.
+///
+/// ```swift
+/// BlockingWorkHold.hold(marker)
+/// defer { BlockingWorkHold.release(marker) }
+/// let bomb = try await heldOnThreadPool(marker) { try await RawHTTP.send(port: port, target: "/\(marker)") }
+/// ```
+func heldOnThreadPool(
+    _ marker: String, sourceLocation: Testing.SourceLocation = #_sourceLocation,
+    sending send: @escaping @Sendable () async throws -> RawResponse
+) async throws -> Task<RawResponse, any Error> {
+    let answered = Mutex(false)
+    let task = Task {
+        defer { answered.withLock { $0 = true } }
+        return try await send()
+    }
+    let clock = ContinuousClock()
+    let deadline = clock.now + Bounds.wait
+    while !BlockingWorkHold.isHeld(marker), !answered.withLock({ $0 }), clock.now < deadline {
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    let how = answered.withLock { $0 } ? "was answered" : "waited \(Bounds.wait)"
+    try #require(
+        BlockingWorkHold.isHeld(marker), "the request \(how) without its work reaching the thread pool",
+        sourceLocation: sourceLocation)
+    return task
 }
 
 /// Starts a session and returns its id.
