@@ -120,15 +120,15 @@ struct SchemaViolationTests {
         #expect(!schema.isValid(.number("19.999")))
     }
 
-    @Test("multipleOf with an exponent of a billion is decided at once, exactly")
+    /// Written out, `3e1000000000` is a billion digits: an implementation that expands it runs
+    /// out of memory or past the time limit, which a loaded machine does not come near otherwise.
+    @Test("multipleOf with an exponent of a billion is decided at once, exactly", .timeLimit(.minutes(1)))
     func hugeExponents() throws {
-        let start = ContinuousClock.now
         #expect(try JSONSchema(["multipleOf": .number("0.3")]).isValid(.number("3e1000000000")))
         #expect(try !JSONSchema(["multipleOf": 3]).isValid(.number("1e1000000000")))
         #expect(try JSONSchema(["multipleOf": .number("1e-8")]).isValid(.number("1e308")))
         #expect(try !JSONSchema(["maximum": 1]).isValid(.number("1e9223372036854775000")))
         #expect(try JSONSchema(["minimum": -1]).isValid(.number("1e-9223372036854775000")))
-        #expect(ContinuousClock.now - start < .seconds(1))
     }
 }
 
