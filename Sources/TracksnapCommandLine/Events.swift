@@ -37,7 +37,10 @@ struct Events: CheckedCommand {
     var format = "text"
 
     func check() throws {
-        try traffic.check()
+        guard !traffic.capture.isEmpty else {
+            throw ValidationError(
+                "a capture file is required: tracksnap events FILE (HAR or NDJSON), or --capture FILE")
+        }
         guard ["text", "json"].contains(format) else {
             let meant = NearestNames.didYouMean(format, among: ["text", "json"]).map { "\($0) " } ?? ""
             throw ValidationError("unknown format \"\(format)\"; \(meant)use text or json")

@@ -36,7 +36,9 @@ struct EventsCommandTests {
         let vendors = try Self.array(both).compactMap { $0["vendor"] as? String }
         #expect(vendors.first == "mixpanel" && vendors.last == "segment", "\(vendors)")
         let none = try tracksnap("events")
-        #expect(none.status == 2 && none.stderr.contains("--capture FILE is required"), "\(none.stderr)")
+        #expect(
+            none.status == 2 && none.stderr.contains("a capture file is required: tracksnap events FILE"),
+            "\(none.stderr)")
     }
 
     @Test("json: one element per request, its events, chain and vendor", arguments: ["ga4", "segment", "meta-pixel"])
