@@ -10,7 +10,7 @@ import NIOPosix
 /// most one core, and holds up only other replay work.
 ///
 /// ```swift
-/// let decoded = await BlockingWork.run(for: request.uri) { BodyDecoder(limit: limit).body(bytes) }
+/// let decoded = await BlockingWork.run(for: request.head.uri) { BodyDecoder(limit: limit).body(bytes) }
 /// let decision = await BlockingWork.replaying { later.decide() }
 /// ```
 enum BlockingWork {

@@ -88,8 +88,9 @@ extension CapturedRequest {
     /// The query's items, then the form body's, as snapshots compare `parameters`.
     public var parameters: [(name: String, value: String)] { parameters(in: URLParts(url)) }
 
+    /// The same, from a URL already read.
     func parameters(in parts: URLParts) -> [(name: String, value: String)] {
-        (parts.query.map(FormEncoding.pairs) ?? []) + formItems
+        Self.queryItems(in: parts) + formItems
     }
 
     /// Name/value pairs as the `parameters` a snapshot compares (`validationView`): a name

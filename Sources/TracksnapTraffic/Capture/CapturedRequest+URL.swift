@@ -72,8 +72,9 @@ extension CapturedRequest {
     /// ```
     ///
     /// `+` is a space, as `URLSearchParams` reads it; the rules are those of `FormEncoding`.
-    public var queryItems: [(name: String, value: String)] {
-        guard let query = URLParts(url).query else { return [] }
-        return FormEncoding.pairs(query)
+    public var queryItems: [(name: String, value: String)] { Self.queryItems(in: URLParts(url)) }
+
+    static func queryItems(in parts: URLParts) -> [(name: String, value: String)] {
+        parts.query.map(FormEncoding.pairs) ?? []
     }
 }
