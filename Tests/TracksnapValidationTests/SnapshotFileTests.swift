@@ -91,28 +91,58 @@ struct SnapshotFileTests {
         #expect(validate(s, [get("https://t.example.com/e?ts=17x&q=red+shoes")]).codes == [.patternMismatch])
     }
 
-    @Test(
-        "a url written with its query can never pass: a warning at its line names the fields to write under parameters, and they pass"
-    )
-    func urlWithQuery() throws {
-        let request = get("https://t.example.com/e?ev=view&tag=a+b&tag=c#top")
-        let s = try snapshot("{\"requests\": [\n  {\"url\": \"https://t.example.com/e?ev=view&tag=a+b&tag=c#top\"}\n]}")
-        #expect(validate(s, [request]).codes == [.valueMismatch])
-        let warning = try #require(s.warnings.first.map { "\($0)" })
-        #expect(s.warnings.count == 1)
-        #expect(
-            warning.contains(#":2:11: warning: "url" holds a query ("?ev=view&tag=a+b&tag=c#top")"#), "\(warning)")
-        // The fields it names, pasted under `parameters`, pass against the request the url came from.
-        let fields = try #require(warning.components(separatedBy: "under \"parameters\": ").last)
-        let fixed = try snapshot(#"{"requests": [{"url": "https://t.example.com/e", "parameters": "# + fields + "}]}")
-        #expect(fixed.warnings.isEmpty)
-        #expect(validate(fixed, [request]).findings.isEmpty)
+    /// A snapshot field written as no request's can be, and what the warning says to write.
+    struct NeverMatching: Sendable, CustomTestStringConvertible {
+        var url: String
+        var method = "GET"
+        /// The url and method the warning names (each as JSON), and the parameters, if any.
+        var fixedURL: String
+        var fixedMethod = #""GET""#
+        var fixedParameters: String?
+        var testDescription: String { "\(method) \(url)" }
+    }
 
-        // A fragment alone is named too; a pattern's `?` is a quantifier, left alone.
-        let fragment = try snapshot(#"{"requests": [{"url": "https://t.example.com/e#top"}]}"#)
-        #expect(fragment.warnings.map { "\($0)" }.first?.contains("holds a fragment") == true)
+    @Test(
+        "a literal url or method no request's can equal is warned about at its line, naming what to write, which passes",
+        arguments: [
+            NeverMatching(
+                url: "https://t.example.com/e?ev=view&tag=a+b&tag=c#top", fixedURL: #""https://t.example.com/e""#,
+                fixedParameters: #"{"ev":"view","tag":["a b","c"]}"#),
+            NeverMatching(url: "HTTPS://T.Example.com/e", fixedURL: #""https://t.example.com/e""#),
+            NeverMatching(url: "https://t.example.com", fixedURL: #""https://t.example.com/""#),
+            NeverMatching(url: "https://user:pw@t.example.com/e#top", fixedURL: #""https://t.example.com/e""#),
+            NeverMatching(
+                url: "https://t.example.com/e", method: "get", fixedURL: #""https://t.example.com/e""#,
+                fixedMethod: #""GET""#),
+        ])
+    func neverMatching(_ mistake: NeverMatching) throws {
+        // The request the mistake was written from, as the app sent it.
+        let request = get(mistake.url)
+        let s = try snapshot(#"{"requests": [{"method": "\#(mistake.method)", "url": "\#(mistake.url)"}]}"#)
+        #expect(!validate(s, [request]).findings.isEmpty)
+        let warnings = s.warnings.map { "\($0)" }
+        #expect(warnings.count == 1, "\(warnings)")
+        let warning = try #require(warnings.first)
+        #expect(warning.contains("Snapshots/test.json:1:"), "at its place: \(warning)")
+        let named = mistake.method == "GET" ? mistake.fixedURL : mistake.fixedMethod
+        #expect(warning.contains("can never match") && warning.contains("write \(named)"), "\(warning)")
+        #expect(
+            warning.components(separatedBy: #"under "parameters": "#).dropFirst().first == mistake.fixedParameters,
+            "\(warning)")
+        // Written as the warning says, the entry passes against the same request.
+        let parameters = mistake.fixedParameters.map { #", "parameters": \#($0)"# } ?? ""
+        let fixed = try snapshot(
+            #"{"requests": [{"method": \#(mistake.fixedMethod), "url": \#(mistake.fixedURL)\#(parameters)}]}"#)
+        #expect(fixed.warnings.isEmpty, "\(fixed.warnings)")
+        #expect(validate(fixed, [request]).findings.isEmpty)
+    }
+
+    @Test("a pattern's ? is a quantifier, and a url as requests are compared is no mistake: no warning")
+    func matchableURLs() throws {
         let pattern = try snapshot(#"{"requests": [{"url": {"$regex": "https?://t[.]example[.]com/e"}}]}"#)
         #expect(pattern.warnings.isEmpty)
-        #expect(validate(pattern, [request]).findings.isEmpty)
+        #expect(validate(pattern, [get("https://t.example.com/e?ev=1")]).findings.isEmpty)
+        let plain = try snapshot(#"{"requests": [{"method": "POST", "url": "https://t.example.com:8443/v1/%7Ee"}]}"#)
+        #expect(plain.warnings.isEmpty)
     }
 }

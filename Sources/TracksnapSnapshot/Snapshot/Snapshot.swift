@@ -309,30 +309,41 @@ private struct SnapshotReader {
                 }
                 if field == "description" { continue }
                 let matcher = parser.matcher(object[field]!, at: fieldPointer, lowercaseKeys: field == "headers")
-                if kind == .request, field == "url" { warnQuery(in: matcher, at: fieldPointer) }
+                if kind == .request { warnNeverMatching(field, matcher, at: fieldPointer) }
                 members.append(Matcher.Member(key: field, matcher: matcher))
             }
             return ExpectedEntry(kind: kind, path: pointer, matcher: .object(members, strict: nil))
         }
     }
 
-    /// A literal `url` with a query or a fragment (`https://x.test/e?ev=1`): a request's `url` is
-    /// compared without them (`CapturedRequest.urlWithoutQuery`), so the entry can never pass.
-    /// The warning names the fix, the query's fields under `parameters`. A pattern is left
-    /// alone: its `?` is a quantifier (`https?://`).
-    private mutating func warnQuery(in matcher: Matcher, at pointer: String) {
-        guard case .literal(.string(let url)) = matcher,
-            let mark = url.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") })
-        else { return }
-        let rest = JSONValue.string(String(url[mark...])).serialized()
-        var message =
-            "\"url\" holds \(url[mark] == "?" ? "a query" : "a fragment") (\(rest)), but a request's url is compared without its query and fragment, so this entry can never pass"
-        if url[mark] == "?" {
-            let query = url[url.index(after: mark)...].prefix { $0 != "#" }
-            let fields = JSONValue.object(CapturedRequest.parametersObject(FormEncoding.pairs(query)))
-            message += "; write the query's fields under \"parameters\": \(fields.serialized())"
+    /// A literal `url` or `method` that no captured request's can equal, so that the entry can
+    /// never pass: a url that `CapturedRequest.urlWithoutQuery` would change (a query or a
+    /// fragment, a scheme or host in capitals, user info, an empty path), and a method in lower
+    /// case (clients send `GET`). The warning names what to write instead, and a query's fields
+    /// as they go under `parameters`. A pattern is left alone (its `?` is a quantifier).
+    private mutating func warnNeverMatching(_ field: String, _ matcher: Matcher, at pointer: String) {
+        guard case .literal(.string(let text)) = matcher else { return }
+        switch field {
+        case "url":
+            let written = CapturedRequest(id: "", method: "GET", url: text)
+            let compared = written.urlWithoutQuery
+            guard compared != text else { return }
+            var message =
+                "\"url\" can never match: a request's url is compared without its query and fragment, its scheme and host in lower case, an empty path as /; write \(JSONValue.string(compared).serialized())"
+            let query = written.queryItems
+            if !query.isEmpty {
+                let fields = JSONValue.object(CapturedRequest.parametersObject(query))
+                message += " and the query's fields under \"parameters\": \(fields.serialized())"
+            }
+            parser.warning(pointer, message)
+        case "method" where text != text.uppercased():
+            parser.warning(
+                pointer,
+                "\"method\" can never match: clients send methods in capitals, as the request line carries them; write \(JSONValue.string(text.uppercased()).serialized())"
+            )
+        default:
+            break
         }
-        parser.warning(pointer, message)
     }
 
     /// A Szimpla entry: `{url, parameters, body}`, whose url carries the query.
