@@ -103,6 +103,66 @@ struct ProfileTests {
         }
     }
 
+    @Test(
+        "a filter's literal host, path, method or url no request's can equal is warned about, with what to write",
+        arguments: [
+            ("host", "Collect.Example.com", "collect.example.com"),
+            ("host", "collect.example.com:8443", "collect.example.com"),
+            ("host", "https://collect.example.com/v1/e", "collect.example.com"),
+            ("path", "/v1/e?ev=1", "/v1/e"),
+            ("path", "v1/e", "/v1/e"),
+            ("method", "post", "POST"),
+            ("url", "https://collect.example.com:8443/v1/e?ev=1", "https://collect.example.com:8443/v1/e"),
+        ])
+    func neverMatchingFilter(key: String, written: String, fix: String) throws {
+        // The request the mistake was copied from.
+        let request = CapturedRequest(id: "1", method: "POST", url: "https://collect.example.com:8443/v1/e?ev=1")
+        func filter(_ value: String) throws -> (profile: Profile, warnings: [String]) {
+            let text = #"{"filter": {"\#(key)": \#(JSONValue.string(value).serialized())}}"#
+            let document = try JSONDocument.parse(Array(text.utf8), file: "Validators/test.json")
+            return (try Profile.parse(document: document), Profile.lint(document: document).map { "\($0)" })
+        }
+        let mistake = try filter(written)
+        #expect(!mistake.profile.filter.accepts(request))
+        #expect(mistake.warnings.count == 1, "\(mistake.warnings)")
+        let warning = try #require(mistake.warnings.first)
+        #expect(warning.hasPrefix("Validators/test.json:1:"), "at its place: \(warning)")
+        #expect(warning.contains("\"\(key)\" can never match") && warning.hasSuffix("write \"\(fix)\""), "\(warning)")
+        // Written as the warning says, the filter selects the request it was copied from.
+        let fixed = try filter(fix)
+        #expect(fixed.warnings.isEmpty, "\(fixed.warnings)")
+        #expect(fixed.profile.filter.accepts(request))
+    }
+
+    @Test("a protobuf message route's literal url is read as a filter's: one with a query is warned about")
+    func neverMatchingRoute() throws {
+        let text = #"""
+            {"protobuf": {"descriptors": "shop.pb", "messages": [
+              {"url": "https://api.shop.example/v1/checkout?v=2", "type": "shop.v1.Checkout"},
+              {"url": "https://api.shop.example/v1/screens", "type": "shop.v1.ScreenView"}]}}
+            """#
+        let document = try JSONDocument.parse(Array(text.utf8), file: "Validators/test.json")
+        let warnings = Profile.lint(document: document).filter { $0.severity == .warning }.map { "\($0)" }
+        #expect(warnings.count == 1, "\(warnings)")
+        #expect(
+            warnings.first?.hasSuffix(
+                #""url" can never match: a request's url is compared without its query and fragment, its scheme and host in lower case, an empty path as /; write "https://api.shop.example/v1/checkout""#
+            ) == true,
+            "\(warnings)")
+    }
+
+    @Test("a filter's patterns and literals a request can equal raise no warning")
+    func matchableFilter() throws {
+        let text = #"""
+            {"filter": {"host": "collect.example.com", "path": {"$regex": "/v1/e?"}, "method": "POST",
+                        "any": [{"url": "https://collect.example.com:8443/v1/e"}, {"host": "[::1]"}]}}
+            """#
+        let document = try JSONDocument.parse(Array(text.utf8), file: "Validators/test.json")
+        #expect(Profile.lint(document: document).isEmpty)
+        let request = CapturedRequest(id: "1", method: "POST", url: "https://collect.example.com:8443/v1/e?ev=1")
+        #expect(try Profile.parse(document: document).filter.accepts(request))
+    }
+
     @Test("a user's own filter and validator are used by the profile that names them")
     func registry() throws {
         struct OnlyPosts: RequestFilter {

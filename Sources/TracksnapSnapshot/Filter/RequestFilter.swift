@@ -58,6 +58,63 @@ public struct FieldFilter: RequestFilter {
     }
 }
 
+extension FieldFilter.Field {
+    /// The literal as this field of a request reads when the request carries it, and the rule
+    /// that reading follows, when the two differ: then no request's field can equal the literal
+    /// as written. `decide` reads the fields this way, and a snapshot entry compares its `url`
+    /// and `method` the same (`validationView`). Nil when the literal can match, and for headers.
+    ///
+    /// ```swift
+    /// FieldFilter.Field.url.neverMatching("https://T.example/e?ev=1")?.write  // "https://t.example/e"
+    /// FieldFilter.Field.host.neverMatching("t.example:8080")?.write  // "t.example"
+    /// ```
+    package func neverMatching(_ literal: String) -> (write: String, because: String)? {
+        let read: String
+        let because: String
+        switch self {
+        case .url:
+            read = CapturedRequest(id: "", method: "GET", url: literal).urlWithoutQuery
+            because =
+                "a request's url is compared without its query and fragment, its scheme and host in lower case, an empty path as /"
+        case .method:
+            read = literal.uppercased()
+            because = "clients send methods in capitals, as the request line carries them"
+        case .host:
+            let url = literal.contains("://") ? literal : "http://" + literal
+            read = CapturedRequest(id: "", method: "GET", url: url).host
+            because = "a request's host is compared alone, in lower case: without a scheme, user info, port or path"
+        case .path:
+            let url = literal.contains("://") ? literal : "http://host" + (literal.hasPrefix("/") ? "" : "/") + literal
+            read = CapturedRequest(id: "", method: "GET", url: url).path
+            because = "a request's path starts with / and is compared without its query and fragment"
+        case .header:
+            return nil
+        }
+        return read == literal || read.isEmpty ? nil : (read, because)
+    }
+
+    /// The field a filter's key (or a snapshot entry's `url` and `method`) names; nil for others.
+    package init?(key: String) {
+        switch key {
+        case "host": self = .host
+        case "path": self = .path
+        case "method": self = .method
+        case "url": self = .url
+        default: return nil
+        }
+    }
+
+    var key: String {
+        switch self {
+        case .host: "host"
+        case .path: "path"
+        case .method: "method"
+        case .url: "url"
+        case .header: "header"
+        }
+    }
+}
+
 /// Accepts a request when every filter does (and when there are none).
 public struct AllFilter: RequestFilter {
     public let filters: [any RequestFilter]

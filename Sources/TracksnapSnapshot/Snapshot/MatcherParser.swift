@@ -186,3 +186,19 @@ package struct MatcherParser {
         ".*", ".+", "\\d", "\\w", "\\s", "\\.", "[0-9]", "[a-z]", "[A-Z]", "]+", "]*", "]{", "(?:", "\\/",
     ].map { Array($0.utf8) }
 }
+
+extension MatcherParser {
+    /// Warns when a literal for a request's field is written so that no request's field can
+    /// equal it (`FieldFilter.Field.neverMatching`), naming what to write; `more` adds to the
+    /// warning from the literal (a snapshot's query fields, which go under `parameters`). A
+    /// pattern is left alone (its `?` is a quantifier).
+    package mutating func warnNeverMatching(
+        _ field: FieldFilter.Field, _ matcher: Matcher, at pointer: String, more: (String) -> String = { _ in "" }
+    ) {
+        guard case .literal(.string(let literal)) = matcher, let fix = field.neverMatching(literal) else { return }
+        warning(
+            pointer,
+            "\"\(field.key)\" can never match: \(fix.because); write \(JSONValue.string(fix.write).serialized())"
+                + more(literal))
+    }
+}

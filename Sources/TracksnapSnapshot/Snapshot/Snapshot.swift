@@ -317,32 +317,16 @@ private struct SnapshotReader {
     }
 
     /// A literal `url` or `method` that no captured request's can equal, so that the entry can
-    /// never pass: a url that `CapturedRequest.urlWithoutQuery` would change (a query or a
-    /// fragment, a scheme or host in capitals, user info, an empty path), and a method in lower
-    /// case (clients send `GET`). The warning names what to write instead, and a query's fields
-    /// as they go under `parameters`. A pattern is left alone (its `?` is a quantifier).
+    /// never pass (`FieldFilter.Field.neverMatching`: a url with a query, a fragment, capitals
+    /// in its scheme or host, user info or no path; a method in lower case). The warning names
+    /// what to write instead, and a query's fields as they go under `parameters`.
     private mutating func warnNeverMatching(_ field: String, _ matcher: Matcher, at pointer: String) {
-        guard case .literal(.string(let text)) = matcher else { return }
-        switch field {
-        case "url":
-            let written = CapturedRequest(id: "", method: "GET", url: text)
-            let compared = written.urlWithoutQuery
-            guard compared != text else { return }
-            var message =
-                "\"url\" can never match: a request's url is compared without its query and fragment, its scheme and host in lower case, an empty path as /; write \(JSONValue.string(compared).serialized())"
-            let query = written.queryItems
-            if !query.isEmpty {
-                let fields = JSONValue.object(CapturedRequest.parametersObject(query))
-                message += " and the query's fields under \"parameters\": \(fields.serialized())"
-            }
-            parser.warning(pointer, message)
-        case "method" where text != text.uppercased():
-            parser.warning(
-                pointer,
-                "\"method\" can never match: clients send methods in capitals, as the request line carries them; write \(JSONValue.string(text.uppercased()).serialized())"
-            )
-        default:
-            break
+        guard let field = FieldFilter.Field(key: field) else { return }
+        parser.warnNeverMatching(field, matcher, at: pointer) { literal in
+            let query = field == .url ? CapturedRequest(id: "", method: "GET", url: literal).queryItems : []
+            guard !query.isEmpty else { return "" }
+            let fields = JSONValue.object(CapturedRequest.parametersObject(query))
+            return " and the query's fields under \"parameters\": \(fields.serialized())"
         }
     }
 

@@ -94,10 +94,11 @@ struct ProtobufSettings: Sendable {
                         JSONPointer.appending(itemPointer, key), "unknown key \"\(key)\"; a message route has url, type"
                     )
                 }
+                let urlPointer = JSONPointer.appending(itemPointer, "url")
+                let matcher = parser.matcher(url, at: urlPointer)
+                parser.warnNeverMatching(.url, matcher, at: urlPointer)
                 settings.routes.append(
-                    Route(
-                        url: parser.matcher(url, at: JSONPointer.appending(itemPointer, "url")), type: type,
-                        pointer: JSONPointer.appending(itemPointer, "type")))
+                    Route(url: matcher, type: type, pointer: JSONPointer.appending(itemPointer, "type")))
             }
             profile.protobuf = settings
             return true

@@ -167,11 +167,13 @@ enum ProfileReader {
         for key in object.keys.sorted() {
             let keyPointer = JSONPointer.appending(pointer, key)
             let argument = object[key]!
+            if let field = FieldFilter.Field(key: key) {
+                let matcher = parser.matcher(argument, at: keyPointer)
+                parser.warnNeverMatching(field, matcher, at: keyPointer)
+                filters.append(FieldFilter(field, matcher))
+                continue
+            }
             switch key {
-            case "host": filters.append(FieldFilter(.host, parser.matcher(argument, at: keyPointer)))
-            case "path": filters.append(FieldFilter(.path, parser.matcher(argument, at: keyPointer)))
-            case "method": filters.append(FieldFilter(.method, parser.matcher(argument, at: keyPointer)))
-            case "url": filters.append(FieldFilter(.url, parser.matcher(argument, at: keyPointer)))
             case "header":
                 guard let headers = argument.objectValue else {
                     parser.error(keyPointer, "\"header\" maps header names to values or matchers")
