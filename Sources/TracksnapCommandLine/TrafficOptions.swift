@@ -24,11 +24,18 @@ struct TrafficOptions: ParsableArguments {
     /// The command line's workspace: profile names in `--validators-dir`; any file may be named.
     var workspace: Workspace { Workspace(validators: validatorsDir) }
 
-    /// What a command that takes the traffic checks first (`CheckedCommand`).
-    func check() throws {
-        guard !capture.isEmpty else {
-            throw ValidationError("--capture FILE is required: the captured traffic (HAR or NDJSON)")
+    /// What a command that takes the traffic checks first (`CheckedCommand`). Without
+    /// `--capture`, a capture named among the command's other files (`tracksnap validate
+    /// checkout.json run.har`, by its extension) is named in the error, with the fix.
+    func check(beside files: [String] = []) throws {
+        guard capture.isEmpty else { return }
+        var message = "--capture FILE is required: the captured traffic (HAR or NDJSON)"
+        let extensions: Set = ["har", "ndjson", "jsonl"]
+        if let named = files.first(where: { extensions.contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) })
+        {
+            message += "; \(named) is one, named with --capture \(Terminal.shellQuoted(named))"
         }
+        throw ValidationError(message)
     }
 
     /// Every captured request, the files joined in order.

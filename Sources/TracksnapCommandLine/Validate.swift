@@ -66,7 +66,7 @@ struct Validate: CheckedCommand {
     }
 
     func check() throws {
-        try traffic.check()
+        try traffic.check(beside: snapshots)
         guard ReportFormat.named(format) != nil else {
             let names = ReportFormat.all.map(\.name)
             let meant = NearestNames.didYouMean(format, among: names).map { "\($0) " } ?? ""

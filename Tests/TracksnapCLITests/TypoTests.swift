@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TracksnapTestSupport
 
-/// A misspelt word on a command line, and what tracksnap must answer.
+/// A misspelt or misplaced word on a command line, and what tracksnap must answer.
 struct Typo: Sendable, CustomTestStringConvertible {
     let testDescription: String
     /// Files written into the test's temporary directory first, by relative path.
@@ -41,6 +41,14 @@ struct Typo: Sendable, CustomTestStringConvertible {
             testDescription: "a misspelt option with its value after =",
             arguments: ["record", "$TMP/new.json", "--captur=\(capture)"], status: 2,
             message: ["Unknown option '--captur'. Did you mean '--capture'?"], not: ["--capture FILE is required"]),
+        Typo(
+            testDescription: "a capture named where snapshots go, without --capture",
+            arguments: ["validate", snapshot, capture], status: 2,
+            message: ["--capture FILE is required", "; \(capture) is one, named with --capture \(capture)"]),
+        Typo(
+            testDescription: "a capture named as the snapshot",
+            arguments: ["validate", capture, "--capture", capture], status: 2,
+            message: ["\(capture):1:1: error: this is a capture (HAR), not a snapshot"], not: ["unknown key \"log\""]),
         Typo(
             testDescription: "a misspelt option beside one a check needs",
             arguments: ["serve", "--intercpt", "all", "--answer"], status: 2,

@@ -137,6 +137,27 @@ struct SnapshotFileTests {
         #expect(validate(fixed, [request]).findings.isEmpty)
     }
 
+    @Test(
+        "a capture read as a snapshot is one error saying so, not an error per key",
+        arguments: [
+            (#"{"log": {"version": "1.2", "entries": []}}"#, "(HAR)"),
+            (
+                #"{"id": "1", "method": "GET", "url": "https://t.example/e", "headers": []}"#,
+                "(a tracksnap NDJSON record)"
+            ),
+            (#"[{"id": "1", "method": "GET", "url": "https://t.example/e"}]"#, "(an array of captured requests)"),
+        ])
+    func captureInPlace(text: String, kind: String) throws {
+        let error = try #require(throws: InputError.self) { try snapshot(text, file: "run.har") }
+        #expect(error.diagnostics.count == 1, "\(error)")
+        #expect(
+            "\(error)".contains(
+                "run.har:1:1: error: this is a capture \(kind), not a snapshot: captured traffic is checked against a snapshot (tracksnap validate SNAPSHOT --capture run.har)"
+            ), "\(error)")
+        // A Szimpla array, whose entries have a method and a url but no id, is still a snapshot.
+        #expect(try snapshot(#"[{"method": "GET", "url": "https://t.example/e"}]"#).requests.count == 1)
+    }
+
     @Test("a pattern's ? is a quantifier, and a url as requests are compared is no mistake: no warning")
     func matchableURLs() throws {
         let pattern = try snapshot(#"{"requests": [{"url": {"$regex": "https?://t[.]example[.]com/e"}}]}"#)

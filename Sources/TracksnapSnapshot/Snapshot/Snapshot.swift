@@ -198,6 +198,19 @@ private struct SnapshotReader {
 
     mutating func read() -> Snapshot? {
         let defaultName = URL(fileURLWithPath: document.file).deletingPathExtension().lastPathComponent
+        if let capture = CaptureFile.format(ofDocument: document.value) {
+            let kind =
+                switch capture {
+                case .har: "HAR"
+                case .ndjson: "a tracksnap NDJSON record"
+                case .array: "an array of captured requests"
+                }
+            parser.error(
+                "",
+                "this is a capture (\(kind)), not a snapshot: captured traffic is checked against a snapshot (tracksnap validate SNAPSHOT --capture \(document.file))"
+            )
+            return nil
+        }
         switch document.value {
         case .array(let items):
             parser.szimpla = true

@@ -1,5 +1,5 @@
 public import Foundation
-import TracksnapJSON
+package import TracksnapJSON
 
 /// Reads and writes capture files: HAR 1.2 and tracksnap's NDJSON.
 ///
@@ -136,6 +136,27 @@ public enum CaptureFile {
         case .har: return try readHAR(bytes, file: file, maximumBodySize: maximumBodySize)
         case .ndjson: return try readNDJSON(bytes, file: file, maximumBodySize: maximumBodySize)
         case .array: return try readArray(bytes, file: file, maximumBodySize: maximumBodySize)
+        }
+    }
+
+    /// The capture format a JSON document read for something else has, when its shape is a
+    /// capture's: HAR's `log`, one NDJSON record (a `method` and a `url`, with neither
+    /// `requests` nor `events`), or an array of records (each with an `id`, a `method` and a
+    /// `url`). What a snapshot's reader tells a capture named in a snapshot's place by.
+    ///
+    /// ```swift
+    /// CaptureFile.format(ofDocument: ["log": ["entries": []]])  // .har
+    /// ```
+    package static func format(ofDocument value: JSONValue) -> Format? {
+        func isRecord(_ item: JSONValue) -> Bool {
+            item["method"]?.stringValue != nil && item["url"]?.stringValue != nil
+        }
+        switch value {
+        case .object(let top) where top["log"]?.objectValue != nil: return .har
+        case .object(let top) where isRecord(value) && top["requests"] == nil && top["events"] == nil: return .ndjson
+        case .array(let items) where !items.isEmpty && items.allSatisfy({ isRecord($0) && $0["id"] != nil }):
+            return .array
+        default: return nil
         }
     }
 
