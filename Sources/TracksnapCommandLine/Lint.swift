@@ -18,7 +18,8 @@ struct Lint: ParsableCommand {
             RudderStack's Data Catalog (version: rudder/…) are tracking plans, checked with their \
             folder's events, properties and custom types. Every other file is told by its shape, \
             wherever it is: a cassette (tracksnap's, DVR's, Vinyl's, VCR's, vcrpy's, HAR; a YAML \
-            file that does not parse too), a tracking plan, a profile (one naming the profile schema in $schema, or with \
+            file that does not parse too), a capture (a .har, .ndjson or .jsonl file named by hand, \
+            or a JSON file holding captured requests: read as --capture reads it), a tracking plan, a profile (one naming the profile schema in $schema, or with \
             a key only profiles have; one that could be either, under a Validators directory), else \
             a snapshot. Lint says what it took the files for, and each file with a problem. A \
             profile file named after a built-in profile gets a note: it overrides \
@@ -86,6 +87,8 @@ struct Lint: ParsableCommand {
     enum Kind: Hashable {
         case snapshot, profile, plan, iglu, rudderStack
         case cassette(Cassette.Format?)
+        /// Captured traffic, named to lint: read as `--capture` reads it.
+        case capture(CaptureFile.Format)
         /// Not JSON, or a file that cannot be read: its error says why.
         case unreadable
 
@@ -100,6 +103,9 @@ struct Lint: ParsableCommand {
                 case .rudderStack: ("RudderStack Data Catalog file", false)
                 case .cassette(let format?): ("\(format.tool) cassette", format == .har)
                 case .cassette(nil): ("cassette", false)
+                case .capture(.har): ("HAR capture", false)
+                case .capture(.ndjson): ("NDJSON capture", true)
+                case .capture(.array): ("capture", false)
                 case .unreadable: ("unreadable file", true)
                 }
             let word = count == 1 ? singular : singular + "s"
@@ -114,6 +120,8 @@ struct Lint: ParsableCommand {
             // A registry is read whole (its schemas refer to each other); each file gets its own problems.
             return (.iglu, TrackingPlan.lintIglu(file: file))
         }
+        // A capture (HAR, NDJSON) is named to lint by hand only: a folder's listing holds JSON and YAML.
+        if let format = CaptureFile.format(named: file) { return (.capture(format), capture(file)) }
         // The file is parsed once, as YAML or JSON, for the listing's questions and those below.
         let source = source ?? SourceFile(path: file)
         if TrackingPlan.isRudderStack(source) { return (.rudderStack, TrackingPlan.lintRudderStack(file: file)) }
@@ -135,6 +143,9 @@ struct Lint: ParsableCommand {
             } else {
                 document = try JSONDocument.load(path: file)
             }
+            if let format = CaptureFile.format(ofDocument: document.value) {
+                return (.capture(format), capture(file))
+            }
             let kind: Kind =
                 TrackingPlan.Format.isPlan(document.value)
                 ? .plan : Validation.isProfile(document) ? .profile : .snapshot
@@ -142,6 +153,16 @@ struct Lint: ParsableCommand {
             return (kind, Validation.lint(document: document, workspace: workspace))
         } catch {
             return (.unreadable, error.diagnostics)
+        }
+    }
+
+    /// A capture's problems: those reading it as `--capture` does meets.
+    private static func capture(_ file: String) -> [Diagnostic] {
+        do throws(CaptureFileError) {
+            _ = try CaptureFile.read(path: file)
+            return []
+        } catch {
+            return error.diagnostics
         }
     }
 

@@ -30,9 +30,7 @@ struct TrafficOptions: ParsableArguments {
     func check(beside files: [String] = []) throws {
         guard capture.isEmpty else { return }
         var message = "--capture FILE is required: the captured traffic (HAR or NDJSON)"
-        let extensions: Set = ["har", "ndjson", "jsonl"]
-        if let named = files.first(where: { extensions.contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) })
-        {
+        if let named = files.first(where: { CaptureFile.format(named: $0) != nil }) {
             message += "; \(named) is one, named with --capture \(Terminal.shellQuoted(named))"
         }
         throw ValidationError(message)

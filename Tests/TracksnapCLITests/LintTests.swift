@@ -230,6 +230,39 @@ struct LintTests {
         }
     }
 
+    @Test("a capture named to lint is read as --capture reads it and named as one: HAR, NDJSON, an array of requests")
+    func captures() throws {
+        try withTemporaryDirectory { directory in
+            let har = try String(contentsOf: PackagePaths.root.appending(path: DemoTests.release14), encoding: .utf8)
+            let files = [
+                "run.har": har,
+                "run.jsonl": #"{"method": "GET", "url": "https://t.example/e"}"# + "\n"
+                    + #"{"method": "GET", "url": "https://t.example/f"}"#,
+                "requests.json": #"[{"id": "1", "method": "GET", "url": "https://t.example/e"}]"#,
+            ]
+            for (name, text) in files { try write(text, to: directory.appending(path: name)) }
+            let run = try tracksnap(
+                arguments: ["lint"] + files.keys.sorted().map { directory.appending(path: $0).path })
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            #expect(
+                run.stdout
+                    == "checked as: 1 HAR capture, 1 NDJSON capture, 1 capture\n3 files checked: 0 errors, 0 warnings\n",
+                "\(run.stdout)")
+
+            // A record without a url: an error at its line, as `--capture` reports it. A folder's
+            // listing holds JSON and YAML only, so a capture is linted when named.
+            let broken = directory.appending(path: "broken.ndjson")
+            try write(#"{"method": "GET", "url": "https://t.example/e"}"# + "\n" + #"{"method": "POST"}"#, to: broken)
+            let failed = try tracksnap("lint", broken.path, directory.path)
+            #expect(failed.status == 1, "\(failed.stdout)")
+            #expect(
+                failed.stdout.hasPrefix(
+                    "\(broken.path):2:1: error: url: missing\n\(broken.path): note: checked as an NDJSON capture\n"),
+                "\(failed.stdout)")
+            #expect(failed.stdout.contains("checked as: 1 NDJSON capture, 1 capture\n"), "\(failed.stdout)")
+        }
+    }
+
     @Test(
         "a folder's cassettes are the ones lint checks: vcrpy's YAML under tests/cassettes and DVR's JSON are both listed and checked as cassettes, from the folder and from the project's default Cassettes"
     )

@@ -160,6 +160,17 @@ public enum CaptureFile {
         }
     }
 
+    /// The format a file's extension names (`.har`; `.ndjson`, `.jsonl`), nil for others: how a
+    /// capture named in another file's place is told (`tracksnap lint run.har`, `tracksnap
+    /// validate checkout.json run.har`), never how one is read.
+    package static func format(named path: String) -> Format? {
+        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+        case "har": .har
+        case "ndjson", "jsonl": .ndjson
+        default: nil
+        }
+    }
+
     /// The format of a capture by its contents; nil when it holds only whitespace.
     ///
     /// ```swift
