@@ -10,9 +10,17 @@ the server to refuse. A `validate` or `record` that names no wait at all gets a 
 tenth of a second: their default waits would otherwise add half a second to each of hundreds of
 calls, and a session emptied by `reset` would hold one for 10 s (a `record` sent without a body
 gets a body with that timeout). A session started is sent traffic (`after_call`).
+
+The files calls name are made to exist, so that the calls reach what they do rather than its
+404: a generated `snapshot` path becomes a `.json` path every other call (`../x` becomes
+`../x.json`, which the server must refuse as outside the root; `record` writes there), and when
+such a path lies under the root, the file a call reads is planted first: the snapshot `validate` checks, the pending
+recording (`X.new.json`) `accept` moves or `reject` deletes. schemathesis runs in the root.
 """
 
+import itertools
 import json
+import os
 import urllib.parse
 import urllib.request
 
@@ -46,8 +54,61 @@ def shorten(fields, waiting, unasked=None):
             fields["timeout"] = unasked
 
 
+# What a planted snapshot holds: the one check_control_api.py writes, the event after_call sends.
+SNAPSHOT = {"requests": [{"method": "POST", "url": {"$regex": ".*/v1/t"}, "body": {"event": "Order Completed"}}]}
+ALTERNATE = itertools.cycle([True, False])
+
+
+def under_root(path):
+    """PATH resolved under the root (the working directory), or None when it lies outside or cannot be a file name."""
+    if "\0" in path or len(path.encode("utf-8", "surrogatepass")) > 1024:
+        return None
+    root = os.path.realpath(os.getcwd())
+    resolved = os.path.realpath(os.path.join(root, path))
+    return resolved if resolved.startswith(root + os.sep) else None
+
+
+def plant(path, content):
+    """Writes CONTENT at PATH under the root when the path lies there and holds nothing yet."""
+    resolved = under_root(path)
+    if resolved is None or os.path.lexists(resolved):
+        return
+    try:
+        os.makedirs(os.path.dirname(resolved), exist_ok=True)
+        with open(resolved, "w", encoding="utf-8") as file:
+            json.dump(content, file)
+    except (OSError, UnicodeError):
+        pass  # A name the file system refuses: the call is sent as generated.
+
+
+def name_files(case):
+    """Makes the file a `validate`, `accept` or `reject` call names exist, and the path a `record`
+    call writes a `.json` one every other call (see the docstring)."""
+    if case.method.upper() != "POST" or not isinstance(case.body, dict) or not isinstance(case.body.get("snapshot"), str):
+        return
+    if case.path.endswith("/validate"):
+        kind = "validate"
+    elif case.path.endswith("/record"):
+        kind = "record"
+    elif case.path in ("/__tracksnap/snapshots/accept", "/__tracksnap/snapshots/reject"):
+        kind = "pending"
+    else:
+        return
+    path = case.body["snapshot"]
+    if not path.endswith(".json") and next(ALTERNATE):
+        path += ".json"
+        case.body["snapshot"] = path
+    if not path.endswith(".json"):
+        return
+    if kind == "validate":
+        plant(path, SNAPSHOT)
+    elif kind == "pending":
+        plant(path if path.endswith(".new.json") else path[: -len(".json")] + ".new.json", SNAPSHOT)
+
+
 @schemathesis.hook
 def before_call(ctx, case, **kwargs):
+    name_files(case)
     if isinstance(case.query, dict):
         shorten(case.query, ("count", "events", "settle"))
     # validate and record wait even when the body names no wait.
@@ -63,7 +124,12 @@ def before_call(ctx, case, **kwargs):
 def after_call(ctx, case, response):
     """A session started is sent one event at once, as an app under test would, so that the
     session's requests, validation and recording answer with what they hold, not only with
-    "captured no request"."""
+    "captured no request". Each call's operation and status are appended to $TRACKSNAP_CALLS,
+    for check_control_api.py to see that the calls reached what they do."""
+    calls = os.environ.get("TRACKSNAP_CALLS")
+    if calls:
+        with open(calls, "a", encoding="utf-8") as file:
+            file.write(f"{case.method.upper()} {case.operation.path} {response.status_code}\n")
     if case.method.upper() != "POST" or case.path != "/__tracksnap/sessions" or response.status_code != 201:
         return
     parts = urllib.parse.urlsplit(response.request.url)
