@@ -11,11 +11,12 @@ tenth of a second: their default waits would otherwise add half a second to each
 calls, and a session emptied by `reset` would hold one for 10 s (a `record` sent without a body
 gets a body with that timeout). A session started is sent traffic (`after_call`).
 
-The files calls name are made to exist, so that the calls reach what they do rather than its
-404: a generated `snapshot` path becomes a `.json` path every other call (`../x` becomes
-`../x.json`, which the server must refuse as outside the root; `record` writes there), and when
-such a path lies under the root, the file a call reads is planted first: the snapshot `validate` checks, the pending
-recording (`X.new.json`) `accept` moves or `reject` deletes. schemathesis runs in the root.
+The files calls name are made to exist, so that the calls reach what they do rather than its 404: a
+generated `snapshot` path becomes a `.json` path every other call (`../x` becomes `../x.json`,
+which the server must refuse as outside the root; `record` writes there), and when such a path lies
+under the root, the file a call reads is planted first: the snapshot `validate` checks, the profile
+(`validator`) and tracking plans (`plan`) `validate` and `record` read, the pending recording
+(`X.new.json`) `accept` moves or `reject` deletes. schemathesis runs in the root.
 """
 
 import itertools
@@ -56,6 +57,9 @@ def shorten(fields, waiting, unasked=None):
 
 # What a planted snapshot holds: the one check_control_api.py writes, the event after_call sends.
 SNAPSHOT = {"requests": [{"method": "POST", "url": {"$regex": ".*/v1/t"}, "body": {"event": "Order Completed"}}]}
+# What a planted profile and tracking plan hold: the planted snapshot's traffic passes both.
+PROFILE = {"filter": {"path": {"$regex": "/v1/.*"}}}
+PLAN = {"plan": 1, "events": [{"type": "track", "name": "Order Completed", "schema": {"type": "object"}}]}
 ALTERNATE = itertools.cycle([True, False])
 
 
@@ -64,7 +68,10 @@ def under_root(path):
     if "\0" in path or len(path.encode("utf-8", "surrogatepass")) > 1024:
         return None
     root = os.path.realpath(os.getcwd())
-    resolved = os.path.realpath(os.path.join(root, path))
+    try:
+        resolved = os.path.realpath(os.path.join(root, path))
+    except (ValueError, UnicodeError):  # A lone surrogate: no file name.
+        return None
     return resolved if resolved.startswith(root + os.sep) else None
 
 
@@ -81,29 +88,43 @@ def plant(path, content):
         pass  # A name the file system refuses: the call is sent as generated.
 
 
+def as_json_path(path):
+    """PATH, given `.json` every other time it lacks it; None for a path that is no string."""
+    if not isinstance(path, str):
+        return None
+    return path + ".json" if not path.endswith(".json") and next(ALTERNATE) else path
+
+
 def name_files(case):
-    """Makes the file a `validate`, `accept` or `reject` call names exist, and the path a `record`
-    call writes a `.json` one every other call (see the docstring)."""
-    if case.method.upper() != "POST" or not isinstance(case.body, dict) or not isinstance(case.body.get("snapshot"), str):
+    """Makes the files a `validate`, `record`, `accept` or `reject` call names exist: `.json` paths
+    every other call, and under the root what the call reads planted (see the docstring)."""
+    if case.method.upper() != "POST" or not isinstance(case.body, dict):
         return
-    if case.path.endswith("/validate"):
-        kind = "validate"
-    elif case.path.endswith("/record"):
-        kind = "record"
-    elif case.path in ("/__tracksnap/snapshots/accept", "/__tracksnap/snapshots/reject"):
-        kind = "pending"
-    else:
+    body = case.body
+    pending = case.path in ("/__tracksnap/snapshots/accept", "/__tracksnap/snapshots/reject")
+    if not (pending or case.path.endswith(("/validate", "/record"))):
         return
-    path = case.body["snapshot"]
-    if not path.endswith(".json") and next(ALTERNATE):
-        path += ".json"
-        case.body["snapshot"] = path
-    if not path.endswith(".json"):
+    if (path := as_json_path(body.get("snapshot"))) is not None:
+        body["snapshot"] = path
+        if path.endswith(".json") and pending:
+            plant(path if path.endswith(".new.json") else path[: -len(".json")] + ".new.json", SNAPSHOT)
+        elif path.endswith(".json") and case.path.endswith("/validate"):
+            plant(path, SNAPSHOT)
+    if pending:
         return
-    if kind == "validate":
-        plant(path, SNAPSHOT)
-    elif kind == "pending":
-        plant(path if path.endswith(".new.json") else path[: -len(".json")] + ".new.json", SNAPSHOT)
+    # A profile file, and the tracking plans a validation also checks against.
+    if (path := as_json_path(body.get("validator"))) is not None:
+        body["validator"] = path
+        if path.endswith(".json"):
+            plant(path, PROFILE)
+    plans = body.get("plan")
+    if isinstance(plans, (str, list)):
+        named = [as_json_path(plan) for plan in (plans if isinstance(plans, list) else [plans])]
+        for plan in named:
+            if plan is not None and plan.endswith(".json"):
+                plant(plan, PLAN)
+        if all(plan is not None for plan in named):
+            body["plan"] = named if isinstance(plans, list) else named[0]
 
 
 @schemathesis.hook
