@@ -16,7 +16,8 @@ generated `snapshot` path becomes a `.json` path every other call (`../x` become
 which the server must refuse as outside the root; `record` writes there), and when such a path lies
 under the root, the file a call reads is planted first: the snapshot `validate` checks, the profile
 (`validator`) and tracking plans (`plan`) `validate` and `record` read, the pending recording
-(`X.new.json`) `accept` moves or `reject` deletes. schemathesis runs in the root.
+(`X.new.json`) `accept` moves or `reject` deletes; every third planted file is broken.
+schemathesis runs in the root.
 """
 
 import itertools
@@ -75,15 +76,21 @@ def under_root(path):
     return resolved if resolved.startswith(root + os.sep) else None
 
 
+# Every third file planted is broken, in turn cut short or of the wrong shape, so that the
+# server's answer to a file it cannot read is held to the description too.
+BROKEN = itertools.cycle([None, None, '{"requests": [', None, None, "[1, 2]"])
+
+
 def plant(path, content):
     """Writes CONTENT at PATH under the root when the path lies there and holds nothing yet."""
     resolved = under_root(path)
     if resolved is None or os.path.lexists(resolved):
         return
+    broken = next(BROKEN)
     try:
         os.makedirs(os.path.dirname(resolved), exist_ok=True)
         with open(resolved, "w", encoding="utf-8") as file:
-            json.dump(content, file)
+            file.write(broken if broken is not None else json.dumps(content))
     except (OSError, UnicodeError):
         pass  # A name the file system refuses: the call is sent as generated.
 

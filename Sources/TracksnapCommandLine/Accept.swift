@@ -7,7 +7,11 @@ import TracksnapValidation
 struct Accept: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Accept pending snapshots: move X.new.json over X.json.",
-        discussion: "Exit 0 when every one was accepted, 2 when one has no pending file."
+        discussion: """
+            A pending file that is no snapshot (cut short, or edited into something else) is not \
+            accepted: its errors are printed, and both files stay as they were. Exit 0 when every \
+            one was accepted, 2 when one has no pending file or was not accepted.
+            """
     )
 
     @Argument(help: "Snapshots (X.json or X.new.json), or directories holding pending ones.")

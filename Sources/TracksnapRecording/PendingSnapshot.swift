@@ -24,15 +24,31 @@ package enum PendingSnapshot {
         path.hasSuffix(suffix) ? String(path.dropLast(suffix.count)) + ".json" : path
     }
 
-    /// Moves the pending file over the snapshot, in one step.
+    /// Moves the pending file over the snapshot, in one step, once it reads as a snapshot: one
+    /// edited by hand into something else, or cut short, would replace a snapshot that works.
     ///
     /// - Parameter snapshot: `X.json` or `X.new.json`.
     /// - Returns: the snapshot's path.
-    /// - Throws: `InputError` when there is no pending file or it cannot be moved.
+    /// - Throws: `InputError` when there is no pending file, it is no snapshot (its errors, then
+    ///   what is kept), or it cannot be moved.
     @discardableResult
     package static func accept(_ snapshot: String) throws(InputError) -> String {
         let pending = try existingPending(snapshot)
         let target = snapshotPath(for: pending)
+        do throws(InputError) {
+            _ = try Snapshot.load(path: pending)
+        } catch {
+            let kept =
+                FileManager.default.fileExists(atPath: target) ? "\(target) is kept as it is" : "nothing is written"
+            throw InputError(
+                error.diagnostics + [
+                    Diagnostic(
+                        .error, file: pending,
+                        message:
+                            "not accepted, since it is no snapshot: \(kept); fix it, or reject it (tracksnap reject \(target))"
+                    )
+                ])
+        }
         try AtomicFile.rename(pending, to: target)
         return target
     }

@@ -76,6 +76,31 @@ struct RecordModeTests {
     }
 
     @Test(
+        "a pending file that is no snapshot (cut short, edited into something else) is not accepted: the snapshot is kept, and so is the pending file",
+        arguments: [#"{"requests": ["#, #"{"requests": {"url": "https://t.example/e"}}"#])
+    func brokenPendingIsNotAccepted(text: String) throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appending(path: "s.json").path
+            let original = try record(screenRequests(["home"]), to: path)
+            let pending = directory.appending(path: "s.new.json").path
+            try text.write(toFile: pending, atomically: true, encoding: .utf8)
+            let error = try #require(throws: InputError.self) { try PendingSnapshot.accept(path) }
+            #expect(error.diagnostics.count == 2 && error.diagnostics.allSatisfy { $0.file == pending }, "\(error)")
+            #expect(
+                error.diagnostics.last?.message
+                    == "not accepted, since it is no snapshot: \(path) is kept as it is; fix it, or reject it (tracksnap reject \(path))"
+            )
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == original)
+            #expect(try String(contentsOfFile: pending, encoding: .utf8) == text)
+            // Without a snapshot yet, nothing is written.
+            try FileManager.default.removeItem(atPath: path)
+            let first = try #require(throws: InputError.self) { try PendingSnapshot.accept(path) }
+            #expect(first.description.contains("no snapshot: nothing is written"), "\(first)")
+            #expect(!FileManager.default.fileExists(atPath: path))
+        }
+    }
+
+    @Test(
         "pending paths pair X.json with X.new.json",
         arguments: [
             ("Snapshots/a.json", "Snapshots/a.new.json"), ("Snapshots/a.new.json", "Snapshots/a.new.json"),

@@ -75,6 +75,15 @@ struct ControlSnapshotsTests {
                     port, "POST", "snapshots/accept", body: #"{"snapshot": "Snapshots/shop/cart.json"}"#)
                 #expect(again.status == 404, "\(again.text)")
                 #expect(again.text.contains("no pending snapshot Snapshots/shop/cart.new.json"))
+
+                // A pending file cut short is not accepted: 409, both files as they were.
+                try #"{"requests": ["#.write(to: pending, atomically: true, encoding: .utf8)
+                let broken = try await control(
+                    port, "POST", "snapshots/accept", body: #"{"snapshot": "Snapshots/shop/cart.json"}"#)
+                #expect(broken.status == 409, "\(broken.text)")
+                #expect(broken.text.contains("not accepted, since it is no snapshot"), "\(broken.text)")
+                #expect(try String(contentsOf: snapshot, encoding: .utf8) == kept)
+                #expect(try String(contentsOf: pending, encoding: .utf8) == #"{"requests": ["#)
             }
         }
     }
