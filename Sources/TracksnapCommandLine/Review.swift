@@ -37,8 +37,7 @@ struct Review: ParsableCommand {
             return
         }
         let colored = Terminal.useColor(color)
-        var counts = (accepted: 0, rejected: 0, skipped: 0)
-        var failed = false
+        var counts = (accepted: 0, rejected: 0, skipped: 0, failed: 0)
         for (position, file) in pending.enumerated() {
             let target = PendingSnapshot.snapshotPath(for: file)
             print("[\(position + 1)/\(pending.count)] \(target)")
@@ -60,15 +59,16 @@ struct Review: ParsableCommand {
                 }
             } catch {
                 Terminal.error(error.description)
-                failed = true
+                counts.failed += 1
             }
             if answer == .endOfInput {
                 print("\nend of input: the rest stay pending")
                 break
             }
         }
-        print("\(counts.accepted) accepted, \(counts.rejected) rejected, \(counts.skipped) skipped")
-        if failed { throw Exit.badInput }
+        let failed = counts.failed > 0 ? ", \(counts.failed) failed (still pending)" : ""
+        print("\(counts.accepted) accepted, \(counts.rejected) rejected, \(counts.skipped) skipped\(failed)")
+        if counts.failed > 0 { throw Exit.badInput }
     }
 
     private func diff(target: String, pending: String, colored: Bool) -> String {

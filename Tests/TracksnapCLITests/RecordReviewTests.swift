@@ -105,6 +105,28 @@ struct RecordReviewTests {
         }
     }
 
+    @Test("a pending file cut short is not accepted by review or accept: counted as failed, exit 2, both files kept")
+    func brokenPending() throws {
+        try withTemporaryDirectory { directory in
+            let snapshots = try threePending(in: directory)
+            let pendingA = directory.appending(path: "a.new.json")
+            try #"{"requests": ["#.write(to: pendingA, atomically: true, encoding: .utf8)
+            let originalA = try String(contentsOf: snapshots[0], encoding: .utf8)
+            let run = try shell("tracksnap review '\(directory.path)'", input: "a\na\ns\n")
+            #expect(run.status == 2, "\(run.stderr)")
+            #expect(
+                run.stderr.contains("\(pendingA.path): error: not accepted, since it is no snapshot"), "\(run.stderr)")
+            #expect(
+                run.stdout.hasSuffix("1 accepted, 0 rejected, 1 skipped, 1 failed (still pending)\n"), "\(run.stdout)")
+            #expect(try String(contentsOf: snapshots[0], encoding: .utf8) == originalA)
+            #expect(try String(contentsOf: pendingA, encoding: .utf8) == #"{"requests": ["#)
+
+            let accept = try tracksnap("accept", snapshots[0].path)
+            #expect(accept.status == 2 && accept.stderr.contains("is kept as it is"), "\(accept.stderr)")
+            #expect(try String(contentsOf: snapshots[0], encoding: .utf8) == originalA)
+        }
+    }
+
     @Test("at the end of input review skips the rest; with nothing pending it says so; a missing path exits 2")
     func reviewEndOfInput() throws {
         try withTemporaryDirectory { directory in
