@@ -27,25 +27,30 @@ package enum PendingSnapshot {
     /// Moves the pending file over the snapshot, in one step, once it reads as a snapshot: one
     /// edited by hand into something else, or cut short, would replace a snapshot that works.
     ///
-    /// - Parameter snapshot: `X.json` or `X.new.json`.
+    /// - Parameters:
+    ///   - snapshot: `X.json` or `X.new.json`.
+    ///   - display: how the message names the snapshot.
     /// - Returns: the snapshot's path.
     /// - Throws: `InputError` when there is no pending file, it is no snapshot (its errors, then
     ///   what is kept), or it cannot be moved.
     @discardableResult
-    package static func accept(_ snapshot: String) throws(InputError) -> String {
+    package static func accept(_ snapshot: String, display: (String) -> String = { $0 }) throws(InputError)
+        -> String
+    {
         let pending = try existingPending(snapshot)
         let target = snapshotPath(for: pending)
         do throws(InputError) {
             _ = try Snapshot.load(path: pending)
         } catch {
+            let shown = display(target)
             let kept =
-                FileManager.default.fileExists(atPath: target) ? "\(target) is kept as it is" : "nothing is written"
+                FileManager.default.fileExists(atPath: target) ? "\(shown) is kept as it is" : "nothing is written"
             throw InputError(
                 error.diagnostics + [
                     Diagnostic(
                         .error, file: pending,
                         message:
-                            "not accepted, since it is no snapshot: \(kept); fix it, or reject it (tracksnap reject \(target))"
+                            "not accepted, since it is no snapshot: \(kept); fix it, or reject it (tracksnap reject \(shown))"
                     )
                 ])
         }

@@ -81,7 +81,11 @@ struct ControlSnapshotsTests {
                 let broken = try await control(
                     port, "POST", "snapshots/accept", body: #"{"snapshot": "Snapshots/shop/cart.json"}"#)
                 #expect(broken.status == 409, "\(broken.text)")
-                #expect(broken.text.contains("not accepted, since it is no snapshot"), "\(broken.text)")
+                #expect(
+                    try json(broken.text)["error"]?.stringValue
+                        == "Snapshots/shop/cart.new.json:1:15: error: unexpected end of input; expected a value: the '[' at line 1, column 14 is not closed\n"
+                        + "Snapshots/shop/cart.new.json: error: not accepted, since it is no snapshot: Snapshots/shop/cart.json is kept as it is; fix it, or reject it (tracksnap reject Snapshots/shop/cart.json)",
+                    "\(broken.text)")
                 #expect(try String(contentsOf: snapshot, encoding: .utf8) == kept)
                 #expect(try String(contentsOf: pending, encoding: .utf8) == #"{"requests": ["#)
             }

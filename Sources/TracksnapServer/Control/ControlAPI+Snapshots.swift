@@ -113,11 +113,11 @@ extension ControlAPI {
             }
             do throws(InputError) {
                 switch decision {
-                case .accept: try PendingSnapshot.accept(pending)
+                case .accept: try PendingSnapshot.accept(pending, display: workspace.display)
                 case .reject: try PendingSnapshot.reject(pending)
                 }
             } catch {
-                throw ControlError(.conflict, error.description)
+                throw ControlError(.conflict, error, shownBy: workspace)
             }
             return .answer(
                 .ok,

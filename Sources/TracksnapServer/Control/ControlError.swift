@@ -31,11 +31,16 @@ struct ControlError: Error, Sendable {
     /// 400 for a file the call named that cannot be used: each problem names the file under the
     /// root, as reports name files (`Workspace.display`), never by the server's own path to it.
     static func badRequest(_ error: InputError, shownBy workspace: Workspace) -> ControlError {
+        ControlError(.badRequest, error, shownBy: workspace)
+    }
+
+    /// A file's problems with another status, each naming the file as `badRequest(_:shownBy:)` does.
+    init(_ status: HTTPResponseStatus, _ error: InputError, shownBy workspace: Workspace) {
         var error = error
         for index in error.diagnostics.indices {
             error.diagnostics[index].file = workspace.display(error.diagnostics[index].file)
         }
-        return ControlError(.badRequest, error.description)
+        self.init(status, error.description)
     }
 
     /// 404: what the call names is not there.

@@ -104,6 +104,7 @@ extension FieldFilter.Field {
         }
     }
 
+    /// The key the field is written under, in a filter and in a warning about it.
     var key: String {
         switch self {
         case .host: "host"
