@@ -39,6 +39,11 @@ struct Record: CheckedCommand {
     @Argument(help: "The snapshot file to write.")
     var snapshot: String
 
+    /// Words after the snapshot, which `record` takes none of: held so that `check` can say what
+    /// they look like (`tracksnap record checkout.json run.har` names a capture without `--capture`).
+    @Argument(help: .hidden)
+    var after: [String] = []
+
     @OptionGroup var traffic: TrafficOptions
 
     @Option(
@@ -54,7 +59,16 @@ struct Record: CheckedCommand {
     var pending = false
 
     func check() throws {
-        try traffic.check()
+        if let word = after.first {
+            guard CaptureFile.format(named: word) != nil else {
+                throw ValidationError("unexpected argument \"\(word)\": record writes one snapshot, \(snapshot)")
+            }
+        }
+        try traffic.check(beside: after)
+        guard after.isEmpty else {
+            let named = after.map { "--capture \(Terminal.shellQuoted($0))" }.joined(separator: " ")
+            throw ValidationError("\(after[0]) is a capture: name it with \(named)")
+        }
         guard !snapshot.hasSuffix(".new.json") else {
             throw ValidationError(
                 "\(snapshot) is a pending file; name the snapshot itself (X.json), with --pending to write X.new.json")

@@ -46,6 +46,19 @@ struct Typo: Sendable, CustomTestStringConvertible {
             arguments: ["validate", snapshot, capture], status: 2,
             message: ["--capture FILE is required", "; \(capture) is one, named with --capture \(capture)"]),
         Typo(
+            testDescription: "a capture named after the snapshot to record, without --capture",
+            arguments: ["record", "$TMP/new.json", capture], status: 2,
+            message: ["--capture FILE is required", "; \(capture) is one, named with --capture \(capture)"]),
+        Typo(
+            testDescription: "a capture named after the snapshot to record, beside --capture",
+            arguments: ["record", "$TMP/new.json", capture, "--capture", capture], status: 2,
+            message: ["Error: \(capture) is a capture: name it with --capture \(capture)"],
+            not: ["Unexpected argument"]),
+        Typo(
+            testDescription: "a second snapshot to record",
+            arguments: ["record", "$TMP/new.json", "$TMP/other.json", "--capture", capture], status: 2,
+            message: ["Error: unexpected argument \"$TMP/other.json\": record writes one snapshot, $TMP/new.json"]),
+        Typo(
             testDescription: "a capture named as the snapshot",
             arguments: ["validate", capture, "--capture", capture], status: 2,
             message: ["\(capture):1:1: error: this is a capture (HAR), not a snapshot"], not: ["unknown key \"log\""]),
