@@ -49,6 +49,16 @@ struct CaptureErrorTests {
         #expect(whole.diagnostics.map(\.description) == ["h.har: error: log: missing"])
     }
 
+    @Test(
+        "a snapshot read as a capture is said to be one, pretty-printed (read as HAR) or on one line (as NDJSON)",
+        arguments: ["{\n  \"requests\": [{\"url\": \"https://t.example/e\"}]\n}\n", #"{"events": []}"#])
+    func snapshotInPlace(text: String) {
+        #expect(
+            error(reading: text, file: "checkout.json")?.description
+                == "checkout.json: this is a snapshot, not a capture: a capture is the traffic checked against it (tracksnap validate checkout.json --capture FILE)"
+        )
+    }
+
     @Test("a missing file")
     func missingFile() {
         let path = CaptureFixtures.path("no-such-capture.har")

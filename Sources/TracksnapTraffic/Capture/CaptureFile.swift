@@ -132,10 +132,25 @@ public enum CaptureFile {
         // Fiddler and Windows editors write a BOM, which is not JSON.
         if bytes.starts(with: utf8BOM) { bytes.removeFirst(utf8BOM.count) }
         guard let format = format(of: bytes) else { return [] }
-        switch format {
-        case .har: return try readHAR(bytes, file: file, maximumBodySize: maximumBodySize)
-        case .ndjson: return try readNDJSON(bytes, file: file, maximumBodySize: maximumBodySize)
-        case .array: return try readArray(bytes, file: file, maximumBodySize: maximumBodySize)
+        do throws(CaptureFileError) {
+            switch format {
+            case .har: return try readHAR(bytes, file: file, maximumBodySize: maximumBodySize)
+            case .ndjson: return try readNDJSON(bytes, file: file, maximumBodySize: maximumBodySize)
+            case .array: return try readArray(bytes, file: file, maximumBodySize: maximumBodySize)
+            }
+        } catch {
+            // A snapshot named where a capture goes (`--capture checkout.json`) is said to be one,
+            // rather than reported as a HAR without its `log`.
+            if let top = (try? JSONDocument.parse(bytes, file: file))?.value.objectValue, top["log"] == nil,
+                top["requests"] != nil || top["events"] != nil
+            {
+                throw CaptureFileError(
+                    file: file,
+                    message:
+                        "this is a snapshot, not a capture: a capture is the traffic checked against it (tracksnap validate \(file) --capture FILE)"
+                )
+            }
+            throw error
         }
     }
 
