@@ -96,10 +96,14 @@ def plant(path, content):
 
 
 def as_json_path(path):
-    """PATH, given `.json` every other time it lacks it; None for a path that is no string."""
+    """PATH, given `.json` every other time it lacks it; None for a path that is no string. An
+    empty path stays empty: the description refuses it (`minLength`), and a negative case sent
+    with it must still be one. Otherwise the suffix can make a valid case invalid (`record`'s
+    snapshot may not end in `.new.json`), which the server must then refuse, but never an
+    invalid one valid: these fields' other constraints are their type and that pattern."""
     if not isinstance(path, str):
         return None
-    return path + ".json" if not path.endswith(".json") and next(ALTERNATE) else path
+    return path + ".json" if path and not path.endswith(".json") and next(ALTERNATE) else path
 
 
 def name_files(case):
