@@ -20,6 +20,7 @@ under the root, the file a call reads is planted first: the snapshot `validate` 
 schemathesis runs in the root.
 """
 
+import collections
 import itertools
 import json
 import os
@@ -61,7 +62,16 @@ SNAPSHOT = {"requests": [{"method": "POST", "url": {"$regex": ".*/v1/t"}, "body"
 # What a planted profile and tracking plan hold: the planted snapshot's traffic passes both.
 PROFILE = {"filter": {"path": {"$regex": "/v1/.*"}}}
 PLAN = {"plan": 1, "events": [{"type": "track", "name": "Order Completed", "schema": {"type": "object"}}]}
-ALTERNATE = itertools.cycle([True, False])
+# How many times each operation has met each choice below: every other path made `.json`, every
+# third planted file broken, counted per operation, so that no operation's calls fall on the same
+# side of a choice every time (accept must still meet files it can move).
+TURNS = collections.Counter()
+
+
+def turn(operation, choice, every):
+    """True on every `every`-th time OPERATION meets CHOICE."""
+    TURNS[operation, choice] += 1
+    return TURNS[operation, choice] % every == 0
 
 
 def under_root(path):
@@ -76,17 +86,20 @@ def under_root(path):
     return resolved if resolved.startswith(root + os.sep) else None
 
 
-# Every third file planted is broken, in turn cut short or of the wrong shape, so that the
-# server's answer to a file it cannot read is held to the description too.
-BROKEN = itertools.cycle([None, None, '{"requests": [', None, None, "[1, 2]"])
+# What a broken planted file holds, in turn: cut short, or of the wrong shape. The server's
+# answer to a file it cannot read is held to the description too.
+BROKEN = itertools.cycle(['{"requests": [', "[1, 2]"])
 
 
-def plant(path, content):
-    """Writes CONTENT at PATH under the root when the path lies there and holds nothing yet."""
+def plant(operation, path, content, replacing=False):
+    """Writes CONTENT at PATH under the root when the path lies there and holds nothing yet (or,
+    `replacing`, a regular file: a pending recording planted before, which a broken one that
+    `accept` refused would otherwise stay for every later call naming it); every third file an
+    operation plants is broken instead."""
     resolved = under_root(path)
-    if resolved is None or os.path.lexists(resolved):
+    if resolved is None or (os.path.lexists(resolved) and not (replacing and os.path.isfile(resolved))):
         return
-    broken = next(BROKEN)
+    broken = next(BROKEN) if turn(operation, "broken", 3) else None
     try:
         os.makedirs(os.path.dirname(resolved), exist_ok=True)
         with open(resolved, "w", encoding="utf-8") as file:
@@ -95,15 +108,18 @@ def plant(path, content):
         pass  # A name the file system refuses: the call is sent as generated.
 
 
-def as_json_path(path):
-    """PATH, given `.json` every other time it lacks it; None for a path that is no string. An
-    empty path stays empty: the description refuses it (`minLength`), and a negative case sent
-    with it must still be one. Otherwise the suffix can make a valid case invalid (`record`'s
-    snapshot may not end in `.new.json`), which the server must then refuse, but never an
-    invalid one valid: these fields' other constraints are their type and that pattern."""
+def as_json_path(operation, path):
+    """PATH, given `.json` every other time OPERATION meets one without it; None for a path that
+    is no string. An empty path stays empty: the description refuses it (`minLength`), and a
+    negative case sent with it must still be one. Otherwise the suffix can make a valid case
+    invalid (`record`'s snapshot may not end in `.new.json`), which the server must then refuse,
+    but never an invalid one valid: these fields' other constraints are their type and that
+    pattern."""
     if not isinstance(path, str):
         return None
-    return path + ".json" if path and not path.endswith(".json") and next(ALTERNATE) else path
+    if not path or path.endswith(".json"):
+        return path
+    return path + ".json" if turn(operation, "json", 2) else path
 
 
 def name_files(case):
@@ -112,28 +128,30 @@ def name_files(case):
     if case.method.upper() != "POST" or not isinstance(case.body, dict):
         return
     body = case.body
-    pending = case.path in ("/__tracksnap/snapshots/accept", "/__tracksnap/snapshots/reject")
-    if not (pending or case.path.endswith(("/validate", "/record"))):
+    operation = case.path.rsplit("/", 1)[-1]
+    pending = operation in ("accept", "reject")
+    if not (pending or operation in ("validate", "record")):
         return
-    if (path := as_json_path(body.get("snapshot"))) is not None:
+    if (path := as_json_path(operation, body.get("snapshot"))) is not None:
         body["snapshot"] = path
         if path.endswith(".json") and pending:
-            plant(path if path.endswith(".new.json") else path[: -len(".json")] + ".new.json", SNAPSHOT)
-        elif path.endswith(".json") and case.path.endswith("/validate"):
-            plant(path, SNAPSHOT)
+            pending_path = path if path.endswith(".new.json") else path[: -len(".json")] + ".new.json"
+            plant(operation, pending_path, SNAPSHOT, replacing=True)
+        elif path.endswith(".json") and operation == "validate":
+            plant(operation, path, SNAPSHOT)
     if pending:
         return
     # A profile file, and the tracking plans a validation also checks against.
-    if (path := as_json_path(body.get("validator"))) is not None:
+    if (path := as_json_path(operation, body.get("validator"))) is not None:
         body["validator"] = path
         if path.endswith(".json"):
-            plant(path, PROFILE)
+            plant(operation, path, PROFILE)
     plans = body.get("plan")
     if isinstance(plans, (str, list)):
-        named = [as_json_path(plan) for plan in (plans if isinstance(plans, list) else [plans])]
+        named = [as_json_path(operation, plan) for plan in (plans if isinstance(plans, list) else [plans])]
         for plan in named:
             if plan is not None and plan.endswith(".json"):
-                plant(plan, PLAN)
+                plant(operation, plan, PLAN)
         if all(plan is not None for plan in named):
             body["plan"] = named if isinstance(plans, list) else named[0]
 
