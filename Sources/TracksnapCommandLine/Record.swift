@@ -59,10 +59,8 @@ struct Record: CheckedCommand {
     var pending = false
 
     func check() throws {
-        if let word = after.first {
-            guard CaptureFile.format(named: word) != nil else {
-                throw ValidationError("unexpected argument \"\(word)\": record writes one snapshot, \(snapshot)")
-            }
+        if let other = after.first(where: { CaptureFile.format(named: $0) == nil }) {
+            throw ValidationError("unexpected argument \"\(other)\": record writes one snapshot, \(snapshot)")
         }
         try traffic.check(beside: after)
         guard after.isEmpty else {
