@@ -95,13 +95,8 @@ extension FieldFilter.Field {
 
     /// The field a filter's key (or a snapshot entry's `url` and `method`) names; nil for others.
     package init?(key: String) {
-        switch key {
-        case "host": self = .host
-        case "path": self = .path
-        case "method": self = .method
-        case "url": self = .url
-        default: return nil
-        }
+        guard let field = [Self.host, .path, .method, .url].first(where: { $0.key == key }) else { return nil }
+        self = field
     }
 
     /// The key the field is written under, in a filter and in a warning about it.
