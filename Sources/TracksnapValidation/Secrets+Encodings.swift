@@ -185,9 +185,20 @@ extension Secrets {
         guard i < bytes.count, bytes[i] == UInt8(ascii: "=") || bytes[i] == UInt8(ascii: ":") else { return nil }
         i += 1
         while i < bytes.count, isQuoteOrSpace(bytes[i]) { i += 1 }
-        let start = i
+        var start = i
         while i < bytes.count, !valueDelimiters.contains(bytes[i]) { i += 1 }
+        // `Authorization: Bearer abc…`: the credential is the word after the scheme.
+        if authorizationSchemes.contains(String(decoding: bytes[start..<i], as: UTF8.self).lowercased()),
+            i + 1 < bytes.count, bytes[i] == UInt8(ascii: " ")
+        {
+            i += 1
+            start = i
+            while i < bytes.count, !valueDelimiters.contains(bytes[i]) { i += 1 }
+        }
         guard i - start >= 4 else { return nil }
         return String(decoding: bytes[start..<i], as: UTF8.self)
     }
+
+    /// The HTTP authentication schemes a credential follows in an `Authorization` header's value.
+    private static let authorizationSchemes: Set<String> = ["bearer", "basic", "token", "digest", "negotiate"]
 }

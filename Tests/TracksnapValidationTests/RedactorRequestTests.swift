@@ -82,6 +82,24 @@ struct RedactorRequestTests {
         #expect(safe.bodyText?.contains(#""event":"x""#) == true)
     }
 
+    @Test(
+        "a credential written after its scheme in text (a log line's Authorization: Bearer …) is hidden, the scheme kept",
+        arguments: ["Bearer", "bearer", "Basic", "Token"])
+    func schemeInText(scheme: String) throws {
+        let token = "tk9f8e7d6c5b"
+        for body in [
+            #"{"log":"curl -H Authorization: \#(scheme) \#(token) https://x.example"}"#,
+            "curl -H 'Authorization: \(scheme) \(token)'",
+        ] {
+            let request = CapturedRequest(
+                id: "1", method: "POST", url: "https://logs.example/l",
+                headers: [.init(name: "Content-Type", value: "application/json")], body: .text(body))
+            let safe = try #require(redacted(request).bodyText)
+            #expect(!safe.contains(token), "\(safe)")
+            #expect(safe.contains("Authorization: \(scheme) [redacted]"), "\(safe)")
+        }
+    }
+
     @Test("a binary body keeps its bytes but for a captured secret it contains")
     func binary() throws {
         let secret = "sk_live_0011223344"
