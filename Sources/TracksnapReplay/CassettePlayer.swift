@@ -314,12 +314,14 @@ public final class CassettePlayer: Sendable {
         return request.method.uppercased() + " " + authority.lowercased()
     }
 
-    /// Adds what the network answered to the cassette, with the secrets of both hidden:
-    /// credentials in headers (`Authorization`, `Cookie`, `Set-Cookie`…), values under secret
-    /// keys at any depth of any encoding, and every copy of either in the other (a token the
-    /// login answered, sent back by the next request). The cassette is written, whole or not at
+    /// Adds what the network answered to the cassette (a gzip'd body decoded:
+    /// `decodedForRecording`), with the secrets of both hidden: credentials in headers
+    /// (`Authorization`, `Cookie`, `Set-Cookie`…), values under secret keys at any depth of any
+    /// encoding, and every copy of either in the other (a token the login answered, sent back
+    /// by the next request). The cassette is written, whole or not at
     /// all, `writeDelay` later with whatever else was recorded meanwhile, or at `flush()`.
     public func record(_ request: CapturedRequest, response: Interaction.Response) {
+        let response = response.decodedForRecording(limit: maximumRecordedBytes)
         // The response as a request, so that the one Redactor reads and rewrites it the same way.
         let answer = CapturedRequest(
             id: "", method: "", url: "", headers: response.headers, body: response.body?.captured)

@@ -36,6 +36,20 @@ extension Interaction.Response {
         }
     }
 
+    /// The answer as a recording stores it: a body still in a coding tracksnap undoes (gzip,
+    /// deflate) decoded, without its `Content-Encoding` and `Content-Length`, as vcrpy's
+    /// `decode_compressed_response` stores it, so that the recording can hide the secrets the
+    /// body holds and a reader sees them hidden. Served, it is what a server answers a client
+    /// that accepts no coding. A body that does not decode within `limit` bytes is kept as it came.
+    package func decodedForRecording(limit: Int) -> Self {
+        guard isBodyEncoded, let coding = contentEncoding, ContentDecoding.isSupported(coding),
+            let decoded = try? ContentDecoding.decode(body?.bytes ?? [], encoding: coding, limit: limit)
+        else { return self }
+        let framing: Set<String> = ["content-encoding", "content-length"]
+        let kept = headers.filter { !framing.contains($0.name.lowercased()) }
+        return Self(status: status, headers: kept, bytes: decoded)
+    }
+
     /// What is served for a request: the answer as recorded, with `Content-Encoding` kept when
     /// the body is still in it, and dropped when it was stored decoded. A body still encoded in
     /// a coding the request does not accept (`Accept-Encoding`; none, as curl without

@@ -52,7 +52,7 @@ struct CassettePlayerTests {
             lines(decoded.served(acceptEncoding: "gzip"))
                 == ["Content-Type: application/json", "Set-Cookie: [redacted]", "Content-Length: 2"])
 
-        // Stored still encoded (Ruby VCR, vcrpy through urllib, tracksnap's proxy): kept so for a
+        // Stored still encoded (Ruby VCR, vcrpy through urllib): kept so for a
         // client that accepts it, decoded for one that does not.
         let encoded = Interaction.Response(status: 200, headers: headers, body: .binary(Self.gzipped))
         #expect(encoded.isBodyEncoded)
@@ -304,6 +304,41 @@ struct CassettePlayerTests {
                 throw Unexpected.decision
             }
             #expect(answer.status == 200)
+        }
+    }
+
+    @Test(
+        "a gzip'd answer is recorded decoded, without its Content-Encoding, so that its secrets are hidden, and replays as its JSON",
+        .tags(.process), .leftToMakeTest)
+    func gzippedAnswerSecrets() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appending(path: "login.json").path
+            let json = #"{"access_token":"tok-5e6f7a8b","email":"ada@example.com","plan":"pro"}"#
+            let body = Array(try TracksnapTestSupport.gzipped(Data(json.utf8)))
+            let login = request("POST", "https://a.example/login", json: #"{"user": "u1"}"#)
+            let player = try CassettePlayer(path: path, mode: .missing)
+            guard case .forward = player.answer(for: login) else { throw Unexpected.decision }
+            player.record(
+                login,
+                response: .init(
+                    status: 200,
+                    headers: [
+                        .init(name: "Content-Type", value: "application/json"),
+                        .init(name: "Content-Encoding", value: "gzip"),
+                        .init(name: "Content-Length", value: String(body.count)),
+                    ],
+                    body: .binary(body)))
+            player.flush()
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(!text.contains("tok-5e6f7a8b") && !text.contains("H4sI"), "\(text)")
+            #expect(!text.lowercased().contains("content-encoding") && !text.contains("Content-Length"), "\(text)")
+            guard case .replay(let answer) = try CassettePlayer(path: path, mode: .never).answer(for: login) else {
+                throw Unexpected.decision
+            }
+            let served = answer.served(acceptEncoding: "gzip")
+            #expect(
+                try JSONDocument.parse(served.body, file: "answer").value
+                    == ["access_token": "[redacted]", "email": "ada@example.com", "plan": "pro"])
         }
     }
 
