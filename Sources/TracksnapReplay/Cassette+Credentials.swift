@@ -44,3 +44,26 @@ extension Cassette {
         zip(headers, hidden).filter { $0.value != $1.value }.map(\.0.name)
     }
 }
+
+extension Interaction {
+    /// The interaction as a recording keeps it, the one rule for what tracksnap writes to a
+    /// cassette (`CassettePlayer.record`, `Cassette.learning`): a gzip'd answer decoded
+    /// (`decodedForRecording`, within `limit` bytes), and the secrets of the request and the
+    /// answer hidden by one `Redactor` (`Secrets`: headers, values under secret keys at any
+    /// depth of any encoding, shapes, every copy of one in the other), personal data kept, as
+    /// the backend answered it.
+    package func recorded(decodingUpTo limit: Int) -> Interaction {
+        let response = response.decodedForRecording(limit: limit)
+        // The response as a request, so that the one Redactor reads and rewrites it the same way.
+        let answer = CapturedRequest(
+            id: "", method: "", url: response.url ?? "", headers: response.headers, body: response.body?.captured)
+        let redactor = Redactor(requests: [request.captured, answer]).keepingPersonalData
+        let hidden = redactor.redact(answer)
+        var safe = Interaction.Response(status: response.status, headers: hidden.headers, bytes: hidden.bodyBytes ?? [])
+        safe.url = response.url.map { _ in hidden.url }
+        var asked = Interaction.Request(redactor.redact(request.captured))
+        asked.patterns = request.patterns
+        return Interaction(request: asked, response: safe, recordedAt: recordedAt)
+    }
+}
+

@@ -16,7 +16,9 @@ extension Cassette {
     /// learnt  // ["interaction 1: query ts (epoch-ms)", "interaction 2: /nonce (uuid)"]
     /// ```
     /// Interactions are paired by method and path, the nth of each in one run with the nth in
-    /// the others. A text body that differs is kept as the first run's, and said so.
+    /// the others. A text body that differs is kept as the first run's, and said so. Each run is
+    /// read as a recording keeps it (`Interaction.recorded`), its secrets hidden before anything
+    /// is compared: a token that differs between runs is `[redacted]` in each, never a pattern.
     /// - Parameters:
     ///   - runs: each run's cassette, the first run first.
     ///   - names: how errors name each run (its file).
@@ -25,6 +27,11 @@ extension Cassette {
     public static func learning(from runs: [Cassette], names: [String]) throws(InputError) -> (
         cassette: Cassette, learnt: [String]
     ) {
+        let runs = runs.map { run in
+            Cassette(
+                name: run.name, format: run.format,
+                interactions: run.interactions.map { $0.recorded(decodingUpTo: CassettePlayer.recordedBytesKept) })
+        }
         guard let first = runs.first else { return (Cassette(format: .tracksnap, interactions: []), []) }
         var learnt: [String] = []
         var interactions: [JSONValue] = []

@@ -314,22 +314,16 @@ public final class CassettePlayer: Sendable {
         return request.method.uppercased() + " " + authority.lowercased()
     }
 
-    /// Adds what the network answered to the cassette (a gzip'd body decoded:
-    /// `decodedForRecording`), with the secrets of both hidden: credentials in headers
-    /// (`Authorization`, `Cookie`, `Set-Cookie`…), values under secret keys at any depth of any
-    /// encoding, and every copy of either in the other (a token the login answered, sent back
-    /// by the next request). The cassette is written, whole or not at
+    /// Adds what the network answered to the cassette, as a recording keeps it
+    /// (`Interaction.recorded`: a gzip'd body decoded, the secrets of both hidden, every copy of
+    /// one in the other, as a token the login answered and the next request sends back). The cassette is written, whole or not at
     /// all, `writeDelay` later with whatever else was recorded meanwhile, or at `flush()`.
     public func record(_ request: CapturedRequest, response: Interaction.Response) {
-        let response = response.decodedForRecording(limit: maximumRecordedBytes)
-        // The response as a request, so that the one Redactor reads and rewrites it the same way.
-        let answer = CapturedRequest(
-            id: "", method: "", url: "", headers: response.headers, body: response.body?.captured)
-        let redactor = Redactor(requests: [request, answer]).keepingPersonalData
-        let hidden = redactor.redact(answer)
-        let safe = Interaction.Response(status: response.status, headers: hidden.headers, bytes: hidden.bodyBytes ?? [])
-        let asked = Interaction.Request(redactor.redact(request))
-        let size = Self.size(asked.captured) + Self.size(hidden)
+        let recorded = Interaction(
+            request: Interaction.Request(request), response: response, recordedAt: Date().timeIntervalSince1970
+        ).recorded(decodingUpTo: maximumRecordedBytes)
+        let asked = recorded.request
+        let size = Self.size(asked.captured) + Self.size(recorded.response)
         let (schedule, full) = state.withLock { state -> (Bool, InputError?) in
             if state.recordedCount >= maximumRecorded ?? Int.max || state.recordedBytes + size > maximumRecordedBytes {
                 if state.full { return (false, nil) }
@@ -348,8 +342,7 @@ public final class CassettePlayer: Sendable {
             }
             state.recordedCount += 1
             state.recordedBytes += size
-            state.cassette.interactions.append(
-                Interaction(request: asked, response: safe, recordedAt: Date().timeIntervalSince1970))
+            state.cassette.interactions.append(recorded)
             state.played.append(true)
             state.add(asked, as: matching)
             state.unwritten = true
@@ -395,6 +388,10 @@ public final class CassettePlayer: Sendable {
         request.headers.reduce(request.url.utf8.count + (request.bodyBytes?.count ?? 0)) {
             $0 + $1.name.utf8.count + $1.value.utf8.count
         }
+    }
+
+    private static func size(_ response: Interaction.Response) -> Int {
+        size(CapturedRequest(id: "", method: "", url: "", headers: response.headers, body: response.body?.captured))
     }
 
     /// How many times the cassette was written.
