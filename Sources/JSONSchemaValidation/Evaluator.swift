@@ -268,7 +268,7 @@ struct Evaluator {
         case .propertyNames(let node):
             guard case .object(let members) = instance else { return true }
             var valid = true
-            for name in members.keys where !quietly(node, .string(name)) {
+            for (name, _) in ordered(members) where !quietly(node, .string(name)) {
                 let why = reason(node, .string(name))
                 valid = fail(check, instance, "the property name \"\(name)\" is not valid\(why)")
                 if violations == nil { return false }
@@ -369,7 +369,7 @@ struct Evaluator {
         case .unevaluatedProperties(let node):
             guard case .object(let members) = instance else { return true }
             var valid = true
-            for (name, value) in members where annotations?.properties.contains(name) != true {
+            for (name, value) in ordered(members) where annotations?.properties.contains(name) != true {
                 if !evaluate(node, value, at: .key(name)) {
                     valid = false
                     if violations == nil { return false }
@@ -410,40 +410,62 @@ struct Evaluator {
         _ applicator: PropertyApplicator, _ check: Int, _ instance: JSONValue, _ annotations: inout Annotations?
     ) -> Bool {
         guard case .object(let members) = instance else { return true }
-        var valid = true
         var found: UInt64 = 0
-        for (name, value) in members {
-            var matched = false
-            if let index = applicator.index(of: name) {
-                matched = true
-                if index < UInt64.bitWidth { found |= 1 << index }
-                valid = evaluate(applicator.nodes[index], value, at: .key(name)) && valid
+        guard violations != nil else {
+            for (name, value) in members
+            where !applyProperty(name, value, applicator, check, instance, &found, &annotations) {
+                return false
             }
-            for (pattern, node) in applicator.patterns {
-                do throws(PatternError) {
-                    guard try pattern.matches(name) else { continue }
-                } catch {
-                    // Whether the member's subschema applies cannot be told: it fails closed, as
-                    // `pattern` does, rather than escape its subschema.
-                    matched = true
-                    if limit == nil { limit = error }
-                    valid =
-                        fail(check, instance, "the property name \"\(name)\" could not be matched: \(error)") && valid
-                    continue
-                }
-                matched = true
-                valid = evaluate(node, value, at: .key(name)) && valid
-            }
-            if !matched, let node = applicator.additional {
-                matched = true
-                valid = evaluate(node, value, at: .key(name)) && valid
-            }
-            if !valid, violations == nil { return false }
-            if matched { annotations?.properties.insert(name) }
+            // The node's `required`, when it left its names to this check (`Node.fuseRequired()`).
+            return found & applicator.required == applicator.required
         }
-        // The node's `required`, when it left its names to this check (`Node.fuseRequired()`).
-        if violations == nil, found & applicator.required != applicator.required { return false }
+        var valid = true
+        for (name, value) in ordered(members) {
+            valid = applyProperty(name, value, applicator, check, instance, &found, &annotations) && valid
+        }
         return valid
+    }
+
+    /// One member of an object against the subschemas `properties`, `patternProperties` and
+    /// `additionalProperties` give it; whether it passed them.
+    private mutating func applyProperty(
+        _ name: String, _ value: JSONValue, _ applicator: PropertyApplicator, _ check: Int, _ instance: JSONValue,
+        _ found: inout UInt64, _ annotations: inout Annotations?
+    ) -> Bool {
+        var valid = true
+        var matched = false
+        if let index = applicator.index(of: name) {
+            matched = true
+            if index < UInt64.bitWidth { found |= 1 << index }
+            valid = evaluate(applicator.nodes[index], value, at: .key(name)) && valid
+        }
+        for (pattern, node) in applicator.patterns {
+            do throws(PatternError) {
+                guard try pattern.matches(name) else { continue }
+            } catch {
+                // Whether the member's subschema applies cannot be told: it fails closed, as
+                // `pattern` does, rather than escape its subschema.
+                matched = true
+                if limit == nil { limit = error }
+                valid = fail(check, instance, "the property name \"\(name)\" could not be matched: \(error)") && valid
+                continue
+            }
+            matched = true
+            valid = evaluate(node, value, at: .key(name)) && valid
+        }
+        if !matched, let node = applicator.additional {
+            matched = true
+            valid = evaluate(node, value, at: .key(name)) && valid
+        }
+        if valid || violations != nil, matched { annotations?.properties.insert(name) }
+        return valid
+    }
+
+    /// An object's members in their keys' order, for a loop that collects failures: a report
+    /// lists the same failures in the same order in every run, where a dictionary's order
+    /// differs from one process to the next.
+    private func ordered(_ members: [String: JSONValue]) -> [(key: String, value: JSONValue)] {
+        members.sorted { $0.key < $1.key }
     }
 
     /// Why no branch of an `anyOf` or `oneOf` matched: the first failure of the branch that came

@@ -37,6 +37,28 @@ struct PropertyLookupTests {
         }
     }
 
+    @Test(
+        "an object's failures are listed in its keys' order, whatever order its dictionary holds them in: a report is the same in every run",
+        arguments: ["properties", "additionalProperties", "patternProperties", "propertyNames", "unevaluatedProperties"])
+    func failuresInKeyOrder(keyword: String) throws {
+        let names = (0..<40).map { "k\($0)" }
+        let integer: JSONValue = ["type": "integer"]
+        let schema: JSONValue =
+            switch keyword {
+            case "properties": ["properties": .object(Dictionary(uniqueKeysWithValues: names.map { ($0, integer) }))]
+            case "patternProperties": ["patternProperties": ["^k": integer]]
+            case "propertyNames": ["propertyNames": ["maxLength": 1]]
+            case "unevaluatedProperties":
+                ["$schema": "https://json-schema.org/draft/2020-12/schema", "unevaluatedProperties": integer]
+            default: [keyword: integer]
+            }
+        let instance = JSONValue.object(Dictionary(uniqueKeysWithValues: names.map { ($0, JSONValue.string("x")) }))
+        let violations = try JSONSchema(schema).validate(instance)
+        #expect(violations.count == names.count, "\(violations)")
+        let order = violations.map { keyword == "propertyNames" ? $0.message : $0.instancePath }
+        #expect(order == order.sorted(), "\(order)")
+    }
+
     @Test("a name is found as a Dictionary finds it: by canonical equivalence, whatever its UTF-8 length")
     func canonicalEquivalence() throws {
         // The Kelvin sign (3 bytes) is canonically "K" (1 byte); "é" is one scalar or two.
