@@ -230,9 +230,13 @@ public struct PreparedCheck: Sendable {
                     request: RequestReference(
                         id: request.id, index: index, method: request.method, url: request.urlWithoutQuery)))
         }
-        // Personal data is masked wherever a finding quotes traffic (an unexpected event's view, a
-        // plan violation's value), as the snapshot's own findings already are.
-        return result.findings.isEmpty ? result : Redactor(secrets: []).redact(result)
+        // Secrets are hidden and personal data masked wherever a finding quotes traffic (a plan
+        // violation's value and message, a rule's), as the snapshot's own findings already are:
+        // the secrets of the requests the findings name, searched for only when there are findings.
+        guard !result.findings.isEmpty else { return result }
+        let quoted = Set(result.findings.compactMap(\.request?.index)).filter(requests.indices.contains)
+        let secrets = quoted.reduce(into: Set<String>()) { $0.formUnion(requests[$1].carriedSecrets) }
+        return Redactor(secrets: secrets).redact(result)
     }
 
     /// Whether a wait for traffic is over: every expected entry is paired with a request. The

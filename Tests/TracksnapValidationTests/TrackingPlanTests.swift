@@ -139,6 +139,28 @@ struct TrackingPlanTests {
         }
     }
 
+    @Test("a plan violation quotes no secret and no personal data the event carried, in its message or its value")
+    func violationsHideSecrets() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appending(path: "shop.plan.json")
+            try #"""
+            {"plan": 1, "events": [{"type": "track", "name": "login",
+              "schema": {"properties": {"token": {"maxLength": 2}}, "additionalProperties": false}}]}
+            """#.write(to: file, atomically: true, encoding: .utf8)
+            let check = try PreparedCheck(profileAlone: "default", plans: [file.path])
+            let planted = ["tok-5e6f7a8b9c", "key-1a2b3c4d5e", "ada@example.com"]
+            let result = check.validate([
+                ga4("login", ["token": .string(planted[0]), "api_key": .string(planted[1]), "email": .string(planted[2])])
+            ])
+            #expect(result.findings.filter { $0.code == .planViolation }.count == 3, "\(result.findings.map(\.message))")
+            for finding in result.findings {
+                let quoted = finding.message + (finding.actual?.serialized() ?? "")
+                #expect(!planted.contains { quoted.contains($0) }, "\(quoted)")
+            }
+            #expect(result.findings.contains { $0.message.contains(#""[redacted]" is longer than 2 characters"#) })
+        }
+    }
+
     @Test("a profile's plan is relative to the profile, composed with others, and confined to the root")
     func profileKey() throws {
         try withTemporaryDirectory { directory in
