@@ -66,4 +66,3 @@ extension Interaction {
         return Interaction(request: asked, response: safe, recordedAt: recordedAt)
     }
 }
-

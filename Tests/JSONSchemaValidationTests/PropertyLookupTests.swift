@@ -39,7 +39,9 @@ struct PropertyLookupTests {
 
     @Test(
         "an object's failures are listed in its keys' order, whatever order its dictionary holds them in: a report is the same in every run",
-        arguments: ["properties", "additionalProperties", "patternProperties", "propertyNames", "unevaluatedProperties"])
+        arguments: [
+            "properties", "additionalProperties", "patternProperties", "propertyNames", "unevaluatedProperties",
+        ])
     func failuresInKeyOrder(keyword: String) throws {
         let names = (0..<40).map { "k\($0)" }
         let integer: JSONValue = ["type": "integer"]

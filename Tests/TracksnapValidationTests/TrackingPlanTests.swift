@@ -150,9 +150,12 @@ struct TrackingPlanTests {
             let check = try PreparedCheck(profileAlone: "default", plans: [file.path])
             let planted = ["tok-5e6f7a8b9c", "key-1a2b3c4d5e", "ada@example.com"]
             let result = check.validate([
-                ga4("login", ["token": .string(planted[0]), "api_key": .string(planted[1]), "email": .string(planted[2])])
+                ga4(
+                    "login",
+                    ["token": .string(planted[0]), "api_key": .string(planted[1]), "email": .string(planted[2])])
             ])
-            #expect(result.findings.filter { $0.code == .planViolation }.count == 3, "\(result.findings.map(\.message))")
+            #expect(
+                result.findings.filter { $0.code == .planViolation }.count == 3, "\(result.findings.map(\.message))")
             for finding in result.findings {
                 let quoted = finding.message + (finding.actual?.serialized() ?? "")
                 #expect(!planted.contains { quoted.contains($0) }, "\(quoted)")
