@@ -275,6 +275,17 @@ public final class CassettePlayer: Sendable {
             request: request, nearest: nearest(asked, nearby, recorded, patterns, matching), cassette: path,
             mode: mode, recordHint: recordHint, played: played, repeatHint: repeatHint)
         if nearby.count < recorded.count { miss.compared = .init(among: nearby.count, of: recorded.count) }
+        // What a miss says reaches the app, the log, the journal and reports: its personal data
+        // masked there, as everywhere but in the cassette (which compares it).
+        let nearestRecorded = state.withLock { state in
+            miss.nearest.map { state.cassette.interactions[$0.index].request.captured }
+        }
+        let masking = Redactor(requests: [request] + nearestRecorded)
+        miss.request = masking.redact(request)
+        for index in miss.nearest.indices {
+            miss.nearest[index].request = masking.redact(text: miss.nearest[index].request)
+            miss.nearest[index].differences = miss.nearest[index].differences.map(masking.redact(text:))
+        }
         state.withLock { $0.misses.append(miss) }
         return miss
     }
@@ -501,7 +512,11 @@ public struct ReplayMiss: Sendable, Hashable, CustomStringConvertible {
         "\(cassette): no recorded answer for \(request.method) \(request.url) (record mode \(mode.rawValue))"
     }
 
-    public var description: String {
+    public var description: String { lines.joined(separator: "\n") }
+
+    /// `description`'s lines: a log that makes each line's control characters visible (a body
+    /// quoted in a difference may hold a newline) prints them one by one.
+    public var lines: [String] {
         var lines = [headline]
         if !played.isEmpty {
             let which = played.map { String($0 + 1) }.joined(separator: ", ")
@@ -517,7 +532,7 @@ public struct ReplayMiss: Sendable, Hashable, CustomStringConvertible {
         }
         if let comparedNote { lines.append("  \(comparedNote)") }
         lines.append("  to record it: \(recordHint)")
-        return lines.joined(separator: "\n")
+        return lines
     }
 }
 

@@ -174,15 +174,30 @@ package struct Redactor {
     func masked(text: String) -> String {
         guard masksPersonalData else { return text }
         var out = text
-        for (raw, mask) in personalData where raw.utf8.count >= 4 && out.contains(raw) {
-            out = out.replacingOccurrences(of: raw, with: mask)
+        for (raw, mask) in personalData where raw.utf8.count >= 4 {
+            for written in Self.writtenForms(of: raw) where out.contains(written) {
+                out = out.replacingOccurrences(of: written, with: mask)
+            }
         }
         let hits = PersonalData.hits(in: .string(out))
         for hit in hits.sorted(by: { $0.value.count > $1.value.count }) {
-            guard out.contains(hit.value) else { return Secrets.placeholderText }
-            out = out.replacingOccurrences(of: hit.value, with: hit.masked)
+            let forms = Self.writtenForms(of: hit.value).filter { out.contains($0) }
+            guard !forms.isEmpty else { return Secrets.placeholderText }
+            for written in forms { out = out.replacingOccurrences(of: written, with: hit.masked) }
         }
         return out
+    }
+
+    /// How a value may stand in text: as it is, percent-encoded as a URL's query encodes it
+    /// (`ada%40example.com`), and so with spaces as `+`, as a form encodes them
+    /// (`%2B44+20+7946+0958`): a miss's or a log's text quotes a query or a form as sent.
+    static func writtenForms(of value: String) -> [String] {
+        let unreserved = CharacterSet(charactersIn: "-._~").union(.alphanumerics)
+        guard let encoded = value.addingPercentEncoding(withAllowedCharacters: unreserved), encoded != value else {
+            return [value]
+        }
+        let form = encoded.replacingOccurrences(of: "%20", with: "+")
+        return form == encoded ? [value, encoded] : [value, encoded, form]
     }
 
     /// A member's value masked when its field says it is personal data (an advertising id in

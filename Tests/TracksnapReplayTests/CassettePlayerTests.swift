@@ -196,6 +196,31 @@ struct CassettePlayerTests {
         }
     }
 
+    @Test("a miss masks the personal data of the request and of the nearest recorded ones, as sent in a form or a query")
+    func missMasksPersonalData() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appending(path: "login.json").path
+            func login(_ user: String, _ phone: String) -> CapturedRequest {
+                CapturedRequest(
+                    id: "1", method: "POST", url: "https://a.example/login?email=\(user)",
+                    headers: [.init(name: "Content-Type", value: "application/x-www-form-urlencoded")],
+                    body: .text("user=\(user)&tel=\(phone)"))
+            }
+            let recorded = login("ada.lovelace%40example.com", "%2B44+20+7946+0958")
+            try write(
+                [Interaction(request: Interaction.Request(recorded), response: .init(status: 200, body: .text("ok")))],
+                to: path)
+            let player = try CassettePlayer(path: path, mode: .never)
+            guard case .miss(let miss) = player.answer(for: login("bob.brown%40example.com", "%2B44+20+7946+0959"))
+            else { throw Unexpected.decision }
+            let shown = miss.description + miss.json.serialized()
+            for planted in ["ada.lovelace", "bob.brown", "7946+0958", "7946+0959", "7946 0958"] {
+                #expect(!shown.contains(planted), "\(planted) in \(shown)")
+            }
+            #expect(shown.contains("b***@example.com") && shown.contains("a***@example.com"), "\(shown)")
+        }
+    }
+
     @Test(
         "missing records a cassette that does not exist and replays one that does; failed records only what it lacks; all starts over"
     )

@@ -63,6 +63,8 @@ struct ServeReplayTests {
             #expect((answer?["record"] as? String)?.contains("--record-mode failed") == true)
             let stderr = try String(contentsOf: replaying.stderrURL, encoding: .utf8)
             #expect(stderr.contains("no recorded answer for GET http://127.0.0.1:9/v1/products?page=2"), "\(stderr)")
+            // The same lines as in-process, one by one, not one line with `\n` in it.
+            #expect(stderr.contains("(record mode never)\n  nearest: interaction 1, GET "), "\(stderr)")
 
             // The miss is journaled with its request, and validating the run reports it, whatever
             // the snapshot expects: the app was answered 599, not by its backend.

@@ -291,7 +291,7 @@ final class RequestRouter: Sendable {
                     recorded,
                     .now(Response(replayed: recordedAnswer, acceptEncoding: accepted.isEmpty ? nil : accepted)))
             case .miss(let miss):
-                configuration.notices?(miss.description)
+                for line in miss.lines { configuration.notices?(line) }
                 return logged(
                     recorded,
                     .now(.json(HTTPResponseStatus(statusCode: 599, reasonPhrase: "Not In Cassette"), miss.json)))
