@@ -196,7 +196,8 @@ struct CassettePlayerTests {
         }
     }
 
-    @Test("a miss masks the personal data of the request and of the nearest recorded ones, as sent in a form or a query")
+    @Test(
+        "a miss masks the personal data of the request and of the nearest recorded ones, as sent in a form or a query")
     func missMasksPersonalData() throws {
         try withTemporaryDirectory { directory in
             let path = directory.appending(path: "login.json").path
