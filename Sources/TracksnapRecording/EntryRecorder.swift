@@ -30,7 +30,7 @@ struct EntryRecorder {
     /// Notes the secrets a request carries; every request of a recording is seen before any
     /// entry is built, so that a key sent in one request's header is hidden in another's body.
     mutating func collectSecrets(of request: CapturedRequest, view: JSONValue) {
-        secrets.formUnion(request.carriedSecrets)
+        secrets.formUnion(request.carriedSecrets(view: view))
         // What the profile's `redact` rules name, on top of the built-in secrets.
         for header in request.headers where isRedacted(["headers", header.name.lowercased()]) {
             secrets.formUnion(Secrets.credentials(inHeaderValue: header.value))

@@ -5,8 +5,9 @@ package import TracksnapTraffic
 
 extension CapturedRequest {
     /// Every secret value the request carries: the credentials in its secret headers
-    /// (`Authorization`, `Cookie`…), and the values under secret keys in its URL, parameters
-    /// and body at any depth of any encoding (`Secrets.values(in:)`).
+    /// (`Authorization`, `Cookie`…), the values under secret keys in its URL, parameters
+    /// and body at any depth of any encoding (`Secrets.values(in:)`), and the values of the
+    /// fields that are secrets in a URL's query only (an OAuth `code`: `Secrets.queryNames`).
     package var carriedSecrets: Set<String> { carriedSecrets(view: validationView) }
 
     /// The same, from the request's `validationView` when it is already at hand.
@@ -15,6 +16,9 @@ extension CapturedRequest {
         var found = Secrets.values(in: view)
         for header in headers where Secrets.isSecretHeader(header.name) {
             found.formUnion(Secrets.credentials(inHeaderValue: header.value))
+        }
+        for item in queryItems where !item.value.isEmpty && Secrets.isSecretQueryField(item.name) {
+            found.insert(item.value)
         }
         return found
     }
