@@ -3,7 +3,7 @@ package import Inflation
 package import TracksnapJSON
 
 /// The encodings a value hides another in — JSON text in a string, a form, a URL's query,
-/// base64 or base64url, gzip inside base64 — read one way for every use: `Secrets` looks into
+/// base64 or base64url, gzip inside base64, a form or JSON percent-encoded whole — read one way for every use: `Secrets` looks into
 /// them for secret values, and `BodyDecoder` inflates every one a body holds within the
 /// request's budget.
 ///
@@ -16,7 +16,8 @@ package enum EncodedLayers {
     package static let deepest = 6
 
     /// What a string holds inside an encoding, as JSON: parsed JSON text, a form's or a URL
-    /// query's fields, or the same for the text inside base64, base64url or gzip-in-base64.
+    /// query's fields, or the same for the text inside base64, base64url, gzip-in-base64 or
+    /// percent-encoding.
     /// Nil when it is none of these (gzip that does not inflate is none).
     ///
     /// - Throws: `InflationError` only when gzip inflates beyond the budget.
@@ -26,9 +27,9 @@ package enum EncodedLayers {
     }
 
     /// The same, naming the encodings read on the way, outermost first (`["base64", "gzip", "JSON"]`).
-    private static func layer(in text: String, budget: inout InflationBudget, encodings: inout [String])
-        throws(InflationError) -> JSONValue?
-    {
+    private static func layer(
+        in text: String, budget: inout InflationBudget, encodings: inout [String], percentDecoded: Bool = false
+    ) throws(InflationError) -> JSONValue? {
         let trimmed = trimmingWhitespace(text)
         guard let first = trimmed.utf8.first else { return nil }
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
@@ -43,6 +44,18 @@ package enum EncodedLayers {
             if !fields.isEmpty {
                 encodings.append("query")
                 return object(fields)
+            }
+        }
+        // A form or JSON percent-encoded whole, as a query's value carries one once more
+        // (`access_token%3Dtk-1%26mail%3Da%2540b.io`): read as what it decodes to. Once: each
+        // decoding may shorten the text by two bytes only, so the depth is not bounded by its length.
+        if !percentDecoded, !trimmed.utf8.contains(UInt8(ascii: "=")), trimmed.utf8.contains(UInt8(ascii: "%")),
+            let decoded = trimmed.removingPercentEncoding, decoded != trimmed
+        {
+            var inner = ["percent-encoding"]
+            if let layer = try layer(in: decoded, budget: &budget, encodings: &inner, percentDecoded: true) {
+                encodings += inner
+                return layer
             }
         }
         // Before forms: base64's padding (`eyJ…fQ==`) also reads as a form field.
