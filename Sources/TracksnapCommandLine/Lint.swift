@@ -150,7 +150,8 @@ struct Lint: ParsableCommand {
                 TrackingPlan.Format.isPlan(document.value)
                 ? .plan : Validation.isProfile(document) ? .profile : .snapshot
             if kind == .profile, let note = Self.overrideNote(file) { print(note) }
-            return (kind, Validation.lint(document: document, workspace: workspace))
+            // A snapshot's profile names mean what they mean where it lies (`Workspace.checking`).
+            return (kind, Validation.lint(document: document, workspace: workspace.checking(file)))
         } catch {
             return (.unreadable, error.diagnostics)
         }

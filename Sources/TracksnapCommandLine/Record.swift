@@ -90,7 +90,8 @@ struct Record: CheckedCommand {
             let existing =
                 reference == nil && FileManager.default.fileExists(atPath: snapshot)
                 ? try Snapshot.load(path: snapshot) : nil
-            let recorder = try SnapshotRecorder(profile: reference, existing: existing, workspace: traffic.workspace)
+            let recorder = try SnapshotRecorder(
+                profile: reference, existing: existing, workspace: traffic.workspace.checking(snapshot))
             let outcome = try recorder.record(
                 runs: runs, snapshotAt: snapshot, mode: mode.recordMode, pending: pending,
                 runNames: [traffic.capture.joined(separator: " + ")] + rerun)

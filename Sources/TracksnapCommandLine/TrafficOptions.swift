@@ -18,10 +18,14 @@ struct TrafficOptions: ParsableArguments {
             valueName: "name|path"))
     var validator: String?
 
-    @Option(help: ArgumentHelp("Where profile names are looked up before the built-in profiles.", valueName: "dir"))
-    var validatorsDir = "Validators"
+    @Option(
+        help: ArgumentHelp(
+            "Where profile names are looked up before the built-in profiles; otherwise the nearest Validators folder beside the snapshot or above it, else ./Validators.",
+            valueName: "dir"))
+    var validatorsDir: String?
 
-    /// The command line's workspace: profile names in `--validators-dir`; any file may be named.
+    /// The command line's workspace: profile names in `--validators-dir` (else beside each
+    /// snapshot: `Workspace.checking(_:)`); any file may be named.
     var workspace: Workspace { Workspace(validators: validatorsDir) }
 
     /// What a command that takes the traffic checks first (`CheckedCommand`). Without
@@ -62,7 +66,7 @@ struct TrafficOptions: ParsableArguments {
         var words = ["tracksnap", "record", snapshot]
         for file in capture { words += ["--capture", file] }
         if let validator { words += ["--validator", validator] }
-        if validatorsDir != "Validators" { words += ["--validators-dir", validatorsDir] }
+        if let validatorsDir { words += ["--validators-dir", validatorsDir] }
         return (words + ["--mode", "all"]).map(Terminal.shellQuoted).joined(separator: " ")
     }
 }

@@ -83,8 +83,11 @@ struct Serve: CheckedCommand {
             valueName: "name"))
     var allowHost: [String] = []
 
-    @Option(help: ArgumentHelp("Where validate looks up profile names.", valueName: "dir"))
-    var validatorsDir = "Validators"
+    @Option(
+        help: ArgumentHelp(
+            "Where validate and record look up profile names; otherwise the nearest Validators folder beside the snapshot or above it, within the root, else the root's Validators.",
+            valueName: "dir"))
+    var validatorsDir: String?
 
     @Option(
         help: ArgumentHelp(

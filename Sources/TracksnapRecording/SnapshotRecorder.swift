@@ -68,6 +68,21 @@ package struct SnapshotRecorder: Sendable {
             workspace: workspace)
     }
 
+    /// What the snapshot's `validator` says: the profile's name when the snapshot's workspace
+    /// finds this profile by it (a built-in, or `NAME.json` in its `Validators`); else the path
+    /// of the file it was read from (under the root, relative to it), so that validating the
+    /// snapshot reads the profile it was recorded with.
+    private var validatorReference: String {
+        guard let file = profile.file, !profile.name.contains(","), FileManager.default.fileExists(atPath: file),
+            Profile.builtIn(profile.name)?.file != file
+        else { return profile.name }
+        func real(_ path: String) -> String {
+            URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        }
+        let byName = (workspace.validators as NSString).appendingPathComponent(profile.name + ".json")
+        return real(file) == real(byName) ? profile.name : workspace.display(file)
+    }
+
     /// The snapshot's JSON: `name`, `validator` and `requests` (and `events` through a profile
     /// with `decoders`), or the existing snapshot's top-level keys with those recorded again.
     ///
@@ -233,7 +248,7 @@ package struct SnapshotRecorder: Sendable {
         } else {
             top = ["name": .string(name)]
         }
-        top["validator"] = .string(profile.name)
+        top["validator"] = .string(validatorReference)
         let order = recordedOrder(collected, kept: old?.format == .tracksnap ? old?.order : nil, differs: orderDiffers)
         top["order"] = .string(order.value.rawValue)
         if let reason = order.reason { generalized.insert(Generalization(path: "/order", reason: reason), at: 0) }

@@ -43,8 +43,10 @@ extension CaptureServer {
         public var allowedHosts: [String]
         /// What the collector answers to captured traffic: by default 200 with `{}`.
         public var collectorResponse: CollectorResponse
-        /// Where `validate` looks up profile names given without a path.
-        public var validatorsDirectory: String
+        /// Where `validate` and `record` look up profile names given without a path; nil: the
+        /// nearest `Validators` beside the snapshot or above it, within the root, else the
+        /// root's (`Workspace.checking(_:)`).
+        public var validatorsDirectory: String?
         /// The directory every path the control API takes (`snapshot`, a `validator` file and
         /// the files it `extends`) must lie in, after symlinks are followed; a path outside is
         /// refused with 400 before it is read. Nil: the working directory.
@@ -101,7 +103,7 @@ extension CaptureServer {
         public init(
             host: String = "127.0.0.1", port: Int = 0, upstream: URL? = nil, journalPath: String? = nil,
             maximumRequests: Int? = nil, maximumBodySize: Int = 16 * 1024 * 1024, token: String? = nil,
-            collectorResponse: CollectorResponse = CollectorResponse(), validatorsDirectory: String = "Validators",
+            collectorResponse: CollectorResponse = CollectorResponse(), validatorsDirectory: String? = nil,
             root: String? = nil, requestLog: (@Sendable (RequestLogLine) -> Void)? = nil, allowedHosts: [String] = []
         ) {
             self.host = host

@@ -16,26 +16,9 @@ enum SnapshotLocation {
     }
 
     /// The workspace a test's snapshot is checked in: profile names are looked up in the
-    /// configured directory, else in the nearest `Validators` directory above the snapshot.
-    /// A test names any file: no root.
+    /// configured directory, else in the nearest `Validators` directory above the snapshot
+    /// (`Workspace.checking(_:)`). A test names any file: no root.
     static func workspace(for snapshot: String, configuration: TracksnapConfiguration) -> Workspace {
-        Workspace(validators: configuration.validatorsDirectory ?? validatorsDirectory(for: snapshot))
-    }
-
-    /// The nearest `Validators` directory in the snapshot's directory or above it, else
-    /// `Validators` in the working directory.
-    private static func validatorsDirectory(for snapshot: String) -> String {
-        var directory = (snapshot as NSString).deletingLastPathComponent
-        while !directory.isEmpty {
-            let candidate = (directory as NSString).appendingPathComponent("Validators")
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), isDirectory.boolValue {
-                return candidate
-            }
-            let parent = (directory as NSString).deletingLastPathComponent
-            if parent == directory { break }
-            directory = parent
-        }
-        return "Validators"
+        Workspace(validators: configuration.validatorsDirectory).checking(snapshot)
     }
 }

@@ -53,7 +53,7 @@ public struct PreparedCheck: Sendable {
         try self.init(
             try Snapshot.load(path: file.path, named: file.named), file: file.named, profile: profileReference,
             planFiles: plans,
-            workspace: workspace)
+            workspace: workspace.checking(file.path))
     }
 
     /// Resolves the profile of a snapshot already read (from a request's body, say).

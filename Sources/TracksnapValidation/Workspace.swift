@@ -18,8 +18,12 @@ package import TracksnapYAML
 /// ```
 public struct Workspace: Sendable {
     /// Where profile names (`segment`, `shop`) are looked up before the built-in ones. The
-    /// operator's choice: names are not confined to the root, paths are.
+    /// operator's choice: names are not confined to the root, paths are. Unless it was named,
+    /// a snapshot's names are looked up in the nearest `Validators` beside or above it
+    /// (`checking(_:)`).
     public let validators: String
+    /// Whether `validators` was named (`--validators-dir`), rather than the default.
+    private let validatorsNamed: Bool
     /// The root, absolute, with its own symlinks followed; nil when any file may be named.
     public let root: String?
     /// The validators and filters of your own that profiles may name.
@@ -27,23 +31,71 @@ public struct Workspace: Sendable {
     /// The protobuf decoders its profiles made, kept while their descriptor sets are unchanged
     /// (`LoadedProtobufDecoders`): the server's one workspace gives every stream and validate
     /// call on a profile the same decoder.
-    package let protobufDecoders = LoadedProtobufDecoders()
+    package let protobufDecoders: LoadedProtobufDecoders
 
     /// - Parameters:
-    ///   - validators: where profile names are looked up.
+    ///   - validators: where profile names are looked up; nil: `Validators` in the root, else
+    ///     in the working directory, unless a snapshot has one nearer (`checking(_:)`).
     ///   - root: the directory named files must stay under (relative: against the working
     ///     directory); nil: no confinement.
     ///   - extensions: the validators and filters profiles may name; by default, what
     ///     `ValidatorRegistry` and `FilterRegistry` hold now.
-    public init(validators: String = "Validators", root: String? = nil, extensions: Extensions = .registered) {
+    public init(validators: String? = nil, root: String? = nil, extensions: Extensions = .registered) {
         self.extensions = extensions
+        protobufDecoders = LoadedProtobufDecoders()
         let current = FileManager.default.currentDirectoryPath
-        // With a root, relative paths mean the root's; the validators directory stays where it was named.
-        self.validators = root == nil ? validators : Self.absolute(validators, against: current)
         self.root = root.map { root in
             let absolute = Self.absolute(root, against: current)
             return Self.realPath(absolute) ?? absolute
         }
+        validatorsNamed = validators != nil
+        // With a root, relative paths mean the root's; a validators directory named stays where it was named.
+        if let validators {
+            self.validators = root == nil ? validators : Self.absolute(validators, against: current)
+        } else {
+            self.validators = self.root.map { Self.absolute("Validators", against: $0) } ?? "Validators"
+        }
+    }
+
+    /// The same workspace, its decoders shared, with names looked up in `validators`.
+    private init(_ workspace: Workspace, validators: String) {
+        self.validators = validators
+        validatorsNamed = workspace.validatorsNamed
+        root = workspace.root
+        extensions = workspace.extensions
+        protobufDecoders = workspace.protobufDecoders
+    }
+
+    /// The workspace a snapshot is checked or recorded in: unless `validators` was named, its
+    /// profile names are looked up in the nearest `Validators` directory beside the snapshot or
+    /// above it (never above the root), so that a snapshot means the same profile from any
+    /// working directory; else in `validators`. The one rule for the command line, the server
+    /// and Swift tests.
+    ///
+    /// ```swift
+    /// Workspace().checking("app/Snapshots/checkout.json").validators  // "app/Validators"
+    /// ```
+    /// - Parameter snapshot: the snapshot's path, as `path(_:field:)` resolved it.
+    package func checking(_ snapshot: String) -> Workspace {
+        guard !validatorsNamed else { return self }
+        let current = FileManager.default.currentDirectoryPath
+        let absolute = Self.absolute(snapshot, against: current)
+        var directory = ((absolute as NSString).standardizingPath as NSString).deletingLastPathComponent
+        while !directory.isEmpty {
+            if let root, directory != root, !directory.hasPrefix(root.hasSuffix("/") ? root : root + "/") { break }
+            let candidate = (directory as NSString).appendingPathComponent("Validators")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), isDirectory.boolValue {
+                // Named as the snapshot was: relative to the working directory when it was and it can be.
+                let below = current.hasSuffix("/") ? current : current + "/"
+                let relative = candidate.hasPrefix(below) ? String(candidate.dropFirst(below.count)) : candidate
+                return Workspace(self, validators: snapshot.hasPrefix("/") ? candidate : relative)
+            }
+            let parent = (directory as NSString).deletingLastPathComponent
+            if parent == directory { break }
+            directory = parent
+        }
+        return self
     }
 
     /// The path to open for a file a caller named: as given without a root; with one, its real

@@ -99,6 +99,33 @@ struct RecordSnapshotTests {
         }
     }
 
+    @Test(
+        "a profile named by a path the snapshot's Validators would not find by name is recorded by that path, and the snapshot validates"
+    )
+    func profileByPath() throws {
+        try withTemporaryDirectory { directory in
+            let elsewhere = directory.appending(path: "elsewhere/shop.json")
+            try FileManager.default.createDirectory(
+                at: elsewhere.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(#"{"filter": {"host": "t.example.com"}}"#.utf8).write(to: elsewhere)
+            let inValidators = directory.appending(path: "Validators/shop.json")
+            try FileManager.default.createDirectory(
+                at: inValidators.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(#"{"filter": {"host": "t.example.com"}}"#.utf8).write(to: inValidators)
+            let requests = [get("https://t.example.com/track?ev=home")]
+            for (profile, written) in [
+                (elsewhere.path, elsewhere.path), (inValidators.path, "shop"), ("segment", "segment"),
+            ] {
+                let path = directory.appending(path: "Snapshots/s.json").path
+                let workspace = Workspace().checking(path)
+                _ = try SnapshotRecorder(profile: profile, existing: nil, workspace: workspace)
+                    .record(requests, snapshotAt: path, mode: .all)
+                #expect(try json(at: path)["validator"] == .string(written))
+                #expect(try PreparedCheck(snapshotAt: path).validate(requests).findings.isEmpty)
+            }
+        }
+    }
+
     @Test("the file is sorted two-space pretty JSON with LF line ends and a final newline, the same bytes every time")
     func stableBytes() throws {
         let requests = [

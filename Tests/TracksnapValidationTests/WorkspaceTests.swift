@@ -39,6 +39,43 @@ struct WorkspaceTests {
         }
     }
 
+    @Test(
+        "a snapshot's profile names are looked up in the nearest Validators beside it or above it, never above the root; a directory named wins"
+    )
+    func nearestValidators() throws {
+        try withTemporaryDirectory { directory in
+            let app = directory.appending(path: "app")
+            for (folder, host) in [("Validators", "app.example"), ("Snapshots/Validators", "snapshots.example")] {
+                let validators = app.appending(path: folder)
+                try FileManager.default.createDirectory(at: validators, withIntermediateDirectories: true)
+                try Data(#"{"filter": {"host": "\#(host)"}}"#.utf8).write(to: validators.appending(path: "shop.json"))
+            }
+            let deep = app.appending(path: "Flows/checkout")
+            try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
+            let snapshot = deep.appending(path: "checkout.json")
+            try Data(#"{"validator": "shop", "requests": []}"#.utf8).write(to: snapshot)
+            let nearer = app.appending(path: "Snapshots/checkout.json")
+            try Data(#"{"validator": "shop", "requests": []}"#.utf8).write(to: nearer)
+
+            // From any working directory: the snapshot's own surroundings decide.
+            #expect(try PreparedCheck(snapshotAt: snapshot.path).profile.file == app.path + "/Validators/shop.json")
+            #expect(
+                try PreparedCheck(snapshotAt: nearer.path).profile.file == app.path + "/Snapshots/Validators/shop.json")
+            // A directory named is the one looked in.
+            let named = Workspace(validators: app.appending(path: "Snapshots/Validators").path)
+            #expect(
+                try PreparedCheck(snapshotAt: snapshot.path, workspace: named).profile.file
+                    == app.path + "/Snapshots/Validators/shop.json")
+            // Under a root, never above it: the root's own Validators, which is not there.
+            let confined = Workspace(root: deep.path)
+            let error = try #require(throws: InputError.self) {
+                try PreparedCheck(snapshotAt: "checkout.json", workspace: confined)
+            }
+            #expect(error.description.contains("no validator profile \"shop\""), "\(error)")
+            #expect(Workspace(root: app.path).validators.hasSuffix("/app/Validators"))
+        }
+    }
+
     @Test("a workspace's own validators and filters are what its profiles name, and no other workspace sees them")
     func extensions() throws {
         struct Nothing: Validator {

@@ -86,7 +86,9 @@ extension ControlAPI {
                 if exists, reference != nil { _ = try Snapshot.load(path: path) }
             }
             let existing = reference == nil && exists ? try Snapshot.load(path: path) : nil
-            let outcome = try SnapshotRecorder(profile: reference, existing: existing, workspace: workspace).record(
+            let outcome = try SnapshotRecorder(
+                profile: reference, existing: existing, workspace: workspace.checking(path)
+            ).record(
                 runs: runs, snapshotAt: path, mode: mode, pending: pending, runNames: names)
             return .answer(.ok, answer(outcome))
         } catch {
