@@ -121,7 +121,7 @@ public final class CassettePlayer: Sendable {
     ///     recorded while the player runs hold. The whole cassette sits in memory and is
     ///     rewritten whole: once a bound is reached, further requests are forwarded but not
     ///     recorded, and the recording says so, once, among `problems`.
-    /// - Throws: `InputError` for a cassette that cannot be read.
+    /// - Throws: `InputError` for a cassette that cannot be read, or that is not there in mode `never`.
     public init(
         path: String, mode: RecordMode, matching: CassetteMatching? = nil, allowingRepeats: Bool = false,
         recordHint: String = "run again with TRACKSNAP_RECORD=failed (records what the cassette lacks)",
@@ -132,6 +132,15 @@ public final class CassettePlayer: Sendable {
         self.maximumRecorded = maximumRecorded
         self.maximumRecordedBytes = maximumRecordedBytes
         let exists = FileManager.default.fileExists(atPath: path)
+        // Never records: a cassette not there (a typo, a folder not committed) would answer every
+        // request 599 with "the cassette is empty".
+        guard exists || mode != .never else {
+            throw InputError(
+                file: path,
+                message:
+                    "no such cassette: record mode never only replays what was recorded; record it first (\(recordHint))"
+            )
+        }
         var cassette =
             exists && mode != .all
             ? try Cassette.read(path: path).cassette

@@ -213,7 +213,9 @@ struct ServeReplayTests {
         }
     }
 
-    @Test("a cassette that cannot be read, or a record mode that is not one, stops serve with exit 2 and says where")
+    @Test(
+        "a cassette that cannot be read, one not there to replay in never, or a record mode that is not one, stops serve with exit 2 and says where"
+    )
     func refused() async throws {
         try await withTemporaryDirectory { directory in
             let broken = directory.appending(path: "broken.json")
@@ -224,6 +226,15 @@ struct ServeReplayTests {
                 executable, ["serve", "--port", "0", "--cassette", broken.path, "--record-mode", "never"])
             #expect(unreadable.status == 2)
             #expect(unreadable.stderr.contains("\(broken.path):1:85: error: a response needs its \"status\""))
+            // A typo in its path would have answered every request 599, "the cassette is empty".
+            let typo = directory.appending(path: "Casettes/api.json").path
+            let missing = try await runProcess(
+                executable, ["serve", "--port", "0", "--cassette", typo, "--record-mode", "never"])
+            #expect(missing.status == 2)
+            #expect(
+                missing.stderr.contains(
+                    "\(typo): error: no such cassette: record mode never only replays what was recorded; record it first (start tracksnap serve again with --record-mode"
+                ), "\(missing.stderr)")
             let mode = try await runProcess(
                 executable, ["serve", "--port", "0", "--cassette", broken.path, "--record-mode", "sometimes"])
             #expect(mode.status != 0 && mode.stderr.contains("--record-mode is one of missing, all, failed, never"))
@@ -238,6 +249,7 @@ struct ServeReplayTests {
             var environment = ProcessInfo.processInfo.environment
             environment["TRACKSNAP_RECORD"] = nil
             let body = Data(#"{"cassette": "api.json"}"#.utf8)
+            try Data(#"{"cassette": 1, "interactions": []}"#.utf8).write(to: directory.appending(path: "api.json"))
             for (ci, expected) in [("true", "never"), ("", "missing")] {
                 environment["CI"] = ci
                 let server = try await ServeChild.launch(

@@ -23,8 +23,9 @@ struct ReplayNoticeTests {
     func missToldAtOnce() async throws {
         try await withTemporaryDirectory { directory in
             let notices = Notices()
-            let mode = try CaptureMode.replay(
-                cassette: directory.appending(path: "empty.json").path, record: .never, notices: notices.add)
+            let cassette = directory.appending(path: "empty.json")
+            try Data(#"{"cassette": 1, "interactions": []}"#.utf8).write(to: cassette)
+            let mode = try CaptureMode.replay(cassette: cassette.path, record: .never, notices: notices.add)
             let configuration = URLSessionConfiguration.ephemeral
             let capture = CaptureSession.install(on: configuration, mode: mode)
             let (_, response) = try await URLSession(configuration: configuration).data(
