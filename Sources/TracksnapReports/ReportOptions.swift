@@ -23,10 +23,9 @@ public struct ReportOptions: Sendable {
         self.acceptCommand = acceptCommand
     }
 
-    /// None for a passing result, nor for one with a `replay_miss`: its capture is of a run the
-    /// cassette did not answer, which is no result to accept.
+    /// None for a passing result, nor for one recording would refuse (`canBeAccepted`).
     func acceptCommand(for result: SnapshotResult) -> String? {
-        guard !result.passed, !result.findings.contains(where: { $0.code == .replayMiss }),
+        guard result.canBeAccepted,
             let command = acceptCommand?(result), !command.isEmpty
         else { return nil }
         return command

@@ -87,7 +87,7 @@ extension TrackingCheck {
                         write: write)
             } else if results.allSatisfy({ $0.passed || $0.onlyOrderDiffers }) {
                 message += "\n" + SnapshotResult.orderAdvice(file: path)
-            } else {
+            } else if results.allSatisfy({ $0.passed || $0.canBeAccepted }) {
                 let losses = results.compactMap(\.acceptingLoss)
                 message += "\n" + acceptAdvice(losing: losses.isEmpty ? nil : losses.joined(separator: "; "))
             }

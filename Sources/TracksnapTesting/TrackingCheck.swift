@@ -71,7 +71,7 @@ enum TrackingCheck {
                         write: write)
             } else if result.onlyOrderDiffers {
                 message += "\n" + SnapshotResult.orderAdvice(file: path)
-            } else {
+            } else if result.canBeAccepted {
                 message += "\n" + acceptAdvice(losing: result.acceptingLoss)
             }
             return Outcome(result: result, failure: message)

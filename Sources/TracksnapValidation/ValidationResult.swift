@@ -49,6 +49,14 @@ public struct SnapshotResult: Sendable, Hashable {
         !findings.isEmpty && findings.allSatisfy { $0.code == .orderMismatch }
     }
 
+    /// Whether a failed result is one to accept by recording again: not with a `replay_miss`
+    /// (its capture is of a run the cassette did not answer) nor a `decode_error` (a request the
+    /// profile's decoders cannot read, which recording refuses too). Reports and assertions
+    /// name how to accept only such a result.
+    package var canBeAccepted: Bool {
+        !passed && !findings.contains { $0.code == .replayMiss || $0.code == .decodeError }
+    }
+
     /// What to do about a failure where only the order differs, naming the snapshot file.
     package static func orderAdvice(file: String) -> String {
         """

@@ -33,12 +33,19 @@ struct ReportFormatTests {
         #expect(names.render([Fixtures.passing, Fixtures.checkout]) == "home,checkout")
     }
 
-    @Test("the accept command is asked for failed snapshots only")
+    @Test(
+        "the accept command is asked for failed snapshots only, and not when recording would refuse them: a replay miss, a request that does not decode"
+    )
     func accept() {
         let options = Fixtures.acceptOptions
         #expect(options.acceptCommand(for: Fixtures.passing) == nil)
         #expect(options.acceptCommand(for: Fixtures.checkout) == "tracksnap accept 'Snapshots/checkout.json'")
         #expect(ReportOptions(acceptCommand: { _ in "" }).acceptCommand(for: Fixtures.checkout) == nil)
+        for code in [FindingCode.replayMiss, .decodeError] {
+            var result = Fixtures.checkout
+            result.findings.append(Finding(code: code, path: "", message: "request 3"))
+            #expect(options.acceptCommand(for: result) == nil, "\(code)")
+        }
     }
 }
 
