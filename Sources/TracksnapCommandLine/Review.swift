@@ -17,7 +17,7 @@ struct Review: ParsableCommand {
     )
 
     @Argument(help: "Snapshots or directories to search for pending files (default: Snapshots).")
-    var paths: [String] = ["Snapshots"]
+    var paths: [String] = []
 
     @Option(help: "Colour: auto, always or never.")
     var color: Terminal.ColorChoice = .auto
@@ -25,6 +25,13 @@ struct Review: ParsableCommand {
     enum Answer { case accept, reject, skip, endOfInput }
 
     func run() throws {
+        guard !paths.isEmpty || FileManager.default.fileExists(atPath: "Snapshots") else {
+            Terminal.error(
+                "error: no Snapshots directory here; run from the project root or name the folders to search (tracksnap review DIR)"
+            )
+            throw Exit.badInput
+        }
+        let paths = paths.isEmpty ? ["Snapshots"] : paths
         let pending: [String]
         do {
             pending = try PendingSnapshot.find(in: paths)

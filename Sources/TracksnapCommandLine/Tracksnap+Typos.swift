@@ -24,10 +24,19 @@ extension Tracksnap {
             }
             return
         }
-        guard !word.hasPrefix("-"), !names.contains(word) else { return }
-        let hint =
-            NearestNames.didYouMean(word, among: names)
-            ?? "the subcommands are \(names.joined(separator: ", "))"
-        throw ValidationError("unknown subcommand \"\(word)\"; \(hint)")
+        guard !word.hasPrefix("-") else { return }
+        guard names.contains(word) else {
+            let hint =
+                NearestNames.didYouMean(word, among: names)
+                ?? "the subcommands are \(names.joined(separator: ", "))"
+            throw ValidationError("unknown subcommand \"\(word)\"; \(hint)")
+        }
+        // A subcommand's own subcommands (`tracksnap cassette lern`), by the same rule.
+        if word == arguments.first,
+            let command = root.configuration.subcommands.first(where: { $0._commandName == word }),
+            !command.configuration.subcommands.isEmpty
+        {
+            try checkSubcommand(Array(arguments.dropFirst()), of: command)
+        }
     }
 }

@@ -63,10 +63,15 @@ struct TrafficOptions: ParsableArguments {
     /// // tracksnap record 'Snapshots/my checkout.json' --capture run.har --mode all
     /// ```
     func acceptCommand(for snapshot: String) -> String {
+        recordCommand(for: snapshot) + " --mode all"
+    }
+
+    /// The command that records a snapshot from this traffic, with this profile, shell-quoted.
+    func recordCommand(for snapshot: String) -> String {
         var words = ["tracksnap", "record", snapshot]
         for file in capture { words += ["--capture", file] }
         if let validator { words += ["--validator", validator] }
         if let validatorsDir { words += ["--validators-dir", validatorsDir] }
-        return (words + ["--mode", "all"]).map(Terminal.shellQuoted).joined(separator: " ")
+        return words.map(Terminal.shellQuoted).joined(separator: " ")
     }
 }

@@ -101,6 +101,13 @@ struct Validate: CheckedCommand {
             files = try traffic.workspace.files(snapshots, field: "snapshot", cassettes: Cassette.isCassette)
         } catch {
             Terminal.error(error.description)
+            // Validating before recording: say how to record it from the capture at hand.
+            if let new = snapshots.first(where: { $0.hasSuffix(".json") && !FileManager.default.fileExists(atPath: $0) }
+            ) {
+                Terminal.error(
+                    "\(new): note: no snapshot there yet; record one from this capture: \(traffic.recordCommand(for: new))"
+                )
+            }
             throw Exit.badInput
         }
         guard !files.isEmpty else {

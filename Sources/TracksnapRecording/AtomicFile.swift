@@ -36,9 +36,31 @@ package enum AtomicFile {
             try Data(text.utf8).write(to: temporary)
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            throw InputError(file: path, message: "cannot write the file: \(error.localizedDescription)")
+            let reason = folderProblem(above: path, creatingDirectory: creatingDirectory) ?? error.localizedDescription
+            throw InputError(file: path, message: "cannot write the file: \(reason)")
         }
         try rename(temporary.path, to: path)
+    }
+
+    /// What is wrong with the folders above a file that could not be written, in the words a
+    /// user acts on (Foundation says only "The file doesn't exist"): a folder that is not there,
+    /// or a file where a folder should be. Nil when the folders are fine.
+    private static func folderProblem(above path: String, creatingDirectory: Bool) -> String? {
+        let folder = (path as NSString).deletingLastPathComponent
+        var existing = folder
+        var isDirectory: ObjCBool = false
+        while !existing.isEmpty, !FileManager.default.fileExists(atPath: existing, isDirectory: &isDirectory) {
+            let parent = (existing as NSString).deletingLastPathComponent
+            if parent == existing { break }
+            existing = parent
+        }
+        if !existing.isEmpty, FileManager.default.fileExists(atPath: existing, isDirectory: &isDirectory),
+            !isDirectory.boolValue
+        {
+            return "\(existing) is a file, not a folder"
+        }
+        if !creatingDirectory, existing != folder { return "the folder \(folder) does not exist; create it first" }
+        return nil
     }
 
     /// Moves a file over another in one step (both in the same file system).

@@ -143,6 +143,13 @@ struct RecordReviewTests {
             let none = try shell("tracksnap review '\(directory.path)'")
             #expect(none.status == 0 && none.stdout.hasPrefix("no pending snapshots"))
             #expect(try tracksnap("review", directory.appending(path: "nowhere").path).status == 2)
+            // Run where there is no Snapshots folder: said so, with what to do.
+            let elsewhere = try shell("(cd '\(directory.path)' && tracksnap review)")
+            #expect(elsewhere.status == 2)
+            #expect(
+                elsewhere.stderr.contains(
+                    "error: no Snapshots directory here; run from the project root or name the folders to search"),
+                "\(elsewhere.stderr)")
         }
     }
 }

@@ -34,6 +34,16 @@ struct Typo: Sendable, CustomTestStringConvertible {
             testDescription: "a misspelt --version", arguments: ["--verison"], status: 2,
             message: ["unknown option --verison; did you mean --version?"]),
         Typo(
+            testDescription: "a misspelt subcommand of a subcommand", arguments: ["cassette", "lern", "$TMP/x.json"],
+            status: 2, message: ["unknown subcommand \"lern\"; did you mean learn?"], not: ["unexpected arguments"]),
+        Typo(
+            testDescription: "a snapshot validated before it was recorded",
+            arguments: ["validate", "$TMP/new.json", "--capture", capture], status: 2,
+            message: [
+                "$TMP/new.json: error: no such file or directory",
+                "$TMP/new.json: note: no snapshot there yet; record one from this capture: tracksnap record $TMP/new.json --capture \(capture)",
+            ]),
+        Typo(
             testDescription: "a misspelt option whose absence a check would report",
             arguments: ["validate", snapshot, "--captur", capture], status: 2,
             message: ["Unknown option '--captur'. Did you mean '--capture'?"], not: ["--capture FILE is required"]),
