@@ -258,7 +258,8 @@ struct ControlExportTests {
     func startSessionFields() async throws {
         try await withServer { _, port in
             for (body, mention) in [
-                (#"{"nmae": "x"}"#, "unknown field \"nmae\""), (#"{"name": 3}"#, "name must be a string"),
+                (#"{"nmae": "x"}"#, "unknown field \"nmae\"; did you mean name? this call takes cassette, name"),
+                (#"{"name": 3}"#, "name must be a string"),
             ] {
                 let response = try await control(port, "POST", "sessions", body: body)
                 #expect(response.status == 400)

@@ -32,8 +32,9 @@ struct ControlBody {
             throw .badRequest("the body must be a JSON object such as \(example)")
         }
         if let unknown = members.keys.sorted().first(where: { !fields.contains($0) }) {
+            let meant = NearestNames.didYouMean(unknown, among: fields).map { "\($0) " } ?? ""
             throw .badRequest(
-                "unknown field \"\(unknown)\"; this call takes \(fields.sorted().joined(separator: ", "))")
+                "unknown field \"\(unknown)\"; \(meant)this call takes \(fields.sorted().joined(separator: ", "))")
         }
         self.members = members
     }
