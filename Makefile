@@ -45,7 +45,8 @@ demo: build
 	@echo '$$ tracksnap validate Snapshots/demo/checkout.json --capture Snapshots/demo/captures/release-1.5.har'
 	@$(TRACKSNAP) validate Snapshots/demo/checkout.json --capture Snapshots/demo/captures/release-1.5.har || test $$? -eq 1
 	@echo
-	@echo '# The product team now wants a coupon on every purchase; release 1.4 does not send one:'
+	@echo '# The product team now wants a coupon on every purchase, and adds "coupon": "WELCOME10" to'
+	@echo '# a copy of the snapshot, .build/demo/checkout.json; release 1.4 does not send one:'
 	@mkdir -p .build/demo
 	@sed 's/^\( *\)"currency": "EUR",/\1"coupon": "WELCOME10",\n&/' Snapshots/demo/checkout.json > .build/demo/checkout.json
 	@echo '$$ tracksnap validate .build/demo/checkout.json --capture Snapshots/demo/captures/release-1.4.har'

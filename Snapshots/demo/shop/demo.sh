@@ -30,7 +30,8 @@ app() {
 # stop: stops the server (which writes what the cassette recorded).
 stop() { kill "$server"; wait "$server" 2>/dev/null || true; }
 
-echo '# One run against the live API (a new order id on every call, a bearer token) records both halves:'
+echo '# One run against the live API (a new order id on every call, a bearer token) records both halves.'
+echo "# \$API is the shop's API (python3 $here/backend.py, which prints its port); \$TRACKSNAP is serve's address:"
 python3 "$here/backend.py" > "$out/backend.port" &
 backend=$!
 pids+=("$backend")
