@@ -35,7 +35,7 @@ struct EntryRecorder {
         for header in request.headers where isRedacted(["headers", header.name.lowercased()]) {
             secrets.formUnion(Secrets.credentials(inHeaderValue: header.value))
         }
-        for (key, value) in view.objectValue ?? [:] { collectSecrets(value, tokens: [key]) }
+        secrets.formUnion(redact.strings(in: view))
     }
 
     /// The entry for a request, given its `validationView`.
@@ -105,29 +105,6 @@ struct EntryRecorder {
     func isRedacted(_ tokens: [String]) -> Bool {
         guard tokens.count >= 2, let last = tokens.last else { return false }
         return Secrets.isSecret(last) || redact.ignores(tokens)
-    }
-
-    private mutating func collectSecrets(_ value: JSONValue, tokens: [String]) {
-        if isRedacted(tokens) {
-            collectStrings(value)
-            return
-        }
-        switch value {
-        case .object(let members):
-            for (key, member) in members { collectSecrets(member, tokens: tokens + [Matcher.Member.token(for: key)]) }
-        case .array(let items):
-            for (index, item) in items.enumerated() { collectSecrets(item, tokens: tokens + [String(index)]) }
-        default: break
-        }
-    }
-
-    private mutating func collectStrings(_ value: JSONValue) {
-        switch value {
-        case .string(let text): if !text.isEmpty { secrets.insert(text) }
-        case .object(let members): for member in members.values { collectStrings(member) }
-        case .array(let items): for item in items { collectStrings(item) }
-        default: break
-        }
     }
 
     private mutating func build(_ value: JSONValue, tokens: [String]) -> JSONValue {

@@ -235,7 +235,11 @@ public struct PreparedCheck: Sendable {
         // the secrets of the requests the findings name, searched for only when there are findings.
         guard !result.findings.isEmpty else { return result }
         let quoted = Set(result.findings.compactMap(\.request?.index)).filter(requests.indices.contains)
-        let secrets = quoted.reduce(into: Set<String>()) { $0.formUnion(requests[$1].carriedSecrets) }
+        let secrets = quoted.reduce(into: Set<String>()) { found, index in
+            let view = requests[index].validationView
+            found.formUnion(requests[index].carriedSecrets(view: view))
+            found.formUnion(profile.redact.strings(in: view))
+        }
         return Redactor(secrets: secrets).redact(result)
     }
 

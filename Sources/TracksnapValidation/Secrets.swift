@@ -13,7 +13,8 @@ public enum Secrets {
     /// `X-Amz-Signature`).
     static let markers = [
         "token", "secret", "password", "passwd", "apikey", "api_key", "writekey", "write_key", "authorization",
-        "cookie", "credential", "api-key", "branch_key", "signature",
+        "cookie", "credential", "api-key", "branch_key", "signature", "accesskey", "access_key", "access-key",
+        "privatekey", "private_key", "private-key",
     ]
 
     /// Keys that hold a marker but name no secret: Adjust's `event_token` is the event's name on
@@ -23,7 +24,8 @@ public enum Secrets {
     /// Whole key names that mark a secret: too short to look for inside other names (`key` is in
     /// `monkey`, `pin` in `shipping`, `sid` in `inside`), so only the name itself, any case.
     static let names: Set<String> = [
-        "key", "sig", "session", "sid", "jwt", "pass", "pwd", "pin", "otp", "cvc", "cvv",
+        "key", "sig", "session", "sid", "jwt", "pass", "pwd", "pin", "otp", "cvc", "cvv", "bearer", "jsessionid",
+        "phpsessid", "csrf", "xsrf",
     ]
 
     /// Names that hold a secret in a URL's query only: OAuth's authorization `code`
@@ -35,7 +37,7 @@ public enum Secrets {
     /// (`X-Partner-Key`, `X-Client-Secret`, `X-Upload-Signature`, `X-App-Session`).
     static let headerLastWords: Set<String> = [
         "key", "secret", "signature", "sig", "session", "sid", "token", "auth", "jwt", "password", "credential",
-        "credentials",
+        "credentials", "csrf", "xsrf",
     ]
 
     /// Whether a header holds a credential, so that its value is hidden whole: one of `headers`,

@@ -39,8 +39,10 @@ public struct SnapshotValidator: Validator {
         // Secrets are looked for only when there is something to report: a passing run shows no values.
         guard !result.findings.isEmpty else { return result }
         // The selected requests' views, computed above, come first in `traffic.requests`, in order.
+        // And what the profile's `redact` names: hidden in reports as in snapshots.
         let secrets = zip(selection.selected, traffic.requests).reduce(into: Set<String>()) { found, pair in
             found.formUnion(requests[pair.0].carriedSecrets(view: pair.1.view))
+            found.formUnion(profile.redact.strings(in: pair.1.view))
         }
         return Redactor(secrets: secrets).redact(result)
     }

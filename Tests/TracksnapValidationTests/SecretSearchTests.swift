@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TracksnapJSON
+import TracksnapTestSupport
 import TracksnapTraffic
 import TracksnapValidation
 
@@ -40,6 +41,40 @@ struct SecretSearchTests {
         // Each decoding of `%25…` takes two bytes off: read whole, it would be a layer per escape.
         let deep = "%" + String(repeating: "25", count: 200_000) + "3Dx"
         #expect(Secrets.values(in: ["v": .string(deep)]).isEmpty)
+    }
+
+    @Test(
+        "keys that name credentials: access and private keys, server session cookies, CSRF tokens; an analytics session id is no secret",
+        arguments: [
+            "accessKey", "aws_access_key", "private_key", "privateKey", "JSESSIONID", "PHPSESSID", "csrf", "bearer",
+        ])
+    func credentialNames(key: String) {
+        #expect(Secrets.values(in: ["event": "login", .init(stringLiteral: key): "v-7a6b5c4d"]) == ["v-7a6b5c4d"])
+        #expect(Secrets.isSecretHeader("X-Csrf") && Secrets.isSecretHeader("X-XSRF"))
+        #expect(Secrets.values(in: ["sessionID": "s-7a6b5c4d", "session_id": "s-7a6b5c4e"]).isEmpty)
+    }
+
+    @Test("what a profile's redact names is hidden in every finding of a validation, as in a recorded snapshot")
+    func profileRedactInReports() throws {
+        try withTemporaryDirectory { directory in
+            let validators = directory.appending(path: "Validators")
+            try FileManager.default.createDirectory(at: validators, withIntermediateDirectories: true)
+            try Data(#"{"extends": "default", "redact": ["/body/customer_ref"]}"#.utf8)
+                .write(to: validators.appending(path: "shop.json"))
+            let snapshot = directory.appending(path: "s.json")
+            try Data(#"{"validator": "shop", "requests": [{"method": "GET", "url": "https://x.example/none"}]}"#.utf8)
+                .write(to: snapshot)
+            let request = CapturedRequest(
+                id: "1", method: "POST", url: "https://x.example/e",
+                headers: [.init(name: "Content-Type", value: "application/json")],
+                body: .text(#"{"customer_ref": "c-9f8e7d6c5b", "note": "ref c-9f8e7d6c5b", "event": "buy"}"#))
+            let result = try PreparedCheck(snapshotAt: snapshot.path).validate([request])
+            #expect(!result.findings.isEmpty)
+            for finding in result.findings {
+                let shown = finding.message + (finding.actual?.serialized() ?? "")
+                #expect(!shown.contains("c-9f8e7d6c5b"), "\(shown)")
+            }
+        }
     }
 
     @Test("plain text and values under ordinary keys carry no secret")

@@ -1,4 +1,4 @@
-import TracksnapJSON
+package import TracksnapJSON
 import TracksnapSnapshot
 import TracksnapTraffic
 
@@ -76,6 +76,38 @@ public struct IgnoreRules: Sendable, Hashable {
     /// Whether the value at these tokens, keys spelt as the captured data has them (`$os`), is ignored.
     package func ignores(dataKeys tokens: [String]) -> Bool {
         ignores(tokens.map { $0.hasPrefix("$") ? "$" + $0 : $0 })
+    }
+
+    /// Every string under a field these rules name in a request's view (below its top-level
+    /// keys: `/body/customer_ref`, `client_id` at any depth): what a profile's `redact` makes a
+    /// secret of the request, hidden wherever a snapshot, a report or a log would show it.
+    ///
+    /// ```swift
+    /// IgnoreRules(["/body/customer_ref"]).strings(in: ["body": ["customer_ref": "c-42"]])  // ["c-42"]
+    /// ```
+    package func strings(in view: JSONValue) -> Set<String> {
+        guard !isEmpty else { return [] }
+        var found: Set<String> = []
+        func collect(_ value: JSONValue) {
+            switch value {
+            case .string(let text): if !text.isEmpty { found.insert(text) }
+            case .object(let members): for member in members.values { collect(member) }
+            case .array(let items): for item in items { collect(item) }
+            default: break
+            }
+        }
+        func walk(_ value: JSONValue, _ tokens: [String]) {
+            if tokens.count >= 2, ignores(tokens) { return collect(value) }
+            switch value {
+            case .object(let members):
+                for (key, member) in members { walk(member, tokens + [Matcher.Member.token(for: key)]) }
+            case .array(let items):
+                for (index, item) in items.enumerated() { walk(item, tokens + [String(index)]) }
+            default: break
+            }
+        }
+        walk(view, [])
+        return found
     }
 
     /// A rule's token in the snapshot's spelling: a single leading `$` can only be a data key's,
