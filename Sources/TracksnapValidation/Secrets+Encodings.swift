@@ -33,8 +33,8 @@ extension Secrets {
 
     /// The secrets to cut out of a text before it leaves the process, longest first: those it
     /// carries (`values(in:)`) and the known ones it contains. Nil when it must be hidden whole:
-    /// it is a known secret, or it carries one inside an encoding (base64, gzip) or too short to
-    /// search for.
+    /// it is a known secret, or it carries one, or a known one, inside an encoding (base64,
+    /// gzip), or one too short to search for.
     ///
     /// ```swift
     /// Secrets.cuts(in: "/v1/wk_123456/track", known: ["wk_123456"])  // ["wk_123456"]
@@ -46,7 +46,23 @@ extension Secrets {
         let carried = values(in: .string(text)).subtracting([placeholderText])
         if carried.contains(where: { $0.count < shortestSearchedSecret || !text.contains($0) }) { return nil }
         let contained = known.filter { $0.count >= shortestSearchedSecret && text.contains($0) }
+        if !known.isEmpty, holdsEncoded(known, in: text) { return nil }
         return carried.union(contained).sorted { ($0.count, $0) > ($1.count, $1) }
+    }
+
+    /// Whether a known secret stands inside an encoding the text is (base64 of JSON that copies
+    /// a header's token), where it cannot be cut out as it stands.
+    private static func holdsEncoded(_ known: Set<String>, in text: String) -> Bool {
+        var budget = InflationBudget(limit: largestInflation)
+        var found = false
+        search(.string(text), budget: &budget) { _, _, _ in false } text: { inner, path, _ in
+            guard !found, !path.isEmpty, inner != text else { return }
+            found = known.contains { secret in
+                secret.count >= shortestHiddenSecret && !text.contains(secret)
+                    && (inner == secret || (secret.count >= shortestSearchedSecret && inner.contains(secret)))
+            }
+        }
+        return found
     }
 
     private static func collect(

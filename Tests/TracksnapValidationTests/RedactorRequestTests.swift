@@ -100,6 +100,22 @@ struct RedactorRequestTests {
         }
     }
 
+    @Test("a header's token copied inside base64 JSON under an ordinary key is hidden, the field whole")
+    func knownSecretInsideBase64() throws {
+        let token = "tk-1a2b3c4d5e6f"
+        let encoded = Data(#"{"n":"\#(token)","plan":"pro"}"#.utf8).base64EncodedString()
+        let request = CapturedRequest(
+            id: "1", method: "POST", url: "https://api.example.com/t",
+            headers: [
+                .init(name: "Authorization", value: "Bearer \(token)"),
+                .init(name: "Content-Type", value: "application/json"),
+            ],
+            body: .text(#"{"z":"\#(encoded)","event":"x"}"#))
+        let body = try #require(redacted(request).bodyText)
+        #expect(!body.contains(encoded), "\(body)")
+        #expect(body.contains(#""event":"x""#), "\(body)")
+    }
+
     @Test("a binary body keeps its bytes but for a captured secret it contains")
     func binary() throws {
         let secret = "sk_live_0011223344"
