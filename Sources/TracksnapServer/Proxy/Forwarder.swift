@@ -150,7 +150,8 @@ struct Forwarder: Sendable {
             return "the upstream does not speak TLS 1.2 or later, which tracksnap requires: \(text)"
         }
         if lowered.contains("connection refused") || lowered.contains("econnrefused") {
-            return "connection refused: \(text)"
+            // NIO's own words add nothing here, and come with unbalanced brackets.
+            return "connection refused: nothing listens at that address (is the upstream started?)"
         }
         return text
     }
