@@ -175,6 +175,32 @@ def local_server(answer):
         thread.join(timeout=10)
 
 
+@pytest.mark.parametrize("url", ["127.0.0.1:8181", "localhost", "ftp://127.0.0.1:8181"])
+def test_attaching_to_what_is_no_url_says_how_to_write_one(url):
+    with pytest.raises(TracksnapError, match=r"is no server's URL: write it as http://127\.0\.0\.1:PORT"):
+        Tracksnap.attach(url)
+
+
+def test_attaching_to_another_server_says_so_without_its_page():
+    page = "<html><head><title>Not Found</title></head><body>" + "x" * 1000 + "</body></html>"
+
+    def not_found(handler):
+        body = page.encode()
+        handler.send_response(404)
+        handler.send_header("Content-Type", "text/html")
+        handler.send_header("Content-Length", str(len(body)))
+        handler.end_headers()
+        handler.wfile.write(body)
+
+    with local_server(not_found) as url:
+        with pytest.raises(TracksnapError) as error:
+            Tracksnap.attach(url)
+    message = str(error.value)
+    assert message.startswith(f"no tracksnap serve answers at {url}: "), message
+    assert "not the control API's (is another server at this address?)" in message, message
+    assert len(message) < 400 and "x" * 300 not in message, message
+
+
 @pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
 def test_a_redirect_is_refused_and_the_token_never_reaches_another_host(status):
     token = "tok-" + secrets.token_hex(8)

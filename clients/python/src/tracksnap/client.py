@@ -151,8 +151,15 @@ class Tracksnap:
         started with one (`--token`, `--token-file` or `$TRACKSNAP_TOKEN`); `root`, its `--root`
         as this machine sees it (default: the working directory), where snapshot files are looked
         for; `ca_certificate`, the `ca-cert.pem` of its `--ca-dir` when it intercepts HTTPS."""
+        parts = urllib.parse.urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise TracksnapError(f"{url!r} is no server's URL: write it as http://127.0.0.1:PORT, "
+                                 "the address tracksnap serve prints on its first line")
         server = cls(url, token=token, root=root, ca_certificate=ca_certificate)
-        server.health()
+        try:
+            server.health()
+        except TracksnapError as error:
+            raise TracksnapError(f"no tracksnap serve answers at {url}: {error}", status=error.status) from None
         return server
 
     @property
@@ -257,7 +264,9 @@ class Tracksnap:
             try:
                 message = json.loads(text)["error"]
             except (ValueError, KeyError, TypeError):
-                message = text
+                shown = " ".join(text.split())
+                message = ("an answer that is not the control API's (is another server at this address?): "
+                           + (shown[:200] + "…" if len(shown) > 200 else shown))
             if 300 <= error.code < 400:
                 message = (f"redirected to {error.headers.get('Location')}, which the control API never does: "
                            f"not followed, so that the call and its token go nowhere but {self.url}")

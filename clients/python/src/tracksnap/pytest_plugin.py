@@ -23,7 +23,7 @@ from typing import Any, Dict, Iterator, Optional
 import pytest
 
 from .assertion import RECORD_VARIABLE
-from .client import _TOKEN_VARIABLE, Session, Tracksnap
+from .client import _TOKEN_VARIABLE, Session, Tracksnap, TracksnapError
 
 #: Where a relative path option is taken from.
 _PATH_HELP = "relative to the ini file's folder in the ini file, to the working directory on the command line"
@@ -104,8 +104,12 @@ def tracksnap(pytestconfig: pytest.Config, tracksnap_options: Dict[str, Any]) ->
     token = os.environ.get(_TOKEN_VARIABLE) or None
     if url:
         ca_dir = tracksnap_options.get("ca_dir")
-        yield Tracksnap.attach(url, token=token, root=tracksnap_options.get("root"),
-                               ca_certificate=Path(ca_dir) / "ca-cert.pem" if ca_dir else None)
+        try:
+            server = Tracksnap.attach(url, token=token, root=tracksnap_options.get("root"),
+                                      ca_certificate=Path(ca_dir) / "ca-cert.pem" if ca_dir else None)
+        except TracksnapError as error:
+            raise TracksnapError(f"--tracksnap-url (or $TRACKSNAP_URL): {error}", status=error.status) from None
+        yield server
         return
     with Tracksnap.start(**{"token": token, **tracksnap_options}) as server:
         yield server
