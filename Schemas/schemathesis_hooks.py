@@ -16,7 +16,8 @@ generated `snapshot` path becomes a `.json` path every other call (`../x` become
 which the server must refuse as outside the root; `record` writes there), and when such a path lies
 under the root, the file a call reads is planted first: the snapshot `validate` checks, the profile
 (`validator`) and tracking plans (`plan`) `validate` and `record` read, the pending recording
-(`X.new.json`) `accept` moves or `reject` deletes; every third planted file is broken.
+(`X.new.json`) `accept` moves or `reject` deletes, and the cassette a session is started with
+(which record mode `never` refuses when it is not there); every third planted file is broken.
 schemathesis runs in the root.
 """
 
@@ -62,6 +63,8 @@ SNAPSHOT = {"requests": [{"method": "POST", "url": {"$regex": ".*/v1/t"}, "body"
 # What a planted profile and tracking plan hold: the planted snapshot's traffic passes both.
 PROFILE = {"filter": {"path": {"$regex": "/v1/.*"}}}
 PLAN = {"plan": 1, "events": [{"type": "track", "name": "Order Completed", "schema": {"type": "object"}}]}
+# What a planted cassette holds: none of the requests a session is sent, which its mode decides about.
+CASSETTE = {"cassette": 1, "interactions": []}
 # How many times each operation has met each choice below: every other path made `.json`, every
 # third planted file broken, counted per operation, so that no operation's calls fall on the same
 # side of a choice every time (accept must still meet files it can move).
@@ -123,12 +126,18 @@ def as_json_path(operation, path):
 
 
 def name_files(case):
-    """Makes the files a `validate`, `record`, `accept` or `reject` call names exist: `.json` paths
+    """Makes the files a `validate`, `record`, `accept`, `reject` or session call names exist: `.json` paths
     every other call, and under the root what the call reads planted (see the docstring)."""
     if case.method.upper() != "POST" or not isinstance(case.body, dict):
         return
     body = case.body
     operation = case.path.rsplit("/", 1)[-1]
+    if operation == "sessions":
+        if (path := as_json_path(operation, body.get("cassette"))) is not None:
+            body["cassette"] = path
+            if path.endswith(".json"):
+                plant(operation, path, CASSETTE)
+        return
     pending = operation in ("accept", "reject")
     if not (pending or operation in ("validate", "record")):
         return

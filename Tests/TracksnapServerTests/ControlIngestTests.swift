@@ -243,7 +243,7 @@ struct ControlIngestTests {
         let target = "/__tracksnap/sessions/\(session)/requests"
 
         // 16 MiB of the smallest records: 600,000 of them.
-        let record = #"{"method":"GET","url":"x"},"#
+        let record = #"{"method":"GET","url":"https://t.example/x"},"#
         let count = (16 * 1024 * 1024 - 2) / record.utf8.count
         let minimal = "[" + String(repeating: record, count: count).dropLast() + "]"
         let answer = try await RawHTTP.send(
@@ -256,7 +256,9 @@ struct ControlIngestTests {
         let headers = Array(repeating: #"{"name":"a","value":"b"}"#, count: 64).joined(separator: ",")
         let heavy =
             "["
-            + Array(repeating: #"{"method":"GET","url":"x","headers":["# + headers + "]}", count: 10_000).joined(
+            + Array(
+                repeating: #"{"method":"GET","url":"https://t.example/x","headers":["# + headers + "]}", count: 10_000
+            ).joined(
                 separator: ",") + "]"
         let recorded = try await RawHTTP.send(
             port: server.port, method: "POST", target: target, headers: [("Content-Type", "application/json")],
