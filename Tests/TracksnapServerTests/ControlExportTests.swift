@@ -76,12 +76,14 @@ struct ControlExportTests {
     }
 
     @Test(
-        "an unknown format or query parameter is refused, naming it",
+        "an unknown format or query parameter, or one given twice, is refused, naming it",
         arguments: [
             ("requests?format=pcap", "format must be one of json, ndjson, har"),
             ("sessions/s1/requests?format=xml", "format must be one of"),
             ("sessions/s1/requests?cuont=2", "unknown query parameter \"cuont\""),
             ("requests?count=2", "unknown query parameter \"count\""),
+            ("sessions/s1/requests?count=1&count=2", "the query parameter \"count\" is given twice; give it once"),
+            ("requests?format=json&format=har", "the query parameter \"format\" is given twice"),
         ])
     func badFormat(path: String, mention: String) async throws {
         try await withServer { _, port in

@@ -53,7 +53,7 @@ extension ControlAPI {
     /// reader that falls behind is cut off rather than buffered for: its stream ends with
     /// `overflow`, and a reader that connects again starts over from what the server holds.
     func requestStream(_ request: IncomingRequest) throws(ControlError) -> ControlAnswer {
-        let query = request.queryItems
+        let query = try Self.query(of: request)
         if let name = query.keys.sorted().first(where: { $0 != "profile" }) {
             throw .badRequest("unknown query parameter \"\(name)\"; this call takes only profile")
         }

@@ -171,7 +171,7 @@ struct ControlAPI: Sendable {
     }
 
     private func allRequests(_ request: IncomingRequest) throws(ControlError) -> ControlReply {
-        let format = try Self.exportFormat(request.queryItems, taking: [])
+        let format = try Self.exportFormat(try Self.query(of: request), taking: [])
         let requests = store.requests()
         return .later { [store] in
             .response(.requests(requests, redactor: store.redactor(for: requests), format: format))
@@ -188,7 +188,7 @@ struct ControlAPI: Sendable {
     }
 
     private func endSession(_ id: String, _ request: IncomingRequest) throws(ControlError) -> ControlReply {
-        let format = try Self.exportFormat(request.queryItems, taking: [])
+        let format = try Self.exportFormat(try Self.query(of: request), taking: [])
         guard let requests = store.endSession(id) else { throw noSession(id) }
         return .later { [store] in
             .response(.requests(requests, redactor: store.redactor(for: requests), format: format))
@@ -266,7 +266,7 @@ struct ControlAPI: Sendable {
     }
 
     private func sessionRequests(_ id: String, _ request: IncomingRequest) throws(ControlError) -> ControlReply {
-        let query = request.queryItems
+        let query = try Self.query(of: request)
         let format = try Self.exportFormat(query, taking: ["count", "events", "settle", "timeout"])
         let count = try Self.wholeNumber(query, "count")
         let events = try Self.wholeNumber(query, "events")
@@ -308,6 +308,15 @@ struct ControlAPI: Sendable {
         var response = response
         response.headers.replaceOrAdd(name: unattributedHeader, value: String(unattributed))
         return response
+    }
+
+    /// A call's query parameters; one given twice is refused, since which value counts would be a guess.
+    static func query(of request: IncomingRequest) throws(ControlError) -> [String: String] {
+        let query = request.query
+        if let repeated = query.repeated {
+            throw .badRequest("the query parameter \"\(repeated)\" is given twice; give it once")
+        }
+        return query.items
     }
 
     /// The `format` an answer of captured requests is asked in (`json`, `ndjson`, `har`; json

@@ -25,18 +25,22 @@ struct IncomingRequest: Sendable {
         return uri.firstIndex(of: "?").map { uri[..<$0] } ?? uri
     }
 
-    /// The query's items (`count=3&timeout=1.5`), `+` and percent escapes undone.
-    var queryItems: [String: String] {
-        guard let mark = head.uri.firstIndex(of: "?") else { return [:] }
+    /// The query's items (`count=3&timeout=1.5`), `+` and percent escapes undone; `repeated`,
+    /// the first name given more than once (`count=1&count=2`), whose last value `items` holds.
+    var query: (items: [String: String], repeated: String?) {
+        guard let mark = head.uri.firstIndex(of: "?") else { return ([:], nil) }
         var items: [String: String] = [:]
+        var repeated: String?
         for pair in head.uri[head.uri.index(after: mark)...].split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let decode = { (text: Substring) in
                 String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
             }
-            items[decode(parts[0])] = parts.count > 1 ? decode(parts[1]) : ""
+            let name = decode(parts[0])
+            if repeated == nil, items[name] != nil { repeated = name }
+            items[name] = parts.count > 1 ? decode(parts[1]) : ""
         }
-        return items
+        return (items, repeated)
     }
 
     /// A CORS preflight: `OPTIONS` with `Access-Control-Request-Method`, which a browser sends
