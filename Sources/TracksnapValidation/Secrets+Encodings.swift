@@ -55,7 +55,9 @@ extension Secrets {
     private static func holdsEncoded(_ known: Set<String>, in text: String) -> Bool {
         var budget = InflationBudget(limit: largestInflation)
         var found = false
-        search(.string(text), budget: &budget) { _, _, _ in false } text: { inner, path, _ in
+        search(.string(text), budget: &budget) { _, _, _ in
+            false
+        } text: { inner, path, _ in
             guard !found, !path.isEmpty, inner != text else { return }
             found = known.contains { secret in
                 secret.count >= shortestHiddenSecret && !text.contains(secret)
