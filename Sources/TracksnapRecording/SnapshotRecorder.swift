@@ -174,7 +174,7 @@ package struct SnapshotRecorder: Sendable {
         let old = try existing.map { document throws(InputError) in try Snapshot.parse(document: document) }
         let names = runs.indices.map { $0 < runNames.count ? runNames[$0] : "run \($0 + 1)" }
         var recorder = EntryRecorder(ignore: profile.ignore, redact: profile.redact, environment: profile.environment)
-        let decodesEvents = profile.recordsEvents || !(old?.events.isEmpty ?? true)
+        let decodesEvents = profile.recordsEvents || old?.checksEvents == true
         var selections: [Selection] = []
         for (r, requests) in runs.enumerated() {
             let selection = profile.select(requests, decodingEvents: decodesEvents)

@@ -30,12 +30,12 @@ public struct SnapshotValidator: Validator {
         }
         run.decodeErrors = traffic.decodeErrors
         run.check(snapshot.requests, against: traffic.requests, collection: "/requests")
-        if !snapshot.events.isEmpty { run.check(snapshot.events, against: traffic.events, collection: "/events") }
+        if snapshot.checksEvents { run.check(snapshot.events, against: traffic.events, collection: "/events") }
         let result = SnapshotResult(
             file: snapshot.file, name: snapshot.name, profile: profile.name, entries: run.entries,
             findings: undecided + run.findings + run.decodeErrors + run.unexpectedFindings,
             selected: selection.selected.count, captured: requests.count,
-            events: snapshot.events.isEmpty ? nil : traffic.events.count)
+            events: snapshot.checksEvents ? traffic.events.count : nil)
         // Secrets are looked for only when there is something to report: a passing run shows no values.
         guard !result.findings.isEmpty else { return result }
         // The selected requests' views, computed above, come first in `traffic.requests`, in order.
@@ -62,7 +62,7 @@ public struct SnapshotValidator: Validator {
                 .align(order: order).missing.isEmpty
         }
         return complete(snapshot.requests, traffic.requests)
-            && (snapshot.events.isEmpty || complete(snapshot.events, traffic.events))
+            && (!snapshot.checksEvents || complete(snapshot.events, traffic.events))
     }
 }
 
@@ -75,7 +75,7 @@ private struct Traffic {
     var decodeErrors: [Finding] = []
 
     init(snapshot: Snapshot, selection: Selection) {
-        let decodesEvents = !snapshot.events.isEmpty
+        let decodesEvents = snapshot.checksEvents
         for (i, decoded) in zip(selection.selected, selection.decoded) {
             let request = selection.requests[i]
             let reference = RequestReference(

@@ -26,6 +26,21 @@ struct EventValidationTests {
         ]}
         """
 
+    @Test(
+        "an empty events list is checked at the event level: each event sent is unexpected, a request no decoder reads a decode_error"
+    )
+    func emptyEventsList() throws {
+        let none = try snapshot(#"{"validator": "segment", "events": []}"#)
+        let sent = validate(
+            none, [segmentBatch([("Order Completed", #"{"revenue": 1}"#)])],
+            profile: try #require(Profile.builtIn("segment")))
+        #expect(sent.findings.map(\.code) == [.unexpectedEvent], "\(sent.findings.map(\.message))")
+        #expect(sent.events == 1)
+        let unreadable = post("https://api.segment.io/v1/batch", json: #"{"batch": 7}"#)
+        let broken = validate(none, [unreadable], profile: try #require(Profile.builtIn("segment")))
+        #expect(broken.findings.map(\.code) == [.decodeError], "\(broken.findings.map(\.message))")
+    }
+
     @Test("events inside one batch are paired with the snapshot's events, and the batch request is not unexpected")
     func batchPasses() throws {
         let request = segmentBatch([

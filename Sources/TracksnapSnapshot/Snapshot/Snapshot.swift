@@ -50,6 +50,11 @@ public struct Snapshot: Sendable {
     /// Every expected entry, requests first.
     public var entries: [ExpectedEntry] { requests + events }
 
+    /// Whether the snapshot checks decoded events: it has `events`, an empty list too
+    /// (`"events": []`: the run may send no event, and a request no decoder reads is a
+    /// `decode_error`, as with any other list).
+    package var checksEvents: Bool { !events.isEmpty || locations["/events"] != nil }
+
     /// Reads and checks a snapshot file.
     /// - Throws: `InputError` with every error in the file, each with its line and column.
     public static func load(path: String) throws(InputError) -> Snapshot {
