@@ -298,6 +298,16 @@ struct CassettePlayerTests {
         }
     }
 
+    /// Records one request and its answer into a new cassette at `path`, as a proxy in mode
+    /// `missing` does, and gives back the file's text.
+    func recordOnce(_ request: CapturedRequest, answer: Interaction.Response, at path: String) throws -> String {
+        let player = try CassettePlayer(path: path, mode: .missing)
+        guard case .forward = player.answer(for: request) else { throw Unexpected.decision }
+        player.record(request, response: answer)
+        player.flush()
+        return try String(contentsOfFile: path, encoding: .utf8)
+    }
+
     @Test("no secret of the request or the answer reaches the cassette, and the next run's secrets still match")
     func secrets() throws {
         try withTemporaryDirectory { directory in
@@ -305,19 +315,16 @@ struct CassettePlayerTests {
             var login = request(
                 "POST", "https://a.example/login?api_key=k-999", json: #"{"user": "u1", "password": "hunter2"}"#)
             login.headers.append(.init(name: "Authorization", value: "Bearer t0ken"))
-            let player = try CassettePlayer(path: path, mode: .missing)
-            guard case .forward = player.answer(for: login) else { throw Unexpected.decision }
-            player.record(
+            let text = try recordOnce(
                 login,
-                response: .init(
+                answer: .init(
                     status: 200,
                     headers: [
                         .init(name: "Content-Type", value: "application/json"),
                         .init(name: "Set-Cookie", value: "session=s3cr3t"),
                     ],
-                    body: .text(#"{"access_token": "tok-123", "user": "u1", "echo": "Bearer t0ken"}"#)))
-            player.flush()
-            let text = try String(contentsOfFile: path, encoding: .utf8)
+                    body: .text(#"{"access_token": "tok-123", "user": "u1", "echo": "Bearer t0ken"}"#)),
+                at: path)
             for secret in ["hunter2", "t0ken", "s3cr3t", "tok-123", "k-999"] {
                 #expect(!text.contains(secret), "\(secret) reached the cassette:\n\(text)")
             }
@@ -342,20 +349,17 @@ struct CassettePlayerTests {
             let json = #"{"access_token":"tok-5e6f7a8b","email":"ada@example.com","plan":"pro"}"#
             let body = Array(try TracksnapTestSupport.gzipped(Data(json.utf8)))
             let login = request("POST", "https://a.example/login", json: #"{"user": "u1"}"#)
-            let player = try CassettePlayer(path: path, mode: .missing)
-            guard case .forward = player.answer(for: login) else { throw Unexpected.decision }
-            player.record(
+            let text = try recordOnce(
                 login,
-                response: .init(
+                answer: .init(
                     status: 200,
                     headers: [
                         .init(name: "Content-Type", value: "application/json"),
                         .init(name: "Content-Encoding", value: "gzip"),
                         .init(name: "Content-Length", value: String(body.count)),
                     ],
-                    body: .binary(body)))
-            player.flush()
-            let text = try String(contentsOfFile: path, encoding: .utf8)
+                    body: .binary(body)),
+                at: path)
             #expect(!text.contains("tok-5e6f7a8b") && !text.contains("H4sI"), "\(text)")
             #expect(!text.lowercased().contains("content-encoding") && !text.contains("Content-Length"), "\(text)")
             guard case .replay(let answer) = try CassettePlayer(path: path, mode: .never).answer(for: login) else {
