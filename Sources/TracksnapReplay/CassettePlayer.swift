@@ -336,8 +336,9 @@ public final class CassettePlayer: Sendable {
 
     /// Adds what the network answered to the cassette, as a recording keeps it
     /// (`Interaction.recorded`: a gzip'd body decoded, the secrets of both hidden, every copy of
-    /// one in the other, as a token the login answered and the next request sends back). The cassette is written, whole or not at
-    /// all, `writeDelay` later with whatever else was recorded meanwhile, or at `flush()`.
+    /// one in the other, as a token the login answered and the next request sends back). The
+    /// cassette is written, whole or not at all, `writeDelay` later with whatever else was
+    /// recorded meanwhile, or at `flush()`.
     public func record(_ request: CapturedRequest, response: Interaction.Response) {
         let recorded = Interaction(
             request: Interaction.Request(request), response: response, recordedAt: Date().timeIntervalSince1970
@@ -525,7 +526,7 @@ public struct ReplayMiss: Sendable, Hashable, CustomStringConvertible {
 
     /// `description`'s lines: a log that makes each line's control characters visible (a body
     /// quoted in a difference may hold a newline) prints them one by one.
-    public var lines: [String] {
+    package var lines: [String] {
         var lines = [headline]
         if !played.isEmpty {
             let which = played.map { String($0 + 1) }.joined(separator: ", ")
