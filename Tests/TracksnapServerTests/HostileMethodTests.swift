@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TracksnapJSON
 import TracksnapSnapshot
 import TracksnapTestSupport
 import TracksnapTraffic
@@ -25,6 +26,25 @@ struct HostileMethodTests {
             #expect(response.status == 400, "\(response.text)")
             #expect(response.text.contains("record 1"), "\(response.text)")
             #expect(response.text.contains("not an HTTP token"), "\(response.text)")
+            #expect(server.store.requests().isEmpty, "nothing of the call is recorded, the good record neither")
+        }
+    }
+
+    @Test(
+        "POST sessions/{id}/requests with a url that is not absolute: 400 naming the record, and nothing recorded",
+        arguments: ["not a url", "/v1/e?ev=view", "t.example/e", "https://", "1https://t.example/"])
+    func ingestRefusesRelativeURL(url: String) async throws {
+        try await withServer { server, port in
+            let session = try await startSession(port)
+            let body = """
+                [{"method": "GET", "url": "https://t.example/fine"},
+                 {"method": "GET", "url": \(JSONValue.string(url).serialized())}]
+                """
+            let response = try await control(port, "POST", "sessions/\(session)/requests", body: body)
+            #expect(response.status == 400, "\(response.text)")
+            #expect(
+                response.text.contains("record 1: the url is not absolute: write its scheme and host"),
+                "\(response.text)")
             #expect(server.store.requests().isEmpty, "nothing of the call is recorded, the good record neither")
         }
     }

@@ -212,16 +212,8 @@ struct CaptureErrorTests {
             ),
             (#"{"method":"GET","url":null}"#, "n.ndjson:1: url: is null, expected a string"),
             (
-                #"{"method":"GET","url":"not a url"}"#,
-                "n.ndjson:1: url: not an absolute URL: write its scheme and host, as https://t.example/e?ev=view"
-            ),
-            (
-                #"{"method":"GET","url":"/v1/e?ev=view"}"#,
-                "n.ndjson:1: url: not an absolute URL: write its scheme and host, as https://t.example/e?ev=view"
-            ),
-            (
-                #"[{"id":"1","method":"GET","url":"https://x.test/"},{"id":"2","method":"GET","url":"x"}]"#,
-                "n.ndjson: [1].url: not an absolute URL: write its scheme and host, as https://t.example/e?ev=view"
+                #"[{"id":"1","method":"GET","url":"https://x.test/"},{"id":"2","method":"GET","url":7}]"#,
+                "n.ndjson: [1].url: expected a string"
             ),
             (#"{"method":"GET","url":"https://x.test/","id":true}"#, "n.ndjson:1: id: expected a string"),
             ("[1, 2]", "n.ndjson: [0]: a request must be a JSON object; expected an object"),

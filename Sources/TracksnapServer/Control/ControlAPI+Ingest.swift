@@ -68,6 +68,13 @@ extension ControlAPI {
                 "record \(index): the method \(JSONValue.string(requests[index].method).serialized()) is not an HTTP token (letters, digits and !#$%&'*+-.^_`|~); nothing was recorded"
             )
         }
+        // Every reader takes the URL apart (host, path, query): one that is not absolute would be
+        // stored, shown and compared as nothing a client sent.
+        if let index = requests.firstIndex(where: { !Self.isAbsolute($0.url) }) {
+            throw .badRequest(
+                "record \(index): the url is not absolute: write its scheme and host, as https://t.example/e?ev=view; nothing was recorded"
+            )
+        }
         for captured in requests {
             let recorded = store.recordAttributed(
                 method: captured.method, url: captured.url, headers: captured.headers, body: captured.body,
@@ -80,5 +87,15 @@ extension ControlAPI {
                     redactor: store.recentRedactor))
         }
         return .answer(.ok, IngestAnswer(recorded: requests.count, session: id))
+    }
+
+    /// Whether a URL is absolute: a scheme (`https`, `http`, `wss`…), `://` and a host.
+    static func isAbsolute(_ url: String) -> Bool {
+        guard let separator = url.utf8.firstRange(of: "://".utf8) else { return false }
+        let scheme = url[..<separator.lowerBound]
+        guard let first = scheme.first, first.isASCII, first.isLetter,
+            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        else { return false }
+        return !CapturedRequest(id: "", method: "GET", url: url).host.isEmpty
     }
 }

@@ -147,13 +147,6 @@ extension CaptureFile {
             throw CaptureFileError(file: file, line: lineNumber, message: "cannot be decoded: \(error)")
         }
 
-        // Every reader takes the URL apart (host, path, query): one that is not absolute would be
-        // stored, shown and compared as nothing a client sent.
-        guard NDJSONRecord.isAbsolute(record.url) else {
-            throw CaptureFileError(
-                file: file, line: lineNumber, place: "url",
-                message: "not an absolute URL: write its scheme and host, as https://t.example/e?ev=view")
-        }
         // Checked with or without a body: a record that names an unknown encoding is wrong either way.
         guard let isBase64 = NDJSONRecord.isBase64(record.bodyEncoding) else {
             throw CaptureFileError(
@@ -171,16 +164,6 @@ extension CaptureFile {
 }
 
 extension NDJSONRecord {
-    /// Whether a URL is absolute: a scheme (`https`, `http`, `wss`…), `://` and a host.
-    static func isAbsolute(_ url: String) -> Bool {
-        guard let separator = url.range(of: "://") else { return false }
-        let scheme = url[..<separator.lowerBound]
-        guard let first = scheme.first, first.isASCII, first.isLetter,
-            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
-        else { return false }
-        return !CapturedRequest(id: "", method: "GET", url: url).host.isEmpty
-    }
-
     init(_ request: CapturedRequest) {
         id = LenientString(request.id)
         time = request.time
