@@ -3,9 +3,9 @@ package import Inflation
 package import TracksnapJSON
 
 /// The encodings a value hides another in — JSON text in a string, a form, a URL's query,
-/// base64 or base64url, gzip inside base64, a form or JSON percent-encoded whole — read one way for every use: `Secrets` looks into
-/// them for secret values, and `BodyDecoder` inflates every one a body holds within the
-/// request's budget.
+/// base64 or base64url, gzip inside base64, a form or JSON percent-encoded whole — read one way
+/// for every use: `Secrets` looks into them for secret values, and `BodyDecoder` inflates every
+/// one a body holds within the request's budget.
 ///
 /// ```swift
 /// var budget = InflationBudget(limit: 1 << 20)
