@@ -42,41 +42,43 @@ extension Secrets {
     /// ```
     public static func cuts(in text: String, known: Set<String>) -> [String]? {
         if text.count >= shortestHiddenSecret, known.contains(text) { return nil }
+        var carried: Set<String> = []
+        var encodesKnown = false
+        if !isPlain(text) {
+            var budget = InflationBudget(limit: largestInflation)
+            // One search finds what the text carries and a known secret inside an encoding it is
+            // (a header's token in base64 JSON), which cannot be cut out as it stands.
+            collect(.string(text), depth: 0, budget: &budget, into: &carried) { inner, path in
+                guard !encodesKnown, !known.isEmpty, !path.isEmpty else { return }
+                encodesKnown = known.contains { secret in
+                    secret.count >= shortestHiddenSecret && !text.contains(secret)
+                        && (inner == secret || (secret.count >= shortestSearchedSecret && inner.contains(secret)))
+                }
+            }
+        }
         // A value already hidden is no secret to cut again.
-        let carried = values(in: .string(text)).subtracting([placeholderText])
-        if carried.contains(where: { $0.count < shortestSearchedSecret || !text.contains($0) }) { return nil }
+        carried.remove(placeholderText)
+        if encodesKnown || carried.contains(where: { $0.count < shortestSearchedSecret || !text.contains($0) }) {
+            return nil
+        }
         let contained = known.filter { $0.count >= shortestSearchedSecret && text.contains($0) }
-        if !known.isEmpty, holdsEncoded(known, in: text) { return nil }
         return carried.union(contained).sorted { ($0.count, $0) > ($1.count, $1) }
     }
 
-    /// Whether a known secret stands inside an encoding the text is (base64 of JSON that copies
-    /// a header's token), where it cannot be cut out as it stands.
-    private static func holdsEncoded(_ known: Set<String>, in text: String) -> Bool {
-        var budget = InflationBudget(limit: largestInflation)
-        var found = false
-        search(.string(text), budget: &budget) { _, _, _ in
-            false
-        } text: { inner, path, _ in
-            guard !found, !path.isEmpty, inner != text else { return }
-            found = known.contains { secret in
-                secret.count >= shortestHiddenSecret && !text.contains(secret)
-                    && (inner == secret || (secret.count >= shortestSearchedSecret && inner.contains(secret)))
-            }
-        }
-        return found
-    }
-
+    /// The secret values under `value` (`values(in:)`), each string the search meets also given
+    /// to `observe` with its path.
     private static func collect(
-        _ value: JSONValue, depth: Int, budget: inout InflationBudget, into found: inout Set<String>
+        _ value: JSONValue, depth: Int, budget: inout InflationBudget, into found: inout Set<String>,
+        observe: (_ text: String, _ path: [String]) -> Void = { _, _ in }
     ) {
         search(value, budget: &budget) { key, member, _ in
             guard isSecret(key) else { return false }
             strings(in: member, into: &found)
             return true
-        } text: { text, _, decoded in
+        } text: { text, path, decoded in
             found.formUnion(shapedCredentials(in: text))
             if !decoded { found.formUnion(valuesAfterSecretKeys(in: text)) }
+            observe(text, path)
         }
     }
 
