@@ -127,8 +127,10 @@ struct DecodedRequest {
     /// then each text layer (`EncodedLayers.steps`); a body that is not text is `binary`.
     static func chain(of request: CapturedRequest, redactor: Redactor) -> [(at: String, encodings: [String])] {
         var outer: [String] = []
-        if let coding = request.header("Content-Encoding")?.lowercased(), !coding.isEmpty, coding != "identity" {
-            outer.append(coding)
+        // `Content-Encoding: gzip, br` lists the codings in the order they were applied: br is outermost.
+        if let codings = request.header("Content-Encoding")?.lowercased() {
+            outer = codings.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty && $0 != "identity" }.reversed()
         }
         var text: String?
         switch redactor.redact(body: request.body) {
@@ -146,8 +148,6 @@ struct DecodedRequest {
         case nil: break
         }
         var steps = text.map { EncodedLayers.steps(in: $0).map { ($0.at, $0.encodings) } } ?? []
-        // The decoders read a multipart form's text fields (Meta's Android SDK); the layers do not.
-        if steps.isEmpty, request.mediaType == "multipart/form-data" { steps = [("", ["multipart"])] }
         if steps.first?.0 == "" {
             steps[0].1 = outer + steps[0].1
         } else if !outer.isEmpty {

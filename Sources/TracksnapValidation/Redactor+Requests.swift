@@ -30,7 +30,8 @@ extension Redactor {
 
     /// Headers with the secret ones (`Authorization`, `Cookie`, `Set-Cookie`, `X-Partner-Key`…:
     /// `Secrets.isSecretHeader`) hidden whole, a URL's (`Location`, `Content-Location`) redacted
-    /// as a URL (an OAuth `code` in its query), and the known and shaped secrets cut from the others.
+    /// as a URL (an OAuth `code` in its query), as is each URL in another's value (`Refresh: 0;
+    /// url=…`, `Link: <…>; rel=next`), and the known and shaped secrets cut from the rest.
     package func redact(headers: [CapturedRequest.Header]) -> [CapturedRequest.Header] {
         headers.map { header in
             if Secrets.isSecretHeader(header.name) {
@@ -39,9 +40,26 @@ extension Redactor {
             let name = header.name.lowercased()
             let value =
                 name == "location" || name == "content-location"
-                ? redact(url: header.value) : redact(text: header.value)
+                ? redact(url: header.value) : redact(urlsIn: header.value)
             return CapturedRequest.Header(name: header.name, value: value)
         }
+    }
+
+    /// A text with each `http(s)://` URL in it redacted as a URL, up to a space, `>` or a
+    /// quote, and the text around them as text.
+    private func redact(urlsIn text: String) -> String {
+        guard text.contains("://") else { return redact(text: text) }
+        var result = ""
+        var rest = Substring(text)
+        while let scheme = rest.range(of: "https://", options: .caseInsensitive)
+            ?? rest.range(of: "http://", options: .caseInsensitive)
+        {
+            let end = rest[scheme.lowerBound...].firstIndex { " >\"'".contains($0) } ?? rest.endIndex
+            result +=
+                redact(text: String(rest[..<scheme.lowerBound])) + redact(url: String(rest[scheme.lowerBound..<end]))
+            rest = rest[end...]
+        }
+        return result + redact(text: String(rest))
     }
 
     /// A body with its secrets hidden in its own encoding (see `redact(_:)`).

@@ -166,11 +166,15 @@ extension Secrets {
         }
     }
 
-    /// In text nothing decodes (a truncated body, a log line), the values written after a secret
-    /// key: `writeKey=wk_1`, `"token": "abc"`, `api_key: k-9`.
+    /// In text nothing decodes (a truncated body, a log line, XML), the values written after a
+    /// secret key: `writeKey=wk_1`, `"token": "abc"`, `api_key: k-9`, `<password>abc</password>`.
     static func valuesAfterSecretKeys(in text: String) -> Set<String> {
-        // A value follows `=` or `:`; most strings (ids, names, URLs' paths) have neither.
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: ":") }) else { return [] }
+        // A value follows `=`, `:` or an element's `>`; most strings (ids, names, URLs' paths) have none.
+        guard
+            text.utf8.contains(where: {
+                $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ">")
+            })
+        else { return [] }
         let bytes = Array(text.utf8)
         let lowered = bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
         var found: Set<String> = []
@@ -179,18 +183,19 @@ extension Secrets {
                 var start = 0
                 while let hit = firstIndex(of: needle, in: lowered, from: start) {
                     start = hit + needle.count
-                    if let value = value(after: start, in: bytes) { found.insert(value) }
+                    if let value = value(after: start, inKeyFrom: hit, in: bytes) { found.insert(value) }
                 }
             }
         }
         return found
     }
 
-    /// What ends a value written after a secret key (`value(after:in:)`).
+    /// What ends a value written after a secret key (`value(after:inKeyFrom:in:)`).
     private static let valueDelimiters: Set<UInt8> = Set("\"'&,; \t\r\n}])\\".utf8)
 
-    /// The value after the rest of a key (`writeKey`'s `Key`), optional quotes, and `=` or `:`.
-    private static func value(after index: Int, in bytes: [UInt8]) -> String? {
+    /// The value after the rest of a key (`writeKey`'s `Key`), optional quotes, and `=` or `:`;
+    /// or after the `>` of an element the key names (`<user_password>`), whose marker is at `hit`.
+    private static func value(after index: Int, inKeyFrom hit: Int, in bytes: [UInt8]) -> String? {
         func isKeyByte(_ byte: UInt8) -> Bool {
             (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A)
                 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
@@ -201,7 +206,19 @@ extension Secrets {
         }
         var i = index
         while i < bytes.count, isKeyByte(bytes[i]) { i += 1 }
+        if i < bytes.count, bytes[i] == UInt8(ascii: ">") {
+            // An element's content, spaces and all: only after an opening tag, `<password>`, not a closing `</password>`.
+            var keyStart = hit
+            while keyStart > 0, isKeyByte(bytes[keyStart - 1]) { keyStart -= 1 }
+            guard keyStart > 0, bytes[keyStart - 1] == UInt8(ascii: "<") else { return nil }
+            i += 1
+            let start = i
+            while i < bytes.count, bytes[i] != UInt8(ascii: "<"), bytes[i] != 0x0A, bytes[i] != 0x0D { i += 1 }
+            return i - start >= 4 ? String(decoding: bytes[start..<i], as: UTF8.self) : nil
+        }
         while i < bytes.count, isQuoteOrSpace(bytes[i]) { i += 1 }
+        // An HTML element the key names: `<meta name="csrf-token" content="…">`, `<input name="authenticity_token" value="…">`.
+        for attribute in htmlValueAttributes where bytes[i...].starts(with: attribute) { i += attribute.count - 1 }
         guard i < bytes.count, bytes[i] == UInt8(ascii: "=") || bytes[i] == UInt8(ascii: ":") else { return nil }
         i += 1
         while i < bytes.count, isQuoteOrSpace(bytes[i]) { i += 1 }
@@ -218,6 +235,9 @@ extension Secrets {
         guard i - start >= 4 else { return nil }
         return String(decoding: bytes[start..<i], as: UTF8.self)
     }
+
+    /// The attributes that hold the value of an HTML element whose `name` is a secret key, `=` included.
+    private static let htmlValueAttributes = [Array("content=".utf8), Array("value=".utf8)]
 
     /// The HTTP authentication schemes a credential follows in an `Authorization` header's value.
     private static let authorizationSchemes: Set<String> = ["bearer", "basic", "token", "digest", "negotiate"]

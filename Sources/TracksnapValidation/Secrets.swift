@@ -10,11 +10,13 @@ public enum Secrets {
     ]
 
     /// Parts of a key name that mark a secret (`writeKey`, `api_key`, `access_token`, `password`,
-    /// `X-Amz-Signature`).
+    /// `X-Amz-Signature`, `license_key`, `mfa_code`).
     static let markers = [
         "token", "secret", "password", "passwd", "apikey", "api_key", "writekey", "write_key", "authorization",
         "cookie", "credential", "api-key", "branch_key", "signature", "accesskey", "access_key", "access-key",
-        "privatekey", "private_key", "private-key",
+        "privatekey", "private_key", "private-key", "passcode", "passphrase", "app_key", "appkey", "license_key",
+        "licensekey", "client_key", "clientkey", "auth_key", "authkey", "session_key", "sessionkey",
+        "publishable_key", "authcode", "auth_code", "auth-code", "mfa_code", "recovery_code",
     ]
 
     /// Keys that hold a marker but name no secret: Adjust's `event_token` is the event's name on
@@ -22,10 +24,12 @@ public enum Secrets {
     static let notSecrets: Set<String> = ["event_token"]
 
     /// Whole key names that mark a secret: too short to look for inside other names (`key` is in
-    /// `monkey`, `pin` in `shipping`, `sid` in `inside`), so only the name itself, any case.
+    /// `monkey`, `pin` in `shipping`), so only the name itself, any case. Not `sid`: GA4's and
+    /// Snowplow's session id on every hit, data a snapshot compares (a server's session id
+    /// travels in a cookie or an `X-Sid` header, both hidden).
     static let names: Set<String> = [
-        "key", "sig", "session", "sid", "jwt", "pass", "pwd", "pin", "otp", "cvc", "cvv", "bearer", "jsessionid",
-        "phpsessid", "csrf", "xsrf",
+        "key", "sig", "session", "jwt", "pass", "pwd", "pin", "otp", "cvc", "cvv", "bearer", "jsessionid",
+        "phpsessid", "csrf", "xsrf", "authentication",
     ]
 
     /// Names that hold a secret in a URL's query only: OAuth's authorization `code`
@@ -36,8 +40,8 @@ public enum Secrets {
     /// The last words of header names that hold credentials, whatever comes before them
     /// (`X-Partner-Key`, `X-Client-Secret`, `X-Upload-Signature`, `X-App-Session`).
     static let headerLastWords: Set<String> = [
-        "key", "secret", "signature", "sig", "session", "sid", "token", "auth", "jwt", "password", "credential",
-        "credentials", "csrf", "xsrf",
+        "key", "secret", "signature", "sig", "session", "sid", "sessionid", "token", "auth", "authentication",
+        "bearer", "jwt", "password", "pass", "passcode", "pin", "credential", "credentials", "csrf", "xsrf", "appcheck",
     ]
 
     /// Whether a header holds a credential, so that its value is hidden whole: one of `headers`,

@@ -81,7 +81,9 @@ struct EventsCommandTests {
             run.stdout.contains("meta-app: 3 events, read as gzip → JSON; /custom_events: JSON; /extinfo: JSON"),
             "\(run.stdout)")
         #expect(run.stdout.contains(#"meta-app custom_app_events "fb_mobile_purchase""#), "\(run.stdout)")
-        #expect(run.stdout.contains("meta-app: 1 event, read as multipart\n"), "\(run.stdout)")
+        #expect(
+            run.stdout.contains("meta-app: 1 event, read as multipart; /custom_events: JSON; /extinfo: JSON\n"),
+            "\(run.stdout)")
         #expect(!run.stdout.contains("meta_client_token_test_fixture"), "the client token is shown")
     }
 

@@ -13,7 +13,7 @@ struct CassetteCredentialTests {
     static let query: [(String, String)] = [
         ("key", "PlantQueryKey4471"), ("sig", "PlantQuerySig8812"), ("signature", "PlantQuerySignature3390"),
         ("X-Amz-Signature", "PlantAmzSignature0f9e8d7c"), ("code", "PlantOAuthCode6620"),
-        ("session", "PlantQuerySession2281"), ("sid", "PlantQuerySid5503"), ("jwt", "PlantQueryJwt9914"),
+        ("session", "PlantQuerySession2281"), ("jwt", "PlantQueryJwt9914"),
     ]
     /// Named in the form the app posts.
     static let form: [(String, String)] = [
@@ -34,7 +34,7 @@ struct CassetteCredentialTests {
     ]
     /// Credentials in the answer's JSON: by name, and by shape under names that say nothing.
     static let answerBody: [String: JSONValue] = [
-        "session": "PlantBodySession4242", "sid": "PlantBodySid5353", "jwt": "PlantBodyJwt6464",
+        "session": "PlantBodySession4242", "jwt": "PlantBodyJwt6464",
         "user": ["note": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJwbGFudGVkIn0.c2lnbmF0dXJlLXBsYW50ZWQ"],
         "aws": ["id": "AKIAIOSFODNN7PLANTED"], "maps": "AIzaSyBplantedGoogleMapsKey-0123456789_",
         "billing": ["number": "4242 4242 4242 4242"], "welcome": "your card 5555555555554444 is saved",
@@ -44,7 +44,7 @@ struct CassetteCredentialTests {
     static var planted: [String] {
         query.map(\.1) + form.map(\.1) + requestHeaders.map(\.1) + answerHeaders.map(\.1)
             + [
-                "PlantLocationCode3141", "PlantBodySession4242", "PlantBodySid5353", "PlantBodyJwt6464",
+                "PlantLocationCode3141", "PlantBodySession4242", "PlantBodyJwt6464",
                 "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJwbGFudGVkIn0.c2lnbmF0dXJlLXBsYW50ZWQ", "c2lnbmF0dXJlLXBsYW50ZWQ",
                 "AKIAIOSFODNN7PLANTED", "AIzaSyBplantedGoogleMapsKey-0123456789_", "4242 4242 4242 4242",
                 "5555555555554444",

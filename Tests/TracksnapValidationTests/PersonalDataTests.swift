@@ -54,12 +54,21 @@ struct PersonalDataTests {
             ("ip", "2001:db8:85a3::8a2e:370:7334", .ipAddress, "2001:****"),
             ("where", "52.520008,13.404954", .coordinates, "52.5***"),
             ("latitude", "52.520008", .coordinates, "52.5***"),
+            ("link", "tel:+14155552671", .phone, "+*********71"),
+            ("link", "SMS:020 7946 0958", .phone, "*** **** **58"),
+            ("ssn", "123-45-6789", .nationalID, "***-**-6789"),
+            ("national_insurance_number", "QQ 12 34 56 C", .nationalID, "** ** *4 56 C"),
         ] as [(String, String, PersonalData.Kind, String)])
     func found(_ key: String, _ text: String, _ kind: PersonalData.Kind, _ masked: String) {
         let found = hits(.string(text), key: key)
         #expect(found.map(\.kind) == [kind], "\(found)")
         #expect(found.first?.masked == masked)
         #expect(found.first?.pointer == "/properties/\(key)")
+    }
+
+    @Test("a national id sent as a JSON number is found by its field")
+    func nationalIDNumber() {
+        #expect(hits(.number("123456789"), key: "SSN").map(\.masked) == ["*****6789"])
     }
 
     @Test("a latitude sent as a JSON number is found by its field; an imprecise one is not")
@@ -95,6 +104,9 @@ struct PersonalDataTests {
             ("user_agent", "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 Chrome/120.0.0.0"),
             ("library", "analytics-python/2.4.0"),
             ("price", "12.500"),
+            ("hotel", "motel:+14155552671"),  // a scheme that only ends in `tel`
+            ("ssn", "12345"),
+            ("ssn_verified", "123456789"),
         ])
     func notFound(_ key: String, _ text: String) {
         #expect(hits(.string(text), key: key).isEmpty, "\(hits(.string(text), key: key))")

@@ -46,12 +46,70 @@ struct SecretSearchTests {
     @Test(
         "keys that name credentials: access and private keys, server session cookies, CSRF tokens; an analytics session id is no secret",
         arguments: [
-            "accessKey", "aws_access_key", "private_key", "privateKey", "JSESSIONID", "PHPSESSID", "csrf", "bearer",
+            "accessKey", "aws_access_key", "private_key", "privateKey", "JSESSIONID", "PHPSESSID", "csrf",
+            "bearer", "passcode", "passphrase", "app_key", "appKey", "license_key", "client_key", "authKey",
+            "session_key", "publishable_key", "auth_code", "mfa_code", "recovery_code", "Authentication",
         ])
     func credentialNames(key: String) {
         #expect(Secrets.values(in: ["event": "login", .init(stringLiteral: key): "v-7a6b5c4d"]) == ["v-7a6b5c4d"])
-        #expect(Secrets.isSecretHeader("X-Csrf") && Secrets.isSecretHeader("X-XSRF"))
+        for header in [
+            "X-Csrf", "X-XSRF", "Authentication", "X-Authentication", "X-Bearer", "X-Pass", "X-Passcode", "X-Sessionid",
+            "X-Auth-Code", "X-Firebase-AppCheck", "X-Device-Pin",
+        ] {
+            #expect(Secrets.isSecretHeader(header), "\(header)")
+        }
+        #expect(!Secrets.isSecretHeader("X-Country-Code") && !Secrets.isSecretHeader("X-Request-Id"))
         #expect(Secrets.values(in: ["sessionID": "s-7a6b5c4d", "session_id": "s-7a6b5c4e"]).isEmpty)
+    }
+
+    @Test(
+        "a multipart form's fields and an XML element's text are searched like a form's; a field's personal data is found"
+    )
+    func multipartAndXML() {
+        let multipart = CapturedRequest(
+            id: "1", method: "POST", url: "https://api.example/v1/login",
+            headers: [.init(name: "Content-Type", value: #"multipart/form-data; boundary="b-7d9""#)],
+            body: .text(
+                "--b-7d9\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\ncorrect-horse-77\r\n"
+                    + "--b-7d9\r\nContent-Disposition: form-data; name=\"avatar\"; filename=\"a.json\"\r\n"
+                    + "Content-Type: application/json\r\n\r\n{\"mail\":\"ada@example.com\"}\r\n--b-7d9--\r\n"))
+        #expect(multipart.carriedSecrets == ["correct-horse-77"])
+        #expect(multipart.multipartItems.map(\.name) == ["password", "avatar"])
+        #expect(PersonalData.hits(in: multipart.validationView).map(\.pointer) == ["/body/avatar/mail"])
+        let shown = Redactor(requests: [multipart]).redact(multipart.validationView).serialized()
+        #expect(!shown.contains("correct-horse-77") && !shown.contains("ada@"), "\(shown)")
+
+        let xml = "<login><user_password>correct horse 77</user_password><token>tk-5e6f7a8b</token></login>"
+        #expect(Secrets.values(in: ["body": .string(xml)]) == ["correct horse 77", "tk-5e6f7a8b"])
+        // A closing tag is followed by whatever comes next, which is no value.
+        #expect(
+            Secrets.values(in: ["body": .string("<a><password>p-1a2b3c</password>ordinary text</a>")]) == ["p-1a2b3c"])
+    }
+
+    @Test("an HTML page's CSRF token is a secret; a URL in a Refresh or Link header is redacted as a URL")
+    func htmlAndHeaderURLs() {
+        let page =
+            #"<meta name="csrf-token" content="c5f-1a2b3c4d"><input type="hidden" name="authenticity_token" value="at-5e6f7a8b">"#
+        #expect(Secrets.values(in: ["body": .string(page)]) == ["c5f-1a2b3c4d", "at-5e6f7a8b"])
+        let headers = Redactor(secrets: []).redact(headers: [
+            .init(name: "Refresh", value: "0; url=https://app.example/cb?code=oc-7a8b9c0d&state=s1"),
+            .init(name: "Link", value: "<https://app.example/cb?code=oc-1a2b3c4d>; rel=\"next\""),
+        ])
+        #expect(
+            headers.map(\.value) == [
+                "0; url=https://app.example/cb?code=%5Bredacted%5D&state=s1",
+                "<https://app.example/cb?code=%5Bredacted%5D>; rel=\"next\"",
+            ])
+    }
+
+    @Test("GA4's and Snowplow's session id is data: it is neither hidden nor cut out of other values")
+    func analyticsSessionID() {
+        let hit = CapturedRequest(
+            id: "1", method: "POST",
+            url: "https://www.google-analytics.com/g/collect?v=2&tid=G-1&cid=1398217362.1732176000&sid=1732176000")
+        #expect(hit.carriedSecrets.isEmpty)
+        let shown = Redactor(requests: [hit]).redact(hit.validationView)
+        #expect(shown.value(atPointer: "/parameters/cid") == "1398217362.1732176000", "\(shown.serialized())")
     }
 
     @Test("what a profile's redact names is hidden in every finding of a validation, as in a recorded snapshot")

@@ -37,7 +37,7 @@ enum MetaApp {
     static func decode(_ request: CapturedRequest) throws(DecodeFailure) -> [AnalyticsEvent]? {
         guard request.trimmedPath.hasSuffix("/activities") else { return nil }
         let onFacebook = request.isHost(in: VendorDecoder.metaPixelHosts)
-        var fields = Payload.object(request.queryItems + request.formItems + Multipart.fields(request))
+        var fields = Payload.object(request.queryItems + request.formItems + request.multipartItems)
         // The iOS SDK sends the form's fields as the members of a JSON object (`FBSDKGraphRequestBody`).
         if request.formItems.isEmpty, let body = try? Payload.bodyJSON(request), let members = body.objectValue {
             for (key, value) in members { fields[key] = value }
@@ -81,29 +81,5 @@ enum MetaApp {
                 vendor: "meta-app", type: "custom_app_events", name: name, properties: .object(members),
                 context: .object(eventContext), request: request.id, index: index)
         }
-    }
-}
-
-/// The text fields of a `multipart/form-data` body, which the Graph API SDKs send for POSTs.
-enum Multipart {
-    static func fields(_ request: CapturedRequest) -> [(name: String, value: String)] {
-        guard request.mediaType == "multipart/form-data", let contentType = request.header("Content-Type"),
-            let range = contentType.range(of: "boundary="), let text = request.bodyText
-        else { return [] }
-        var boundary = String(contentType[range.upperBound...].prefix { $0 != ";" })
-        boundary = boundary.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
-        guard !boundary.isEmpty else { return [] }
-        var fields: [(name: String, value: String)] = []
-        for part in text.components(separatedBy: "--" + boundary).dropFirst() {
-            guard let split = part.range(of: "\r\n\r\n") ?? part.range(of: "\n\n") else { continue }
-            let head = part[..<split.lowerBound]
-            guard let nameStart = head.range(of: "name=\"") else { continue }
-            let name = head[nameStart.upperBound...].prefix { $0 != "\"" }
-            var value = part[split.upperBound...]
-            // "\r\n" is one Character: the line break before the next boundary is one to drop.
-            if value.hasSuffix("\r\n") || value.hasSuffix("\n") { value = value.dropLast() }
-            fields.append((String(name), String(value)))
-        }
-        return fields
     }
 }

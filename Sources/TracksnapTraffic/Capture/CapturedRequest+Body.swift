@@ -85,6 +85,20 @@ extension CapturedRequest {
         }
     }
 
+    /// The fields of a `multipart/form-data` body, split at its header's boundary, in order;
+    /// empty when the body is not one.
+    ///
+    /// ```swift
+    /// // Content-Type: multipart/form-data; boundary=xYz
+    /// request.multipartItems  // [("event", "CUSTOM_APP_EVENTS"), ("format", "json")]
+    /// ```
+    package var multipartItems: [(name: String, value: String)] {
+        guard mediaType == "multipart/form-data", let contentType = header("Content-Type"),
+            let boundary = MultipartForm.boundary(inContentType: contentType), let text = bodyText
+        else { return [] }
+        return MultipartForm.fields(in: text, boundary: boundary) ?? []
+    }
+
     /// The query's items, then the form body's, as snapshots compare `parameters`.
     public var parameters: [(name: String, value: String)] { parameters(in: URLParts(url)) }
 

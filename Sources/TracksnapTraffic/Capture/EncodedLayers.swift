@@ -2,8 +2,8 @@ import Foundation
 package import Inflation
 package import TracksnapJSON
 
-/// The encodings a value hides another in — JSON text in a string, a form, a URL's query,
-/// base64 or base64url, gzip inside base64, a form or JSON percent-encoded whole — read one way
+/// The encodings a value hides another in — JSON text in a string, a form, a multipart form, a
+/// URL's query, base64 or base64url, gzip inside base64, a form or JSON percent-encoded whole — read one way
 /// for every use: `Secrets` looks into them for secret values, and `BodyDecoder` inflates every
 /// one a body holds within the request's budget.
 ///
@@ -15,8 +15,8 @@ package enum EncodedLayers {
     /// How many encodings deep a value is read (JSON in a form field in base64 in gzip is four).
     package static let deepest = 6
 
-    /// What a string holds inside an encoding, as JSON: parsed JSON text, a form's or a URL
-    /// query's fields, or the same for the text inside base64, base64url, gzip-in-base64 or
+    /// What a string holds inside an encoding, as JSON: parsed JSON text, a form's, a multipart
+    /// form's or a URL query's fields, or the same for the text inside base64, base64url, gzip-in-base64 or
     /// percent-encoding.
     /// Nil when it is none of these (gzip that does not inflate is none).
     ///
@@ -37,6 +37,11 @@ package enum EncodedLayers {
                 encodings.append("JSON")
                 return parsed
             }
+        }
+        // A multipart form's body starts with its boundary line, `--` and all.
+        if first == UInt8(ascii: "-"), let fields = MultipartForm.fields(in: trimmed) {
+            encodings.append("multipart")
+            return object(fields)
         }
         // Byte scans, not Character ones: a layer can be megabytes of inflated text.
         if let query = trimmed.utf8.firstIndex(of: UInt8(ascii: "?")), trimmed.utf8.firstRange(of: "://".utf8) != nil {
@@ -141,8 +146,8 @@ package enum EncodedLayers {
     /// EncodedLayers.steps(in: "data=eyJldmVudCI6InZpZXcifQ==")
     /// // [("", ["form"], {"data": "eyJldmVudCI6InZpZXcifQ=="}), ("/data", ["base64", "JSON"], {"event": "view"})]
     /// ```
-    /// Each step names the encodings it read, outermost first: `JSON`, `form`, `query`,
-    /// `base64`, `gzip`.
+    /// Each step names the encodings it read, outermost first: `JSON`, `form`, `multipart`,
+    /// `query`, `base64`, `gzip`, `percent-encoding`.
     package static func steps(in text: String, limit: Int = 20, inflating: Int = 1 << 20) -> [(
         at: String, encodings: [String], value: JSONValue
     )] {

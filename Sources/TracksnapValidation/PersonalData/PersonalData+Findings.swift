@@ -138,6 +138,7 @@ extension PersonalData {
         case .advertisingID: #"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"#
         case .ipAddress: #"[0-9A-Fa-f:.]{2,45}"#
         case .coordinates: #"-?[0-9]{1,3}\.[0-9]+(,\s*-?[0-9]{1,3}\.[0-9]+)?"#
+        case .nationalID: #"[A-Za-z0-9][A-Za-z0-9 -]{7,14}[A-Za-z0-9]"#
         }
     }
 }

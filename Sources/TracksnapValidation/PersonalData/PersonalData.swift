@@ -32,6 +32,9 @@ public enum PersonalData {
         /// A latitude or longitude with 3 decimals or more (about 110 m: "precise geolocation"
         /// under the CCPA is within 1,850 feet).
         case coordinates
+        /// A national identity number in a field that names one: a US Social Security number
+        /// (`ssn`: 9 digits) or a UK National Insurance number (`nino`: `QQ123456C`).
+        case nationalID = "national_id"
 
         public static func < (lhs: Kind, rhs: Kind) -> Bool {
             allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
@@ -100,7 +103,7 @@ public enum PersonalData {
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            let boundary = index == 0 || !isJoined(bytes[index - 1])
+            let boundary = index == 0 || !isJoined(bytes[index - 1]) || followsPhoneScheme(index, in: bytes)
             var hit: (Kind, Int)?
             if byte == UInt8(ascii: "@") {
                 if let bounds = email(around: index, in: bytes) {
@@ -143,7 +146,8 @@ public enum PersonalData {
     /// Advertising-id fields by their name, lowered, without `_`, `-`, `$`, `:` and `.`.
     static let advertisingIDFields: Set<String> = [
         "idfa", "gaid", "gpsadid", "advertisingid", "googleadvertisingid", "resettabledeviceid", "iosifa",
-        "advertiserid", "aaid", "adid", "deviceidfa", "androidadvertisingid",
+        "advertiserid", "aaid", "adid", "deviceidfa", "androidadvertisingid", "ifa", "advertisingidentifier",
+        "googleadid", "deviceadid",
     ]
     /// Latitude and longitude fields by their name, spelt as `advertisingIDFields` are.
     static let coordinateFields: Set<String> = [
@@ -154,6 +158,12 @@ public enum PersonalData {
     /// number when it has 7 to 15 digits, however it is written.
     static let phoneFields: Set<String> = [
         "phone", "phonenumber", "tel", "telephone", "mobile", "mobilephone", "msisdn", "ph", "cellphone",
+    ]
+
+    /// National-id fields by their name, spelt as `advertisingIDFields` are.
+    static let nationalIDFields: Set<String> = [
+        "ssn", "socialsecuritynumber", "socialsecurityno", "nationalid", "nationalidnumber", "nationalinsurancenumber",
+        "nino",
     ]
 
     static func fieldName(_ key: String) -> String {
@@ -172,10 +182,12 @@ public enum PersonalData {
                 return (.coordinates, text)
             }
             if phoneFields.contains(name), isPhoneFieldValue(text) { return (.phone, text) }
+            if nationalIDFields.contains(name), isNationalID(text) { return (.nationalID, text) }
         case .number(let text):
             if coordinateFields.contains(name), isPreciseCoordinate(text, longitude: isLongitude(name)) {
                 return (.coordinates, text)
             }
+            if nationalIDFields.contains(name), isNationalID(text) { return (.nationalID, text) }
         default:
             break
         }
@@ -224,6 +236,15 @@ public enum PersonalData {
         return (7...15).contains(digits)
     }
 
+    /// 9 digits, in groups split by spaces or dashes or not (`123-45-6789`); or 2 letters,
+    /// 6 digits and a letter, with spaces or not (`QQ 12 34 56 C`).
+    static func isNationalID(_ text: String) -> Bool {
+        let kept = text.utf8.filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "-") }
+        if kept.count == 9, kept.allSatisfy(Secrets.isDigit) { return true }
+        return kept.count == 9 && kept.prefix(2).allSatisfy { isCapital($0 & ~0x20) }
+            && kept.dropFirst(2).prefix(6).allSatisfy(Secrets.isDigit) && isCapital(kept[8] & ~0x20)
+    }
+
     static func isVersionName(_ token: String) -> Bool {
         let name = fieldName(token)
         return name.contains("version") || name.contains("build") || name.hasSuffix("ver") || name == "v"
@@ -258,6 +279,14 @@ public enum PersonalData {
             end == bytes.count || bytes[end] != UInt8(ascii: "@")
         else { return nil }
         return (start, end)
+    }
+
+    /// Whether a `tel:` or `sms:` URI's scheme (any case) ends just before `index`.
+    private static func followsPhoneScheme(_ index: Int, in bytes: [UInt8]) -> Bool {
+        guard index >= 4, bytes[index - 1] == UInt8(ascii: ":") else { return false }
+        let scheme = bytes[(index - 4)..<(index - 1)].map { $0 | 0x20 }
+        return (scheme == Array("tel".utf8) || scheme == Array("sms".utf8))
+            && (index == 4 || !Secrets.isWordByte(bytes[index - 5]))
     }
 
     private static let fileExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "svg", "webp", "pdf", "heic"]
@@ -453,8 +482,8 @@ public enum PersonalData {
     /// The value as reports show it: an email's first character and its domain
     /// (`a***@example.com`); a card's last four digits (`**** **** **** 1111`); a phone's last
     /// two digits, its `+`, spaces and dashes kept (`+** ** **** **58`); an IBAN's country and
-    /// last four characters (`DE** **** **** **** **30 00`); an advertising id's last four hex
-    /// digits; an IP address's first part (`203.*.*.*`); a coordinate's first decimal (`52.5***`).
+    /// last four characters (`DE** **** **** **** **30 00`); an advertising id's and a national
+    /// id's last four characters (`***-**-6789`); an IP address's first part (`203.*.*.*`); a coordinate's first decimal (`52.5***`).
     public static func mask(_ value: String, as kind: Kind) -> String {
         switch kind {
         case .email:
@@ -462,7 +491,7 @@ public enum PersonalData {
             return "\(first)***\(value[at...])"
         case .paymentCard:
             return "**** **** **** " + String(value.filter(\.isNumber).suffix(4))
-        case .phone, .iban, .advertisingID:
+        case .phone, .iban, .advertisingID, .nationalID:
             let kept = kind == .phone ? 2 : 4
             let characters = Array(value)
             let masked = characters.indices.filter { characters[$0].isLetter || characters[$0].isNumber }
