@@ -73,8 +73,6 @@ struct Record: CheckedCommand {
         }
     }
 
-    /// How many generalised values the summary line names before it counts the rest.
-
     func run() throws {
         var runs = [try traffic.requests()]
         for file in rerun {
@@ -106,6 +104,11 @@ struct Record: CheckedCommand {
                     "recorded \(outcome.file): \(count)"
                         + (pending ? " (pending; tracksnap review, accept or reject it)" : ""))
                 for line in Generalization.summary(outcome.generalized) { print(line) }
+                if outcome.requests == 0, (outcome.events ?? 0) == 0 {
+                    Terminal.error(
+                        "\(outcome.file): note: "
+                            + nothingSelected(captured: runs[0].count, profile: reference ?? existing?.validator))
+                }
             } else {
                 print("kept \(outcome.file): \(outcome.reason ?? "nothing to record")")
             }
@@ -113,5 +116,19 @@ struct Record: CheckedCommand {
             Terminal.error(error.description)
             throw Exit.badInput
         }
+    }
+
+    /// Why a snapshot that expects nothing was written: what a check that nothing is sent (before
+    /// consent) records on purpose, and a mistyped profile or an empty capture by mistake.
+    private func nothingSelected(captured: Int, profile: String?) -> String {
+        let expectsNothing = "so the snapshot expects nothing to be sent"
+        guard captured > 0 else {
+            return "the capture holds no request, \(expectsNothing); to check a flow, capture it first"
+        }
+        var events = ["tracksnap", "events"] + traffic.capture
+        if let profile { events += ["--validator", profile] }
+        return "the profile \(profile ?? "default") selects none of the capture's \(captured) "
+            + "request\(captured == 1 ? "" : "s"), \(expectsNothing); "
+            + "\(events.map(Terminal.shellQuoted).joined(separator: " ")) shows what it selects"
     }
 }

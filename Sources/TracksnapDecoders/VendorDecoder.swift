@@ -75,7 +75,10 @@ public struct VendorDecoder: Sendable {
     /// VendorDecoder.segment.decode(request)  // .events([…]), .unclaimed or .failed(…)
     /// ```
     /// Each event carries its request's consent signals (`AnalyticsEvent.consent`), read once.
+    /// No decoder claims a CORS preflight (`OPTIONS`): it asks whether the event may be sent,
+    /// and carries none.
     public func decode(_ request: CapturedRequest) -> DecodeResult {
+        guard request.method != "OPTIONS" else { return .unclaimed }
         let result = attempt(request)
         guard case .events(var events) = result, !events.isEmpty, let consent = ConsentSignals.read(request) else {
             return result

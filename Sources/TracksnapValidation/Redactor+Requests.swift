@@ -125,7 +125,14 @@ extension Redactor {
         guard let cuts = Secrets.cuts(in: text, known: secrets) else {
             return checked(restructured(text, depth: depth)) ?? Secrets.placeholderText
         }
-        if cuts.isEmpty, !masksPersonalData || PersonalData.hits(in: .string(text)).isEmpty { return text }
+        // Personal data found by its field (an `idfa` in a query) has no shape to find it by here.
+        if cuts.isEmpty,
+            !masksPersonalData
+                || (PersonalData.hits(in: .string(text)).isEmpty
+                    && !personalData.keys.contains { $0.utf8.count >= 4 && text.contains($0) })
+        {
+            return text
+        }
         return checked(restructured(text, depth: depth)) ?? redact(text: text)
     }
 

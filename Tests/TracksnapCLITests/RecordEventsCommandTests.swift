@@ -20,6 +20,31 @@ struct RecordEventsCommandTests {
         }
     }
 
+    @Test(
+        "a profile that selects nothing, or an empty capture, records a snapshot that expects nothing, and says so")
+    func nothingSelected() throws {
+        try withTemporaryDirectory { directory in
+            let snapshot = directory.appending(path: "wrong.json").path
+            let capture = Self.decoderFixtures.appending(path: "segment-gzip-raw.ndjson").path
+            let run = try tracksnap("record", snapshot, "--capture", capture, "--validator", "ga4")
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout == "recorded \(snapshot): 0 events\n")
+            #expect(
+                run.stderr
+                    == "\(snapshot): note: the profile ga4 selects none of the capture's 1 request, so the snapshot "
+                    + "expects nothing to be sent; tracksnap events \(capture) --validator ga4 shows what it selects\n")
+
+            let empty = directory.appending(path: "empty.ndjson")
+            try Data().write(to: empty)
+            let none = try tracksnap("record", snapshot, "--capture", empty.path, "--mode", "all")
+            #expect(none.stderr.contains("note: the capture holds no request, so the snapshot expects nothing"))
+
+            let recorded = try tracksnap(
+                "record", snapshot, "--capture", capture, "--validator", "segment", "--mode", "all")
+            #expect(recorded.stderr.isEmpty, "\(recorded.stderr)")
+        }
+    }
+
     @Test("a request the decoder cannot decode stops recording with exit 2 and the reason")
     func decodeErrorIsBadInput() throws {
         try withTemporaryDirectory { directory in

@@ -44,6 +44,16 @@ let unknownTraffic: [(label: String, request: CapturedRequest)] = [
             headers: [.init(name: "Content-Type", value: "application/x-www-form-urlencoded")],
             body: .text("e=%5B%5D&x=1"))
     ),
+    (
+        "a browser's CORS preflight to Segment's endpoint",
+        .init(
+            id: "12", method: "OPTIONS", url: "https://api.segment.io/v1/t",
+            headers: [.init(name: "Access-Control-Request-Method", value: "POST")])
+    ),
+    (
+        "a CORS preflight to Meta's app events",
+        .init(id: "13", method: "OPTIONS", url: "https://graph.facebook.com/v17.0/1/activities")
+    ),
 ]
 
 @Suite("Unknown traffic is not claimed: it stays a request")

@@ -39,6 +39,10 @@ struct DefaultProfileTests {
         // A tunnel not intercepted, to any host: nothing in it can be checked.
         ("CONNECT", "https://start.duckduckgo.com:443"),
         ("CONNECT", "https://shop.example:443"),
+        // A CORS preflight, sent or not as the browser cached it, and the favicon, fetched once.
+        ("OPTIONS", "https://api.segment.io/v1/t"),
+        ("GET", "http://127.0.0.1:8080/favicon.ico"),
+        ("GET", "http://127.0.0.1:8080/__tracksnap/s/s2/favicon.ico"),
     ]
 
     /// A page's own requests, among them Google's and vendors' hosts next to the browsers' ones.
@@ -57,6 +61,8 @@ struct DefaultProfileTests {
         ("GET", "https://notmozilla.org/"),
         ("GET", "https://update.googleapis.com.shop.example/"),
         ("GET", "https://mozilla.shop.example/"),
+        ("GET", "https://shop.example/favicon.ico.html"),
+        ("GET", "https://shop.example/img/favicon-32.png"),
     ]
 
     static func request(_ method: String, _ url: String) -> CapturedRequest {

@@ -32,6 +32,17 @@ struct RedactorRequestTests {
             url == "https://[redacted]@api.example.com/v1/[redacted]/t?api_key=%5Bredacted%5D&ev=view#frag", "\(url)")
     }
 
+    @Test("an advertising id found by its field is masked in the URL it came in, and in a body field beside it")
+    func fieldFoundPersonalData() {
+        let idfa = "6D92078A-8246-4BA4-AE5B-76104861E7DC"
+        let request = CapturedRequest(
+            id: "1", method: "POST", url: "https://app.adjust.com/attribution?idfa=\(idfa)&os_name=ios",
+            headers: [.init(name: "Content-Type", value: "application/json")], body: .text(#"{"device": "\#(idfa)"}"#))
+        let shown = redacted(request)
+        #expect(shown.url == "https://app.adjust.com/attribution?idfa=********-****-****-****-********E7DC&os_name=ios")
+        #expect(shown.bodyText == #"{"device":"********-****-****-****-********E7DC"}"#, "\(shown.bodyText ?? "")")
+    }
+
     @Test("a query is split on the byte `&`, as its parameters are read: a combining mark after it starts a field")
     func combiningMarkAfterAmpersand() {
         // "&\u{301}" is one Character: split on Characters, the query below has one field (ev),
