@@ -8,12 +8,14 @@ package import TracksnapSnapshot
 /// extra or missing event costs one finding instead of shifting every later comparison.
 /// Any order: exact matches by hash, then an optimal assignment (least total mismatch) of what is
 /// left. Both then explain what stays unpaired: an exact match found elsewhere is out of order,
-/// an extra copy of a matched entry is a count mismatch.
+/// and in strict order so is a near miss found elsewhere (one entry, its differences and its
+/// place, not one missing and one unexpected); an extra copy of a matched entry is a count mismatch.
 package struct Alignment {
     package var pairs: [(expected: Int, actual: Int)] = []
     package var missing: [Int] = []
     package var unexpected: [Int] = []
-    /// Exact matches captured out of the expected order.
+    /// Entries captured out of the expected order: exact matches, and near misses, which are in
+    /// `pairs` too, so that their fields are compared.
     package var outOfOrder: [(expected: Int, actual: Int)] = []
     /// Captured values that repeat an expected entry already matched.
     package var duplicates: [(expected: Int, actual: Int)] = []
@@ -315,7 +317,16 @@ package final class Aligner {
                     stillMissing.append(e)
                 }
             }
-            alignment.missing = stillMissing
+            // A near miss out of order: the cheapest one left that may pair (the same event, or
+            // half its values alike), as `align(order: .any)` would have paired it.
+            alignment.missing = stillMissing.filter { e in
+                let nearest = unexpected.filter { mayPair(e, $0) }.min { (cost(e, $0), $0) < (cost(e, $1), $1) }
+                guard let a = nearest else { return true }
+                unexpected.remove(a)
+                alignment.pairs.append((e, a))
+                alignment.outOfOrder.append((e, a))
+                return false
+            }
         }
         let matched = Set(
             alignment.pairs.filter { isExact($0.expected, $0.actual) }.map(\.expected)

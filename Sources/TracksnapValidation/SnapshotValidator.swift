@@ -155,7 +155,7 @@ private struct Run {
                     Finding(
                         code: .orderMismatch, path: expected[e].path, entry: expected[e].path,
                         message:
-                            "captured as request #\(references[a].index + 1), out of the expected order (where the order is not guaranteed, the snapshot can say \"order\": \"any\")"
+                            "captured as \(references[a].event.map { "event \($0 + 1) of " } ?? "")request #\(references[a].index + 1), out of the expected order (where the order is not guaranteed, the snapshot can say \"order\": \"any\")"
                     ),
                     request: references[a]))
         }

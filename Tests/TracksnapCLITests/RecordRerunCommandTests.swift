@@ -27,10 +27,10 @@ struct RecordRerunCommandTests {
             #expect(lines.count == 4)
             #expect(
                 lines[1].hasPrefix(
-                    // `sid` is a secret's name: hidden, and no pattern.
-                    "15 values recorded as patterns: /requests/0/parameters/cid (client-id), /requests/0/parameters/ts (epoch-ms), "
+                    // `sid` is an analytics session id, no secret: a pattern like the others.
+                    "16 values recorded as patterns: /requests/0/parameters/cid (client-id), /requests/0/parameters/sid (random-id), /requests/0/parameters/ts (epoch-ms), "
                 ), "\(record.stdout)")
-            #expect(lines[1].hasSuffix(", and 5 more"))
+            #expect(lines[1].hasSuffix(", and 6 more"))
             // The library the client reports is the machine's, not the app's; its three requests may race.
             #expect(lines[2] == "1 environment field left out: /requests/1/body/context/library")
             #expect(lines[3] == #""order": "any" (sent in separate requests, which may arrive in any order)"#)

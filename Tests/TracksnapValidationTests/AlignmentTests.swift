@@ -68,6 +68,31 @@ struct AlignmentTests {
         #expect(result.entries[1].request?.id == "1")
     }
 
+    @Test(
+        "in strict order, a near miss captured out of order is paired: its differences and its place, not missing and unexpected"
+    )
+    func nearMissOutOfOrder() throws {
+        let s = try snapshot(
+            #"""
+            {"requests": [
+              {"method": "GET", "url": "https://t.example.com/track", "parameters": {"ev": "add", "sku": "sku-1"}},
+              {"method": "GET", "url": "https://t.example.com/track", "parameters": {"ev": "checkout", "order": "o-1"}},
+              {"method": "GET", "url": "https://t.example.com/track", "parameters": {"ev": "thanks", "step": "3"}}
+            ]}
+            """#)
+        let captured = [
+            get("https://t.example.com/track?ev=checkout&order=o-2", id: 0),
+            get("https://t.example.com/track?ev=add&sku=sku-1", id: 1),
+            get("https://t.example.com/track?ev=thanks&step=3", id: 2),
+        ]
+        let result = validate(s, captured)
+        #expect(
+            result.codes.sorted { $0.rawValue < $1.rawValue } == [.orderMismatch, .valueMismatch], "\(result.findings)")
+        #expect(result.findings.allSatisfy { $0.request?.id == "0" })
+        #expect(result.findings.first { $0.code == .valueMismatch }?.path == "/requests/1/parameters/order")
+        #expect(result.entries.map(\.status) == [.matched, .mismatched, .matched])
+    }
+
     @Test("a renamed event (another URL) with the same parameters is still a near miss")
     func renamedEndpoint() throws {
         let s = try snapshot(
