@@ -193,13 +193,26 @@ struct Comparator {
         }
     }
 
-    /// An array in order: element by element, then its length.
+    /// An array in order: element by element, then its length. When only the order differs
+    /// (each element matches one captured element exactly), one `order_mismatch` at the array
+    /// says so, in place of a difference per element.
     private mutating func compareArray(
         _ items: [Matcher], _ matcher: Matcher, _ actual: JSONValue, pointer: String, lenient: Bool
     ) {
         guard let array = actual.arrayValue else {
             fail(.typeMismatch, pointer, matcher.json, actual, { "\($0) is \(actual.typeName), expected an array" })
             return
+        }
+        let before = (failures: failures, findings: findings.count)
+        defer {
+            if explain, failures > before.failures, isPermutation(items, of: array, lenient: lenient) {
+                findings.removeSubrange(before.findings...)
+                findings.append(
+                    Finding(
+                        code: .orderMismatch, path: pointer, entry: entry,
+                        message: "\(here) holds the \(items.count) expected elements in another order "
+                            + "(where their order does not matter, the snapshot can write {\"$unordered\": […]})"))
+            }
         }
         for (index, item) in items.enumerated() {
             tokens.append(String(index))
@@ -214,6 +227,15 @@ struct Comparator {
                 .countMismatch, pointer, .number(items.count), .number(array.count),
                 { "\($0) has \(array.count) elements, expected \(items.count)" })
         }
+    }
+
+    /// Whether the captured array holds exactly the expected elements, in another order.
+    private func isPermutation(_ items: [Matcher], of array: [JSONValue], lenient: Bool) -> Bool {
+        guard items.count == array.count, items.count > 1 else { return false }
+        let aligner = Aligner(
+            elements: items, of: array, ignore: ignore, strictObjects: strictObjects, at: tokens, lenient: lenient)
+        let alignment = aligner.align(order: .any)
+        return alignment.pairs.count == items.count && alignment.pairs.allSatisfy { aligner.cost($0, $1) == 0 }
     }
 
     /// A `$unordered`: its elements paired with the captured ones by content (the alignment of

@@ -42,19 +42,21 @@ public struct SnapshotResult: Sendable, Hashable {
 
     public var passed: Bool { !findings.contains { $0.severity == .error } }
 
-    /// Whether the same entries arrived, only in another order: every finding is an `order_mismatch`.
-    /// Re-recording would only flip which order fails; `"order": "any"` is the fix when the
-    /// order is not guaranteed.
+    /// Whether the same entries arrived, only in another order: every finding is an entry's
+    /// `order_mismatch` (not an array's inside one). Re-recording would only flip which order
+    /// fails; `"order": "any"` is the fix when the order is not guaranteed.
     public var onlyOrderDiffers: Bool {
-        !findings.isEmpty && findings.allSatisfy { $0.code == .orderMismatch }
+        !findings.isEmpty && findings.allSatisfy { $0.code == .orderMismatch && $0.path == $0.entry }
     }
 
     /// Whether a failed result is one to accept by recording again: not with a `replay_miss`
     /// (its capture is of a run the cassette did not answer) nor a `decode_error` (a request the
     /// profile's decoders cannot read, which recording refuses too). Reports and assertions
     /// name how to accept only such a result.
+    /// Nor one where only the order differs (`onlyOrderDiffers`): recording again would only
+    /// change which order fails (`orderAdvice`).
     package var canBeAccepted: Bool {
-        !passed && !findings.contains { $0.code == .replayMiss || $0.code == .decodeError }
+        !passed && !onlyOrderDiffers && !findings.contains { $0.code == .replayMiss || $0.code == .decodeError }
     }
 
     /// What to do about a failure where only the order differs, naming the snapshot file.

@@ -88,6 +88,19 @@ struct TextReportTests {
         #expect(plain.hasSuffix("\n"))
     }
 
+    @Test("a failure where only the entries' order differs says to write \"order\": \"any\", not to accept it")
+    func onlyOrder() {
+        var swapped = Fixtures.passing
+        swapped.findings = [
+            Finding(
+                code: .orderMismatch, path: "/events/0", entry: "/events/0",
+                message: "captured as request #2, out of the expected order")
+        ]
+        let text = ReportFormat.text.render([swapped], options: Fixtures.acceptOptions)
+        #expect(!text.contains("To accept"), "\(text)")
+        #expect(text.contains(#"write "order": "any" in Snapshots/home.json instead of re-recording"#), "\(text)")
+    }
+
     @Test("a passing run is one line per snapshot and a summary")
     func passingRun() {
         let text = ReportFormat.text.render([Fixtures.passing, Fixtures.passing], options: Fixtures.acceptOptions)

@@ -45,6 +45,17 @@ struct UnorderedArrayTests {
         let failing = (UInt64(1)...20).filter { !validate(snapshot, Self.run(SignalBatchModel(seed: $0))).passed }
         #expect(failing.count > 10)
         #expect(validate(snapshot, Self.run(SignalBatchModel(seed: 1, queued: true))).passed)
+        // Only the order differs: one finding at the array, naming $unordered, not one per element.
+        for seed in failing {
+            let result = validate(snapshot, Self.run(SignalBatchModel(seed: seed)))
+            #expect(result.findings.map(\.code) == [.orderMismatch], "seed \(seed): \(result.findings.map(\.message))")
+            #expect(result.findings.first?.path == "/requests/0/body")
+            #expect(result.findings.first?.message.contains(#"{"$unordered": […]}"#) == true)
+            #expect(!result.onlyOrderDiffers, "\"order\": \"any\" is no fix for an array's order")
+        }
+        // A renamed element besides: each difference, as in order.
+        let renamed = validate(snapshot, Self.run(SignalBatchModel(seed: failing[0], change: .renameSignal)))
+        #expect(!renamed.findings.contains { $0.code == .orderMismatch }, "\(renamed.findings.map(\.message))")
     }
 
     @Test(

@@ -27,6 +27,8 @@ struct TextRenderer {
             if let command = options.acceptCommand(for: result) {
                 if let loss = result.acceptingLoss { lines.append(painter(.yellow, "Accepting would remove " + loss)) }
                 lines.append("To accept the new result: " + painter(.bold, command))
+            } else if !result.passed, result.onlyOrderDiffers {
+                lines.append(SnapshotResult.orderAdvice(file: result.file))
             }
         }
         return lines.joined(separator: "\n") + "\n"
