@@ -31,12 +31,25 @@ extension Tracksnap {
                 ?? "the subcommands are \(names.joined(separator: ", "))"
             throw ValidationError("unknown subcommand \"\(word)\"; \(hint)")
         }
+        guard word == arguments.first,
+            let command = root.configuration.subcommands.first(where: { $0._commandName == word })
+        else { return }
+        // An option by the name the guides give what it names (`--profile segment`).
+        for argument in arguments.dropFirst() {
+            let name = String(argument.prefix { $0 != "=" })
+            if let meant = optionSynonyms[name], command.helpMessage().contains(meant.option) {
+                throw ValidationError("unknown option \(name); \(meant.what) is named with \(meant.option)")
+            }
+        }
         // A subcommand's own subcommands (`tracksnap cassette lern`), by the same rule.
-        if word == arguments.first,
-            let command = root.configuration.subcommands.first(where: { $0._commandName == word }),
-            !command.configuration.subcommands.isEmpty
-        {
+        if !command.configuration.subcommands.isEmpty {
             try checkSubcommand(Array(arguments.dropFirst()), of: command)
         }
     }
+
+    /// Options people write by the guides' word for what they name: a profile is what
+    /// `--validator` names (a snapshot's `"validator"`).
+    static let optionSynonyms: [String: (option: String, what: String)] = [
+        "--profile": ("--validator", "a profile (segment, ga4, Validators/shop.json…)")
+    ]
 }

@@ -117,7 +117,10 @@ public struct PreparedCheck: Sendable {
         try profile.requireKnownDecoders(file: file)
         guard let validator = extensions.validators[profile.validator] else {
             throw InputError(
-                file: profile.file ?? file, message: "no validator is registered as \"\(profile.validator)\"")
+                file: profile.file ?? file,
+                message:
+                    "no validator is registered as \"\(profile.validator)\"; \(Extensions.howToAdd(with: "ValidatorRegistry"))"
+            )
         }
         var profile = profile
         let (personalData, problems) = PersonalDataPolicy.applying(snapshot, to: profile.personalData)

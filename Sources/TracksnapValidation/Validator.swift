@@ -74,6 +74,14 @@ public struct Extensions: Sendable {
         decoders.last { $0.vendor == vendor }
     }
 
+    /// How an extension a profile names gets there, for the messages that say it is not: `registry`
+    /// is `DecoderRegistry`, `FilterRegistry` or `ValidatorRegistry`.
+    static func howToAdd(with registry: String) -> String {
+        "in Swift, register it with \(registry).register or give it to the workspace's extensions; for the "
+            + "command line, build an executable of your own that runs TracksnapCommand.main(extensions:) "
+            + "(SnapshotsAndProfiles.md, \"Extending it from Swift\")"
+    }
+
     /// What `ValidatorRegistry` and `FilterRegistry` hold now.
     public static var registered: Extensions { Registry.extensions.withLock { $0 } }
 

@@ -129,7 +129,11 @@ struct LintCase: Sendable, CustomTestStringConvertible {
                   "swiftValidator": "strictest"
                 }
                 """,
-            severity: "error", says: [#"no validator is registered as "strictest""#, "registered: snapshot"],
+            severity: "error",
+            says: [
+                #"no validator is registered as "strictest""#, "registered: snapshot",
+                "runs TracksnapCommand.main(extensions:)",
+            ],
             at: #""strictest""#),
         LintCase(
             testDescription: "a cassette's answer with a status no backend sends is an error at its value",

@@ -34,6 +34,13 @@ struct Typo: Sendable, CustomTestStringConvertible {
             testDescription: "a misspelt --version", arguments: ["--verison"], status: 2,
             message: ["unknown option --verison; did you mean --version?"]),
         Typo(
+            testDescription: "a profile named with --profile, the guides' word for it",
+            arguments: ["validate", snapshot, "--capture", capture, "--profile=segment"], status: 2,
+            message: [
+                "unknown option --profile; a profile (segment, ga4, Validators/shop.json…) is named with --validator"
+            ],
+            not: ["Unknown option '--profile'"]),
+        Typo(
             testDescription: "a misspelt subcommand of a subcommand", arguments: ["cassette", "lern", "$TMP/x.json"],
             status: 2, message: ["unknown subcommand \"lern\"; did you mean learn?"], not: ["unexpected arguments"]),
         Typo(

@@ -61,9 +61,7 @@ public enum DecoderChoice: Sendable, Hashable, ExpressibleByArrayLiteral {
     static func unknownMessage(_ name: String, own: [VendorDecoder] = []) -> String {
         let names = (VendorDecoder.all + own).map(\.vendor)
         return "no decoder \"\(name)\"; decoders: \(names.joined(separator: ", "))"
-            + (own.isEmpty
-                ? " (a decoder of your own is registered with DecoderRegistry.register, or given to the workspace's extensions)"
-                : "")
+            + (own.isEmpty ? " (to add one of your own: \(Extensions.howToAdd(with: "DecoderRegistry")))" : "")
     }
 }
 

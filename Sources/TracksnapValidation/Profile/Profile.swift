@@ -219,7 +219,7 @@ enum ProfileReader {
                 guard let name = argument.stringValue, let custom = extensions.filters[name] else {
                     parser.error(
                         keyPointer,
-                        "no filter is registered as \(argument.serialized()); register it with FilterRegistry.register before loading the profile, or give it to the workspace's extensions"
+                        "no filter is registered as \(argument.serialized()); \(Extensions.howToAdd(with: "FilterRegistry"))"
                     )
                     continue
                 }

@@ -148,7 +148,7 @@ struct ProfileKey {
                 if extensions.validators[name] == nil {
                     parser.error(
                         pointer,
-                        "no validator is registered as \"\(name)\" (registered: \(extensions.validatorNames.joined(separator: ", "))); register it with ValidatorRegistry.register before loading the profile, or give it to the workspace's extensions"
+                        "no validator is registered as \"\(name)\" (registered: \(extensions.validatorNames.joined(separator: ", "))); \(Extensions.howToAdd(with: "ValidatorRegistry"))"
                     )
                 }
                 profile.validator = name
