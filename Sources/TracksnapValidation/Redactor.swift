@@ -103,16 +103,32 @@ package struct Redactor {
         return result
     }
 
+    /// A finding with the values it shows redacted, the snapshot's expected one as the captured
+    /// one: a snapshot may hold a secret or personal data in clear (written by hand, or before
+    /// recording hid them), and a report is read where the snapshot is not. Under a secret key,
+    /// both are the placeholder, but an expected matcher (`{"$type": "string"}`), which says
+    /// what was asked.
     private func redact(_ finding: Finding) -> Finding {
         var finding = finding
-        if JSONPointer.tokens(finding.path).contains(where: Secrets.isSecret) {
+        let tokens = JSONPointer.tokens(finding.path)
+        let header = tokens.firstIndex(of: "headers").map { $0 + 1 }.flatMap { $0 < tokens.count ? tokens[$0] : nil }
+        let underSecret = tokens.contains(where: Secrets.isSecret) || header.map(Secrets.isSecretHeader) == true
+        if underSecret {
             finding.actual = finding.actual.map { _ in Secrets.placeholder }
+            finding.expected = finding.expected.map { Self.isMatcher($0) ? redact($0) : Secrets.placeholder }
         } else {
             finding.actual = finding.actual.map(redact)
+            finding.expected = finding.expected.map(redact)
         }
         finding.message = redact(text: finding.message)
         finding.request = finding.request.map(redact)
         return finding
+    }
+
+    /// Whether an expected value is a matcher (`{"$regex": …}`), not a literal.
+    private static func isMatcher(_ value: JSONValue) -> Bool {
+        guard case .object(let members) = value, let key = members.keys.first else { return false }
+        return members.count == 1 && key.hasPrefix("$")
     }
 
     private func redact(_ reference: RequestReference) -> RequestReference {

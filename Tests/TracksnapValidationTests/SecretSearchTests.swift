@@ -135,6 +135,40 @@ struct SecretSearchTests {
         }
     }
 
+    @Test(
+        "a snapshot's own secrets and personal data are hidden in the expected values a report shows; a matcher stays")
+    func expectedValues() throws {
+        try withTemporaryDirectory { directory in
+            let snapshot = directory.appending(path: "s.json")
+            try Data(
+                #"""
+                {"requests": [{"method": "POST", "url": "https://x.example/e",
+                  "headers": {"Authorization": "Bearer tk-PLANTED-1a2b", "X-Authentication": "tk-PLANTED-3c4d"},
+                  "body": {"password": "tk-PLANTED-5e6f", "token": {"$type": "string"}, "contact": "planted.person@example.org",
+                           "note": "tk-live-7a8b9c0d"}}]}
+                """#.utf8
+            ).write(to: snapshot)
+            let request = CapturedRequest(
+                id: "1", method: "POST", url: "https://x.example/e",
+                headers: [
+                    .init(name: "Content-Type", value: "application/json"),
+                    .init(name: "X-Api-Key", value: "tk-live-7a8b9c0d"),
+                ],
+                body: .text(#"{"password": "other-pass-1", "token": 7, "contact": "x", "note": "y"}"#))
+            let result = try PreparedCheck(snapshotAt: snapshot.path).validate([request])
+            let shown = result.findings.map {
+                [$0.message, $0.expected?.serialized() ?? "", $0.actual?.serialized() ?? ""]
+            }
+            #expect(result.findings.count == 6, "\(shown)")
+            for text in shown.joined() {
+                #expect(
+                    !text.contains("PLANTED") && !text.contains("planted.person") && !text.contains("tk-live"),
+                    "\(text)")
+            }
+            #expect(result.findings.first { $0.path.hasSuffix("/token") }?.expected == ["$type": "string"])
+        }
+    }
+
     @Test("plain text and values under ordinary keys carry no secret")
     func plainText() {
         #expect(
