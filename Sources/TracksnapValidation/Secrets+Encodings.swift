@@ -61,7 +61,13 @@ extension Secrets {
         if encodesKnown || carried.contains(where: { $0.count < shortestSearchedSecret || !text.contains($0) }) {
             return nil
         }
-        let contained = known.filter { $0.count >= shortestSearchedSecret && text.contains($0) }
+        var contained = known.filter { $0.count >= shortestSearchedSecret && text.contains($0) }
+        // A copy percent-encoded as a URL writes it (`tk%2Fa%2Bb` in a path).
+        if text.utf8.contains(UInt8(ascii: "%")) {
+            for secret in known where secret.count >= shortestSearchedSecret {
+                contained.formUnion(Redactor.writtenForms(of: secret).dropFirst().filter { text.contains($0) })
+            }
+        }
         return carried.union(contained).sorted { ($0.count, $0) > ($1.count, $1) }
     }
 

@@ -43,6 +43,15 @@ struct RedactorRequestTests {
         #expect(shown.bodyText == #"{"device":"********-****-****-****-********E7DC"}"#, "\(shown.bodyText ?? "")")
     }
 
+    @Test("an email percent-encoded in a URL's path is masked; a header's token percent-encoded in it is cut out")
+    func percentEncodedPath() {
+        let request = CapturedRequest(
+            id: "1", method: "GET", url: "https://api.example.com/v1/users/ada.l%40example.org/t/tk%2Fq9%2Bcp1zz%3D%3D",
+            headers: [.init(name: "Authorization", value: "Bearer tk/q9+cp1zz==")])
+        #expect(PersonalData.hits(in: request.validationView).map(\.masked) == ["a***@example.org"])
+        #expect(redacted(request).url == "https://api.example.com/v1/users/a***@example.org/t/[redacted]")
+    }
+
     @Test("a query is split on the byte `&`, as its parameters are read: a combining mark after it starts a field")
     func combiningMarkAfterAmpersand() {
         // "&\u{301}" is one Character: split on Characters, the query below has one field (ev),

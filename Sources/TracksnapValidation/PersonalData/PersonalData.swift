@@ -81,6 +81,10 @@ public enum PersonalData {
             return false
         } text: { text, path, _ in
             for (kind, raw) in shapedHits(in: text) { add(kind, raw, path) }
+            // Percent-encoded where no encoding is read (a URL's path: `/users/ada%40example.com`).
+            if text.utf8.contains(UInt8(ascii: "%")), let decoded = text.removingPercentEncoding, decoded != text {
+                for (kind, raw) in shapedHits(in: decoded) { add(kind, raw, path) }
+            }
             if addresses(path), !path.contains(where: isVersionName) {
                 for raw in ipAddresses(in: text) { add(.ipAddress, raw, path) }
             }
