@@ -59,7 +59,9 @@ struct Events: CheckedCommand {
         let selection = profile.select(requests, decodingEvents: true)
         for item in selection.undecided { Terminal.error("warning: " + selection.message(item)) }
         if let untried = selection.untriedMessage { Terminal.error("warning: " + untried) }
-        let redactor = Redactor(requests: requests)
+        var redactor = Redactor(requests: requests)
+        // What the personal-data check finds in the events too (an IP address in their properties).
+        redactor.personalData.merge(profile.personalData(in: requests, selection: { selection }).found) { $1 }
         let decoded = zip(selection.selected, selection.decoded).map { index, result in
             DecodedRequest(
                 number: index + 1, request: requests[index], result: result, redactor: redactor,

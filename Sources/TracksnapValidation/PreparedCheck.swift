@@ -216,7 +216,8 @@ public struct PreparedCheck: Sendable {
         let selection = profile.select(requests, decodingEvents: true)
         var result = validator.validate(snapshot, selection: selection, profile: profile)
         result.findings += profile.ruleFindings(requests, selection: { selection })
-        result.findings += profile.personalDataFindings(requests, selection: { selection })
+        let privacy = profile.personalData(in: requests, selection: { selection })
+        result.findings += privacy.findings
         result.findings += profile.consentFindings(requests, selection: { selection })
         let planCheck = profile.planCheck(plans, requests, selection: { selection })
         result.findings += planCheck.findings
@@ -235,7 +236,8 @@ public struct PreparedCheck: Sendable {
         }
         // Secrets are hidden and personal data masked wherever a finding quotes traffic (a plan
         // violation's value and message, a rule's), as the snapshot's own findings already are:
-        // the secrets of the requests the findings name, searched for only when there are findings.
+        // the secrets of the requests the findings name, searched for only when there are findings,
+        // and every value the personal-data check found (an IP address in an event's properties).
         guard !result.findings.isEmpty else { return result }
         let quoted = Set(result.findings.compactMap(\.request?.index)).filter(requests.indices.contains)
         let secrets = quoted.reduce(into: Set<String>()) { found, index in
@@ -243,7 +245,7 @@ public struct PreparedCheck: Sendable {
             found.formUnion(requests[index].carriedSecrets(view: view))
             found.formUnion(profile.redact.strings(in: view))
         }
-        return Redactor(secrets: secrets).redact(result)
+        return Redactor(secrets: secrets, personalData: privacy.found).redact(result)
     }
 
     /// Whether a wait for traffic is over: every expected entry is paired with a request. The

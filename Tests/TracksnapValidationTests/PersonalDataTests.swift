@@ -247,6 +247,19 @@ struct PersonalDataTests {
         #expect(!shown.contains("ada@example.com"), "\(shown)")
         #expect(shown.contains("a***@example.com"), "\(shown)")
     }
+
+    @Test("an IP address inside a longer property is masked in the unexpected event that quotes it, as in its finding")
+    func addressMaskedWhereQuoted() throws {
+        let request = CapturedRequest(
+            id: "3", method: "POST", url: "https://api.segment.io/v1/track",
+            headers: [.init(name: "Content-Type", value: "application/json")],
+            body: .text(#"{"type": "track", "event": "Proxy", "properties": {"f": "x-forwarded 198.51.100.96"}}"#))
+        let snapshot = try Snapshot.parse(Array(#"{"events": []}"#.utf8), file: "s.json")
+        let result = try PreparedCheck(snapshot, file: "s.json", profile: "segment").validate([request])
+        #expect(Set(result.findings.map(\.code)).isSuperset(of: [.unexpectedEvent, .personalData]))
+        let shown = result.findings.map { "\($0.message) \($0.actual?.serialized() ?? "")" }.joined()
+        #expect(!shown.contains("198.51.100.96") && shown.contains("x-forwarded 198.*.*.*"), "\(shown)")
+    }
 }
 
 /// The false-positive measure: the SDKs' ordinary traffic the repository holds (the decoders'

@@ -65,12 +65,22 @@ extension Profile {
     /// check is on): a `personal_data` finding per value and request, naming the kind, the
     /// request, the first event that carries it and the JSON Pointer, the value masked.
     package func personalDataFindings(_ requests: [CapturedRequest], selection: () -> Selection) -> [Finding] {
+        personalData(in: requests, selection: selection).findings
+    }
+
+    /// The same findings, and every value found (reported or allowed), by value, with its mask:
+    /// what a report must mask wherever it quotes the traffic, an IP address found in an event's
+    /// properties included, which no search of the request alone finds.
+    package func personalData(in requests: [CapturedRequest], selection: () -> Selection) -> (
+        findings: [Finding], found: [String: String]
+    ) {
         let policy = personalData
-        guard policy.check != .off || policy.kinds.values.contains(where: { $0 != .off }) else { return [] }
+        guard policy.check != .off || policy.kinds.values.contains(where: { $0 != .off }) else { return ([], [:]) }
         // `"severity": {"personal_data": "warning"}` makes every hit a warning.
         let ceiling = severities[.personalData] ?? .error
         let selection = selection()
         var findings: [Finding] = []
+        var masks: [String: String] = [:]
         for (index, decoded) in zip(selection.selected, selection.decoded) {
             let request = requests[index]
             let reference = RequestReference(
@@ -82,6 +92,7 @@ extension Profile {
             // a batch shares (Firebase's bundle, an SDK's device) is copied into each of its events.
             var reported: Set<String> = []
             func add(_ hit: PersonalData.Hit, vendor: String?, subject: String, reference: RequestReference) {
+                masks[hit.value] = hit.masked
                 guard !reported.contains(hit.value) else { return }
                 // Where the test declares ad consent, an advertising id is the consent check's:
                 // allowed when granted, a `consent` finding when denied (one finding, not two).
@@ -117,7 +128,7 @@ extension Profile {
                     reference: reference)
             }
         }
-        return findings
+        return (findings, masks)
     }
 }
 
