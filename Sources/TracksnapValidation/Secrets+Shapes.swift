@@ -1,9 +1,10 @@
 extension Secrets {
     /// The credentials a text holds that say what they are by their shape, whatever names them:
     /// a JWT (`eyJ….eyJ….…`), an AWS access key id (`AKIA…`, `ASIA…`: 20 capitals and digits),
-    /// a Google API key (`AIza` and 35 more), and a payment card number (13 to 19 digits, in
+    /// a Google API key (`AIza` and 35 more), a payment card number (13 to 19 digits, in
     /// groups split by single spaces or dashes or not, starting 2 to 6 as the card networks'
-    /// numbers do, that pass the Luhn check). Each is returned as it stands in the text.
+    /// numbers do, that pass the Luhn check), and the password in a URL's user info (4 bytes or
+    /// more). Each is returned as it stands in the text.
     ///
     /// ```swift
     /// Secrets.shapedCredentials(in: "card 4242 4242 4242 4242, key AKIAIOSFODNN7EXAMPLE")
@@ -16,7 +17,7 @@ extension Secrets {
     public static func shapedCredentials(in text: String) -> [String] {
         guard text.utf8.count >= 13 else { return [] }
         let bytes = Array(text.utf8)
-        var found: [String] = []
+        var found = userInfoPasswords(in: bytes)
         var index = 0
         while index < bytes.count {
             let boundary = index == 0 || !isWordByte(bytes[index - 1])
@@ -28,6 +29,28 @@ extension Secrets {
             }
         }
         return found
+    }
+
+    /// The password in each URL's user info (`postgres://app:s3cret@db:5432/x`,
+    /// `redis://:s3cret@cache`): whatever the host, which the shape of an email does not cover.
+    private static func userInfoPasswords(in bytes: [UInt8]) -> [String] {
+        var found: [String] = []
+        var start = 0
+        while let separator = firstIndex(of: Array("://".utf8), in: bytes, from: start) {
+            let authority = separator + 3
+            var end = authority
+            while end < bytes.count, !"/?# \"'<>".utf8.contains(bytes[end]) { end += 1 }
+            start = end
+            guard let at = bytes[authority..<end].lastIndex(of: UInt8(ascii: "@")),
+                let colon = bytes[authority..<at].firstIndex(of: UInt8(ascii: ":")), at - colon > 4
+            else { continue }
+            found.append(String(decoding: bytes[(colon + 1)..<at], as: UTF8.self))
+        }
+        return found
+    }
+
+    private static func firstIndex(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { firstIndex(of: needle, in: $0, from: start) }
     }
 
     /// Where a credential starting at `start` ends, if one does.

@@ -169,6 +169,19 @@ struct SecretSearchTests {
         }
     }
 
+    @Test("a URL's user info password is a credential whatever its host; base64 in MIME's lines is read")
+    func userInfoAndMIME() {
+        #expect(Secrets.shapedCredentials(in: "db postgres://app:pw-7a8b9c@10.0.0.5:5432/db") == ["pw-7a8b9c"])
+        #expect(Secrets.shapedCredentials(in: "cache redis://:rd-1a2b3c4d@cache:6379/0") == ["rd-1a2b3c4d"])
+        #expect(Secrets.shapedCredentials(in: "see https://shop.example.com:8443/a@b").isEmpty)
+        let json =
+            #"{"note": "padding so that the base64 runs over one line", "token": "tk-5e6f7a8b", "email": "ada@example.com"}"#
+        let mime = Data(json.utf8).base64EncodedString(options: [.lineLength76Characters, .endLineWithLineFeed])
+        #expect(mime.contains("\n"))
+        #expect(Secrets.values(in: ["blob": .string(mime)]) == ["tk-5e6f7a8b"])
+        #expect(PersonalData.hits(in: ["blob": .string(mime)]).map(\.masked) == ["a***@example.com"])
+    }
+
     @Test("plain text and values under ordinary keys carry no secret")
     func plainText() {
         #expect(

@@ -201,8 +201,8 @@ package enum EncodedLayers {
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// The bytes of base64 or base64url text (padded or not); nil for text that is not, or is
-    /// too short to carry a key and a value.
+    /// The bytes of base64 or base64url text (padded or not, in MIME's lines or not); nil for
+    /// text that is not, or is too short to carry a key and a value.
     package static func base64Bytes(_ text: String) -> [UInt8]? {
         let utf8 = text.utf8
         guard utf8.count >= 12 else { return nil }
@@ -216,6 +216,8 @@ package enum EncodedLayers {
                 standard.append(byte)
             case UInt8(ascii: "-"): standard.append(UInt8(ascii: "+"))
             case UInt8(ascii: "_"): standard.append(UInt8(ascii: "/"))
+            // MIME's line breaks (every 76 characters, as Python's `base64.encodebytes` writes).
+            case 0x0A, 0x0D: continue
             default: return nil
             }
         }
