@@ -53,6 +53,8 @@ public enum Secrets {
     /// ```
     public static func isSecretHeader(_ name: String) -> Bool {
         let lowered = name.lowercased()
+        // tracksnap's own header, which names a capture session (`SessionRouting.headerName`), not a login's.
+        if lowered == "x-tracksnap-session" { return false }
         if headers.contains(lowered) || isSecret(lowered) { return true }
         let last = lowered.split { $0 == "-" || $0 == "_" }.last.map(String.init) ?? lowered
         return headerLastWords.contains(last)

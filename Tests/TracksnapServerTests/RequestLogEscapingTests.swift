@@ -71,6 +71,14 @@ struct RequestLogEscapingTests {
         Self.expectUnforged(line.description)
         #expect(!line.description.contains("tok_4417"))
         #expect(line.description.contains(#"no open session "s9\n::error::y⟨U+001B⟩[2J""#), "\(line.description)")
+
+        // A session name is whatever the client sent: an email or a token is not logged in clear.
+        let named = RequestLogLine(
+            request: request,
+            attribution: .unattributed(
+                openSessions: 1, hint: "planted.person@example.org eyJhbGciOiJIUzI1NiJ9.eyJ4IjoxfQ.c2ln"),
+            status: 200, redactor: Redactor(requests: [request]))
+        #expect(named.description.contains(#"no open session "p***@example.org [redacted]""#), "\(named.description)")
     }
 
     @Test(

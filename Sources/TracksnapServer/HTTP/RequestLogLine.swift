@@ -63,7 +63,8 @@ public struct RequestLogLine: Sendable, Hashable, CustomStringConvertible {
         var note: String?
         if case .unattributed(let open, let hint) = attribution {
             if let hint {
-                note = "not attributed: no open session \"\(hint)\""
+                // The name the client sent, which may be anything, a token or an email too.
+                note = "not attributed: no open session \"\(redactor.redact(text: hint))\""
             } else {
                 note =
                     "not attributed: \(open) sessions open; send \(SessionRouting.headerName) or use /__tracksnap/s/ID/"
