@@ -51,7 +51,7 @@ public struct PreparedCheck: Sendable {
         workspace: Workspace
     ) throws(InputError) {
         try self.init(
-            try Snapshot.load(path: file.path, named: file.named), file: file.named, profile: profileReference,
+            try Validation.snapshot(at: file.path, named: file.named), file: file.named, profile: profileReference,
             planFiles: plans,
             workspace: workspace.checking(file.path))
     }

@@ -54,6 +54,38 @@ public enum Validation {
             + PersonalData.lintWarnings(in: snapshot, document: document, workspace: workspace)
     }
 
+    /// Reads the snapshot file at `path`, naming it `name`. A file of another kind where a
+    /// snapshot was asked for (told as `lint` tells them: a tracking plan, a profile, YAML) is one
+    /// error saying what it is and where it is named, not every key a snapshot has no use for.
+    ///
+    /// ```swift
+    /// try Validation.snapshot(at: "Validators/shop.json", named: "Validators/shop.json")
+    /// // Validators/shop.json: error: this is a profile, not a snapshot: …
+    /// ```
+    static func snapshot(at path: String, named name: String) throws(InputError) -> Snapshot {
+        if [".yaml", ".yml"].contains(where: name.lowercased().hasSuffix) {
+            throw InputError(
+                file: name,
+                message:
+                    "this is YAML, and a snapshot is JSON; a YAML file is read as a RudderStack tracking plan (--plan \(name))"
+            )
+        }
+        let document = try JSONDocument.load(path: path, named: name)
+        if TrackingPlan.Format.isPlan(document.value) {
+            throw InputError(
+                file: name,
+                message: "this is a tracking plan, not a snapshot: events are checked against it with --plan \(name)")
+        }
+        if isProfile(document) {
+            throw InputError(
+                file: name,
+                message:
+                    "this is a profile, not a snapshot: it is named with --validator \(name), or in a snapshot's \"validator\""
+            )
+        }
+        return try Snapshot.parse(document: document)
+    }
+
     /// Whether a file is a profile rather than a snapshot, told by its shape: one that names the
     /// profile schema, or has a key only a profile has (`extends`, `filter`, `rules`, `plan`,
     /// `decoders`, `protobuf`, `severity`, `record`) and no expectations (`requests`, `events`). A file

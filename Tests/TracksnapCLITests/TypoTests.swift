@@ -41,6 +41,27 @@ struct Typo: Sendable, CustomTestStringConvertible {
             ],
             not: ["Unknown option '--profile'"]),
         Typo(
+            testDescription: "a profile named where the snapshot goes",
+            arguments: ["validate", "Validators/acme-shop.json", "--capture", capture], status: 2,
+            message: [
+                "Validators/acme-shop.json: error: this is a profile, not a snapshot: it is named with --validator Validators/acme-shop.json"
+            ],
+            not: ["unknown key"]),
+        Typo(
+            testDescription: "a tracking plan named where the snapshot goes",
+            arguments: ["validate", "Tests/TracksnapCLITests/Fixtures/plans/shop.plan.json", "--capture", capture],
+            status: 2,
+            message: [
+                "this is a tracking plan, not a snapshot: events are checked against it with --plan Tests/TracksnapCLITests/Fixtures/plans/shop.plan.json"
+            ],
+            not: ["unknown key"]),
+        Typo(
+            testDescription: "a snapshot written in YAML",
+            files: ["checkout.yaml": "validator: segment\nevents:\n  - name: Checkout Started\n"],
+            arguments: ["validate", "$TMP/checkout.yaml", "--capture", capture], status: 2,
+            message: ["$TMP/checkout.yaml: error: this is YAML, and a snapshot is JSON"],
+            not: ["strings need double quotes"]),
+        Typo(
             testDescription: "a misspelt subcommand of a subcommand", arguments: ["cassette", "lern", "$TMP/x.json"],
             status: 2, message: ["unknown subcommand \"lern\"; did you mean learn?"], not: ["unexpected arguments"]),
         Typo(
