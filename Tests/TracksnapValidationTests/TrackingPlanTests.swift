@@ -90,6 +90,10 @@ struct TrackingPlanTests {
             #"{"plan": 1, "events": [{"type": "click", "name": "A", "schema": {}}]}"#,
             #"plan.json:1:33: error: "type" is one of"#
         ),
+        (
+            #"{"plan": 1, "events": [{"type": "track", "name": "Refund Issued"}]}"#,
+            #"plan.json:1:24: error: track "Refund Issued" has no schema; write "schema": true to accept any properties"#
+        ),
         (#"{"rules": [{"type": "TRACK", "jsonSchema": {}}]}"#, #"plan.json:1:12: error: a TRACK rule has a "key""#),
         (#"{"plan": 1, "events": [{"type": "track", "name": "A""#, "plan.json:1:"),
     ]

@@ -228,8 +228,17 @@ struct PlanReader {
         subject: TrackingPlan.Subject
     ) {
         let value = document.value.value(atPointer: pointer)
-        guard value?.objectValue != nil || value?.boolValue != nil else {
-            error(pointer, "a schema is a JSON object (or true or false), not \(value?.typeName ?? "nothing")")
+        guard let value, value.objectValue != nil || value.boolValue != nil else {
+            let title = [type, name.map { "\"\($0)\"" }].compactMap { $0 }.joined(separator: " ")
+            guard let value else {
+                // Absent, it has no place of its own: the definition's is where to add it.
+                error(
+                    definition ?? pointer,
+                    "\(title.isEmpty ? "the definition" : title) has no schema; "
+                        + "write \"schema\": true to accept any properties, or a JSON Schema of them")
+                return
+            }
+            error(pointer, "a schema is a JSON object (or true or false), not \(value.typeName)")
             return
         }
         if let duplicate = pending.first(where: { $0.type == type && $0.name == name && type != nil }) {
