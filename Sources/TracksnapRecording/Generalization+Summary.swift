@@ -2,8 +2,9 @@ package import TracksnapTraffic
 
 extension Generalization {
     /// What a recording wrote other than as captured, a line each: the values recorded as
-    /// patterns, the environment fields left out, and the order when it is `any`; the first
-    /// `limit` of each named and the rest counted.
+    /// patterns, a warning naming those of them that now match any string
+    /// (`Generalizer.anyOfItsType`), the environment fields left out, and the order when it is
+    /// `any`; the first `limit` of each named and the rest counted.
     ///
     /// ```swift
     /// Generalization.summary(outcome.generalized)
@@ -19,11 +20,19 @@ extension Generalization {
         let environment = generalized.filter { $0.reason == Generalizer.environment }.map(\.path)
         let order = generalized.filter { $0.path == "/order" }
         let patterns = generalized.filter { $0.reason != Generalizer.environment && $0.path != "/order" }
+        let loose = patterns.filter { $0.reason == Generalizer.anyOfItsType }.map(\.path)
         var lines: [String] = []
         if !patterns.isEmpty {
             lines.append(
                 "\(patterns.count) value\(patterns.count == 1 ? "" : "s") recorded as patterns: "
                     + listed(patterns.map(\.description)))
+        }
+        if !loose.isEmpty {
+            lines.append(
+                "warning: \(loose.count) text\(loose.count == 1 ? "" : "s") that differ\(loose.count == 1 ? "s" : "") "
+                    + "between runs with no shape in common now match\(loose.count == 1 ? "es" : "") any string: "
+                    + "\(listed(loose)); if one should be the same in every run (an event's name), a run is not "
+                    + "the same flow: check it")
         }
         if !environment.isEmpty {
             lines.append(

@@ -52,6 +52,10 @@ package struct Generalizer {
     }
 
     static let differs = "differs between runs"
+    /// Why strings that differ between runs with no shape and no digits in common are written as
+    /// `{"$type": "string"}`: the loosest matcher a recording writes for them, which a renamed
+    /// event inside a request's body would pass (`Generalization.summary` warns).
+    package static let anyOfItsType = "differs between runs, no shape in common"
     /// An array learnt as `$unordered`.
     static let unordered = "the runs sent its elements in different orders"
     /// A field of the profile's `environment`, left out: it describes the machine, not the app.
@@ -281,7 +285,8 @@ package struct Generalizer {
     /// The narrowest matcher accepting every one of these differing values: their common
     /// shape, else each differing run of digits as `[0-9]+` with the rest as captured, else
     /// their JSON type (`$any` when the types differ too). `runs` has one element per value.
-    /// - Returns: the matcher, and the reason listed: the shape's name, else `differs between runs`.
+    /// - Returns: the matcher, and the reason listed: the shape's name, `differs between runs`, or
+    ///   `anyOfItsType` for `{"$type": "string"}`.
     package static func common(_ values: [JSONValue], runs: [Run], environment: Set<String> = []) -> (
         matcher: JSONValue, reason: String
     ) {
@@ -300,7 +305,10 @@ package struct Generalizer {
             return (["$regex": .string(pattern)], differs)
         }
         let types = values.map(type)
-        if types.allSatisfy({ $0 == types[0] }) { return (["$type": .string(types[0])], differs) }
+        if types.allSatisfy({ $0 == types[0] }) {
+            // A count or an amount that differs is as loose as ever; a word that does may be a renamed event.
+            return (["$type": .string(types[0])], types[0] == "string" ? anyOfItsType : differs)
+        }
         if Set(types) == ["integer", "number"] { return (["$type": "number"], differs) }
         return (["$any": true], differs)
     }

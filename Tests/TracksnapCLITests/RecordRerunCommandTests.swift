@@ -82,6 +82,24 @@ struct RecordRerunCommandTests {
         }
     }
 
+    @Test("at the request level, a renamed event learnt as any string is named in a warning, not only counted")
+    func renamedAtRequestLevel() throws {
+        try withTemporaryDirectory { directory in
+            let files = try Self.runs(
+                [
+                    AnalyticsClientModel(seed: 1, port: 41_001),
+                    AnalyticsClientModel(seed: 2, port: 41_002, change: .renameEvent),
+                ], in: directory)
+            let path = directory.appending(path: "shop.json").path
+            let run = try tracksnap("record", path, "--capture", files[0], "--rerun", files[1])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(
+                run.stdout.contains(
+                    "warning: 2 texts that differ between runs with no shape in common now match any string: /requests/1/body/batch/1/event, /requests/1/body/batch/1/properties/cart_id;"
+                ), "\(run.stdout)")
+        }
+    }
+
     @Test("an unreadable --rerun file exits 2 and writes nothing")
     func rerunMissingFile() throws {
         try withTemporaryDirectory { directory in
