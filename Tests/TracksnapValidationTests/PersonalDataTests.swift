@@ -55,6 +55,8 @@ struct PersonalDataTests {
             ("where", "52.520008,13.404954", .coordinates, "52.5***"),
             ("latitude", "52.520008", .coordinates, "52.5***"),
             ("link", "tel:+14155552671", .phone, "+*********71"),
+            ("note", "+44 20 7946-0958", .phone, "+** ** ****-**58"),
+            ("contact_phone", "7946 0958 12", .phone, "**** **** 12"),
             ("link", "SMS:020 7946 0958", .phone, "*** **** **58"),
             ("ssn", "123-45-6789", .nationalID, "***-**-6789"),
             ("national_insurance_number", "QQ 12 34 56 C", .nationalID, "** ** *4 56 C"),

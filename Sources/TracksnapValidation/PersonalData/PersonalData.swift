@@ -170,6 +170,12 @@ public enum PersonalData {
         "nino",
     ]
 
+    /// One of `phoneFields`, or a name that ends in one of the longer ones (`contact_phone`,
+    /// `user_phone_number`, `work_mobile`).
+    static func isPhoneField(_ name: String) -> Bool {
+        phoneFields.contains(name) || ["phone", "phonenumber", "mobile", "telephone"].contains(where: name.hasSuffix)
+    }
+
     static func fieldName(_ key: String) -> String {
         String(key.lowercased().unicodeScalars.filter { !"_-$:. ".unicodeScalars.contains($0) })
     }
@@ -185,7 +191,7 @@ public enum PersonalData {
             if coordinateFields.contains(name), isPreciseCoordinate(text, longitude: isLongitude(name)) {
                 return (.coordinates, text)
             }
-            if phoneFields.contains(name), isPhoneFieldValue(text) { return (.phone, text) }
+            if isPhoneField(name), isPhoneFieldValue(text) { return (.phone, text) }
             if nationalIDFields.contains(name), isNationalID(text) { return (.nationalID, text) }
         case .number(let text):
             if coordinateFields.contains(name), isPreciseCoordinate(text, longitude: isLongitude(name)) {
@@ -295,7 +301,8 @@ public enum PersonalData {
 
     private static let fileExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "svg", "webp", "pdf", "heic"]
 
-    /// A phone number starting at `start`: `+` and 8 to 15 digits; a North American number
+    /// A phone number starting at `start`: `+` and 8 to 15 digits (a space and a dash may both
+    /// split them); a North American number
     /// (`(415) 555-2671`, `415-555-2671`, `415.555.2671`, `415 555 2671`); or a national number
     /// with its trunk `0` (`020 7946 0958`, `06 12 34 56 78`), 10 or 11 digits in groups of 2 to 5.
     /// Digit groups are split by one space, dash or dot, the same all along; nothing that joins
@@ -331,7 +338,10 @@ public enum PersonalData {
             }
         }
         if current > 0 { groups.append(current) }
-        guard end == bytes.count || !isJoined(bytes[end]), separators.count <= 1, let first = groups.first else {
+        // An international number may mix a space and a dash (`+44 20 7946-0958`); others split alike.
+        guard end == bytes.count || !isJoined(bytes[end]), separators.count <= (international ? 2 : 1),
+            let first = groups.first
+        else {
             return nil
         }
         let digits = groups.reduce(0, +)
