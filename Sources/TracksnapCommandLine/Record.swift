@@ -79,7 +79,7 @@ struct Record: CheckedCommand {
             do {
                 runs.append(try CaptureFile.read(path: file))
             } catch {
-                Terminal.error(error.description)
+                Terminal.error(error.diagnostics.map(\.description).joined(separator: "\n"))
                 throw Exit.badInput
             }
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TracksnapJSON
 import TracksnapSnapshot
 import TracksnapTraffic
 import TracksnapValidation
@@ -48,7 +49,8 @@ struct TrafficOptions: ParsableArguments {
             do {
                 requests += try CaptureFile.read(path: file)
             } catch {
-                Terminal.error(error.description)
+                // As every other file's problem is written: `run.har: error: no such file`.
+                Terminal.error(error.diagnostics.map(\.description).joined(separator: "\n"))
                 throw Exit.badInput
             }
         }

@@ -52,7 +52,7 @@ struct CaptureSourcesTests {
             try write(#"[{"method": "GET", "url": "https://t.example/a"}, {"method": "GET"}]"#, to: broken)
             let bad = try tracksnap("validate", DemoTests.snapshot, "--capture", broken.path)
             #expect(bad.status == 2)
-            #expect(bad.stderr.contains("broken.json: [1].url: "), "\(bad.stderr)")
+            #expect(bad.stderr.contains("broken.json: error: [1].url: "), "\(bad.stderr)")
         }
     }
 

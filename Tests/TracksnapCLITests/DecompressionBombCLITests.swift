@@ -24,7 +24,8 @@ struct DecompressionBombCLITests {
             let message = String(decoding: try Data(contentsOf: stderr), as: UTF8.self)
             #expect(
                 message.contains(
-                    "\(capture.path):2: body: inflates beyond the limit of 64 MiB (every gzip layer inside it counted)"),
+                    "\(capture.path):2:1: error: body: inflates beyond the limit of 64 MiB (every gzip layer inside it counted)"
+                ),
                 "\(message)")
             // Inflated, the bomb alone would take 160 MiB; the budget stops it at 64 MiB.
             #expect(peak < 128 << 20, "tracksnap held \(peak) bytes at its peak")
