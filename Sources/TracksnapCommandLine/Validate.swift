@@ -116,7 +116,7 @@ struct Validate: CheckedCommand {
         }
 
         var results: [SnapshotResult] = []
-        var badInput = false
+        var unreadable: [String] = []
         for file in files {
             do {
                 let check = try PreparedCheck(
@@ -126,14 +126,21 @@ struct Validate: CheckedCommand {
                 results.append(check.declaring(consent: consent).validate(requests))
             } catch {
                 Terminal.error(error.description)
-                badInput = true
+                unreadable.append(file)
             }
         }
 
         // With every snapshot unreadable, an empty report would read as a pass ("passed": true).
         guard !results.isEmpty else { throw Exit.badInput }
         let passed = try report(results, accepting: true)
-        if badInput { throw Exit.badInput }
+        if !unreadable.isEmpty {
+            // The report's summary counts the snapshots read: the others fail the run too.
+            let count = unreadable.count == 1 ? "1 more snapshot" : "\(unreadable.count) more snapshots"
+            Terminal.error(
+                "\(count) could not be read (\(unreadable.joined(separator: ", ")): the errors above), so the run fails"
+            )
+            throw Exit.badInput
+        }
         if !passed { throw Exit.mismatches }
     }
 

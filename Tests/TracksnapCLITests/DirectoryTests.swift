@@ -45,4 +45,20 @@ struct DirectoryTests {
             #expect(run.stdout.contains("2 snapshots: 0 passed, 2 failed (6 findings)"))
         }
     }
+
+    @Test("a snapshot that cannot be read beside ones that pass fails the run, and the last word says so")
+    func unreadableBesidePassing() throws {
+        try withTemporaryDirectory { directory in
+            _ = try Self.makeTree(in: directory)
+            let broken = directory.appending(path: "broken.json")
+            try write(#"{"requests": ["#, to: broken)
+            let run = try tracksnap("validate", directory.path, "--capture", DemoTests.release14)
+            #expect(run.status == 2)
+            #expect(run.stdout.contains("2 snapshots: 2 passed, 0 failed"), "\(run.stdout)")
+            #expect(
+                run.stderr.hasSuffix(
+                    "1 more snapshot could not be read (\(broken.path): the errors above), so the run fails\n"),
+                "\(run.stderr)")
+        }
+    }
 }
