@@ -137,13 +137,15 @@ package struct Redactor {
         return reference
     }
 
-    /// The value with secret keys' values replaced by the placeholder and secrets cut out of text.
+    /// The value with secret keys' values replaced by the placeholder and secrets cut out of
+    /// text, keys included (an email used as a key, a form field named by a token).
     package func redact(_ value: JSONValue) -> JSONValue {
         switch value {
         case .object(let members):
             .object(
                 members.reduce(into: [:]) {
-                    $0[$1.key] =
+                    let key = Secrets.isPlain($1.key) ? $1.key : redact(text: $1.key)
+                    $0[key] =
                         Secrets.isSecret($1.key)
                         ? Secrets.placeholder : masked(member: $1.key, $1.value) ?? redact($1.value)
                 })

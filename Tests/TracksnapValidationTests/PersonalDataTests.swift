@@ -250,6 +250,20 @@ struct PersonalDataTests {
         #expect(shown.contains("a***@example.com"), "\(shown)")
     }
 
+    @Test("an email or a token used as a key is masked in what a report quotes")
+    func keysMasked() throws {
+        let request = CapturedRequest(
+            id: "3", method: "POST", url: "https://api.example.com/v1/e",
+            headers: [.init(name: "Content-Type", value: "application/x-www-form-urlencoded")],
+            body: .text("event=x&planted.person%40example.org=1&eyJhbGciOiJIUzI1NiJ9.eyJ4IjoxfQ.c2lnbmF0dXJl=2"))
+        let snapshot = try Snapshot.parse(Array(#"{"requests": []}"#.utf8), file: "s.json")
+        let result = try PreparedCheck(snapshot, file: "s.json", profile: "default").validate([request])
+        let shown = result.findings.map { "\($0.message) \($0.actual?.serialized() ?? "")" }.joined()
+        #expect(result.findings.contains { $0.code == .unexpectedEvent }, "\(shown)")
+        #expect(!shown.contains("planted.person") && !shown.contains("eyJhbGciOiJIUzI1NiJ9"), "\(shown)")
+        #expect(shown.contains("p***@example.org"), "\(shown)")
+    }
+
     @Test("an IP address inside a longer property is masked in the unexpected event that quotes it, as in its finding")
     func addressMaskedWhereQuoted() throws {
         let request = CapturedRequest(
