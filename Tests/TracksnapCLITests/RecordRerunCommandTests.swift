@@ -61,14 +61,19 @@ struct RecordRerunCommandTests {
         }
     }
 
+    /// A run and a second one that renamed an event.
+    static func renamedRuns(in directory: URL) throws -> [String] {
+        try runs(
+            [
+                AnalyticsClientModel(seed: 1, port: 41_001),
+                AnalyticsClientModel(seed: 2, port: 41_002, change: .renameEvent),
+            ], in: directory)
+    }
+
     @Test("--rerun with another flow exits 2, names the first difference and writes nothing")
     func rerunOtherFlow() throws {
         try withTemporaryDirectory { directory in
-            let files = try Self.runs(
-                [
-                    AnalyticsClientModel(seed: 1, port: 41_001),
-                    AnalyticsClientModel(seed: 2, port: 41_002, change: .renameEvent),
-                ], in: directory)
+            let files = try Self.renamedRuns(in: directory)
             let path = directory.appending(path: "shop.json").path
             let run = try tracksnap(
                 "record", path, "--capture", files[0], "--rerun", files[1], "--validator", "segment")
@@ -85,11 +90,7 @@ struct RecordRerunCommandTests {
     @Test("at the request level, a renamed event learnt as any string is named in a warning, not only counted")
     func renamedAtRequestLevel() throws {
         try withTemporaryDirectory { directory in
-            let files = try Self.runs(
-                [
-                    AnalyticsClientModel(seed: 1, port: 41_001),
-                    AnalyticsClientModel(seed: 2, port: 41_002, change: .renameEvent),
-                ], in: directory)
+            let files = try Self.renamedRuns(in: directory)
             let path = directory.appending(path: "shop.json").path
             let run = try tracksnap("record", path, "--capture", files[0], "--rerun", files[1])
             #expect(run.status == 0, "\(run.stderr)")
