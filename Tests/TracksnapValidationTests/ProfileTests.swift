@@ -134,6 +134,20 @@ struct ProfileTests {
         #expect(fixed.profile.filter.accepts(request))
     }
 
+    @Test("an ignore rule written as a dotted path is warned about, with the pointer meant; a key with dots is not")
+    func dottedIgnoreRule() throws {
+        let text = #"{"ignore": ["properties.cart_id", "ep.currency", "sentAt", "/properties/sku"]}"#
+        let document = try JSONDocument.parse(Array(text.utf8), file: "Validators/test.json")
+        let warnings = Profile.lint(document: document).map { "\($0)" }
+        #expect(
+            warnings == [
+                #"Validators/test.json:1:13: warning: "properties.cart_id" names one key with dots in it, at any depth; a path is a JSON Pointer relative to an entry: "/properties/cart_id""#
+            ], "\(warnings)")
+        // What it does, as written: the key named with a dot, not the path.
+        let profile = try Profile.parse(document: document)
+        #expect(!profile.ignore.ignores(["properties", "cart_id"]) && profile.ignore.ignores(["properties", "sku"]))
+    }
+
     @Test("a protobuf message route's literal url is read as a filter's: one with a query is warned about")
     func neverMatchingRoute() throws {
         let text = #"""

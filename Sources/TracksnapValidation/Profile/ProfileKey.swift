@@ -273,8 +273,30 @@ struct ProfileKey {
                 parser.error(pointer, message)
                 return false
             }
+            for (index, item) in items.enumerated() where pathRules.contains(name) {
+                if let meant = dottedPath(item) {
+                    parser.warning(
+                        JSONPointer.appending(pointer, index),
+                        "\"\(item)\" names one key with dots in it, at any depth; a path is a JSON Pointer relative to an entry: \"\(meant)\""
+                    )
+                }
+            }
             apply(&profile, items)
             return true
         }
+    }
+
+    /// The keys whose strings are rules of `IgnoreRules`: pointers or bare key names.
+    private static let pathRules: Set<String> = ["ignore", "redact", "environment"]
+
+    /// The JSON Pointer a dotted rule was likely meant as (`properties.cart_id` →
+    /// `/properties/cart_id`), as `record.context` spells paths: its first part names a place
+    /// every entry has. A key that holds dots itself (GA4's `ep.currency`) is no such path.
+    static func dottedPath(_ rule: String) -> String? {
+        let parts = rule.split(separator: ".", omittingEmptySubsequences: false)
+        let places: Set<Substring> = ["properties", "context", "traits", "body", "parameters", "headers", "batch"]
+        guard !rule.hasPrefix("/"), parts.count > 1, places.contains(parts[0]), !parts.contains(where: \.isEmpty)
+        else { return nil }
+        return "/" + parts.joined(separator: "/")
     }
 }
