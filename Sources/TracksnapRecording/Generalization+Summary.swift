@@ -3,7 +3,8 @@ package import TracksnapTraffic
 extension Generalization {
     /// What a recording wrote other than as captured, a line each: the values recorded as
     /// patterns, a warning naming those of them that now match any string
-    /// (`Generalizer.anyOfItsType`), the environment fields left out, and the order when it is
+    /// (`Generalizer.anyOfItsType`), the keys left out because some runs did not send them, the
+    /// environment fields left out, and the order when it is
     /// `any`; the first `limit` of each named and the rest counted.
     ///
     /// ```swift
@@ -18,8 +19,11 @@ extension Generalization {
                 + (items.count > limit ? ", and \(items.count - limit) more" : "")
         }
         let environment = generalized.filter { $0.reason == Generalizer.environment }.map(\.path)
+        let leftOut = generalized.filter { $0.reason == Generalizer.notInEveryRun }.map(\.path)
         let order = generalized.filter { $0.path == "/order" }
-        let patterns = generalized.filter { $0.reason != Generalizer.environment && $0.path != "/order" }
+        let patterns = generalized.filter {
+            $0.reason != Generalizer.environment && $0.reason != Generalizer.notInEveryRun && $0.path != "/order"
+        }
         let loose = patterns.filter { $0.reason == Generalizer.anyOfItsType }.map(\.path)
         var lines: [String] = []
         if !patterns.isEmpty {
@@ -33,6 +37,11 @@ extension Generalization {
                     + "between runs with no shape in common now match\(loose.count == 1 ? "es" : "") any string: "
                     + "\(listed(loose)); if one should be the same in every run (an event's name), a run is not "
                     + "the same flow: check it")
+        }
+        if !leftOut.isEmpty {
+            lines.append(
+                "\(leftOut.count) key\(leftOut.count == 1 ? "" : "s") left out, not sent in every run: "
+                    + listed(leftOut))
         }
         if !environment.isEmpty {
             lines.append(

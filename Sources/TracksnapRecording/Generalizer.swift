@@ -60,6 +60,8 @@ package struct Generalizer {
     static let unordered = "the runs sent its elements in different orders"
     /// A field of the profile's `environment`, left out: it describes the machine, not the app.
     static let environment = "environment"
+    /// A key some runs sent and others did not, left out: objects match as a subset.
+    static let notInEveryRun = "not sent in every run"
 
     let detectsShapes: Bool
     let literal: IgnoreRules
@@ -88,10 +90,14 @@ package struct Generalizer {
     /// - Returns: the entry to write.
     func entry(_ values: [JSONValue], kind: ExpectedEntry.Kind, runs: [Run], found: inout [Found]) -> JSONValue {
         guard let first = values.first else { return .object([:]) }
-        guard values.allSatisfy({ $0.objectValue != nil }), let object = first.objectValue else { return first }
+        guard values.allSatisfy({ $0.objectValue != nil }) else { return first }
         let identity = ExpectedEntry.identityKeys(kind).subtracting(["url"])
         var out: [String: JSONValue] = [:]
-        for key in object.keys where values.allSatisfy({ $0[key] != nil }) {
+        for key in Set(values.flatMap { $0.objectValue?.keys.map { $0 } ?? [] }).sorted() {
+            guard values.allSatisfy({ $0[key] != nil }) else {
+                found.append(Found(tokens: [key], reason: Self.notInEveryRun))
+                continue
+            }
             let members = values.compactMap { $0[key] }
             if identity.contains(key) {
                 out[key] = members[0]
@@ -108,10 +114,16 @@ package struct Generalizer {
         let first = values[0]
         if literal.ignores(tokens) { return first }
         if let matcher = values.first(where: Self.isMatcher) { return matcher }
-        if values.allSatisfy({ $0.objectValue != nil }), let object = first.objectValue {
+        if values.allSatisfy({ $0.objectValue != nil }) {
             var out: [String: JSONValue] = [:]
-            // A key some runs leave out is not expected: objects match as a subset.
-            for key in object.keys where values.allSatisfy({ $0[key] != nil }) {
+            // A key some runs leave out is not expected: objects match as a subset. It is listed,
+            // since a run may have lost it by mistake.
+            let keys = Set(values.flatMap { $0.objectValue?.keys.map { $0 } ?? [] })
+            for key in keys.sorted() {
+                guard values.allSatisfy({ $0[key] != nil }) else {
+                    found.append(Found(tokens: tokens + [key], reason: Self.notInEveryRun))
+                    continue
+                }
                 out[key] = value(values.compactMap { $0[key] }, tokens: tokens + [key], runs: runs, found: &found)
             }
             return .object(out)

@@ -327,7 +327,11 @@ package struct SnapshotRecorder: Sendable {
             // Only what is written: trimmed headers and context, and patterns a person kept, are not news;
             // an environment field left out is, where its object is written.
             let written = found[index].filter { item in
-                entry.value(atTokens: item.tokens).map { $0 == full[index].value(atTokens: item.tokens) }
+                // A key not sent in every run is news where its object is written.
+                guard item.reason != Generalizer.notInEveryRun else {
+                    return entry.value(atTokens: item.tokens.dropLast())?.objectValue != nil
+                }
+                return entry.value(atTokens: item.tokens).map { $0 == full[index].value(atTokens: item.tokens) }
                     ?? false
             }
             let leftOut = first[index].environment.filter { tokens in

@@ -117,8 +117,13 @@ package struct Redactor {
             finding.actual = finding.actual.map { _ in Secrets.placeholder }
             finding.expected = finding.expected.map { Self.isMatcher($0) ? redact($0) : Secrets.placeholder }
         } else {
+            let differed = finding.expected != nil && finding.actual != nil && finding.expected != finding.actual
             finding.actual = finding.actual.map(redact)
             finding.expected = finding.expected.map(redact)
+            // Two emails of one domain mask alike: say that what is hidden differs.
+            if differed, finding.expected == finding.actual {
+                finding.message += " (they differ where they are masked)"
+            }
         }
         finding.message = redact(text: finding.message)
         finding.request = finding.request.map(redact)

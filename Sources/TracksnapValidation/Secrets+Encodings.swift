@@ -200,7 +200,7 @@ extension Secrets {
     private static let valueDelimiters: Set<UInt8> = Set("\"'&,; \t\r\n}])\\".utf8)
 
     /// The value after the rest of a key (`writeKey`'s `Key`), optional quotes, and `=` or `:`;
-    /// or after the `>` of an element the key names (`<user_password>`), whose marker is at `hit`.
+    /// or the text of an element the key names (`elementContent`), whose marker is at `hit`.
     private static func value(after index: Int, inKeyFrom hit: Int, in bytes: [UInt8]) -> String? {
         func isKeyByte(_ byte: UInt8) -> Bool {
             (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A)
@@ -212,16 +212,9 @@ extension Secrets {
         }
         var i = index
         while i < bytes.count, isKeyByte(bytes[i]) { i += 1 }
-        if i < bytes.count, bytes[i] == UInt8(ascii: ">") {
-            // An element's content, spaces and all: only after an opening tag, `<password>`, not a closing `</password>`.
-            var keyStart = hit
-            while keyStart > 0, isKeyByte(bytes[keyStart - 1]) { keyStart -= 1 }
-            guard keyStart > 0, bytes[keyStart - 1] == UInt8(ascii: "<") else { return nil }
-            i += 1
-            let start = i
-            while i < bytes.count, bytes[i] != UInt8(ascii: "<"), bytes[i] != 0x0A, bytes[i] != 0x0D { i += 1 }
-            return i - start >= 4 ? String(decoding: bytes[start..<i], as: UTF8.self) : nil
-        }
+        var keyStart = hit
+        while keyStart > 0, isKeyByte(bytes[keyStart - 1]) { keyStart -= 1 }
+        if let content = elementContent(keyFrom: keyStart, to: i, in: bytes) { return content }
         while i < bytes.count, isQuoteOrSpace(bytes[i]) { i += 1 }
         // An HTML element the key names: `<meta name="csrf-token" content="…">`, `<input name="authenticity_token" value="…">`.
         for attribute in htmlValueAttributes where bytes[i...].starts(with: attribute) { i += attribute.count - 1 }
@@ -240,6 +233,51 @@ extension Secrets {
         }
         guard i - start >= 4 else { return nil }
         return String(decoding: bytes[start..<i], as: UTF8.self)
+    }
+
+    /// The text of the XML or HTML element a secret key names, when the key at `start..<end` is
+    /// its name (`<password>`, `<ns:password id="1">`) or its `name` attribute's value (`<field
+    /// name="password">`, unless `content=` or `value=` follows, which holds it then): the text
+    /// after the tag, a CDATA section's or up to the next `<`, spaces around it left out. Nil for
+    /// a closing tag (`</password>`) and for a key that is no element's.
+    private static func elementContent(keyFrom start: Int, to end: Int, in bytes: [UInt8]) -> String? {
+        func byte(_ at: Int) -> UInt8? { at >= 0 && at < bytes.count ? bytes[at] : nil }
+        var before = start - 1
+        // A namespace's prefix: `<ns:password>`.
+        if byte(before) == UInt8(ascii: ":") {
+            before -= 1
+            while let b = byte(before), Secrets.isWordByte(b) || b == UInt8(ascii: "_") || b == UInt8(ascii: "-") {
+                before -= 1
+            }
+        }
+        let isElementName = byte(before) == UInt8(ascii: "<")
+        let isNameAttribute =
+            (byte(start - 1) == UInt8(ascii: "\"") || byte(start - 1) == UInt8(ascii: "'"))
+            && bytes[max(0, start - 6)..<max(0, start - 1)].elementsEqual("name=".utf8)
+        guard isElementName || isNameAttribute else { return nil }
+        // The rest of the tag: attributes, and no other tag in it.
+        var i = end
+        let limit = min(bytes.count, end + 512)
+        while i < limit, bytes[i] != UInt8(ascii: ">"), bytes[i] != UInt8(ascii: "<") {
+            if isNameAttribute, htmlValueAttributes.contains(where: { bytes[i...].starts(with: $0) }) { return nil }
+            i += 1
+        }
+        guard i < limit, bytes[i] == UInt8(ascii: ">"), byte(i - 1) != UInt8(ascii: "/") else { return nil }
+        i += 1
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+        while i < bytes.count, isSpace(bytes[i]) { i += 1 }
+        var valueEnd: Int
+        let cdata = Array("<![CDATA[".utf8)
+        if bytes[i...].starts(with: cdata) {
+            i += cdata.count
+            valueEnd = i
+            while valueEnd < bytes.count, !bytes[valueEnd...].starts(with: "]]>".utf8) { valueEnd += 1 }
+        } else {
+            valueEnd = i
+            while valueEnd < bytes.count, bytes[valueEnd] != UInt8(ascii: "<") { valueEnd += 1 }
+        }
+        while valueEnd > i, isSpace(bytes[valueEnd - 1]) { valueEnd -= 1 }
+        return valueEnd - i >= 4 ? String(decoding: bytes[i..<valueEnd], as: UTF8.self) : nil
     }
 
     /// The attributes that hold the value of an HTML element whose `name` is a secret key, `=` included.

@@ -57,6 +57,8 @@ struct PersonalDataTests {
             ("link", "tel:+14155552671", .phone, "+*********71"),
             ("note", "+44 20 7946-0958", .phone, "+** ** ****-**58"),
             ("contact_phone", "7946 0958 12", .phone, "**** **** 12"),
+            ("note", "0044 20 7946 0958", .phone, "**** ** **** **58"),
+            ("note", "dial 001-415-555-2671", .phone, "***-***-***-**71"),
             ("link", "SMS:020 7946 0958", .phone, "*** **** **58"),
             ("ssn", "123-45-6789", .nationalID, "***-**-6789"),
             ("national_insurance_number", "QQ 12 34 56 C", .nationalID, "** ** *4 56 C"),
@@ -108,6 +110,7 @@ struct PersonalDataTests {
             ("price", "12.500"),
             ("hotel", "motel:+14155552671"),  // a scheme that only ends in `tel`
             ("ssn", "12345"),
+            ("order_id", "00123456789012"),  // 00 and digits not in groups: an id as often as a phone
             ("ssn_verified", "123456789"),
         ])
     func notFound(_ key: String, _ text: String) {
@@ -262,6 +265,17 @@ struct PersonalDataTests {
         let shown = try shown(request, snapshot: #"{"events": [{"name": "Checkout"}]}"#, profile: "segment")
         #expect(shown.codes.contains(.unexpectedEvent))
         #expect(!shown.text.contains("ada@example.com") && shown.text.contains("a***@example.com"), "\(shown.text)")
+    }
+
+    @Test("two emails that mask alike are still told apart: the finding says they differ where masked")
+    func alikeWhenMasked() throws {
+        let request = post("https://api.example.com/v1/e", "application/json", #"{"contact": "amy@example.com"}"#)
+        let snapshot =
+            #"{"requests": [{"method": "POST", "url": "https://api.example.com/v1/e", "body": {"contact": "ada@example.com"}}]}"#
+        let shown = try shown(request, snapshot: snapshot, profile: "default")
+        #expect(shown.codes.contains(.valueMismatch))
+        #expect(!shown.text.contains("ada@") && !shown.text.contains("amy@"), "\(shown.text)")
+        #expect(shown.text.contains("(they differ where they are masked) \"a***@example.com\""), "\(shown.text)")
     }
 
     @Test("an email or a token used as a key is masked in what a report quotes")

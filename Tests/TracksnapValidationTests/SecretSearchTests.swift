@@ -84,6 +84,18 @@ struct SecretSearchTests {
         // A closing tag is followed by whatever comes next, which is no value.
         #expect(
             Secrets.values(in: ["body": .string("<a><password>p-1a2b3c</password>ordinary text</a>")]) == ["p-1a2b3c"])
+        // Attributes, a namespace, spaces, CDATA, and an element a `name` attribute names.
+        let shapes = """
+            <e><password><![CDATA[pw-cdata-1]]></password><token attr="1">tk-attr-2</token>
+            <password >pw-space-3</password><ns:password>pw-ns-4</ns:password>
+            <password>
+              pw-lines-5
+            </password><field name="password">pw-field-6</field><empty-token/></e>
+            """
+        #expect(
+            Secrets.values(in: ["body": .string(shapes)]) == [
+                "pw-cdata-1", "tk-attr-2", "pw-space-3", "pw-ns-4", "pw-lines-5", "pw-field-6",
+            ])
     }
 
     @Test("an HTML page's CSRF token is a secret; a URL in a Refresh or Link header is redacted as a URL")

@@ -302,7 +302,7 @@ public enum PersonalData {
     private static let fileExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "svg", "webp", "pdf", "heic"]
 
     /// A phone number starting at `start`: `+` and 8 to 15 digits (a space and a dash may both
-    /// split them); a North American number
+    /// split them), or `00` for the `+` in groups; a North American number
     /// (`(415) 555-2671`, `415-555-2671`, `415.555.2671`, `415 555 2671`); or a national number
     /// with its trunk `0` (`020 7946 0958`, `06 12 34 56 78`), 10 or 11 digits in groups of 2 to 5.
     /// Digit groups are split by one space, dash or dot, the same all along; nothing that joins
@@ -348,6 +348,13 @@ public enum PersonalData {
         let leading = bytes[international || parenthesised ? start + 1 : start]
         if international {
             return (8...15).contains(digits) && leading != UInt8(ascii: "0") ? end : nil
+        }
+        // `00` and a country code, as Europe dials abroad (`0044 20 7946 0958`, `001-415-555-2671`):
+        // in groups, since 00 and digits alone are as often an id.
+        if !parenthesised, groups.count >= 3, first >= 3, start + 2 < end, bytes[start + 1] == UInt8(ascii: "0"),
+            leading == UInt8(ascii: "0"), bytes[start + 2] != UInt8(ascii: "0"), (8...15).contains(digits - 2)
+        {
+            return end
         }
         if groups == [3, 3, 4] {
             let exchange = bytes[start..<end].drop { !Secrets.isDigit($0) }.dropFirst(3).first {
