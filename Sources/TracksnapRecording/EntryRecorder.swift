@@ -129,6 +129,13 @@ struct EntryRecorder {
                 // Rules name keys as the snapshot spells them (`$$insert_id`).
                 let memberTokens = tokens + [Matcher.Member.token(for: key)]
                 if ignore.ignores(memberTokens) { continue }
+                // A key that is a secret or personal data (an email used as a key) can be neither
+                // written nor written as a pattern: it is left out, as an object matches as a subset.
+                if !Secrets.isPlain(key),
+                    hidingSecrets(in: key) != .string(key) || !PersonalData.shapedHits(in: key).isEmpty
+                {
+                    continue
+                }
                 if environment.ignores(memberTokens) {
                     leftOut.append(memberTokens)
                     continue

@@ -152,7 +152,7 @@ extension Secrets {
     /// Secrets.isPlain("screen_view")  // true
     /// Secrets.isPlain("s-1a2b3c4d")   // false: digits
     /// ```
-    static func isPlain(_ text: String) -> Bool {
+    package static func isPlain(_ text: String) -> Bool {
         let utf8 = text.utf8
         guard utf8.count < 12 else { return false }
         let short = utf8.count < 6

@@ -73,6 +73,22 @@ struct RecordSecretsTests {
         }
     }
 
+    @Test("a key that is an email, a card number or a token is left out of the snapshot, which still passes")
+    func keys() throws {
+        let request = form(
+            "https://t.example.com/collect",
+            "t=event&planted.person%40example.org=1&4111111111111111=2&eyJhbGciOiJIUzI1NiJ9.eyJ4IjoxfQ.c2lnbmF0dXJl=3")
+        try withTemporaryDirectory { directory in
+            let path = directory.appending(path: "form.json").path
+            let text = try record([request], to: path)
+            for planted in ["planted.person", "4111111111111111", "eyJhbGciOiJIUzI1NiJ9"] {
+                #expect(!text.contains(planted), "\(text)")
+            }
+            #expect(try json(at: path).at("/requests/0/parameters") == ["t": "event"])
+            #expect(try validateFile(path, [request]).findings.isEmpty)
+        }
+    }
+
     @Test("a captured secret copied under an innocent name, into a URL or free text, is hidden by a pattern")
     func copiedSecrets() throws {
         let requests = [
