@@ -83,6 +83,11 @@ extension Secrets {
             return true
         } text: { text, path, decoded in
             found.formUnion(shapedCredentials(in: text))
+            // Percent-encoded where no encoding is read (`Bearer%20eyJ…` in a path): what decodes
+            // is searched too; a credential's shapes hold no escaped byte, so it stands in the text.
+            if text.utf8.contains(UInt8(ascii: "%")), let plain = text.removingPercentEncoding, plain != text {
+                found.formUnion(shapedCredentials(in: plain).filter { text.contains($0) })
+            }
             if !decoded { found.formUnion(valuesAfterSecretKeys(in: text)) }
             observe(text, path)
         }

@@ -20,7 +20,8 @@ extension Secrets {
         var found = userInfoPasswords(in: bytes)
         var index = 0
         while index < bytes.count {
-            let boundary = index == 0 || !isWordByte(bytes[index - 1])
+            // A JWT's `eyJ` and its two dots say enough to be found glued to a word (`tokeneyJ…`).
+            let boundary = index == 0 || !isWordByte(bytes[index - 1]) || bytes[index] == UInt8(ascii: "e")
             if boundary, let end = shapeEnd(at: index, in: bytes) {
                 found.append(String(decoding: bytes[index..<end], as: UTF8.self))
                 index = end

@@ -186,6 +186,13 @@ struct SecretSearchTests {
         #expect(Secrets.shapedCredentials(in: "db postgres://app:pw-7a8b9c@10.0.0.5:5432/db") == ["pw-7a8b9c"])
         #expect(Secrets.shapedCredentials(in: "cache redis://:rd-1a2b3c4d@cache:6379/0") == ["rd-1a2b3c4d"])
         #expect(Secrets.shapedCredentials(in: "see https://shop.example.com:8443/a@b").isEmpty)
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJ4IjoxfQ.c2lnbmF0dXJl"
+        #expect(Secrets.shapedCredentials(in: "token" + jwt) == [jwt], "glued to a word")
+        #expect(
+            Secrets.values(in: ["url": .string("/v1/auth/Bearer%20\(jwt)/x")]) == [jwt], "percent-encoded around it")
+        #expect(
+            Secrets.values(in: ["url": .string("/v1/k/id%3DAKIAIOSFODNN7PLANTED/x")]) == ["AKIAIOSFODNN7PLANTED"],
+            "read where it is percent-encoded around")
         let json =
             #"{"note": "padding so that the base64 runs over one line", "token": "tk-5e6f7a8b", "email": "ada@example.com"}"#
         let mime = Data(json.utf8).base64EncodedString(options: [.lineLength76Characters, .endLineWithLineFeed])
