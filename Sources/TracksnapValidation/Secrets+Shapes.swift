@@ -101,8 +101,8 @@ extension Secrets {
         return end
     }
 
-    /// 13 to 19 digits, groups split by one space or dash, first digit 2 to 6, Luhn-valid, with
-    /// no digit or letter right after.
+    /// 13 to 19 digits, groups split by one space, dash or dot, first digit 2 to 6, Luhn-valid,
+    /// with no digit or letter right after.
     static func cardEnd(at start: Int, in bytes: [UInt8]) -> Int? {
         guard bytes[start] >= UInt8(ascii: "2"), bytes[start] <= UInt8(ascii: "6") else { return nil }
         var digits: [UInt8] = []
@@ -114,7 +114,8 @@ extension Secrets {
                 digits.append(byte - UInt8(ascii: "0"))
                 index += 1
                 end = index
-            } else if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-"), index + 1 < bytes.count,
+            } else if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "."),
+                index + 1 < bytes.count,
                 isDigit(bytes[index + 1]), index > start, isDigit(bytes[index - 1])
             {
                 index += 1

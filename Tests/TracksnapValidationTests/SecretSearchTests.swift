@@ -186,6 +186,7 @@ struct SecretSearchTests {
         #expect(Secrets.shapedCredentials(in: "db postgres://app:pw-7a8b9c@10.0.0.5:5432/db") == ["pw-7a8b9c"])
         #expect(Secrets.shapedCredentials(in: "cache redis://:rd-1a2b3c4d@cache:6379/0") == ["rd-1a2b3c4d"])
         #expect(Secrets.shapedCredentials(in: "see https://shop.example.com:8443/a@b").isEmpty)
+        #expect(Secrets.shapedCredentials(in: "card 4111.1111.1111.1111") == ["4111.1111.1111.1111"])
         let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJ4IjoxfQ.c2lnbmF0dXJl"
         #expect(Secrets.shapedCredentials(in: "token" + jwt) == [jwt], "glued to a word")
         #expect(

@@ -206,9 +206,10 @@ public enum PersonalData {
 
     private static func isLongitude(_ name: String) -> Bool { name.contains("lng") || name.contains("lon") }
 
-    /// A UUID (8-4-4-4-12 hex digits) that is not all zeros.
+    /// A UUID (8-4-4-4-12 hex digits, or the 32 without dashes) that is not all zeros.
     static func isAdvertisingID(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
+        if bytes.count == 32 { return bytes.allSatisfy(isHex) && bytes.contains { $0 != UInt8(ascii: "0") } }
         guard bytes.count == 36 else { return false }
         var nonZero = false
         for (offset, byte) in bytes.enumerated() {
@@ -441,7 +442,8 @@ public enum PersonalData {
         return remainder == 1
     }
 
-    /// `latitude,longitude` (a space after the comma or not), each with 3 decimals or more, in range.
+    /// `latitude,longitude` or `latitude;longitude` (a space after it or not), each with 3
+    /// decimals or more, in range.
     private static func coordinatePairEnd(at start: Int, in bytes: [UInt8]) -> Int? {
         func number(at index: Int) -> (end: Int, text: String)? {
             var end = index
@@ -453,7 +455,8 @@ public enum PersonalData {
             return (end, String(decoding: bytes[index..<end], as: UTF8.self))
         }
         guard let latitude = number(at: start), isPreciseCoordinate(latitude.text, longitude: false),
-            latitude.end < bytes.count, bytes[latitude.end] == UInt8(ascii: ",")
+            latitude.end < bytes.count,
+            bytes[latitude.end] == UInt8(ascii: ",") || bytes[latitude.end] == UInt8(ascii: ";")
         else { return nil }
         var next = latitude.end + 1
         if next < bytes.count, bytes[next] == UInt8(ascii: " ") { next += 1 }
