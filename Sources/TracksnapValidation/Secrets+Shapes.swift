@@ -2,7 +2,7 @@ extension Secrets {
     /// The credentials a text holds that say what they are by their shape, whatever names them:
     /// a JWT (`eyJ….eyJ….…`), an AWS access key id (`AKIA…`, `ASIA…`: 20 capitals and digits),
     /// a Google API key (`AIza` and 35 more), a payment card number (13 to 19 digits, in
-    /// groups split by single spaces or dashes or not, starting 2 to 6 as the card networks'
+    /// groups split by single spaces, dashes or dots or not, starting 2 to 6 as the card networks'
     /// numbers do, that pass the Luhn check), and the password in a URL's user info (4 bytes or
     /// more). Each is returned as it stands in the text.
     ///
