@@ -59,6 +59,8 @@ struct PersonalDataTests {
             ("contact_phone", "7946 0958 12", .phone, "**** **** 12"),
             ("note", "0044 20 7946 0958", .phone, "**** ** **** **58"),
             ("geo", "52.520008;13.404954", .coordinates, "52.5***"),
+            ("note", "write to ada.lovelace&#64;example.com", .email, "a***@example.com"),
+            ("note", "ada&#x40;example&period;com", .email, "a***@example.com"),
             ("gaid", "38400000c8cf011bdb23e10b96e4ef00", .advertisingID, "****************************ef00"),
             ("note", "dial 001-415-555-2671", .phone, "***-***-***-**71"),
             ("link", "SMS:020 7946 0958", .phone, "*** **** **58"),

@@ -81,8 +81,12 @@ public enum PersonalData {
             return false
         } text: { text, path, _ in
             for (kind, raw) in shapedHits(in: text) { add(kind, raw, path) }
-            // Percent-encoded where no encoding is read (a URL's path: `/users/ada%40example.com`).
+            // Percent-encoded where no encoding is read (a URL's path: `/users/ada%40example.com`),
+            // or written with HTML's character references (`ada&#64;example.com`).
             if text.utf8.contains(UInt8(ascii: "%")), let decoded = text.removingPercentEncoding, decoded != text {
+                for (kind, raw) in shapedHits(in: decoded) { add(kind, raw, path) }
+            }
+            if text.utf8.contains(UInt8(ascii: "&")), let decoded = characterReferencesDecoded(text) {
                 for (kind, raw) in shapedHits(in: decoded) { add(kind, raw, path) }
             }
             if addresses(path), !path.contains(where: isVersionName) {
@@ -90,6 +94,44 @@ public enum PersonalData {
             }
         }
         return found
+    }
+
+    /// The text with HTML's numeric character references (`&#64;`, `&#x40;`), `&commat;` and
+    /// `&period;` decoded; nil when it holds none.
+    static func characterReferencesDecoded(_ text: String) -> String? {
+        // Most texts with `&` are a URL's query: they hold none of these.
+        guard text.contains("&#") || text.contains("&commat;") || text.contains("&period;") else { return nil }
+        var out = ""
+        var changed = false
+        var rest = Substring(text)
+        while let ampersand = rest.firstIndex(of: "&") {
+            out += rest[..<ampersand]
+            let after = rest[rest.index(after: ampersand)...]
+            guard let semicolon = after.prefix(10).firstIndex(of: ";") else {
+                out.append("&")
+                rest = after
+                continue
+            }
+            let name = after[..<semicolon]
+            let scalar: Unicode.Scalar? =
+                switch name {
+                case "commat": "@"
+                case "period": "."
+                default:
+                    name.hasPrefix("#x") || name.hasPrefix("#X")
+                        ? UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
+                        : name.hasPrefix("#") ? UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init) : nil
+                }
+            if let scalar {
+                out.unicodeScalars.append(scalar)
+                changed = true
+                rest = after[after.index(after: semicolon)...]
+            } else {
+                out.append("&")
+                rest = after
+            }
+        }
+        return changed ? out + rest : nil
     }
 
     /// The personal data a text shows by its shape alone, whatever field holds it: email
