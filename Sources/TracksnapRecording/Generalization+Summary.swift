@@ -4,8 +4,8 @@ extension Generalization {
     /// What a recording wrote other than as captured, a line each: the values recorded as
     /// patterns, a warning naming those of them that now match any string
     /// (`Generalizer.anyOfItsType`), the keys left out because some runs did not send them, the
-    /// environment fields left out, and the order when it is
-    /// `any`; the first `limit` of each named and the rest counted.
+    /// environment fields left out, and the order when it is `any`; the first `limit` of each
+    /// named and the rest counted.
     ///
     /// ```swift
     /// Generalization.summary(outcome.generalized)
